@@ -1,0 +1,90 @@
+/*
+ * libfxt: common definitions shared by every layer (status codes, string
+ * views, export macro, version).
+ */
+#ifndef FXT_COMMON_H
+#define FXT_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32) && defined(FXT_SHARED_BUILD)
+#define FXT_API __declspec(dllexport)
+#elif defined(__GNUC__) || defined(__clang__)
+#define FXT_API __attribute__((visibility("default")))
+#else
+#define FXT_API
+#endif
+
+#define FXT_VERSION_MAJOR 0
+#define FXT_VERSION_MINOR 1
+#define FXT_VERSION_PATCH 0
+#define FXT_VERSION_STRING "0.1.0"
+
+/*
+ * Status codes. Values >= 0 are success variants, negative values are errors.
+ * Numbers are pinned: never renumber or reuse one (add new codes at the end
+ * of the negative range).
+ *
+ * X(name, value, message)
+ */
+#define FXT_STATUS_MAP(X)                                                          \
+    X(OK, 0, "success")                                                            \
+    X(END, 1, "end of trace")                                                      \
+    X(NEED_INPUT, 2, "more input is needed")                                       \
+    X(E_INVALID_ARG, -1, "invalid argument (API misuse)")                          \
+    X(E_NOMEM, -2, "out of memory")                                                \
+    X(E_IO, -3, "input/output error")                                              \
+    X(E_TRUNCATED, -4, "input ends inside a record")                               \
+    X(E_BAD_MAGIC, -5, "bad magic number")                                         \
+    X(E_BAD_RECORD_SIZE, -6, "record size is zero or runs past the input")         \
+    X(E_BAD_RECORD, -7, "record contents do not fit its size")                     \
+    X(E_BAD_STRING_REF, -8, "bad string reference")                                \
+    X(E_BAD_THREAD_REF, -9, "bad thread reference")                                \
+    X(E_UNSUPPORTED, -10, "unsupported feature")                                   \
+    X(E_LIMIT, -11, "a configured limit was exceeded")                             \
+    X(E_BUFFER_FULL, -12, "output buffer is full")                                 \
+    X(E_BAD_ARG, -13, "malformed argument")                                        \
+    X(E_TOO_MANY_ARGS, -14, "more than 15 arguments")                              \
+    X(E_RECORD_TOO_LARGE, -15, "record exceeds the maximum record size")           \
+    X(E_STRING_TOO_LONG, -16, "string exceeds the maximum length")                 \
+    X(E_BAD_INDEX, -17, "string or thread index out of range")                     \
+    X(E_STATE, -18, "operation not allowed in the current state")                  \
+    X(E_NOT_FOUND, -19, "not found")                                               \
+    X(E_CORRUPT, -20, "corrupt or unrecognised input")
+
+typedef enum fxt_status {
+#define FXT_STATUS_ENUM_(name, value, msg) FXT_##name = (value),
+    FXT_STATUS_MAP(FXT_STATUS_ENUM_)
+#undef FXT_STATUS_ENUM_
+    FXT_STATUS_LIMIT_ = -21 /* do not use: one past the last error code */
+} fxt_status;
+
+/** Human-readable message for a status ("input ends inside a record"). */
+FXT_API const char *fxt_status_str(fxt_status status);
+/** Symbolic name of a status ("FXT_E_TRUNCATED"). */
+FXT_API const char *fxt_status_name(fxt_status status);
+/** The library version string, e.g. "0.1.0". */
+FXT_API const char *fxt_version(void);
+
+/*
+ * A string view. Not NUL-terminated. `ptr == NULL` means "unresolved" (an
+ * indexed string reference with no registration); the empty string has a
+ * non-NULL ptr and len 0. `ref` is the raw 16-bit string ref the view was
+ * decoded from (0 when the string did not come from a string ref).
+ */
+typedef struct fxt_str {
+    const char *ptr;
+    uint32_t len;
+    uint16_t ref;
+} fxt_str_t;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FXT_COMMON_H */

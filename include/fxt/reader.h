@@ -1,0 +1,290 @@
+/*
+ * libfxt reader: a streaming, zero-copy decoder of FXT archives.
+ *
+ * Usage (whole buffer, e.g. an mmap'ed file):
+ *
+ *     fxt_reader_t *r;
+ *     fxt_reader_create(NULL, &r);
+ *     fxt_in_buffer_t in = { data, size, 0 };
+ *     fxt_record_t rec;
+ *     fxt_status st;
+ *     for (;;) {
+ *         st = fxt_reader_next(r, &in, &rec);
+ *         if (st == FXT_OK) { use(&rec); continue; }
+ *         if (st == FXT_NEED_INPUT) {        // input used up: no more data
+ *             st = fxt_reader_end(r);        // FXT_E_TRUNCATED if a record was cut
+ *             if (st < 0) report(fxt_reader_diag(r));
+ *             break;
+ *         }
+ *         if (st == FXT_END) break;          // stopped after a fatal error
+ *         report(fxt_reader_diag(r));        // damaged record: reported, skipped
+ *     }
+ *     fxt_reader_destroy(r);
+ *
+ * Incremental input: call fxt_reader_next() with successive chunks of any
+ * size (down to 1 byte); when it returns FXT_NEED_INPUT the chunk has been
+ * consumed completely (a partial record is kept inside the reader), so pass
+ * the next chunk. Call fxt_reader_end() once the input is exhausted.
+ *
+ * Thread safety: a reader is used by one thread at a time.
+ */
+#ifndef FXT_READER_H
+#define FXT_READER_H
+
+#include <fxt/common.h>
+#include <fxt/format.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fxt_reader fxt_reader_t;
+
+/* Input window: the reader consumes bytes from src[pos..size) and advances pos. */
+typedef struct fxt_in_buffer {
+    const void *src;
+    size_t size;
+    size_t pos;
+} fxt_in_buffer_t;
+
+/* What a record is. Names match the `kind` of the JSON Lines dump contract. */
+typedef enum fxt_record_kind {
+    FXT_KIND_MAGIC = 0,
+    FXT_KIND_PROVIDER_INFO,
+    FXT_KIND_PROVIDER_SECTION,
+    FXT_KIND_PROVIDER_EVENT,
+    FXT_KIND_TRACE_INFO,
+    FXT_KIND_INIT,
+    FXT_KIND_STRING,
+    FXT_KIND_THREAD,
+    FXT_KIND_EVENT,
+    FXT_KIND_BLOB,
+    FXT_KIND_USERSPACE_OBJECT,
+    FXT_KIND_KERNEL_OBJECT,
+    FXT_KIND_CONTEXT_SWITCH,
+    FXT_KIND_THREAD_WAKEUP,
+    FXT_KIND_LEGACY_CONTEXT_SWITCH,
+    FXT_KIND_LOG,
+    FXT_KIND_LARGE_BLOB,
+    FXT_KIND_UNKNOWN,
+    FXT_KIND_COUNT_
+} fxt_record_kind;
+
+/** "magic", "provider_info", ..., "unknown" (the dump contract's names). */
+FXT_API const char *fxt_record_kind_name(fxt_record_kind kind);
+/** "instant", "counter", ..., "flow_end"; NULL for an unknown event type. */
+FXT_API const char *fxt_event_type_name(unsigned event_type);
+/** "null", "int32", ..., "bool"; NULL for an unknown argument type. */
+FXT_API const char *fxt_arg_type_name(unsigned arg_type);
+
+/*
+ * A resolved thread reference. `resolved` is 0 when an indexed ref has no
+ * registration in the current provider (pid and tid are then 0).
+ */
+typedef struct fxt_thread_ref {
+    uint64_t pid;
+    uint64_t tid;
+    uint8_t ref;      /* raw thread ref: 0 = inline, else the table index */
+    uint8_t resolved; /* 1 when pid/tid are known */
+} fxt_thread_ref_t;
+
+/* A decoded argument. Strings are views (see fxt_record_t for lifetime). */
+typedef struct fxt_arg {
+    uint8_t type;        /* enum fxt_arg_type, or an unknown type number */
+    uint16_t size_words; /* the argument's declared size */
+    uint64_t header;     /* argument header word (native order) */
+    fxt_str_t name;
+    union {
+        int32_t i32;
+        uint32_t u32;
+        int64_t i64;
+        uint64_t u64;
+        double f64;
+        uint64_t pointer;
+        uint64_t koid;
+        int boolean;
+    } v;
+    fxt_str_t str; /* FXT_ARG_STRING: the value */
+} fxt_arg_t;
+
+/*
+ * A decoded record. Every pointer in it (strings, payloads, raw bytes, args)
+ * is a view borrowed from the reader or from the caller's input buffer, valid
+ * until the next call on the reader. Copy what you need to keep.
+ *
+ * Fields of the union are valid for the kind that names them.
+ */
+typedef struct fxt_record {
+    uint64_t offset;        /* byte offset of the header word in the input */
+    fxt_record_kind kind;
+    uint8_t type;           /* record type, [0..3] */
+    uint64_t header;        /* header word, in host order */
+    const uint8_t *bytes;   /* the raw record (in the trace's byte order) */
+    uint64_t size;          /* record size in bytes (header included) */
+    int has_provider;       /* 0 before any provider info/section record */
+    uint32_t provider;      /* current provider id (the new one for info/section) */
+    int swapped;            /* 1 when the trace's byte order is not the host's */
+
+    unsigned nargs;         /* decoded arguments (event, objects, scheduling, large blob 0) */
+    fxt_arg_t args[FXT_MAX_ARGS];
+
+    union {
+        struct { uint32_t id; fxt_str_t name; } provider_info;
+        struct { uint32_t id; } provider_section;
+        struct { uint32_t id; uint32_t event; } provider_event;
+        struct { uint32_t info_type; } trace_info;
+        struct { uint64_t ticks_per_second; } init;
+        struct { uint16_t index; fxt_str_t value; } string;
+        struct { uint8_t index; uint64_t pid; uint64_t tid; } thread;
+        struct {
+            uint32_t type;            /* enum fxt_event_type */
+            uint64_t ts;
+            fxt_thread_ref_t thread;
+            fxt_str_t category;
+            fxt_str_t name;
+            uint64_t id;              /* counter, async and flow events */
+            uint64_t end_ts;          /* duration complete */
+            const uint8_t *extra;     /* words after the defined content (e.g. instant scope word) */
+            uint32_t extra_words;
+        } event;
+        struct {
+            fxt_str_t name;
+            uint32_t blob_type;
+            const uint8_t *payload;
+            uint32_t size;            /* payload bytes, without padding */
+        } blob;
+        struct { uint64_t ptr; fxt_thread_ref_t process; fxt_str_t name; } userspace_object;
+        struct { uint64_t koid; uint32_t obj_type; fxt_str_t name; } kernel_object;
+        struct {
+            uint64_t ts;
+            uint32_t cpu;
+            uint32_t out_state;
+            uint64_t out_tid;
+            uint64_t in_tid;
+        } context_switch;
+        struct { uint64_t ts; uint32_t cpu; uint64_t tid; } thread_wakeup;
+        struct {
+            uint64_t ts;
+            uint32_t cpu;
+            uint32_t out_state;
+            fxt_thread_ref_t out;
+            fxt_thread_ref_t in;
+            uint32_t out_prio;
+            uint32_t in_prio;
+        } legacy_context_switch;
+        struct { uint64_t ts; fxt_thread_ref_t thread; fxt_str_t message; } log;
+        struct {
+            uint32_t format;          /* enum fxt_large_blob_format */
+            fxt_str_t category;
+            fxt_str_t name;
+            uint64_t ts;              /* format 0 */
+            fxt_thread_ref_t thread;  /* format 0 */
+            const uint8_t *payload;
+            uint64_t size;            /* payload bytes, without padding */
+        } large_blob;
+        struct {
+            uint32_t type;            /* record type */
+            int has_subtype;          /* 0 when the record type itself is unknown */
+            uint32_t subtype;         /* unknown metadata/scheduling/event type, large type, blob format */
+            uint64_t size_words;
+        } unknown;
+    } u;
+} fxt_record_t;
+
+/* A diagnostic: what went wrong, where. */
+typedef struct fxt_diag {
+    fxt_status status;
+    uint64_t offset;      /* byte offset of the record's header word */
+    uint64_t header;      /* the record's header word (host order), 0 if not read */
+    uint8_t record_type;
+    char msg[160];        /* NUL-terminated, human-readable */
+} fxt_diag_t;
+
+/* Reader flags. */
+#define FXT_READ_NO_OBJECT_TABLES 0x1u /* do not keep kernel/userspace object tables */
+
+typedef struct fxt_reader_options {
+    uint32_t struct_size;      /* sizeof(fxt_reader_options_t) */
+    uint32_t flags;            /* FXT_READ_* */
+    uint64_t max_record_bytes; /* largest record reassembled from chunks; 0 = default (256 MiB) */
+} fxt_reader_options_t;
+
+/** Create a reader. `opt` may be NULL for defaults. */
+FXT_API fxt_status fxt_reader_create(const fxt_reader_options_t *opt, fxt_reader_t **out);
+/** Destroy a reader; NULL is a no-op. */
+FXT_API void fxt_reader_destroy(fxt_reader_t *r);
+/** Forget all state (providers, tables, byte order, offset), keep allocations. */
+FXT_API void fxt_reader_reset(fxt_reader_t *r);
+
+/**
+ * Decode the next record.
+ * @return FXT_OK          *rec holds a record (views valid until the next call).
+ *         FXT_NEED_INPUT  `in` is used up (in->pos == in->size); pass more input,
+ *                         or call fxt_reader_end() if there is none.
+ *         FXT_END         the reader stopped after a fatal error (a size-0 record);
+ *                         it consumes and ignores further input.
+ *         < 0             a record could not be decoded; fxt_reader_diag() says
+ *                         what and where. Non-fatal errors (FXT_E_BAD_RECORD,
+ *                         FXT_E_BAD_ARG, FXT_E_LIMIT): the record was skipped by
+ *                         its size and has no effect on state; call again.
+ *                         Fatal (FXT_E_BAD_RECORD_SIZE): a record of size 0; later
+ *                         calls return FXT_END.
+ */
+FXT_API fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *rec);
+
+/**
+ * Declare the end of input.
+ * @return FXT_OK if no partial record is pending; FXT_E_TRUNCATED (with a
+ *         diagnostic at the partial record's offset) if the input ended inside
+ *         a record.
+ */
+FXT_API fxt_status fxt_reader_end(fxt_reader_t *r);
+
+/** The last diagnostic (valid until the next call on the reader). */
+FXT_API const fxt_diag_t *fxt_reader_diag(const fxt_reader_t *r);
+
+/** Bytes consumed so far (the offset of the next record once none is pending). */
+FXT_API uint64_t fxt_reader_offset(const fxt_reader_t *r);
+/** 1 when the trace was announced big-endian (byte-swapped magic) on a LE host, etc. */
+FXT_API int fxt_reader_swapped(const fxt_reader_t *r);
+
+/* ---- per-provider state (of the current provider) ------------------------ */
+
+/** Ticks per second of the current provider (1e9 until an init record). */
+FXT_API uint64_t fxt_reader_ticks_per_second(const fxt_reader_t *r);
+/** String table entry of the current provider. FXT_E_NOT_FOUND if unregistered. */
+FXT_API fxt_status fxt_reader_string(const fxt_reader_t *r, uint16_t index, fxt_str_t *out);
+/** Thread table entry of the current provider. FXT_E_NOT_FOUND if unregistered. */
+FXT_API fxt_status fxt_reader_thread(const fxt_reader_t *r, uint8_t index, fxt_thread_ref_t *out);
+
+typedef struct fxt_kernel_object_info {
+    uint64_t koid;
+    uint32_t obj_type;
+    fxt_str_t name;            /* copy owned by the reader, valid until reset/destroy or re-registration */
+    int has_process;           /* thread objects: a koid "process" argument was present */
+    uint64_t process_koid;
+} fxt_kernel_object_info_t;
+
+typedef struct fxt_userspace_object_info {
+    uint64_t pid;
+    uint64_t ptr;
+    fxt_str_t name;            /* copy owned by the reader */
+} fxt_userspace_object_info_t;
+
+/** Kernel object table lookup (current provider). FXT_E_NOT_FOUND if unknown. */
+FXT_API fxt_status fxt_reader_kernel_object(const fxt_reader_t *r, uint64_t koid,
+                                            fxt_kernel_object_info_t *out);
+/** Userspace object table lookup (current provider, per process). */
+FXT_API fxt_status fxt_reader_userspace_object(const fxt_reader_t *r, uint64_t pid, uint64_t ptr,
+                                               fxt_userspace_object_info_t *out);
+
+/** Load the i-th word of a record view (host order), e.g. an event's extra words. */
+static inline uint64_t fxt_record_word(const fxt_record_t *rec, const uint8_t *p, size_t i) {
+    return fxt_load64_swapped(p + 8u * i, rec->swapped);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FXT_READER_H */

@@ -1,0 +1,20 @@
+/* JSON output helpers shared by the fxt subcommands. */
+#ifndef FXT_CLI_JSON_H
+#define FXT_CLI_JSON_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * Write s[0..len) as a JSON string literal, quotes included. Bytes that are
+ * not well-formed UTF-8 become U+FFFD, one per maximal subpart of an
+ * ill-formed sequence (Unicode ch. 3); control characters are escaped.
+ */
+void cli_json_str(FILE *f, const char *s, size_t len);
+/*
+ * Write a double so that it reads back to the same binary64 value.
+ * NaN and infinities are written as the strings "NaN", "Infinity", "-Infinity".
+ */
+void cli_json_double(FILE *f, double v);
+
+#endif /* FXT_CLI_JSON_H */
