@@ -1,0 +1,1040 @@
+/*
+ * The FXT reader: record framing over whole buffers or chunked input, and the
+ * decoding of every record type into zero-copy views.
+ *
+ * Framing: a record lying entirely inside the caller's buffer is decoded in
+ * place; one that straddles chunks is reassembled in `pend` (bounded by
+ * max_record_bytes). Decoding checks every read against the record's own size
+ * before it happens, so no input can make it read out of bounds, and it
+ * changes reader state only once the whole record has been validated.
+ */
+#include "reader_state.h"
+
+#include <fxt/reader.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_MAX_RECORD_BYTES (UINT64_C(256) << 20)
+
+struct fxt_reader {
+    uint32_t flags;
+    uint64_t max_record_bytes;
+
+    int order_known; /* byte order decided (by the first header word) */
+    int swapped;     /* trace words are in the opposite order of the host's */
+    int stopped;     /* a fatal error was reported: ignore further input */
+    uint64_t offset; /* input bytes consumed so far */
+
+    fxt__provider_t none; /* context before any provider info/section record */
+    fxt__provider_t *cur;
+    fxt__provider_map_t providers;
+
+    /* A record straddling input chunks, being reassembled. */
+    uint8_t *pend;
+    size_t pend_cap;
+    size_t pend_len;   /* bytes held */
+    uint64_t pend_size; /* the record's size in bytes; 0 while its header is incomplete */
+    uint64_t pend_off;
+
+    /* An oversized record (> max_record_bytes) being skipped. */
+    uint64_t skip;
+    uint64_t skip_off;
+    uint64_t skip_size;
+
+    fxt_diag_t diag;
+};
+
+static const char empty_str[1] = "";
+
+/* ---- diagnostics ----------------------------------------------------------- */
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 5, 6)))
+#endif
+static fxt_status
+fail(fxt_reader_t *r, fxt_status st, uint64_t off, uint64_t header, const char *fmt, ...) {
+    va_list ap;
+    r->diag.status = st;
+    r->diag.offset = off;
+    r->diag.header = header;
+    r->diag.record_type = (uint8_t)fxt_get_rec_type(header);
+    va_start(ap, fmt);
+    vsnprintf(r->diag.msg, sizeof r->diag.msg, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* ---- lifecycle ---------------------------------------------------------------- */
+
+fxt_status fxt_reader_create(const fxt_reader_options_t *opt, fxt_reader_t **out) {
+    if (out == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    *out = NULL;
+    if (opt != NULL && opt->struct_size < sizeof(uint32_t) * 2) {
+        return FXT_E_INVALID_ARG;
+    }
+    fxt_reader_t *r = calloc(1, sizeof *r);
+    if (r == NULL) {
+        return FXT_E_NOMEM;
+    }
+    r->max_record_bytes = DEFAULT_MAX_RECORD_BYTES;
+    if (opt != NULL) {
+        r->flags = opt->flags;
+        /* older callers may pass a shorter struct: read only what they declared */
+        if (opt->struct_size >= sizeof(fxt_reader_options_t) && opt->max_record_bytes != 0) {
+            r->max_record_bytes = opt->max_record_bytes;
+        }
+    }
+    if (r->max_record_bytes < 8) {
+        r->max_record_bytes = 8;
+    }
+    fxt__provider_init(&r->none, 0, 0);
+    r->cur = &r->none;
+    *out = r;
+    return FXT_OK;
+}
+
+void fxt_reader_destroy(fxt_reader_t *r) {
+    if (r == NULL) {
+        return;
+    }
+    fxt__provider_free(&r->none);
+    fxt__provider_map_free(&r->providers);
+    free(r->pend);
+    free(r);
+}
+
+void fxt_reader_reset(fxt_reader_t *r) {
+    if (r == NULL) {
+        return;
+    }
+    fxt__provider_free(&r->none);
+    fxt__provider_map_free(&r->providers);
+    fxt__provider_init(&r->none, 0, 0);
+    r->cur = &r->none;
+    r->order_known = r->swapped = r->stopped = 0;
+    r->offset = 0;
+    r->pend_len = 0;
+    r->pend_size = 0;
+    r->pend_off = 0;
+    r->skip = r->skip_off = r->skip_size = 0;
+    memset(&r->diag, 0, sizeof r->diag);
+}
+
+/* ---- decoding helpers ------------------------------------------------------------ */
+
+/* A record being decoded: n words at p, in the trace's byte order. */
+typedef struct cur {
+    const uint8_t *p;
+    uint64_t n;
+    int sw;
+} cur_t;
+
+static inline uint64_t W(const cur_t *c, uint64_t i) { return fxt_load64_swapped(c->p + 8u * i, c->sw); }
+
+/* Decode a string ref whose inline bytes (if any) start at word *i, below word `end`. */
+static inline int take_str(const fxt__provider_t *prov, uint16_t ref, const cur_t *c, uint64_t end,
+                           uint64_t *i, fxt_str_t *out) {
+    out->ref = ref;
+    if (ref & FXT_STRREF_INLINE_FLAG) {
+        uint32_t len = fxt_strref_value(ref);
+        uint64_t words = fxt_words(len);
+        if (words > end - *i) {
+            return -1;
+        }
+        out->ptr = (const char *)(c->p + 8u * *i);
+        out->len = len;
+        *i += words;
+        return 0;
+    }
+    if (ref == FXT_STRREF_EMPTY) {
+        out->ptr = empty_str;
+        out->len = 0;
+        return 0;
+    }
+    const fxt__str_slot_t *s = fxt__string_get(prov, ref);
+    if (s != NULL) {
+        out->ptr = s->buf;
+        out->len = s->len;
+    } else {
+        out->ptr = NULL;
+        out->len = 0;
+    }
+    return 0;
+}
+
+static inline int take_thread(const fxt__provider_t *prov, uint8_t ref, const cur_t *c, uint64_t *i,
+                              fxt_thread_ref_t *out) {
+    out->ref = ref;
+    if (ref == FXT_THREADREF_INLINE) {
+        if (c->n - *i < 2) {
+            return -1;
+        }
+        out->pid = W(c, *i);
+        out->tid = W(c, *i + 1);
+        out->resolved = 1;
+        *i += 2;
+        return 0;
+    }
+    const fxt__thread_slot_t *t = fxt__thread_get(prov, ref);
+    if (t != NULL) {
+        out->pid = t->pid;
+        out->tid = t->tid;
+        out->resolved = 1;
+    } else {
+        out->pid = out->tid = 0;
+        out->resolved = 0;
+    }
+    return 0;
+}
+
+static fxt_status take_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi,
+                            unsigned nargs, uint64_t off, uint64_t h) {
+    const fxt__provider_t *prov = r->cur;
+    uint64_t i = *pi;
+    for (unsigned a = 0; a < nargs; a++) {
+        if (i >= c->n) {
+            return fail(r, FXT_E_BAD_ARG, off, h,
+                        "argument %u of %u starts past the record end (record is %llu words)", a + 1,
+                        nargs, (unsigned long long)c->n);
+        }
+        uint64_t ah = W(c, i);
+        uint64_t asz = fxt_get_arg_size(ah);
+        unsigned type = (unsigned)fxt_get_arg_type(ah);
+        if (asz == 0) {
+            return fail(r, FXT_E_BAD_ARG, off, h, "argument %u has size 0 (at byte %llu)", a + 1,
+                        (unsigned long long)(off + 8u * i));
+        }
+        if (asz > c->n - i) {
+            return fail(r, FXT_E_BAD_ARG, off, h,
+                        "argument %u (size %u words, at byte %llu) runs past the record end at byte %llu",
+                        a + 1, (unsigned)asz, (unsigned long long)(off + 8u * i),
+                        (unsigned long long)(off + 8u * c->n));
+        }
+        uint64_t end = i + asz;
+        uint64_t j = i + 1;
+        fxt_arg_t *arg = &rec->args[a];
+        arg->type = (uint8_t)type;
+        arg->size_words = (uint16_t)asz;
+        arg->header = ah;
+        if (take_str(prov, (uint16_t)fxt_get_arg_name(ah), c, end, &j, &arg->name) != 0) {
+            return fail(r, FXT_E_BAD_ARG, off, h,
+                        "argument %u: inline name (%u bytes) does not fit its size of %u words",
+                        a + 1, (unsigned)fxt_strref_value((uint16_t)fxt_get_arg_name(ah)),
+                        (unsigned)asz);
+        }
+        switch (type) {
+        case FXT_ARG_NULL:
+            break;
+        case FXT_ARG_INT32:
+            arg->v.i32 = (int32_t)(uint32_t)fxt_get_arg_i32(ah);
+            break;
+        case FXT_ARG_UINT32:
+            arg->v.u32 = (uint32_t)fxt_get_arg_i32(ah);
+            break;
+        case FXT_ARG_INT64:
+        case FXT_ARG_UINT64:
+        case FXT_ARG_DOUBLE:
+        case FXT_ARG_POINTER:
+        case FXT_ARG_KOID: {
+            if (j >= end) {
+                return fail(r, FXT_E_BAD_ARG, off, h,
+                            "argument %u (%s): value word does not fit its size of %u words", a + 1,
+                            fxt_arg_type_name(type), (unsigned)asz);
+            }
+            uint64_t v = W(c, j);
+            if (type == FXT_ARG_DOUBLE) {
+                memcpy(&arg->v.f64, &v, sizeof v);
+            } else {
+                arg->v.u64 = v;
+            }
+            break;
+        }
+        case FXT_ARG_STRING:
+            if (take_str(prov, (uint16_t)fxt_get_arg_str_value(ah), c, end, &j, &arg->str) != 0) {
+                return fail(r, FXT_E_BAD_ARG, off, h,
+                            "argument %u (string): inline value (%u bytes) does not fit its size of %u words",
+                            a + 1, (unsigned)fxt_strref_value((uint16_t)fxt_get_arg_str_value(ah)),
+                            (unsigned)asz);
+            }
+            break;
+        case FXT_ARG_BOOL:
+            arg->v.boolean = (int)fxt_get_arg_bool(ah);
+            break;
+        default:
+            break; /* unknown type: kept with its raw type, skipped by its size */
+        }
+        i = end;
+    }
+    rec->nargs = nargs;
+    *pi = i;
+    return FXT_OK;
+}
+
+static void set_unknown(fxt_record_t *rec, int has_subtype, uint32_t subtype, uint64_t n) {
+    rec->kind = FXT_KIND_UNKNOWN;
+    rec->u.unknown.type = rec->type;
+    rec->u.unknown.has_subtype = has_subtype;
+    rec->u.unknown.subtype = subtype;
+    rec->u.unknown.size_words = n;
+}
+
+#define SHORT(what) return fail(r, FXT_E_BAD_RECORD, off, h, "%s record: %s does not fit its size of %llu words", kname, what, (unsigned long long)c.n)
+
+/* ---- per record type ------------------------------------------------------------------ */
+
+static fxt_status decode_metadata(fxt_reader_t *r, const cur_t *cp, uint64_t h, uint64_t off,
+                                  fxt_record_t *rec) {
+    const cur_t c = *cp;
+    const char *kname = "metadata";
+    unsigned mtype = (unsigned)fxt_get_meta_type(h);
+    switch (mtype) {
+    case FXT_META_PROVIDER_INFO: {
+        uint32_t id = (uint32_t)fxt_get_meta_provider_id(h);
+        uint32_t len = (uint32_t)fxt_get_meta_name_len(h);
+        kname = "provider info";
+        if (fxt_words(len) > c.n - 1) {
+            SHORT("provider name");
+        }
+        fxt_status st = FXT_OK;
+        fxt__provider_t *p = fxt__provider_get(&r->providers, id, &st);
+        if (p == NULL) {
+            return fail(r, st, off, h, "provider info record: cannot keep state for provider %u: %s",
+                        (unsigned)id, fxt_status_str(st));
+        }
+        r->cur = p;
+        rec->kind = FXT_KIND_PROVIDER_INFO;
+        rec->u.provider_info.id = id;
+        rec->u.provider_info.name.ptr = (const char *)(c.p + 8);
+        rec->u.provider_info.name.len = len;
+        rec->u.provider_info.name.ref = fxt_strref_inline((uint16_t)len);
+        return FXT_OK;
+    }
+    case FXT_META_PROVIDER_SECTION: {
+        uint32_t id = (uint32_t)fxt_get_meta_provider_id(h);
+        fxt_status st = FXT_OK;
+        fxt__provider_t *p = fxt__provider_get(&r->providers, id, &st);
+        if (p == NULL) {
+            return fail(r, st, off, h,
+                        "provider section record: cannot keep state for provider %u: %s",
+                        (unsigned)id, fxt_status_str(st));
+        }
+        r->cur = p;
+        rec->kind = FXT_KIND_PROVIDER_SECTION;
+        rec->u.provider_section.id = id;
+        return FXT_OK;
+    }
+    case FXT_META_PROVIDER_EVENT:
+        rec->kind = FXT_KIND_PROVIDER_EVENT;
+        rec->u.provider_event.id = (uint32_t)fxt_get_meta_provider_id(h);
+        rec->u.provider_event.event = (uint32_t)fxt_get_meta_event_id(h);
+        return FXT_OK;
+    case FXT_META_TRACE_INFO: {
+        unsigned itype = (unsigned)fxt_get_meta_trace_info_type(h);
+        if (itype == FXT_TRACE_INFO_MAGIC) {
+            rec->kind = FXT_KIND_MAGIC;
+        } else {
+            rec->kind = FXT_KIND_TRACE_INFO;
+            rec->u.trace_info.info_type = itype;
+        }
+        return FXT_OK;
+    }
+    default:
+        set_unknown(rec, 1, mtype, c.n);
+        return FXT_OK;
+    }
+}
+
+static fxt_status decode_event(fxt_reader_t *r, const cur_t *cp, uint64_t h, uint64_t off,
+                               fxt_record_t *rec) {
+    const cur_t c = *cp;
+    const char *kname = "event";
+    const fxt__provider_t *prov = r->cur;
+    unsigned etype = (unsigned)fxt_get_event_type(h);
+    if (etype >= FXT_EVENT_TYPE_COUNT) {
+        set_unknown(rec, 1, etype, c.n);
+        return FXT_OK;
+    }
+    if (c.n < 2) {
+        SHORT("timestamp word");
+    }
+    uint64_t i = 2;
+    rec->u.event.type = etype;
+    rec->u.event.ts = W(&c, 1);
+    if (take_thread(prov, (uint8_t)fxt_get_event_thread(h), &c, &i, &rec->u.event.thread) != 0) {
+        SHORT("inline thread");
+    }
+    if (take_str(prov, (uint16_t)fxt_get_event_category(h), &c, c.n, &i, &rec->u.event.category) != 0) {
+        SHORT("inline category");
+    }
+    if (take_str(prov, (uint16_t)fxt_get_event_name(h), &c, c.n, &i, &rec->u.event.name) != 0) {
+        SHORT("inline name");
+    }
+    unsigned nargs = (unsigned)fxt_get_event_nargs(h);
+    if (nargs != 0) {
+        fxt_status st = take_args(r, rec, &c, &i, nargs, off, h);
+        if (st != FXT_OK) {
+            return st;
+        }
+    }
+    switch (etype) {
+    case FXT_EVENT_COUNTER:
+    case FXT_EVENT_ASYNC_BEGIN:
+    case FXT_EVENT_ASYNC_INSTANT:
+    case FXT_EVENT_ASYNC_END:
+    case FXT_EVENT_FLOW_BEGIN:
+    case FXT_EVENT_FLOW_STEP:
+    case FXT_EVENT_FLOW_END:
+        if (i >= c.n) {
+            SHORT(etype == FXT_EVENT_COUNTER ? "counter id word" : "correlation id word");
+        }
+        rec->u.event.id = W(&c, i);
+        i++;
+        break;
+    case FXT_EVENT_DURATION_COMPLETE:
+        if (i >= c.n) {
+            SHORT("end timestamp word");
+        }
+        rec->u.event.end_ts = W(&c, i);
+        i++;
+        break;
+    default:
+        break;
+    }
+    rec->u.event.extra_words = (uint32_t)(c.n - i);
+    rec->u.event.extra = i < c.n ? c.p + 8u * i : NULL;
+    rec->kind = FXT_KIND_EVENT;
+    return FXT_OK;
+}
+
+static fxt_status decode_objects(fxt_reader_t *r, const cur_t *cp, uint64_t h, uint64_t off,
+                                 fxt_record_t *rec) {
+    const cur_t c = *cp;
+    const fxt__provider_t *prov = r->cur;
+    uint64_t i = 2;
+    fxt_status st;
+    if (rec->type == FXT_RECORD_USERSPACE_OBJECT) {
+        const char *kname = "userspace object";
+        if (c.n < 2) {
+            SHORT("pointer word");
+        }
+        rec->u.userspace_object.ptr = W(&c, 1);
+        fxt_thread_ref_t *pr = &rec->u.userspace_object.process;
+        uint8_t pref = (uint8_t)fxt_get_uobj_process(h);
+        pr->ref = pref;
+        pr->tid = 0;
+        if (pref == FXT_THREADREF_INLINE) {
+            /* the process is a thread ref, but inline it is one koid word */
+            if (i >= c.n) {
+                SHORT("process id word");
+            }
+            pr->pid = W(&c, i);
+            pr->resolved = 1;
+            i++;
+        } else {
+            const fxt__thread_slot_t *t = fxt__thread_get(prov, pref);
+            pr->pid = t ? t->pid : 0;
+            pr->resolved = t != NULL;
+        }
+        if (take_str(prov, (uint16_t)fxt_get_uobj_name(h), &c, c.n, &i, &rec->u.userspace_object.name) != 0) {
+            SHORT("inline name");
+        }
+        st = take_args(r, rec, &c, &i, (unsigned)fxt_get_uobj_nargs(h), off, h);
+        if (st != FXT_OK) {
+            return st;
+        }
+        rec->kind = FXT_KIND_USERSPACE_OBJECT;
+        if (!(r->flags & FXT_READ_NO_OBJECT_TABLES)) {
+            const fxt_str_t *nm = &rec->u.userspace_object.name;
+            st = fxt__obj_put(&r->cur->uobjs, pr->pid, rec->u.userspace_object.ptr, 0, nm->ptr,
+                              nm->len, 0, 0);
+            if (st != FXT_OK) {
+                return fail(r, st, off, h, "userspace object record: cannot keep it in the table");
+            }
+        }
+        return FXT_OK;
+    }
+    const char *kname = "kernel object";
+    if (c.n < 2) {
+        SHORT("koid word");
+    }
+    rec->u.kernel_object.koid = W(&c, 1);
+    rec->u.kernel_object.obj_type = (uint32_t)fxt_get_kobj_type(h);
+    if (take_str(prov, (uint16_t)fxt_get_kobj_name(h), &c, c.n, &i, &rec->u.kernel_object.name) != 0) {
+        SHORT("inline name");
+    }
+    st = take_args(r, rec, &c, &i, (unsigned)fxt_get_kobj_nargs(h), off, h);
+    if (st != FXT_OK) {
+        return st;
+    }
+    rec->kind = FXT_KIND_KERNEL_OBJECT;
+    if (!(r->flags & FXT_READ_NO_OBJECT_TABLES)) {
+        int has_process = 0;
+        uint64_t process = 0;
+        for (unsigned a = 0; a < rec->nargs; a++) {
+            const fxt_arg_t *arg = &rec->args[a];
+            if ((arg->type == FXT_ARG_KOID || arg->type == FXT_ARG_UINT64) && arg->name.ptr != NULL &&
+                arg->name.len == 7 && memcmp(arg->name.ptr, "process", 7) == 0) {
+                has_process = 1;
+                process = arg->v.koid;
+            }
+        }
+        const fxt_str_t *nm = &rec->u.kernel_object.name;
+        st = fxt__obj_put(&r->cur->kobjs, rec->u.kernel_object.koid, 0, rec->u.kernel_object.obj_type,
+                          nm->ptr, nm->len, has_process, process);
+        if (st != FXT_OK) {
+            return fail(r, st, off, h, "kernel object record: cannot keep it in the table");
+        }
+    }
+    return FXT_OK;
+}
+
+static fxt_status decode_scheduling(fxt_reader_t *r, const cur_t *cp, uint64_t h, uint64_t off,
+                                    fxt_record_t *rec) {
+    const cur_t c = *cp;
+    const fxt__provider_t *prov = r->cur;
+    unsigned stype = (unsigned)fxt_get_sched_type(h);
+    uint64_t i;
+    fxt_status st;
+    switch (stype) {
+    case FXT_SCHED_CONTEXT_SWITCH: {
+        const char *kname = "context switch";
+        if (c.n < 4) {
+            SHORT("timestamp and thread id words");
+        }
+        rec->u.context_switch.ts = W(&c, 1);
+        rec->u.context_switch.out_tid = W(&c, 2);
+        rec->u.context_switch.in_tid = W(&c, 3);
+        rec->u.context_switch.cpu = (uint32_t)fxt_get_cswitch_cpu(h);
+        rec->u.context_switch.out_state = (uint32_t)fxt_get_cswitch_out_state(h);
+        i = 4;
+        st = take_args(r, rec, &c, &i, (unsigned)fxt_get_cswitch_nargs(h), off, h);
+        if (st != FXT_OK) {
+            return st;
+        }
+        rec->kind = FXT_KIND_CONTEXT_SWITCH;
+        return FXT_OK;
+    }
+    case FXT_SCHED_THREAD_WAKEUP: {
+        const char *kname = "thread wakeup";
+        if (c.n < 3) {
+            SHORT("timestamp and thread id words");
+        }
+        rec->u.thread_wakeup.ts = W(&c, 1);
+        rec->u.thread_wakeup.tid = W(&c, 2);
+        rec->u.thread_wakeup.cpu = (uint32_t)fxt_get_wakeup_cpu(h);
+        i = 3;
+        st = take_args(r, rec, &c, &i, (unsigned)fxt_get_wakeup_nargs(h), off, h);
+        if (st != FXT_OK) {
+            return st;
+        }
+        rec->kind = FXT_KIND_THREAD_WAKEUP;
+        return FXT_OK;
+    }
+    case FXT_SCHED_LEGACY_CONTEXT_SWITCH: {
+        const char *kname = "legacy context switch";
+        if (c.n < 2) {
+            SHORT("timestamp word");
+        }
+        rec->u.legacy_context_switch.ts = W(&c, 1);
+        rec->u.legacy_context_switch.cpu = (uint32_t)fxt_get_lcswitch_cpu(h);
+        rec->u.legacy_context_switch.out_state = (uint32_t)fxt_get_lcswitch_out_state(h);
+        rec->u.legacy_context_switch.out_prio = (uint32_t)fxt_get_lcswitch_out_prio(h);
+        rec->u.legacy_context_switch.in_prio = (uint32_t)fxt_get_lcswitch_in_prio(h);
+        i = 2;
+        if (take_thread(prov, (uint8_t)fxt_get_lcswitch_out_thread(h), &c, &i,
+                        &rec->u.legacy_context_switch.out) != 0) {
+            SHORT("outgoing inline thread");
+        }
+        if (take_thread(prov, (uint8_t)fxt_get_lcswitch_in_thread(h), &c, &i,
+                        &rec->u.legacy_context_switch.in) != 0) {
+            SHORT("incoming inline thread");
+        }
+        rec->kind = FXT_KIND_LEGACY_CONTEXT_SWITCH;
+        return FXT_OK;
+    }
+    default:
+        set_unknown(rec, 1, stype, c.n);
+        return FXT_OK;
+    }
+}
+
+static fxt_status decode_large(fxt_reader_t *r, const cur_t *cp, uint64_t h, uint64_t off,
+                               fxt_record_t *rec) {
+    const cur_t c = *cp;
+    const char *kname = "large blob";
+    const fxt__provider_t *prov = r->cur;
+    unsigned ltype = (unsigned)fxt_get_large_type(h);
+    unsigned format = (unsigned)fxt_get_large_blob_format(h);
+    if (ltype != FXT_LARGE_BLOB) {
+        set_unknown(rec, 1, ltype, c.n);
+        return FXT_OK;
+    }
+    if (format > FXT_LARGE_BLOB_NO_METADATA) {
+        set_unknown(rec, 1, format, c.n);
+        return FXT_OK;
+    }
+    if (c.n < 2) {
+        SHORT("format header word");
+    }
+    uint64_t fh = W(&c, 1);
+    uint64_t i = 2;
+    rec->u.large_blob.format = format;
+    if (take_str(prov, (uint16_t)fxt_get_lblob_category(fh), &c, c.n, &i, &rec->u.large_blob.category) != 0) {
+        SHORT("inline category");
+    }
+    if (take_str(prov, (uint16_t)fxt_get_lblob_name(fh), &c, c.n, &i, &rec->u.large_blob.name) != 0) {
+        SHORT("inline name");
+    }
+    if (format == FXT_LARGE_BLOB_WITH_METADATA) {
+        if (i >= c.n) {
+            SHORT("timestamp word");
+        }
+        rec->u.large_blob.ts = W(&c, i);
+        i++;
+        if (take_thread(prov, (uint8_t)fxt_get_lblob_thread(fh), &c, &i, &rec->u.large_blob.thread) != 0) {
+            SHORT("inline thread");
+        }
+        fxt_status st = take_args(r, rec, &c, &i, (unsigned)fxt_get_lblob_nargs(fh), off, h);
+        if (st != FXT_OK) {
+            return st;
+        }
+    }
+    if (i >= c.n) {
+        SHORT("blob size word");
+    }
+    uint64_t size = W(&c, i);
+    i++;
+    if (size > (c.n - i) * 8u) {
+        return fail(r, FXT_E_BAD_RECORD, off, h,
+                    "large blob record: payload of %llu bytes does not fit its size of %llu words",
+                    (unsigned long long)size, (unsigned long long)c.n);
+    }
+    rec->u.large_blob.payload = c.p + 8u * i;
+    rec->u.large_blob.size = size;
+    rec->kind = FXT_KIND_LARGE_BLOB;
+    return FXT_OK;
+}
+
+/* Decode one complete record of n words at p. */
+static fxt_status decode(fxt_reader_t *r, const uint8_t *p, uint64_t n, uint64_t h, uint64_t off,
+                         fxt_record_t *rec) {
+    const cur_t c = {p, n, r->swapped};
+    unsigned type = (unsigned)fxt_get_rec_type(h);
+    rec->offset = off;
+    rec->type = (uint8_t)type;
+    rec->header = h;
+    rec->bytes = p;
+    rec->size = n * 8u;
+    rec->swapped = r->swapped;
+    rec->nargs = 0;
+
+    switch (type) {
+    case FXT_RECORD_EVENT: {
+        fxt_status st = decode_event(r, &c, h, off, rec);
+        rec->has_provider = r->cur->has_id;
+        rec->provider = r->cur->id;
+        return st;
+    }
+    case FXT_RECORD_METADATA: {
+        fxt_status st = decode_metadata(r, &c, h, off, rec);
+        rec->has_provider = r->cur->has_id;
+        rec->provider = r->cur->id;
+        return st;
+    }
+    default:
+        break;
+    }
+
+    rec->has_provider = r->cur->has_id;
+    rec->provider = r->cur->id;
+    const fxt__provider_t *prov = r->cur;
+    switch (type) {
+    case FXT_RECORD_INITIALIZATION: {
+        const char *kname = "initialization";
+        if (n < 2) {
+            SHORT("ticks per second word");
+        }
+        rec->kind = FXT_KIND_INIT;
+        rec->u.init.ticks_per_second = W(&c, 1);
+        r->cur->ticks_per_second = rec->u.init.ticks_per_second;
+        return FXT_OK;
+    }
+    case FXT_RECORD_STRING: {
+        const char *kname = "string";
+        uint16_t index = (uint16_t)fxt_get_string_index(h);
+        uint32_t len = (uint32_t)fxt_get_string_len(h);
+        if (fxt_words(len) > n - 1) {
+            SHORT("string value");
+        }
+        rec->kind = FXT_KIND_STRING;
+        rec->u.string.index = index;
+        rec->u.string.value.ptr = (const char *)(p + 8);
+        rec->u.string.value.len = len;
+        rec->u.string.value.ref = fxt_strref_inline((uint16_t)len);
+        if (index != 0) {
+            fxt_status st = fxt__string_set(r->cur, index, (const char *)(p + 8), len);
+            if (st != FXT_OK) {
+                return fail(r, st, off, h, "string record: cannot keep string %u", (unsigned)index);
+            }
+        }
+        return FXT_OK;
+    }
+    case FXT_RECORD_THREAD: {
+        const char *kname = "thread";
+        uint8_t index = (uint8_t)fxt_get_thread_index(h);
+        if (n < 3) {
+            SHORT("process and thread id words");
+        }
+        rec->kind = FXT_KIND_THREAD;
+        rec->u.thread.index = index;
+        rec->u.thread.pid = W(&c, 1);
+        rec->u.thread.tid = W(&c, 2);
+        if (index != 0) {
+            fxt_status st = fxt__thread_set(r->cur, index, rec->u.thread.pid, rec->u.thread.tid);
+            if (st != FXT_OK) {
+                return fail(r, st, off, h, "thread record: cannot keep thread %u", (unsigned)index);
+            }
+        }
+        return FXT_OK;
+    }
+    case FXT_RECORD_BLOB: {
+        const char *kname = "blob";
+        uint64_t i = 1;
+        if (take_str(prov, (uint16_t)fxt_get_blob_name(h), &c, n, &i, &rec->u.blob.name) != 0) {
+            SHORT("inline name");
+        }
+        uint32_t size = (uint32_t)fxt_get_blob_size(h);
+        if (fxt_words(size) > n - i) {
+            SHORT("payload");
+        }
+        rec->kind = FXT_KIND_BLOB;
+        rec->u.blob.blob_type = (uint32_t)fxt_get_blob_type(h);
+        rec->u.blob.payload = p + 8u * i;
+        rec->u.blob.size = size;
+        return FXT_OK;
+    }
+    case FXT_RECORD_USERSPACE_OBJECT:
+    case FXT_RECORD_KERNEL_OBJECT:
+        return decode_objects(r, &c, h, off, rec);
+    case FXT_RECORD_SCHEDULING:
+        return decode_scheduling(r, &c, h, off, rec);
+    case FXT_RECORD_LOG: {
+        const char *kname = "log";
+        if (n < 2) {
+            SHORT("timestamp word");
+        }
+        uint64_t i = 2;
+        rec->u.log.ts = W(&c, 1);
+        if (take_thread(prov, (uint8_t)fxt_get_log_thread(h), &c, &i, &rec->u.log.thread) != 0) {
+            SHORT("inline thread");
+        }
+        uint32_t len = (uint32_t)fxt_get_log_len(h);
+        if (fxt_words(len) > n - i) {
+            SHORT("message");
+        }
+        rec->kind = FXT_KIND_LOG;
+        rec->u.log.message.ptr = (const char *)(p + 8u * i);
+        rec->u.log.message.len = len;
+        rec->u.log.message.ref = fxt_strref_inline((uint16_t)len);
+        return FXT_OK;
+    }
+    case FXT_RECORD_LARGE:
+        return decode_large(r, &c, h, off, rec);
+    default:
+        set_unknown(rec, 0, 0, n);
+        return FXT_OK;
+    }
+}
+
+/* ---- framing ------------------------------------------------------------------------ */
+
+/* Read a header word; the first one of the input decides the byte order. */
+static inline uint64_t read_header(fxt_reader_t *r, const uint8_t *p) {
+    if (!r->order_known) {
+        uint64_t native = fxt_load64(p);
+        r->order_known = 1;
+        if (native == FXT_MAGIC_RECORD) {
+            r->swapped = 0;
+        } else if (native == FXT_MAGIC_RECORD_SWAPPED) {
+            r->swapped = 1;
+        } else {
+            r->swapped = fxt_host_is_big_endian(); /* no magic: little-endian */
+        }
+    }
+    return fxt_load64_swapped(p, r->swapped);
+}
+
+static inline uint64_t header_words(uint64_t h) {
+    return fxt_get_rec_type(h) == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h);
+}
+
+static fxt_status fatal_size0(fxt_reader_t *r, uint64_t off, uint64_t h) {
+    r->stopped = 1;
+    return fail(r, FXT_E_BAD_RECORD_SIZE, off, h,
+                "record of type %u has size 0; cannot locate the next record, reading stops",
+                (unsigned)fxt_get_rec_type(h));
+}
+
+static int pend_reserve(fxt_reader_t *r, uint64_t bytes) {
+    if (bytes <= r->pend_cap) {
+        return 0;
+    }
+    size_t ncap = r->pend_cap ? r->pend_cap : 4096;
+    while (ncap < bytes) {
+        ncap *= 2;
+    }
+    uint8_t *np = realloc(r->pend, ncap);
+    if (np == NULL) {
+        return -1;
+    }
+    r->pend = np;
+    r->pend_cap = ncap;
+    return 0;
+}
+
+static fxt_status too_large(fxt_reader_t *r, uint64_t off, uint64_t h, uint64_t bytes) {
+    return fail(r, FXT_E_LIMIT, off, h,
+                "record of %llu bytes exceeds the reassembly limit of %llu bytes; skipped",
+                (unsigned long long)bytes, (unsigned long long)r->max_record_bytes);
+}
+
+fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *rec) {
+    if (r == NULL || in == NULL || rec == NULL || (in->src == NULL && in->size != 0) ||
+        in->pos > in->size) {
+        return FXT_E_INVALID_ARG;
+    }
+    const uint8_t *src = (const uint8_t *)in->src;
+    for (;;) {
+        size_t avail = in->size - in->pos;
+        if (r->stopped) {
+            r->offset += avail;
+            in->pos = in->size;
+            return FXT_END;
+        }
+        if (r->skip != 0) {
+            size_t take = avail < r->skip ? avail : (size_t)r->skip;
+            r->skip -= take;
+            in->pos += take;
+            r->offset += take;
+            if (r->skip != 0) {
+                return FXT_NEED_INPUT;
+            }
+            continue;
+        }
+        if (r->pend_len == 0) {
+            if (avail >= 8) {
+                /* fast path: the header is in the caller's buffer */
+                const uint8_t *p = src + in->pos;
+                uint64_t off = r->offset;
+                uint64_t h = read_header(r, p);
+                uint64_t words = header_words(h);
+                if (words == 0) {
+                    return fatal_size0(r, off, h);
+                }
+                if (words <= avail / 8u) {
+                    uint64_t bytes = words * 8u;
+                    in->pos += (size_t)bytes;
+                    r->offset += bytes;
+                    return decode(r, p, words, h, off, rec);
+                }
+                uint64_t bytes = words * 8u;
+                if (bytes > r->max_record_bytes) {
+                    r->skip = bytes - avail;
+                    in->pos = in->size;
+                    r->offset += avail;
+                    return too_large(r, off, h, bytes);
+                }
+                if (pend_reserve(r, bytes) != 0) {
+                    return fail(r, FXT_E_NOMEM, off, h, "cannot buffer a record of %llu bytes",
+                                (unsigned long long)bytes);
+                }
+                memcpy(r->pend, p, avail);
+                r->pend_len = avail;
+                r->pend_size = bytes;
+                r->pend_off = off;
+                r->offset += avail;
+                in->pos = in->size;
+                return FXT_NEED_INPUT;
+            }
+            if (avail == 0) {
+                return FXT_NEED_INPUT;
+            }
+            /* fewer than 8 bytes: start reassembling a header */
+            if (pend_reserve(r, 8) != 0) {
+                return fail(r, FXT_E_NOMEM, r->offset, 0, "cannot buffer a record header");
+            }
+            memcpy(r->pend, src + in->pos, avail);
+            r->pend_len = avail;
+            r->pend_size = 0;
+            r->pend_off = r->offset;
+            r->offset += avail;
+            in->pos = in->size;
+            return FXT_NEED_INPUT;
+        }
+        /* continue a pending record */
+        if (r->pend_size == 0) {
+            size_t take = 8u - r->pend_len;
+            if (take > avail) {
+                take = avail;
+            }
+            memcpy(r->pend + r->pend_len, src + in->pos, take);
+            r->pend_len += take;
+            in->pos += take;
+            r->offset += take;
+            if (r->pend_len < 8) {
+                return FXT_NEED_INPUT;
+            }
+            uint64_t h = read_header(r, r->pend);
+            uint64_t words = header_words(h);
+            if (words == 0) {
+                r->pend_len = 0;
+                return fatal_size0(r, r->pend_off, h);
+            }
+            uint64_t bytes = words * 8u;
+            if (bytes > r->max_record_bytes) {
+                r->pend_len = 0;
+                r->skip = bytes - 8u;
+                return too_large(r, r->pend_off, h, bytes);
+            }
+            if (pend_reserve(r, bytes) != 0) {
+                r->pend_len = 0;
+                r->skip = bytes - 8u;
+                return fail(r, FXT_E_NOMEM, r->pend_off, h, "cannot buffer a record of %llu bytes",
+                            (unsigned long long)bytes);
+            }
+            r->pend_size = bytes;
+            avail = in->size - in->pos;
+        }
+        uint64_t need = r->pend_size - r->pend_len;
+        size_t take = avail < need ? avail : (size_t)need;
+        memcpy(r->pend + r->pend_len, src + in->pos, take);
+        r->pend_len += take;
+        in->pos += take;
+        r->offset += take;
+        if (r->pend_len < r->pend_size) {
+            return FXT_NEED_INPUT;
+        }
+        uint64_t h = fxt_load64_swapped(r->pend, r->swapped);
+        uint64_t words = r->pend_size / 8u;
+        r->pend_len = 0;
+        r->pend_size = 0;
+        return decode(r, r->pend, words, h, r->pend_off, rec);
+    }
+}
+
+fxt_status fxt_reader_end(fxt_reader_t *r) {
+    if (r == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    if (r->stopped) {
+        return FXT_OK;
+    }
+    if (r->skip != 0) {
+        r->skip = 0;
+        return fail(r, FXT_E_TRUNCATED, r->offset, 0,
+                    "input ends inside an oversized record that was being skipped");
+    }
+    if (r->pend_len == 0) {
+        return FXT_OK;
+    }
+    fxt_status st;
+    if (r->pend_size == 0) {
+        st = fail(r, FXT_E_TRUNCATED, r->pend_off, 0,
+                  "input ends inside a record header (%zu of 8 bytes present)", r->pend_len);
+    } else {
+        uint64_t h = fxt_load64_swapped(r->pend, r->swapped);
+        st = fail(r, FXT_E_TRUNCATED, r->pend_off, h,
+                  "input ends inside a record of %llu bytes (%zu bytes present)",
+                  (unsigned long long)r->pend_size, r->pend_len);
+    }
+    r->pend_len = 0;
+    r->pend_size = 0;
+    return st;
+}
+
+const fxt_diag_t *fxt_reader_diag(const fxt_reader_t *r) { return r ? &r->diag : NULL; }
+
+uint64_t fxt_reader_offset(const fxt_reader_t *r) { return r ? r->offset : 0; }
+
+int fxt_reader_swapped(const fxt_reader_t *r) { return r ? r->swapped : 0; }
+
+/* ---- table lookups --------------------------------------------------------------------- */
+
+uint64_t fxt_reader_ticks_per_second(const fxt_reader_t *r) {
+    return r ? r->cur->ticks_per_second : 0;
+}
+
+fxt_status fxt_reader_string(const fxt_reader_t *r, uint16_t index, fxt_str_t *out) {
+    if (r == NULL || out == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    if (index == 0) {
+        out->ptr = empty_str;
+        out->len = 0;
+        out->ref = 0;
+        return FXT_OK;
+    }
+    const fxt__str_slot_t *s = fxt__string_get(r->cur, index);
+    if (s == NULL) {
+        return FXT_E_NOT_FOUND;
+    }
+    out->ptr = s->buf;
+    out->len = s->len;
+    out->ref = index;
+    return FXT_OK;
+}
+
+fxt_status fxt_reader_thread(const fxt_reader_t *r, uint8_t index, fxt_thread_ref_t *out) {
+    if (r == NULL || out == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    const fxt__thread_slot_t *t = index ? fxt__thread_get(r->cur, index) : NULL;
+    if (t == NULL) {
+        return FXT_E_NOT_FOUND;
+    }
+    out->pid = t->pid;
+    out->tid = t->tid;
+    out->ref = index;
+    out->resolved = 1;
+    return FXT_OK;
+}
+
+fxt_status fxt_reader_kernel_object(const fxt_reader_t *r, uint64_t koid, fxt_kernel_object_info_t *out) {
+    if (r == NULL || out == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    const fxt__obj_t *o = fxt__obj_find(&r->cur->kobjs, koid, 0);
+    if (o == NULL) {
+        return FXT_E_NOT_FOUND;
+    }
+    out->koid = koid;
+    out->obj_type = o->obj_type;
+    out->name.ptr = o->has_name ? (o->name ? o->name : empty_str) : NULL;
+    out->name.len = o->name_len;
+    out->name.ref = 0;
+    out->has_process = o->has_process;
+    out->process_koid = o->process_koid;
+    return FXT_OK;
+}
+
+fxt_status fxt_reader_userspace_object(const fxt_reader_t *r, uint64_t pid, uint64_t ptr,
+                                       fxt_userspace_object_info_t *out) {
+    if (r == NULL || out == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    const fxt__obj_t *o = fxt__obj_find(&r->cur->uobjs, pid, ptr);
+    if (o == NULL) {
+        return FXT_E_NOT_FOUND;
+    }
+    out->pid = pid;
+    out->ptr = ptr;
+    out->name.ptr = o->has_name ? (o->name ? o->name : empty_str) : NULL;
+    out->name.len = o->name_len;
+    out->name.ref = 0;
+    return FXT_OK;
+}

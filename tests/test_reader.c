@@ -1,0 +1,866 @@
+/*
+ * Reader tests against the spec: hand-computed words for every record kind
+ * and argument type in both byte orders, the dump contract's state rules,
+ * damaged input, truncation at every byte, arbitrary chunking, and the
+ * foreign sample traces.
+ *
+ * Header words are written as hex literals; each comment gives the fields
+ * (value@bit) they were computed from, following the spec's bit layouts.
+ */
+#include "reader_util.h"
+#include "test.h"
+
+#include <fxt/reader.h>
+
+#include <math.h>
+
+/* ---- the hand-built trace ----------------------------------------------------- */
+
+/* Every record kind and argument type, written in the byte order of b. */
+static void build_all(tbuf_t *b) {
+    /* magic: the whole record is 0x0016547846040010 */
+    tb_w(b, 0x0016547846040010ull);
+    /* provider info: type 0, size 2@4, meta 1@16, id 7@20, name len 4@52 */
+    tb_w(b, 0x0040000000710020ull);
+    TB_S(b, "prov");
+    /* provider section: size 1@4, meta 2@16, id 7@20 */
+    tb_w(b, 0x0000000000720010ull);
+    /* provider event: size 1@4, meta 3@16, id 7@20, event 0@52 */
+    tb_w(b, 0x0000000000730010ull);
+    /* trace info: size 1@4, meta 4@16, info type 1@20 */
+    tb_w(b, 0x0000000000140010ull);
+    /* init: type 1, size 2@4; 1,000,000 ticks per second */
+    tb_w(b, 0x0000000000000021ull);
+    tb_w(b, 1000000);
+    /* string: type 2, size 2@4, index 1@16, len 3@32 -> "cat" */
+    tb_w(b, 0x0000000300010022ull);
+    TB_S(b, "cat");
+    /* string: index 2@16, len 4@32 -> "name" */
+    tb_w(b, 0x0000000400020022ull);
+    TB_S(b, "name");
+    /* thread: type 3, size 3@4, index 1@16; pid 0x10, tid 0x20 */
+    tb_w(b, 0x0000000000010033ull);
+    tb_w(b, 0x10);
+    tb_w(b, 0x20);
+
+    /* instant event: type 4, size 22@4, event 0@16, 11 args@20, thread 1@24,
+     * category 1@32, name 2@48; 1 + 1 + 19 arg words + 1 scope word = 22 */
+    tb_w(b, 0x0002000101b00164ull);
+    tb_w(b, 0x1000); /* timestamp */
+    /* null arg: size 2@4, name inline len 1 (0x8001@16) */
+    tb_w(b, 0x0000000080010020ull);
+    TB_S(b, "n");
+    /* int32: type 1, size 1@4, name 2@16, value -5 (0xfffffffb@32) */
+    tb_w(b, 0xfffffffb00020011ull);
+    /* uint32: type 2, size 1, name 2, value 0xdeadbeef@32 */
+    tb_w(b, 0xdeadbeef00020012ull);
+    /* int64: type 3, size 2@4, name 2@16; value -2 */
+    tb_w(b, 0x0000000000020023ull);
+    tb_w(b, 0xfffffffffffffffeull);
+    /* uint64: type 4, size 2, name 2; value max */
+    tb_w(b, 0x0000000000020024ull);
+    tb_w(b, 0xffffffffffffffffull);
+    /* double: type 5, size 2, name 2; value 1.5 = 0x3ff8000000000000 */
+    tb_w(b, 0x0000000000020025ull);
+    tb_w(b, 0x3ff8000000000000ull);
+    /* string: type 6, size 2@4, name 2@16, value inline len 2 (0x8002@32) -> "hi" */
+    tb_w(b, 0x0000800200020026ull);
+    TB_S(b, "hi");
+    /* pointer: type 7, size 2, name 2; 0x1234 */
+    tb_w(b, 0x0000000000020027ull);
+    tb_w(b, 0x1234);
+    /* koid: type 8, size 2, name 2; 0x99 */
+    tb_w(b, 0x0000000000020028ull);
+    tb_w(b, 0x99);
+    /* bool: type 9, size 1@4, name 2@16, true 1@32 */
+    tb_w(b, 0x0000000100020019ull);
+    /* unknown argument type 10: size 2@4, name 2@16, one payload word */
+    tb_w(b, 0x000000000002002aull);
+    tb_w(b, 0xabcdef);
+    /* scope word appended by some writers: global */
+    tb_w(b, 2);
+
+    /* counter: size 8@4, event 1@16, 1 arg@20, inline thread 0@24,
+     * category inline len 1 (0x8001@32), name inline len 3 (0x8003@48) */
+    tb_w(b, 0x8003800100110084ull);
+    tb_w(b, 0x1100);
+    tb_w(b, 0x31); /* pid */
+    tb_w(b, 0x32); /* tid */
+    TB_S(b, "c");
+    TB_S(b, "cnt");
+    /* int32 arg: size 1, name 2, value 5@32 */
+    tb_w(b, 0x0000000500020011ull);
+    tb_w(b, 42); /* counter id, after the arguments */
+
+    /* duration begin / end: size 2@4, event 2 or 3@16, thread 1@24, cat 1@32, name 2@48 */
+    tb_w(b, 0x0002000101020024ull);
+    tb_w(b, 0x2000);
+    tb_w(b, 0x0002000101030024ull);
+    tb_w(b, 0x2100);
+    /* duration complete: size 3@4, event 4@16; end timestamp after */
+    tb_w(b, 0x0002000101040034ull);
+    tb_w(b, 0x3000);
+    tb_w(b, 0x3500);
+    /* async begin/instant/end (5,6,7) and flow begin/step/end (8,9,10), size 3: id last */
+    static const uint64_t idh[6] = {0x0002000101050034ull, 0x0002000101060034ull,
+                                    0x0002000101070034ull, 0x0002000101080034ull,
+                                    0x0002000101090034ull, 0x00020001010a0034ull};
+    for (int i = 0; i < 6; i++) {
+        tb_w(b, idh[i]);
+        tb_w(b, 0x4000 + (uint64_t)i);
+        tb_w(b, i < 3 ? 0xa : 0xf);
+    }
+
+    /* blob: type 5, size 3@4, name inline len 1 (0x8001@16), size 5@32, blob type 1@48 */
+    tb_w(b, 0x0001000580010035ull);
+    TB_S(b, "b");
+    TB_S(b, "hello");
+    /* userspace object: type 6, size 3@4, process thread ref 1@16, name 2@24, 1 arg@40 */
+    tb_w(b, 0x0000010002010036ull);
+    tb_w(b, 0xabc); /* pointer */
+    tb_w(b, 0x0000000100020011ull); /* int32 arg name 2 = 1 */
+    /* userspace object, inline process: size 4@4, process 0@16, name inline len 1 (0x8001@24) */
+    tb_w(b, 0x0000008001000046ull);
+    tb_w(b, 0xdef); /* pointer */
+    tb_w(b, 0x77);  /* process koid: ONE word */
+    TB_S(b, "o");
+    /* kernel object: type 7, size 6@4, obj type 2 (thread)@16, name inline len 3 (0x8003@24),
+     * 1 arg@40 */
+    tb_w(b, 0x0000018003020067ull);
+    tb_w(b, 0x20); /* koid */
+    TB_S(b, "thr");
+    /* koid arg: type 8, size 3@4, name inline len 7 (0x8007@16) "process"; value 0x10 */
+    tb_w(b, 0x0000000080070038ull);
+    TB_S(b, "process");
+    tb_w(b, 0x10);
+    /* context switch: type 8, size 5@4, 1 arg@16, cpu 3@20, out state 3@36, sched 1@60 */
+    tb_w(b, 0x1000003000310058ull);
+    tb_w(b, 0x5000);
+    tb_w(b, 0x21); /* out tid */
+    tb_w(b, 0x22); /* in tid */
+    tb_w(b, 0x0000000500020011ull);
+    /* thread wakeup: size 3@4, 0 args, cpu 1@20, sched 2@60 */
+    tb_w(b, 0x2000000000100038ull);
+    tb_w(b, 0x5100);
+    tb_w(b, 0x23);
+    /* legacy context switch: size 4@4, cpu 2@16, out state 2@24, out thread 1@28,
+     * in thread inline 0@36, out prio 10@44, in prio 20@52, sched 0@60 */
+    tb_w(b, 0x0140a00012020048ull);
+    tb_w(b, 0x5200);
+    tb_w(b, 0x41); /* in pid */
+    tb_w(b, 0x42); /* in tid */
+    /* log: type 9, size 3@4, length 5@16, thread 1@32 */
+    tb_w(b, 0x0000000100050039ull);
+    tb_w(b, 0x6000);
+    TB_S(b, "hello");
+    /* large blob format 0: type 15, size 7@4, large type 0@36, format 0@40 */
+    tb_w(b, 0x000000000000007full);
+    /* format header: category 1@0, name inline len 2 (0x8002@16), 1 arg@32, thread 1@36 */
+    tb_w(b, 0x0000001180020001ull);
+    TB_S(b, "lb");
+    tb_w(b, 0x7000); /* timestamp */
+    tb_w(b, 0x0000000100020019ull); /* bool arg name 2 = true */
+    tb_w(b, 3); /* payload size */
+    TB_S(b, "xyz");
+    /* large blob format 1: size 5@4, format 1@40 */
+    tb_w(b, 0x000001000000005full);
+    /* format header: category 0 (empty), name 2@16 */
+    tb_w(b, 0x0000000000020000ull);
+    tb_w(b, 9);
+    TB_S(b, "123456789");
+    /* unknown record type 10, size 2@4 */
+    tb_w(b, 0x000000000000002aull);
+    tb_w(b, 0);
+    /* event type 11 (unknown): size 2@4, event 11@16 */
+    tb_w(b, 0x00000000000b0024ull);
+    tb_w(b, 0);
+    /* scheduling type 3 (unknown): size 1@4, sched 3@60 */
+    tb_w(b, 0x3000000000000018ull);
+    /* metadata type 5 (unknown): size 1@4, meta 5@16 */
+    tb_w(b, 0x0000000000050010ull);
+    /* large record type 1 (unknown): size 1@4, large type 1@36 */
+    tb_w(b, 0x000000100000001full);
+    /* large blob format 2 (unknown): size 1@4, format 2@40 */
+    tb_w(b, 0x000002000000001full);
+}
+
+#define ALL_RECORDS 36
+
+static int next_ok(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *rec) {
+    fxt_status st = fxt_reader_next(r, in, rec);
+    if (st != FXT_OK) {
+        fprintf(stderr, "unexpected status %s at %llu: %s\n", fxt_status_name(st),
+                (unsigned long long)fxt_reader_diag(r)->offset, fxt_reader_diag(r)->msg);
+    }
+    return st == FXT_OK;
+}
+
+static void check_all(int be) {
+    tbuf_t b = {0};
+    b.be = be;
+    build_all(&b);
+    fxt_reader_t *r;
+    CHECK(fxt_reader_create(NULL, &r) == FXT_OK);
+    fxt_in_buffer_t in = {b.p, b.len, 0};
+    fxt_record_t rec;
+
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_MAGIC);
+    CHECK_EQ_U64(rec.offset, 0);
+    CHECK_EQ_U64(rec.has_provider, 0);
+    CHECK_EQ_U64(fxt_reader_swapped(r), (unsigned)be != (unsigned)fxt_host_is_big_endian());
+
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_PROVIDER_INFO);
+    CHECK_EQ_U64(rec.offset, 8);
+    CHECK_EQ_U64(rec.u.provider_info.id, 7);
+    CHECK_STR(rec.u.provider_info.name, "prov");
+    CHECK(rec.has_provider && rec.provider == 7);
+
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_PROVIDER_SECTION);
+    CHECK_EQ_U64(rec.u.provider_section.id, 7);
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_PROVIDER_EVENT);
+    CHECK_EQ_U64(rec.u.provider_event.id, 7);
+    CHECK_EQ_U64(rec.u.provider_event.event, 0);
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_TRACE_INFO);
+    CHECK_EQ_U64(rec.u.trace_info.info_type, 1);
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_INIT);
+    CHECK_EQ_U64(rec.u.init.ticks_per_second, 1000000);
+    CHECK_EQ_U64(fxt_reader_ticks_per_second(r), 1000000);
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_STRING);
+    CHECK_EQ_U64(rec.u.string.index, 1);
+    CHECK_STR(rec.u.string.value, "cat");
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_STRING);
+    CHECK_STR(rec.u.string.value, "name");
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_THREAD);
+    CHECK_EQ_U64(rec.u.thread.index, 1);
+    CHECK_EQ_U64(rec.u.thread.pid, 0x10);
+    CHECK_EQ_U64(rec.u.thread.tid, 0x20);
+
+    /* instant with every argument type */
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_EVENT);
+    CHECK_EQ_U64(rec.u.event.type, FXT_EVENT_INSTANT);
+    CHECK_EQ_U64(rec.u.event.ts, 0x1000);
+    CHECK(rec.u.event.thread.resolved && rec.u.event.thread.ref == 1);
+    CHECK_EQ_U64(rec.u.event.thread.pid, 0x10);
+    CHECK_EQ_U64(rec.u.event.thread.tid, 0x20);
+    CHECK_STR(rec.u.event.category, "cat");
+    CHECK_STR(rec.u.event.name, "name");
+    CHECK_EQ_U64(rec.nargs, 11);
+    CHECK(rec.args[0].type == FXT_ARG_NULL);
+    CHECK_STR(rec.args[0].name, "n");
+    CHECK(rec.args[1].type == FXT_ARG_INT32 && rec.args[1].v.i32 == -5);
+    CHECK_STR(rec.args[1].name, "name");
+    CHECK(rec.args[2].type == FXT_ARG_UINT32 && rec.args[2].v.u32 == 0xdeadbeefu);
+    CHECK(rec.args[3].type == FXT_ARG_INT64 && rec.args[3].v.i64 == -2);
+    CHECK(rec.args[4].type == FXT_ARG_UINT64 && rec.args[4].v.u64 == UINT64_MAX);
+    CHECK(rec.args[5].type == FXT_ARG_DOUBLE && rec.args[5].v.f64 == 1.5);
+    CHECK(rec.args[6].type == FXT_ARG_STRING);
+    CHECK_STR(rec.args[6].str, "hi");
+    CHECK(rec.args[7].type == FXT_ARG_POINTER && rec.args[7].v.pointer == 0x1234);
+    CHECK(rec.args[8].type == FXT_ARG_KOID && rec.args[8].v.koid == 0x99);
+    CHECK(rec.args[9].type == FXT_ARG_BOOL && rec.args[9].v.boolean == 1);
+    CHECK(rec.args[10].type == 10 && rec.args[10].size_words == 2);
+    CHECK_STR(rec.args[10].name, "name");
+    CHECK_EQ_U64(rec.u.event.extra_words, 1);
+    CHECK(rec.u.event.extra && fxt_record_word(&rec, rec.u.event.extra, 0) == FXT_SCOPE_GLOBAL);
+
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_EVENT);
+    CHECK_EQ_U64(rec.u.event.type, FXT_EVENT_COUNTER);
+    CHECK(rec.u.event.thread.ref == 0 && rec.u.event.thread.resolved);
+    CHECK_EQ_U64(rec.u.event.thread.pid, 0x31);
+    CHECK_EQ_U64(rec.u.event.thread.tid, 0x32);
+    CHECK_STR(rec.u.event.category, "c");
+    CHECK_STR(rec.u.event.name, "cnt");
+    CHECK(rec.nargs == 1 && rec.args[0].v.i32 == 5);
+    CHECK_EQ_U64(rec.u.event.id, 42);
+    CHECK_EQ_U64(rec.u.event.extra_words, 0);
+
+    CHECK(next_ok(r, &in, &rec) && rec.u.event.type == FXT_EVENT_DURATION_BEGIN);
+    CHECK_EQ_U64(rec.u.event.ts, 0x2000);
+    CHECK(next_ok(r, &in, &rec) && rec.u.event.type == FXT_EVENT_DURATION_END);
+    CHECK_EQ_U64(rec.u.event.ts, 0x2100);
+    CHECK(next_ok(r, &in, &rec) && rec.u.event.type == FXT_EVENT_DURATION_COMPLETE);
+    CHECK_EQ_U64(rec.u.event.ts, 0x3000);
+    CHECK_EQ_U64(rec.u.event.end_ts, 0x3500);
+    for (unsigned i = 0; i < 6; i++) {
+        CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_EVENT);
+        CHECK_EQ_U64(rec.u.event.type, FXT_EVENT_ASYNC_BEGIN + i);
+        CHECK_EQ_U64(rec.u.event.ts, 0x4000 + i);
+        CHECK_EQ_U64(rec.u.event.id, i < 3 ? 0xa : 0xf);
+        CHECK_STR(rec.u.event.name, "name");
+    }
+
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_BLOB);
+    CHECK_STR(rec.u.blob.name, "b");
+    CHECK_EQ_U64(rec.u.blob.blob_type, FXT_BLOB_DATA);
+    CHECK_MEM_STR(rec.u.blob.payload, rec.u.blob.size, "hello");
+
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_USERSPACE_OBJECT);
+    CHECK_EQ_U64(rec.u.userspace_object.ptr, 0xabc);
+    CHECK(rec.u.userspace_object.process.resolved);
+    CHECK_EQ_U64(rec.u.userspace_object.process.pid, 0x10);
+    CHECK_STR(rec.u.userspace_object.name, "name");
+    CHECK(rec.nargs == 1 && rec.args[0].v.i32 == 1);
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_USERSPACE_OBJECT);
+    CHECK_EQ_U64(rec.u.userspace_object.ptr, 0xdef);
+    CHECK_EQ_U64(rec.u.userspace_object.process.pid, 0x77);
+    CHECK_STR(rec.u.userspace_object.name, "o");
+    fxt_userspace_object_info_t uo;
+    CHECK(fxt_reader_userspace_object(r, 0x77, 0xdef, &uo) == FXT_OK);
+    CHECK_STR(uo.name, "o");
+    CHECK(fxt_reader_userspace_object(r, 0x10, 0xabc, &uo) == FXT_OK);
+    CHECK_STR(uo.name, "name");
+    CHECK(fxt_reader_userspace_object(r, 0x10, 0xdef, &uo) == FXT_E_NOT_FOUND);
+
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_KERNEL_OBJECT);
+    CHECK_EQ_U64(rec.u.kernel_object.koid, 0x20);
+    CHECK_EQ_U64(rec.u.kernel_object.obj_type, FXT_OBJ_THREAD);
+    CHECK_STR(rec.u.kernel_object.name, "thr");
+    CHECK(rec.nargs == 1 && rec.args[0].type == FXT_ARG_KOID && rec.args[0].v.koid == 0x10);
+    CHECK_STR(rec.args[0].name, "process");
+    fxt_kernel_object_info_t ko;
+    CHECK(fxt_reader_kernel_object(r, 0x20, &ko) == FXT_OK);
+    CHECK_STR(ko.name, "thr");
+    CHECK(ko.has_process && ko.process_koid == 0x10 && ko.obj_type == FXT_OBJ_THREAD);
+    CHECK(fxt_reader_kernel_object(r, 0x21, &ko) == FXT_E_NOT_FOUND);
+
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_CONTEXT_SWITCH);
+    CHECK_EQ_U64(rec.u.context_switch.ts, 0x5000);
+    CHECK_EQ_U64(rec.u.context_switch.cpu, 3);
+    CHECK_EQ_U64(rec.u.context_switch.out_state, FXT_THREAD_BLOCKED);
+    CHECK_EQ_U64(rec.u.context_switch.out_tid, 0x21);
+    CHECK_EQ_U64(rec.u.context_switch.in_tid, 0x22);
+    CHECK(rec.nargs == 1 && rec.args[0].v.i32 == 5);
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_THREAD_WAKEUP);
+    CHECK_EQ_U64(rec.u.thread_wakeup.ts, 0x5100);
+    CHECK_EQ_U64(rec.u.thread_wakeup.cpu, 1);
+    CHECK_EQ_U64(rec.u.thread_wakeup.tid, 0x23);
+    CHECK_EQ_U64(rec.nargs, 0);
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_LEGACY_CONTEXT_SWITCH);
+    CHECK_EQ_U64(rec.u.legacy_context_switch.ts, 0x5200);
+    CHECK_EQ_U64(rec.u.legacy_context_switch.cpu, 2);
+    CHECK_EQ_U64(rec.u.legacy_context_switch.out_state, FXT_THREAD_SUSPENDED);
+    CHECK_EQ_U64(rec.u.legacy_context_switch.out.pid, 0x10);
+    CHECK_EQ_U64(rec.u.legacy_context_switch.out.tid, 0x20);
+    CHECK_EQ_U64(rec.u.legacy_context_switch.in.pid, 0x41);
+    CHECK_EQ_U64(rec.u.legacy_context_switch.in.tid, 0x42);
+    CHECK_EQ_U64(rec.u.legacy_context_switch.out_prio, 10);
+    CHECK_EQ_U64(rec.u.legacy_context_switch.in_prio, 20);
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_LOG);
+    CHECK_EQ_U64(rec.u.log.ts, 0x6000);
+    CHECK_EQ_U64(rec.u.log.thread.tid, 0x20);
+    CHECK_STR(rec.u.log.message, "hello");
+
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_LARGE_BLOB);
+    CHECK_EQ_U64(rec.u.large_blob.format, 0);
+    CHECK_STR(rec.u.large_blob.category, "cat");
+    CHECK_STR(rec.u.large_blob.name, "lb");
+    CHECK_EQ_U64(rec.u.large_blob.ts, 0x7000);
+    CHECK_EQ_U64(rec.u.large_blob.thread.tid, 0x20);
+    CHECK(rec.nargs == 1 && rec.args[0].type == FXT_ARG_BOOL && rec.args[0].v.boolean);
+    CHECK_MEM_STR(rec.u.large_blob.payload, rec.u.large_blob.size, "xyz");
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_LARGE_BLOB);
+    CHECK_EQ_U64(rec.u.large_blob.format, 1);
+    CHECK_STR(rec.u.large_blob.category, "");
+    CHECK_STR(rec.u.large_blob.name, "name");
+    CHECK_MEM_STR(rec.u.large_blob.payload, rec.u.large_blob.size, "123456789");
+
+    static const struct { int type, has_sub; unsigned sub; unsigned words; } unk[6] = {
+        {10, 0, 0, 2}, {4, 1, 11, 2}, {8, 1, 3, 1}, {0, 1, 5, 1}, {15, 1, 1, 1}, {15, 1, 2, 1}};
+    for (int i = 0; i < 6; i++) {
+        CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_UNKNOWN);
+        CHECK_EQ_U64(rec.u.unknown.type, unk[i].type);
+        CHECK_EQ_U64(rec.u.unknown.has_subtype, unk[i].has_sub);
+        CHECK_EQ_U64(rec.u.unknown.subtype, unk[i].sub);
+        CHECK_EQ_U64(rec.u.unknown.size_words, unk[i].words);
+    }
+    CHECK(fxt_reader_next(r, &in, &rec) == FXT_NEED_INPUT);
+    CHECK(fxt_reader_end(r) == FXT_OK);
+    CHECK_EQ_U64(fxt_reader_offset(r), b.len);
+    fxt_reader_destroy(r);
+    tb_free(&b);
+}
+
+static void test_all_records_le(void) { check_all(0); }
+static void test_all_records_be(void) { check_all(1); }
+
+/* Same record count in both byte orders, and the BE trace starts with the swapped magic bytes. */
+static void test_be_magic_bytes(void) {
+    tbuf_t b = {0};
+    b.be = 1;
+    build_all(&b);
+    static const uint8_t want[8] = {0x00, 0x16, 0x54, 0x78, 0x46, 0x04, 0x00, 0x10};
+    CHECK(memcmp(b.p, want, 8) == 0);
+    tlog_t l = {0};
+    decode_log(b.p, b.len, NULL, NULL, &l);
+    CHECK_EQ_U64(l.n, ALL_RECORDS);
+    free(l.v);
+    tb_free(&b);
+}
+
+/* ---- the contract's state rules -------------------------------------------------------------- */
+
+static fxt_reader_t *open_buf(const tbuf_t *b, fxt_in_buffer_t *in) {
+    fxt_reader_t *r = NULL;
+    fxt_reader_create(NULL, &r);
+    in->src = b->p;
+    in->size = b->len;
+    in->pos = 0;
+    return r;
+}
+
+/* an instant event: size 2, thread ref tr, category ref cat, name ref name */
+static uint64_t instant(unsigned tr, unsigned cat, unsigned name) {
+    return 0x4u | (2u << 4) | ((uint64_t)tr << 24) | ((uint64_t)cat << 32) | ((uint64_t)name << 48);
+}
+
+/* an instant event with an inline thread: size 4 (header, ts, pid, tid) */
+static uint64_t instant_inline(unsigned cat, unsigned name) {
+    return (instant(0, cat, name) & ~(uint64_t)0xfff0) | (4u << 4);
+}
+
+static void test_index0_and_replace(void) {
+    tbuf_t b = {0};
+    tb_w(&b, 0x0000000300000022ull); /* string index 0 "abc": delivered, registers nothing */
+    TB_S(&b, "abc");
+    tb_w(&b, 0x0000000000000033ull); /* thread index 0 */
+    tb_w(&b, 1);
+    tb_w(&b, 2);
+    tb_w(&b, 0x0000000300050022ull); /* string 5 = "one" */
+    TB_S(&b, "one");
+    tb_w(&b, 0x0000000300050022ull); /* string 5 = "two": replaces */
+    TB_S(&b, "two");
+    tb_w(&b, 0x0000000000090033ull); /* thread 9 = (3,4) */
+    tb_w(&b, 3);
+    tb_w(&b, 4);
+    tb_w(&b, 0x0000000000090033ull); /* thread 9 = (5,6) */
+    tb_w(&b, 5);
+    tb_w(&b, 6);
+    tb_w(&b, instant(9, 5, 0));
+    tb_w(&b, 1);
+    tb_w(&b, instant(8, 6, 5)); /* unregistered thread 8 and string 6 */
+    tb_w(&b, 2);
+    fxt_in_buffer_t in;
+    fxt_reader_t *r = open_buf(&b, &in);
+    fxt_record_t rec;
+    fxt_str_t s;
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_STRING && rec.u.string.index == 0);
+    CHECK_STR(rec.u.string.value, "abc");
+    CHECK(fxt_reader_string(r, 0, &s) == FXT_OK && s.len == 0);
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_THREAD && rec.u.thread.index == 0);
+    fxt_thread_ref_t t;
+    CHECK(fxt_reader_thread(r, 0, &t) == FXT_E_NOT_FOUND);
+    CHECK(next_ok(r, &in, &rec));
+    CHECK(next_ok(r, &in, &rec));
+    CHECK(fxt_reader_string(r, 5, &s) == FXT_OK);
+    CHECK_STR(s, "two");
+    CHECK(next_ok(r, &in, &rec));
+    CHECK(next_ok(r, &in, &rec));
+    CHECK(fxt_reader_thread(r, 9, &t) == FXT_OK && t.pid == 5 && t.tid == 6);
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_EVENT);
+    CHECK_STR(rec.u.event.category, "two");
+    CHECK(rec.u.event.name.ptr != NULL && rec.u.event.name.len == 0); /* ref 0 = "" */
+    CHECK(rec.u.event.thread.resolved && rec.u.event.thread.pid == 5 && rec.u.event.thread.tid == 6);
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_EVENT);
+    CHECK(rec.u.event.category.ptr == NULL); /* unregistered: null, record still delivered */
+    CHECK_STR(rec.u.event.name, "two");
+    CHECK(!rec.u.event.thread.resolved && rec.u.event.thread.pid == 0);
+    CHECK(fxt_reader_next(r, &in, &rec) == FXT_NEED_INPUT && fxt_reader_end(r) == FXT_OK);
+    fxt_reader_destroy(r);
+    tb_free(&b);
+}
+
+static void test_provider_contexts(void) {
+    tbuf_t b = {0};
+    tb_w(&b, 0x0000000300010022ull); /* no provider yet: string 1 = "pre" */
+    TB_S(&b, "pre");
+    tb_w(&b, 0x0010000000110020ull); /* provider info id 1 "A" (len 1@52, id 1@20, size 2) */
+    TB_S(&b, "A");
+    tb_w(&b, 0x0000000300010022ull); /* string 1 = "aaa" */
+    TB_S(&b, "aaa");
+    tb_w(&b, 0x0000000000000021ull); /* init 1000 ticks/s */
+    tb_w(&b, 1000);
+    tb_w(&b, 0x0010000000210020ull); /* provider info id 2 "B" */
+    TB_S(&b, "B");
+    tb_w(&b, 0x0000000300010022ull); /* string 1 = "bbb" */
+    TB_S(&b, "bbb");
+    tb_w(&b, 0x0000000000120010ull); /* provider section id 1 */
+    tb_w(&b, instant_inline(1, 0));
+    tb_w(&b, 5);
+    tb_w(&b, 1);
+    tb_w(&b, 2);
+    tb_w(&b, 0x0000000000220010ull); /* provider section id 2 */
+    tb_w(&b, instant_inline(1, 0));
+    tb_w(&b, 5);
+    tb_w(&b, 1);
+    tb_w(&b, 2);
+    tb_w(&b, 0x0000000000320010ull); /* provider section id 3 (new, empty state) */
+    tb_w(&b, instant_inline(1, 0));
+    tb_w(&b, 5);
+    tb_w(&b, 1);
+    tb_w(&b, 2);
+    fxt_in_buffer_t in;
+    fxt_reader_t *r = open_buf(&b, &in);
+    fxt_record_t rec;
+    CHECK(next_ok(r, &in, &rec) && !rec.has_provider);
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_PROVIDER_INFO && rec.provider == 1);
+    CHECK_STR(rec.u.provider_info.name, "A");
+    CHECK(next_ok(r, &in, &rec) && rec.has_provider && rec.provider == 1);
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_INIT);
+    CHECK(next_ok(r, &in, &rec) && rec.provider == 2);
+    CHECK_EQ_U64(fxt_reader_ticks_per_second(r), 1000000000u); /* provider 2: default */
+    CHECK(next_ok(r, &in, &rec));
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_PROVIDER_SECTION && rec.provider == 1);
+    CHECK_EQ_U64(fxt_reader_ticks_per_second(r), 1000);
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_EVENT && rec.provider == 1);
+    CHECK_STR(rec.u.event.category, "aaa");
+    CHECK(next_ok(r, &in, &rec) && rec.provider == 2);
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_EVENT);
+    CHECK_STR(rec.u.event.category, "bbb");
+    CHECK(next_ok(r, &in, &rec) && rec.provider == 3);
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_EVENT);
+    CHECK(rec.u.event.category.ptr == NULL);
+    fxt_reader_destroy(r);
+    tb_free(&b);
+}
+
+/* Damaged records are reported, skipped by their size, and change no state. */
+static void test_errors_have_no_effect(void) {
+    tbuf_t b = {0};
+    tb_w(&b, 0x0000000300010022ull); /* string 1 = "old" */
+    TB_S(&b, "old");
+    tb_w(&b, 0x0000001000010012ull); /* string 1, len 16@32 but size 1: damaged */
+    tb_w(&b, 0x0040000000910010ull); /* provider info id 9, name len 4, size 1: damaged */
+    tb_w(&b, 0x0000000000010023ull); /* thread 1, size 2 (needs 3): damaged */
+    tb_w(&b, 7);
+    /* instant with 1 arg of size 0 (an int32 header 0x...01): damaged */
+    tb_w(&b, 0x0000000000100034ull);
+    tb_w(&b, 1);
+    tb_w(&b, 0x0000000000020001ull);
+    /* instant with an int64 arg of size 1 (value word missing) */
+    tb_w(&b, 0x0000000000100034ull);
+    tb_w(&b, 1);
+    tb_w(&b, 0x0000000000020013ull);
+    /* instant whose arg (size 3) runs past the record end */
+    tb_w(&b, 0x0000000000100034ull);
+    tb_w(&b, 1);
+    tb_w(&b, 0x0000000000020033ull);
+    /* instant with an inline name (len 9, 2 words) in a 3-word record: only 1 word left */
+    tb_w(&b, 0x8009000000000034ull);
+    tb_w(&b, 1);
+    tb_w(&b, 0);
+    /* kernel object with 1 arg declared but none present: damaged, registers nothing */
+    tb_w(&b, 0x0000010000010027ull);
+    tb_w(&b, 0x55);
+    /* counter whose id word is missing */
+    tb_w(&b, 0x0000000000010024ull);
+    tb_w(&b, 1);
+    /* a good event after all that, using string 1: instant, size 4 (ts + inline thread) */
+    tb_w(&b, instant_inline(1, 0));
+    tb_w(&b, 9);
+    tb_w(&b, 1);
+    tb_w(&b, 2);
+    fxt_in_buffer_t in;
+    fxt_reader_t *r = open_buf(&b, &in);
+    fxt_record_t rec;
+    CHECK(next_ok(r, &in, &rec));
+    static const uint64_t err_off[] = {16, 24, 32, 48, 72, 96, 120, 144, 160};
+    for (unsigned i = 0; i < sizeof err_off / sizeof err_off[0]; i++) {
+        fxt_status st = fxt_reader_next(r, &in, &rec);
+        CHECK(st == FXT_E_BAD_RECORD || st == FXT_E_BAD_ARG);
+        CHECK_EQ_U64(fxt_reader_diag(r)->offset, err_off[i]);
+        CHECK(strlen(fxt_reader_diag(r)->msg) > 10);
+    }
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_EVENT && !rec.has_provider);
+    CHECK_STR(rec.u.event.category, "old");
+    CHECK_EQ_U64(rec.u.event.ts, 9);
+    fxt_thread_ref_t t;
+    CHECK(fxt_reader_thread(r, 1, &t) == FXT_E_NOT_FOUND);
+    fxt_kernel_object_info_t ko;
+    CHECK(fxt_reader_kernel_object(r, 0x55, &ko) == FXT_E_NOT_FOUND);
+    CHECK(fxt_reader_next(r, &in, &rec) == FXT_NEED_INPUT);
+    fxt_reader_destroy(r);
+    tb_free(&b);
+}
+
+static void test_size_zero_is_fatal(void) {
+    tbuf_t b = {0};
+    tb_w(&b, 0x0016547846040010ull);
+    tb_w(&b, 0x0000000000000004ull); /* event, size 0 */
+    tb_w(&b, 0x0016547846040010ull);
+    fxt_in_buffer_t in;
+    fxt_reader_t *r = open_buf(&b, &in);
+    fxt_record_t rec;
+    CHECK(next_ok(r, &in, &rec));
+    CHECK(fxt_reader_next(r, &in, &rec) == FXT_E_BAD_RECORD_SIZE);
+    CHECK_EQ_U64(fxt_reader_diag(r)->offset, 8);
+    CHECK(fxt_reader_next(r, &in, &rec) == FXT_END);
+    CHECK(in.pos == in.size);
+    CHECK(fxt_reader_end(r) == FXT_OK);
+    fxt_reader_destroy(r);
+    /* large record with a 32-bit size of 0 */
+    tbuf_t c = {0};
+    tb_w(&c, 0x000000000000000full);
+    r = open_buf(&c, &in);
+    CHECK(fxt_reader_next(r, &in, &rec) == FXT_E_BAD_RECORD_SIZE);
+    fxt_reader_destroy(r);
+    tb_free(&b);
+    tb_free(&c);
+}
+
+/* A large blob over 4095 words: the 32-bit size frames it (in one buffer and in chunks). */
+static void test_large_record_framing(void) {
+    tbuf_t b = {0};
+    uint64_t payload = 40000; /* 5000 words */
+    uint64_t words = 3 + payload / 8;
+    tb_w(&b, 0x000001000000000full | (words << 4)); /* format 1, size@4 */
+    tb_w(&b, 0);
+    tb_w(&b, payload);
+    for (uint64_t i = 0; i < payload / 8; i++) {
+        tb_w(&b, i);
+    }
+    tb_w(&b, instant_inline(0, 0));
+    tb_w(&b, 1);
+    tb_w(&b, 2);
+    tb_w(&b, 3);
+    tlog_t whole = {0};
+    decode_log(b.p, b.len, NULL, NULL, &whole);
+    CHECK_EQ_U64(whole.n, 2);
+    CHECK(whole.n == 2 && whole.v[0].kind == FXT_KIND_LARGE_BLOB && whole.v[1].offset == 8 * words);
+    free(whole.v);
+    /* with a reassembly limit below the record size: reported and skipped */
+    fxt_reader_options_t opt = {sizeof opt, 0, 1024};
+    fxt_reader_t *r;
+    CHECK(fxt_reader_create(&opt, &r) == FXT_OK);
+    fxt_record_t rec;
+    int limit = 0, events = 0;
+    for (size_t pos = 0; pos < b.len; pos += 1000) {
+        fxt_in_buffer_t in = {b.p + pos, b.len - pos < 1000 ? b.len - pos : 1000, 0};
+        fxt_status st;
+        while ((st = fxt_reader_next(r, &in, &rec)) != FXT_NEED_INPUT) {
+            if (st == FXT_E_LIMIT) {
+                limit++;
+            } else if (st == FXT_OK && rec.kind == FXT_KIND_EVENT) {
+                events++;
+                CHECK_EQ_U64(rec.offset, 8 * words);
+            }
+        }
+    }
+    CHECK(fxt_reader_end(r) == FXT_OK);
+    CHECK(limit == 1 && events == 1);
+    fxt_reader_destroy(r);
+    tb_free(&b);
+}
+
+/* ---- truncation and chunking -------------------------------------------------------- */
+
+static void test_cut_at_every_offset(void) {
+    for (int be = 0; be < 2; be++) {
+        tbuf_t b = {0};
+        b.be = be;
+        build_all(&b);
+        tlog_t full = {0};
+        decode_log(b.p, b.len, NULL, NULL, &full);
+        CHECK_EQ_U64(full.n, ALL_RECORDS);
+        for (size_t cut = 0; cut <= b.len; cut++) {
+            tlog_t l = {0};
+            /* a copy of exactly `cut` bytes, so ASan catches any read past it */
+            uint8_t *copy = malloc(cut ? cut : 1);
+            memcpy(copy, b.p, cut);
+            decode_log(copy, cut, NULL, NULL, &l);
+            free(copy);
+            size_t expect = 0, boundary = (cut == 0);
+            for (size_t i = 0; i < full.n; i++) {
+                uint64_t end = i + 1 < full.n ? full.v[i + 1].offset : b.len;
+                if (end <= cut) {
+                    expect++;
+                }
+                if (end == cut) {
+                    boundary = 1;
+                }
+            }
+            int ok = l.n == expect + (boundary ? 0 : 1);
+            for (size_t i = 0; ok && i < expect; i++) {
+                ok = l.v[i].status == 0 && l.v[i].kind == full.v[i].kind && l.v[i].offset == full.v[i].offset;
+            }
+            if (ok && !boundary) {
+                ok = l.v[expect].status == FXT_E_TRUNCATED &&
+                     l.v[expect].offset == (expect < full.n ? full.v[expect].offset : 0);
+            }
+            if (!ok) {
+                fprintf(stderr, "cut at %zu (be=%d): %zu results, expected %zu\n", cut, be, l.n, expect);
+            }
+            CHECK(ok);
+            free(l.v);
+        }
+        free(full.v);
+        tb_free(&b);
+    }
+}
+
+typedef struct rng {
+    uint64_t s;
+    size_t max;
+} rng_t;
+
+static uint64_t rnd(uint64_t *s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static size_t random_chunk(void *ctx) {
+    rng_t *g = ctx;
+    return 1 + (size_t)(rnd(&g->s) % g->max);
+}
+
+static int same_log(const tlog_t *a, const tlog_t *b) {
+    if (a->n != b->n) {
+        return 0;
+    }
+    for (size_t i = 0; i < a->n; i++) {
+        if (a->v[i].status != b->v[i].status || a->v[i].kind != b->v[i].kind ||
+            a->v[i].offset != b->v[i].offset) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Any chunking gives the same records as one buffer: on valid and on damaged traces. */
+static void test_random_chunking(void) {
+    tbuf_t b = {0};
+    build_all(&b);
+    tlog_t whole = {0};
+    decode_log(b.p, b.len, NULL, NULL, &whole);
+    static const size_t maxes[] = {1, 2, 7, 8, 9, 64, 300, 5000};
+    for (unsigned m = 0; m < sizeof maxes / sizeof maxes[0]; m++) {
+        for (uint64_t seed = 1; seed <= 20; seed++) {
+            rng_t g = {seed * 0x9e3779b97f4a7c15ull, maxes[m]};
+            tlog_t l = {0};
+            decode_log(b.p, b.len, random_chunk, &g, &l);
+            CHECK(same_log(&whole, &l));
+            free(l.v);
+        }
+    }
+    free(whole.v);
+    tb_free(&b);
+}
+
+/* Random byte flips: never crash, never read out of bounds (ASan), chunking-invariant. */
+static void test_random_damage(void) {
+    tbuf_t b = {0};
+    build_all(&b);
+    uint64_t s = 12345;
+    uint8_t *copy = malloc(b.len);
+    for (int iter = 0; iter < 3000; iter++) {
+        memcpy(copy, b.p, b.len);
+        int flips = 1 + (int)(rnd(&s) % 8);
+        for (int f = 0; f < flips; f++) {
+            copy[rnd(&s) % b.len] ^= (uint8_t)(1u << (rnd(&s) % 8));
+        }
+        tlog_t whole = {0}, chunked = {0};
+        decode_log(copy, b.len, NULL, NULL, &whole);
+        rng_t g = {rnd(&s) | 1, 1 + rnd(&s) % 40};
+        decode_log(copy, b.len, random_chunk, &g, &chunked);
+        CHECK(same_log(&whole, &chunked));
+        uint64_t prev = 0;
+        for (size_t i = 0; i < whole.n; i++) {
+            CHECK(whole.v[i].offset < b.len || whole.v[i].status < 0);
+            CHECK(i == 0 || whole.v[i].offset >= prev);
+            prev = whole.v[i].offset;
+        }
+        free(whole.v);
+        free(chunked.v);
+    }
+    free(copy);
+    tb_free(&b);
+}
+
+/* ---- foreign samples ----------------------------------------------------------- */
+
+static uint8_t *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return NULL;
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *p = malloc(n > 0 ? (size_t)n : 1);
+    *len = fread(p, 1, (size_t)n, f);
+    fclose(f);
+    return p;
+}
+
+static void count_file(const char *name, unsigned *kinds, unsigned *errors, size_t chunk) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/samples/foreign/%s", FXT_SHARED_DIR, name);
+    size_t len = 0;
+    uint8_t *p = read_file(path, &len);
+    CHECK(p != NULL);
+    if (p == NULL) {
+        return;
+    }
+    fxt_reader_t *r;
+    fxt_reader_create(NULL, &r);
+    fxt_record_t rec;
+    for (size_t pos = 0; pos < len; pos += chunk) {
+        fxt_in_buffer_t in = {p + pos, len - pos < chunk ? len - pos : chunk, 0};
+        fxt_status st;
+        while ((st = fxt_reader_next(r, &in, &rec)) != FXT_NEED_INPUT) {
+            if (st == FXT_OK) {
+                kinds[rec.kind]++;
+                if (rec.kind == FXT_KIND_EVENT) {
+                    CHECK(rec.u.event.name.ptr != NULL && rec.u.event.category.ptr != NULL);
+                }
+            } else {
+                (*errors)++;
+            }
+        }
+    }
+    if (fxt_reader_end(r) != FXT_OK) {
+        (*errors)++;
+    }
+    fxt_reader_destroy(r);
+    free(p);
+}
+
+static void test_foreign_samples(void) {
+    static const size_t chunks[] = {(size_t)1 << 30, 4096, 13};
+    for (unsigned c = 0; c < 3; c++) {
+        unsigned k[FXT_KIND_COUNT_] = {0}, e = 0;
+        count_file("fxtcpp_begin_end_2threads.fxt", k, &e, chunks[c]);
+        CHECK(e == 0 && k[FXT_KIND_MAGIC] == 1 && k[FXT_KIND_EVENT] == 19988 &&
+              k[FXT_KIND_KERNEL_OBJECT] == 3 && k[FXT_KIND_PROVIDER_INFO] == 1);
+        memset(k, 0, sizeof k);
+        e = 0;
+        count_file("fxtcpp_instant_2args.fxt", k, &e, chunks[c]);
+        CHECK(e == 0 && k[FXT_KIND_EVENT] == 19990 && k[FXT_KIND_INIT] == 1);
+        memset(k, 0, sizeof k);
+        e = 0;
+        count_file("ftr_complete_2threads.fxt", k, &e, chunks[c]);
+        CHECK(e == 0 && k[FXT_KIND_EVENT] == 19996 && k[FXT_KIND_STRING] == 1);
+        memset(k, 0, sizeof k);
+        e = 0;
+        count_file("ftr_counter_malformed.fxt", k, &e, chunks[c]);
+        /* every counter record is damaged: each reported, reading goes on to the end */
+        CHECK(e == 1996 && k[FXT_KIND_EVENT] == 0 && k[FXT_KIND_KERNEL_OBJECT] == 1);
+    }
+}
+
+int main(void) {
+    RUN(test_all_records_le);
+    RUN(test_all_records_be);
+    RUN(test_be_magic_bytes);
+    RUN(test_index0_and_replace);
+    RUN(test_provider_contexts);
+    RUN(test_errors_have_no_effect);
+    RUN(test_size_zero_is_fatal);
+    RUN(test_large_record_framing);
+    RUN(test_cut_at_every_offset);
+    RUN(test_random_chunking);
+    RUN(test_random_damage);
+    RUN(test_foreign_samples);
+    return TEST_EXIT();
+}
