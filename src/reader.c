@@ -809,6 +809,21 @@ fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *r
         return FXT_E_INVALID_ARG;
     }
     const uint8_t *src = (const uint8_t *)in->src;
+    /* hot path: nothing pending, byte order known, a whole record in the buffer */
+    if (r->pend_len == 0 && r->skip == 0 && r->order_known && !r->stopped) {
+        size_t avail = in->size - in->pos;
+        if (avail >= 8) {
+            const uint8_t *p = src + in->pos;
+            uint64_t h = fxt_load64_swapped(p, r->swapped);
+            uint64_t words = header_words(h);
+            if (words != 0 && words <= avail / 8u) {
+                uint64_t off = r->offset;
+                in->pos += (size_t)(words * 8u);
+                r->offset += words * 8u;
+                return decode(r, p, words, h, off, rec);
+            }
+        }
+    }
     for (;;) {
         size_t avail = in->size - in->pos;
         if (r->stopped) {

@@ -1,0 +1,97 @@
+/*
+ * Fuzz target for the reader: decodes the input as one buffer and again in
+ * chunks split at points derived from the data; both runs must report the
+ * same sequence of (status, kind, offset). Any crash, out-of-bounds read
+ * (under ASan) or divergence is a bug.
+ */
+#include <fxt/reader.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LOG 4096
+
+typedef struct {
+    int status, kind;
+    uint64_t offset;
+} item_t;
+
+static size_t run(const uint8_t *data, size_t size, int chunked, item_t *log) {
+    fxt_reader_t *r = NULL;
+    if (fxt_reader_create(NULL, &r) != FXT_OK) {
+        abort();
+    }
+    size_t n = 0, pos = 0;
+    uint32_t seed = 0x9e3779b9u;
+    for (size_t i = 0; i < size && i < 16; i++) {
+        seed = seed * 31u + data[i];
+    }
+    fxt_record_t rec;
+    int stopped = 0;
+    while (!stopped) {
+        size_t len = size - pos;
+        if (chunked) {
+            seed = seed * 1103515245u + 12345u;
+            len = 1 + (seed >> 16) % 97u;
+            if (len > size - pos) {
+                len = size - pos;
+            }
+        }
+        fxt_in_buffer_t in = {data + pos, len, 0};
+        for (;;) {
+            fxt_status st = fxt_reader_next(r, &in, &rec);
+            if (st == FXT_NEED_INPUT) {
+                break;
+            }
+            if (st == FXT_END) {
+                stopped = 1;
+                break;
+            }
+            if (n < MAX_LOG) {
+                log[n].status = st;
+                log[n].kind = st == FXT_OK ? (int)rec.kind : -1;
+                log[n].offset = st == FXT_OK ? rec.offset : fxt_reader_diag(r)->offset;
+                n++;
+            }
+            if (st == FXT_OK && rec.kind == FXT_KIND_EVENT) {
+                /* touch every view so ASan checks its bounds */
+                volatile uint8_t sink = 0;
+                for (uint32_t i = 0; i < rec.u.event.name.len && rec.u.event.name.ptr; i++) {
+                    sink ^= (uint8_t)rec.u.event.name.ptr[i];
+                }
+                for (unsigned a = 0; a < rec.nargs; a++) {
+                    for (uint32_t i = 0; i < rec.args[a].name.len && rec.args[a].name.ptr; i++) {
+                        sink ^= (uint8_t)rec.args[a].name.ptr[i];
+                    }
+                }
+                (void)sink;
+            }
+        }
+        pos += len;
+        if (pos >= size) {
+            break;
+        }
+    }
+    fxt_status st = fxt_reader_end(r);
+    if (st != FXT_OK && n < MAX_LOG) {
+        log[n].status = st;
+        log[n].kind = -1;
+        log[n].offset = fxt_reader_diag(r)->offset;
+        n++;
+    }
+    fxt_reader_destroy(r);
+    return n;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    static item_t a[MAX_LOG], b[MAX_LOG];
+    size_t na = run(data, size, 0, a);
+    size_t nb = run(data, size, 1, b);
+    if (na != nb || memcmp(a, b, na * sizeof a[0]) != 0) {
+        abort();
+    }
+    return 0;
+}
