@@ -980,6 +980,16 @@ int fxt_reader_swapped(const fxt_reader_t *r) { return r ? r->swapped : 0; }
 
 /* ---- table lookups --------------------------------------------------------------------- */
 
+int fxt_reader_provider(const fxt_reader_t *r, uint32_t *id) {
+    if (r == NULL) {
+        return 0;
+    }
+    if (id != NULL) {
+        *id = r->cur->id;
+    }
+    return r->cur->has_id;
+}
+
 uint64_t fxt_reader_ticks_per_second(const fxt_reader_t *r) {
     return r ? r->cur->ticks_per_second : 0;
 }

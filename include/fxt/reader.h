@@ -250,6 +250,13 @@ FXT_API int fxt_reader_swapped(const fxt_reader_t *r);
 
 /* ---- per-provider state (of the current provider) ------------------------ */
 
+/**
+ * The current provider context: returns 1 and sets *id once a provider info or
+ * section record was read, 0 before (the implicit context). Useful to place
+ * errors, which carry no fxt_record_t.
+ */
+FXT_API int fxt_reader_provider(const fxt_reader_t *r, uint32_t *id);
+
 /** Ticks per second of the current provider (1e9 until an init record). */
 FXT_API uint64_t fxt_reader_ticks_per_second(const fxt_reader_t *r);
 /** String table entry of the current provider. FXT_E_NOT_FOUND if unregistered. */
