@@ -1,0 +1,326 @@
+/*
+ * libfxt writer: encodes every FXT record type into a sink, interning strings
+ * and threads into the trace's string and thread tables.
+ *
+ *     fxt_membuf_t mem = {0};
+ *     fxt_writer_t *w;
+ *     fxt_writer_create(NULL, fxt_sink_membuf(&mem), &w);
+ *     fxt_write_magic(w);
+ *     fxt_write_init(w, 1000000000);
+ *     fxt_wthread_t t = fxt_thread(1234, 1235);
+ *     fxt_warg_t args[] = { fxt_arg_int32(fxt_cstr("n"), 42) };
+ *     fxt_write_instant(w, 100, t, fxt_cstr("cat"), fxt_cstr("hello"), args, 1);
+ *     fxt_status st = fxt_writer_finish(w);   // flushes; the first error, if any
+ *     fxt_writer_destroy(w);
+ *     // mem.data[0..mem.len) is the trace; fxt_membuf_free(&mem);
+ *
+ * Strings are fxt_str_t views (pointer + length, no NUL needed). By default a
+ * string is interned: the first use emits a string record and later uses are
+ * 2-byte references. `fxt_str_inline()` (ref bit 0x8000 set) writes it inline
+ * instead. A view with ptr NULL and len 0 is the empty string.
+ *
+ * Errors are sticky: the first failure is kept, later writes do nothing and
+ * return it, and fxt_writer_finish() returns it. Nothing malformed is ever
+ * written: a record that would be invalid is refused before any byte of it
+ * is written (strings over 32000 bytes are the exception: they are truncated
+ * at a UTF-8 boundary and counted, see fxt_writer_truncations()).
+ *
+ * Thread safety: a writer is used by one thread at a time.
+ */
+#ifndef FXT_WRITER_H
+#define FXT_WRITER_H
+
+#include <fxt/common.h>
+#include <fxt/format.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- sinks ------------------------------------------------------------------ */
+
+/*
+ * Where bytes go. `write` must consume all `len` bytes or fail; the writer
+ * calls it with large blocks (its internal buffer), never per record.
+ */
+typedef struct fxt_sink {
+    fxt_status (*write)(void *ctx, const void *data, size_t len);
+    void *ctx;
+} fxt_sink_t;
+
+/* A caller's fixed buffer: FXT_E_BUFFER_FULL once it cannot take a block. */
+typedef struct fxt_fixedbuf {
+    uint8_t *data;
+    size_t cap;
+    size_t len;
+} fxt_fixedbuf_t;
+FXT_API fxt_sink_t fxt_sink_fixed(fxt_fixedbuf_t *fb);
+
+/* A growable memory buffer (malloc); free with fxt_membuf_free(). */
+typedef struct fxt_membuf {
+    uint8_t *data;
+    size_t len;
+    size_t cap;
+} fxt_membuf_t;
+FXT_API fxt_sink_t fxt_sink_membuf(fxt_membuf_t *mb);
+FXT_API void fxt_membuf_free(fxt_membuf_t *mb);
+
+/* A file descriptor (write(2), retried on EINTR and short writes) or a FILE*. */
+FXT_API fxt_sink_t fxt_sink_fd(int *fd);
+FXT_API fxt_sink_t fxt_sink_file(FILE *f);
+
+/* ---- values --------------------------------------------------------------------- */
+
+/** A NUL-terminated string, interned. */
+static inline fxt_str_t fxt_cstr(const char *s) {
+    fxt_str_t v;
+    v.ptr = s;
+    v.len = s ? (uint32_t)strlen(s) : 0u;
+    v.ref = 0;
+    return v;
+}
+/** A string of `len` bytes, interned. */
+static inline fxt_str_t fxt_str_n(const char *s, size_t len) {
+    fxt_str_t v;
+    v.ptr = s;
+    v.len = (uint32_t)len;
+    v.ref = 0;
+    return v;
+}
+/** Opt out of interning: the string is written inline in the record. */
+static inline fxt_str_t fxt_str_inline(fxt_str_t s) {
+    s.ref = FXT_STRREF_INLINE_FLAG;
+    return s;
+}
+
+/* A thread: process and thread koids. Interned into the thread table unless inline_ref. */
+typedef struct fxt_wthread {
+    uint64_t pid;
+    uint64_t tid;
+    int inline_ref;
+} fxt_wthread_t;
+
+static inline fxt_wthread_t fxt_thread(uint64_t pid, uint64_t tid) {
+    fxt_wthread_t t;
+    t.pid = pid;
+    t.tid = tid;
+    t.inline_ref = 0;
+    return t;
+}
+static inline fxt_wthread_t fxt_thread_inline(uint64_t pid, uint64_t tid) {
+    fxt_wthread_t t = fxt_thread(pid, tid);
+    t.inline_ref = 1;
+    return t;
+}
+
+/* A typed argument. Build with the fxt_arg_*() helpers. */
+typedef struct fxt_warg {
+    uint8_t type; /* enum fxt_arg_type */
+    fxt_str_t name;
+    union {
+        int32_t i32;
+        uint32_t u32;
+        int64_t i64;
+        uint64_t u64;
+        double f64;
+        uint64_t pointer;
+        uint64_t koid;
+        int boolean;
+    } v;
+    fxt_str_t str; /* FXT_ARG_STRING */
+} fxt_warg_t;
+
+static inline fxt_warg_t fxt_arg_null(fxt_str_t name) {
+    fxt_warg_t a;
+    memset(&a, 0, sizeof a);
+    a.type = FXT_ARG_NULL;
+    a.name = name;
+    return a;
+}
+static inline fxt_warg_t fxt_arg_int32(fxt_str_t name, int32_t v) {
+    fxt_warg_t a = fxt_arg_null(name);
+    a.type = FXT_ARG_INT32;
+    a.v.i32 = v;
+    return a;
+}
+static inline fxt_warg_t fxt_arg_uint32(fxt_str_t name, uint32_t v) {
+    fxt_warg_t a = fxt_arg_null(name);
+    a.type = FXT_ARG_UINT32;
+    a.v.u32 = v;
+    return a;
+}
+static inline fxt_warg_t fxt_arg_int64(fxt_str_t name, int64_t v) {
+    fxt_warg_t a = fxt_arg_null(name);
+    a.type = FXT_ARG_INT64;
+    a.v.i64 = v;
+    return a;
+}
+static inline fxt_warg_t fxt_arg_uint64(fxt_str_t name, uint64_t v) {
+    fxt_warg_t a = fxt_arg_null(name);
+    a.type = FXT_ARG_UINT64;
+    a.v.u64 = v;
+    return a;
+}
+static inline fxt_warg_t fxt_arg_double(fxt_str_t name, double v) {
+    fxt_warg_t a = fxt_arg_null(name);
+    a.type = FXT_ARG_DOUBLE;
+    a.v.f64 = v;
+    return a;
+}
+static inline fxt_warg_t fxt_arg_string(fxt_str_t name, fxt_str_t v) {
+    fxt_warg_t a = fxt_arg_null(name);
+    a.type = FXT_ARG_STRING;
+    a.str = v;
+    return a;
+}
+static inline fxt_warg_t fxt_arg_pointer(fxt_str_t name, uint64_t v) {
+    fxt_warg_t a = fxt_arg_null(name);
+    a.type = FXT_ARG_POINTER;
+    a.v.pointer = v;
+    return a;
+}
+static inline fxt_warg_t fxt_arg_koid(fxt_str_t name, uint64_t v) {
+    fxt_warg_t a = fxt_arg_null(name);
+    a.type = FXT_ARG_KOID;
+    a.v.koid = v;
+    return a;
+}
+static inline fxt_warg_t fxt_arg_bool(fxt_str_t name, int v) {
+    fxt_warg_t a = fxt_arg_null(name);
+    a.type = FXT_ARG_BOOL;
+    a.v.boolean = v != 0;
+    return a;
+}
+
+/* ---- the writer ------------------------------------------------------------------ */
+
+typedef struct fxt_writer fxt_writer_t;
+
+#define FXT_WRITE_BIG_ENDIAN 0x1u /* write words big-endian (the magic record announces it) */
+#define FXT_WRITE_NO_INTERN 0x2u  /* write every string and thread inline */
+
+typedef struct fxt_writer_options {
+    uint32_t struct_size; /* sizeof(fxt_writer_options_t) */
+    uint32_t flags;       /* FXT_WRITE_* */
+    size_t buffer_size;   /* internal buffer; 0 = 64 KiB (minimum 32 KiB) */
+    uint32_t max_strings; /* string table slots to use, 1..32767; 0 = all */
+    uint32_t max_threads; /* thread table slots to use, 1..255; 0 = all */
+} fxt_writer_options_t;
+
+/** Create a writer. `opt` may be NULL. */
+FXT_API fxt_status fxt_writer_create(const fxt_writer_options_t *opt, fxt_sink_t sink,
+                                     fxt_writer_t **out);
+/** Flush buffered bytes to the sink. Returns the sticky status. */
+FXT_API fxt_status fxt_writer_flush(fxt_writer_t *w);
+/** Flush and return the final (sticky) status. The writer stays usable for reading stats. */
+FXT_API fxt_status fxt_writer_finish(fxt_writer_t *w);
+/** Destroy (does not flush); NULL is a no-op. */
+FXT_API void fxt_writer_destroy(fxt_writer_t *w);
+/** The sticky status: FXT_OK or the first failure. */
+FXT_API fxt_status fxt_writer_status(const fxt_writer_t *w);
+/** Strings truncated to 32000 bytes so far. */
+FXT_API uint64_t fxt_writer_truncations(const fxt_writer_t *w);
+/** Bytes written (including buffered ones). */
+FXT_API uint64_t fxt_writer_bytes(const fxt_writer_t *w);
+/** Records written (including string and thread records the interning emitted). */
+FXT_API uint64_t fxt_writer_records(const fxt_writer_t *w);
+/** Forget interned strings and threads (the next uses register them again). */
+FXT_API void fxt_writer_reset_tables(fxt_writer_t *w);
+
+/* ---- records ----------------------------------------------------------------------- */
+
+/* Metadata. Provider info/section start a provider context: the interning tables
+ * are reset so that the new provider's strings and threads are registered in it. */
+FXT_API fxt_status fxt_write_magic(fxt_writer_t *w);
+FXT_API fxt_status fxt_write_provider_info(fxt_writer_t *w, uint32_t provider_id, fxt_str_t name);
+FXT_API fxt_status fxt_write_provider_section(fxt_writer_t *w, uint32_t provider_id);
+FXT_API fxt_status fxt_write_provider_event(fxt_writer_t *w, uint32_t provider_id, uint32_t event);
+/* Trace info of a type other than 0 (0 is the magic record); `data` fills bits [24..63]. */
+FXT_API fxt_status fxt_write_trace_info(fxt_writer_t *w, uint32_t info_type, uint64_t data);
+
+FXT_API fxt_status fxt_write_init(fxt_writer_t *w, uint64_t ticks_per_second);
+
+/* Explicit registrations (interning does this for you). Index 1..32767 / 1..255. */
+FXT_API fxt_status fxt_write_string_record(fxt_writer_t *w, uint16_t index, fxt_str_t value);
+FXT_API fxt_status fxt_write_thread_record(fxt_writer_t *w, uint8_t index, uint64_t pid, uint64_t tid);
+
+/* Events: every type through one call, plus shorthands. */
+typedef struct fxt_event_desc {
+    uint32_t type;            /* enum fxt_event_type */
+    uint64_t ts;
+    fxt_wthread_t thread;
+    fxt_str_t category;
+    fxt_str_t name;
+    uint64_t id;              /* counter, async, flow */
+    uint64_t end_ts;          /* duration complete */
+    const fxt_warg_t *args;
+    unsigned nargs;           /* 0..15 */
+} fxt_event_desc_t;
+
+FXT_API fxt_status fxt_write_event(fxt_writer_t *w, const fxt_event_desc_t *ev);
+
+FXT_API fxt_status fxt_write_instant(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat,
+                                     fxt_str_t name, const fxt_warg_t *args, unsigned nargs);
+FXT_API fxt_status fxt_write_counter(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat,
+                                     fxt_str_t name, uint64_t counter_id, const fxt_warg_t *args,
+                                     unsigned nargs);
+FXT_API fxt_status fxt_write_duration_begin(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t,
+                                            fxt_str_t cat, fxt_str_t name, const fxt_warg_t *args,
+                                            unsigned nargs);
+FXT_API fxt_status fxt_write_duration_end(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t,
+                                          fxt_str_t cat, fxt_str_t name, const fxt_warg_t *args,
+                                          unsigned nargs);
+FXT_API fxt_status fxt_write_duration_complete(fxt_writer_t *w, uint64_t start_ts, uint64_t end_ts,
+                                               fxt_wthread_t t, fxt_str_t cat, fxt_str_t name,
+                                               const fxt_warg_t *args, unsigned nargs);
+
+FXT_API fxt_status fxt_write_blob(fxt_writer_t *w, fxt_str_t name, uint32_t blob_type,
+                                  const void *data, size_t size);
+/* Userspace object: `process` is the owning process koid (written as a thread ref). */
+FXT_API fxt_status fxt_write_userspace_object(fxt_writer_t *w, uint64_t ptr, uint64_t process,
+                                              fxt_str_t name, const fxt_warg_t *args, unsigned nargs);
+FXT_API fxt_status fxt_write_kernel_object(fxt_writer_t *w, uint64_t koid, uint32_t obj_type,
+                                           fxt_str_t name, const fxt_warg_t *args, unsigned nargs);
+
+FXT_API fxt_status fxt_write_context_switch(fxt_writer_t *w, uint64_t ts, uint32_t cpu,
+                                            uint32_t out_state, uint64_t out_tid, uint64_t in_tid,
+                                            const fxt_warg_t *args, unsigned nargs);
+FXT_API fxt_status fxt_write_thread_wakeup(fxt_writer_t *w, uint64_t ts, uint32_t cpu, uint64_t tid,
+                                           const fxt_warg_t *args, unsigned nargs);
+FXT_API fxt_status fxt_write_legacy_context_switch(fxt_writer_t *w, uint64_t ts, uint32_t cpu,
+                                                   uint32_t out_state, fxt_wthread_t out,
+                                                   fxt_wthread_t in, uint32_t out_prio,
+                                                   uint32_t in_prio);
+FXT_API fxt_status fxt_write_log(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t message);
+
+/* Large blob, format 0 (with metadata) or 1 (no metadata: ts, thread and args ignored). */
+typedef struct fxt_large_blob_desc {
+    uint32_t format;          /* enum fxt_large_blob_format */
+    fxt_str_t category;
+    fxt_str_t name;
+    uint64_t ts;
+    fxt_wthread_t thread;
+    const fxt_warg_t *args;
+    unsigned nargs;
+    const void *data;
+    uint64_t size;
+} fxt_large_blob_desc_t;
+FXT_API fxt_status fxt_write_large_blob(fxt_writer_t *w, const fxt_large_blob_desc_t *b);
+
+/*
+ * Copy an encoded record verbatim (e.g. fxt_record_t.bytes/size from the reader).
+ * The bytes must already be in this writer's byte order and `size` a multiple
+ * of 8 matching the record's header. String and thread refs inside it are the
+ * caller's business (fxt_writer_reset_tables() makes this writer forget its own
+ * registrations, e.g. after copying string or thread records).
+ */
+FXT_API fxt_status fxt_write_raw(fxt_writer_t *w, const void *bytes, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FXT_WRITER_H */

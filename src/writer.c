@@ -1,0 +1,1056 @@
+/*
+ * The FXT writer: validation, interning, and the encoding of every record.
+ *
+ * Each record is written in two phases: first its strings and threads are
+ * resolved (interning may emit string/thread records, which must precede the
+ * record), then its size is checked and its words are stored into the
+ * internal buffer, which reaches the sink in large blocks.
+ *
+ * Interning tables recycle slots with the clock algorithm when full: every
+ * use sets a slot's reference bit, the hand clears bits and evicts the first
+ * slot whose bit is clear. Slots used by the record being written are pinned
+ * (their `pin` equals the record serial) so a record never evicts its own
+ * strings. Eviction re-registers the index, which the spec defines as
+ * replacing the entry for the records that follow.
+ */
+#include <fxt/writer.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_BUFFER (64u << 10)
+#define MIN_BUFFER (32u << 10) /* holds any normal record (32760 bytes) */
+#define STR_MAP_SIZE 65536u    /* power of two > 2 x 32767 */
+#define THR_MAP_SIZE 512u      /* power of two > 2 x 255 */
+
+typedef struct sslot {
+    char *p;
+    uint32_t len, cap;
+    uint32_t hash;
+    uint8_t used, refbit;
+    uint64_t pin;
+} sslot_t;
+
+typedef struct tslot {
+    uint64_t pid, tid;
+    uint32_t hash;
+    uint8_t used, refbit;
+    uint64_t pin;
+} tslot_t;
+
+struct fxt_writer {
+    fxt_sink_t sink;
+    fxt_status status;
+    uint32_t flags;
+    int swap;
+    uint8_t *buf;
+    size_t cap, len;
+    uint64_t flushed; /* bytes handed to the sink */
+    uint64_t records;
+    uint64_t truncations;
+    uint64_t serial; /* record being written, for pinning */
+
+    uint32_t max_strings, nstrings, shand;
+    sslot_t *strings;  /* [1..max_strings] */
+    uint16_t *smap;    /* hash -> string index, 0 = empty */
+
+    uint32_t max_threads, nthreads, thand;
+    tslot_t threads[256];
+    uint8_t tmap[THR_MAP_SIZE];
+};
+
+/* ---- buffer ---------------------------------------------------------------------- */
+
+static fxt_status set_error(fxt_writer_t *w, fxt_status st) {
+    if (w->status == FXT_OK) {
+        w->status = st;
+    }
+    return w->status;
+}
+
+static fxt_status flush_buf(fxt_writer_t *w) {
+    if (w->len == 0) {
+        return FXT_OK;
+    }
+    fxt_status st = w->sink.write(w->sink.ctx, w->buf, w->len);
+    if (st != FXT_OK) {
+        return set_error(w, st);
+    }
+    w->flushed += w->len;
+    w->len = 0;
+    return FXT_OK;
+}
+
+/* Make room for `bytes` (<= cap) contiguous bytes. */
+static inline fxt_status reserve(fxt_writer_t *w, size_t bytes) {
+    if (w->cap - w->len < bytes) {
+        return flush_buf(w);
+    }
+    return FXT_OK;
+}
+
+static inline void put(fxt_writer_t *w, uint64_t v) {
+    fxt_store64(w->buf + w->len, w->swap ? fxt_bswap64(v) : v);
+    w->len += 8;
+}
+
+static inline void put_stream(fxt_writer_t *w, const void *p, size_t n) {
+    size_t padded = (size_t)fxt_pad8(n);
+    if (n) {
+        memcpy(w->buf + w->len, p, n);
+    }
+    memset(w->buf + w->len + n, 0, padded - n);
+    w->len += padded;
+}
+
+/* ---- lifecycle ---------------------------------------------------------------------- */
+
+fxt_status fxt_writer_create(const fxt_writer_options_t *opt, fxt_sink_t sink, fxt_writer_t **out) {
+    if (out == NULL || sink.write == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    *out = NULL;
+    fxt_writer_options_t o = {sizeof o, 0, 0, 0, 0};
+    if (opt != NULL) {
+        if (opt->struct_size < sizeof(uint32_t) * 2 || opt->struct_size > sizeof o) {
+            return FXT_E_INVALID_ARG;
+        }
+        memcpy(&o, opt, opt->struct_size);
+    }
+    if (o.max_strings > FXT_MAX_STRING_INDEX || o.max_threads > FXT_MAX_THREAD_INDEX) {
+        return FXT_E_INVALID_ARG;
+    }
+    fxt_writer_t *w = calloc(1, sizeof *w);
+    if (w == NULL) {
+        return FXT_E_NOMEM;
+    }
+    w->sink = sink;
+    w->flags = o.flags;
+    w->swap = ((o.flags & FXT_WRITE_BIG_ENDIAN) != 0) != fxt_host_is_big_endian();
+    w->cap = o.buffer_size ? o.buffer_size : DEFAULT_BUFFER;
+    if (w->cap < MIN_BUFFER) {
+        w->cap = MIN_BUFFER;
+    }
+    w->cap &= ~(size_t)7;
+    w->max_strings = o.max_strings ? o.max_strings : FXT_MAX_STRING_INDEX;
+    w->max_threads = o.max_threads ? o.max_threads : FXT_MAX_THREAD_INDEX;
+    w->buf = malloc(w->cap);
+    w->strings = calloc((size_t)w->max_strings + 1, sizeof *w->strings);
+    w->smap = calloc(STR_MAP_SIZE, sizeof *w->smap);
+    if (w->buf == NULL || w->strings == NULL || w->smap == NULL) {
+        fxt_writer_destroy(w);
+        return FXT_E_NOMEM;
+    }
+    *out = w;
+    return FXT_OK;
+}
+
+void fxt_writer_destroy(fxt_writer_t *w) {
+    if (w == NULL) {
+        return;
+    }
+    if (w->strings != NULL) {
+        for (uint32_t i = 0; i <= w->max_strings; i++) {
+            free(w->strings[i].p);
+        }
+    }
+    free(w->strings);
+    free(w->smap);
+    free(w->buf);
+    free(w);
+}
+
+fxt_status fxt_writer_flush(fxt_writer_t *w) {
+    if (w == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    if (w->status != FXT_OK) {
+        return w->status;
+    }
+    return flush_buf(w);
+}
+
+fxt_status fxt_writer_finish(fxt_writer_t *w) { return fxt_writer_flush(w); }
+
+fxt_status fxt_writer_status(const fxt_writer_t *w) { return w ? w->status : FXT_E_INVALID_ARG; }
+uint64_t fxt_writer_truncations(const fxt_writer_t *w) { return w ? w->truncations : 0; }
+uint64_t fxt_writer_bytes(const fxt_writer_t *w) { return w ? w->flushed + w->len : 0; }
+uint64_t fxt_writer_records(const fxt_writer_t *w) { return w ? w->records : 0; }
+
+void fxt_writer_reset_tables(fxt_writer_t *w) {
+    if (w == NULL) {
+        return;
+    }
+    for (uint32_t i = 1; i <= w->max_strings; i++) {
+        w->strings[i].used = 0;
+        w->strings[i].refbit = 0;
+    }
+    memset(w->smap, 0, STR_MAP_SIZE * sizeof *w->smap);
+    w->nstrings = 0;
+    w->shand = 0;
+    memset(w->threads, 0, sizeof w->threads);
+    memset(w->tmap, 0, sizeof w->tmap);
+    w->nthreads = 0;
+    w->thand = 0;
+}
+
+/* ---- hashing and the index maps ---------------------------------------------------------- */
+
+static uint32_t hash_bytes(const char *p, uint32_t n) {
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+    while (n >= 8) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        h = (h ^ v) * 0xff51afd7ed558ccdull;
+        h ^= h >> 32;
+        p += 8;
+        n -= 8;
+    }
+    uint64_t v = 0;
+    memcpy(&v, p, n);
+    h = (h ^ v) * 0xc4ceb9fe1a85ec53ull;
+    h ^= h >> 29;
+    return (uint32_t)h;
+}
+
+static uint32_t hash_thread(uint64_t pid, uint64_t tid) {
+    uint64_t h = (pid * 0x9e3779b97f4a7c15ull) ^ (tid * 0xc2b2ae3d27d4eb4full);
+    h ^= h >> 31;
+    return (uint32_t)h;
+}
+
+/*
+ * Remove the entry at map position `pos` from a linear-probing map, shifting
+ * later entries of the cluster back so lookups stay correct (no tombstones).
+ * hash_of(index) gives an entry's hash.
+ */
+#define MAP_REMOVE(map, mask, pos, hash_of)                                            \
+    do {                                                                               \
+        size_t p_ = (pos), j_ = (pos);                                                 \
+        for (;;) {                                                                     \
+            j_ = (j_ + 1) & (mask);                                                    \
+            if ((map)[j_] == 0) {                                                      \
+                break;                                                                 \
+            }                                                                          \
+            size_t k_ = (size_t)(hash_of((map)[j_])) & (mask);                         \
+            /* move j_ back to p_ unless its home k_ lies cyclically in (p_, j_] */    \
+            int stay_ = p_ <= j_ ? (p_ < k_ && k_ <= j_) : (p_ < k_ || k_ <= j_);       \
+            if (!stay_) {                                                              \
+                (map)[p_] = (map)[j_];                                                 \
+                p_ = j_;                                                               \
+            }                                                                          \
+        }                                                                              \
+        (map)[p_] = 0;                                                                 \
+    } while (0)
+
+#define SHASH(i) (w->strings[(i)].hash)
+#define THASH(i) (w->threads[(i)].hash)
+
+/* ---- string interning ---------------------------------------------------------------------- */
+
+static fxt_status emit_string_record(fxt_writer_t *w, uint16_t index, const char *p, uint32_t len) {
+    uint64_t words = 1 + fxt_words(len);
+    fxt_status st = reserve(w, (size_t)words * 8);
+    if (st != FXT_OK) {
+        return st;
+    }
+    put(w, fxt_put_rec_type(FXT_RECORD_STRING) | fxt_put_rec_size(words) | fxt_put_string_index(index) |
+               fxt_put_string_len(len));
+    put_stream(w, p, len);
+    w->records++;
+    return FXT_OK;
+}
+
+/* Pick a slot for a new string: a free one, else the clock's victim. */
+static uint16_t string_victim(fxt_writer_t *w) {
+    while (w->nstrings < w->max_strings) {
+        if (!w->strings[++w->nstrings].used) {
+            return (uint16_t)w->nstrings;
+        }
+    }
+    /* two sweeps clear every reference bit; after that only pinned slots remain */
+    for (uint32_t n = 0; n <= 2 * w->max_strings + 1; n++) {
+        w->shand = w->shand % w->max_strings + 1;
+        sslot_t *s = &w->strings[w->shand];
+        if (s->pin == w->serial) {
+            continue;
+        }
+        if (s->refbit) {
+            s->refbit = 0;
+            continue;
+        }
+        /* evict: drop it from the map */
+        size_t mask = STR_MAP_SIZE - 1, pos = s->hash & mask;
+        while (w->smap[pos] != w->shand) {
+            pos = (pos + 1) & mask;
+        }
+        MAP_REMOVE(w->smap, mask, pos, SHASH);
+        s->used = 0;
+        return (uint16_t)w->shand;
+    }
+    return 0; /* every slot is used by the current record: caller writes inline */
+}
+
+static fxt_status intern_string(fxt_writer_t *w, const char *p, uint32_t len, uint16_t *ref) {
+    uint32_t h = hash_bytes(p, len);
+    size_t mask = STR_MAP_SIZE - 1, pos = h & mask;
+    for (uint16_t idx; (idx = w->smap[pos]) != 0; pos = (pos + 1) & mask) {
+        sslot_t *s = &w->strings[idx];
+        if (s->hash == h && s->len == len && memcmp(s->p, p, len) == 0) {
+            s->refbit = 1;
+            s->pin = w->serial;
+            *ref = idx;
+            return FXT_OK;
+        }
+    }
+    uint16_t idx = string_victim(w);
+    if (idx == 0) {
+        *ref = fxt_strref_inline((uint16_t)len);
+        return FXT_OK;
+    }
+    sslot_t *s = &w->strings[idx];
+    if (len > s->cap || s->p == NULL) {
+        uint32_t ncap = len < 32 ? 32 : len;
+        char *np = realloc(s->p, ncap);
+        if (np == NULL) {
+            return set_error(w, FXT_E_NOMEM);
+        }
+        s->p = np;
+        s->cap = ncap;
+    }
+    memcpy(s->p, p, len);
+    s->len = len;
+    s->hash = h;
+    s->used = 1;
+    s->refbit = 1;
+    s->pin = w->serial;
+    /* the victim was removed from the map, so re-probe for a free position */
+    pos = h & mask;
+    while (w->smap[pos] != 0) {
+        pos = (pos + 1) & mask;
+    }
+    w->smap[pos] = idx;
+    *ref = idx;
+    return emit_string_record(w, idx, p, len);
+}
+
+/* A string resolved for a record: its ref and, when inline, its bytes. */
+typedef struct pstr {
+    uint16_t ref;
+    uint32_t len; /* inline bytes */
+    const char *p;
+} pstr_t;
+
+/* Truncate to 32000 bytes at a UTF-8 boundary (never split a sequence). */
+static uint32_t clamp_len(fxt_writer_t *w, const char *p, uint32_t len) {
+    if (len <= FXT_MAX_STRING_LEN) {
+        return len;
+    }
+    uint32_t n = FXT_MAX_STRING_LEN;
+    /* p[n] is the first byte dropped: back up while it continues a sequence */
+    while (n > 0 && ((unsigned char)p[n] & 0xc0) == 0x80) {
+        n--;
+    }
+    w->truncations++;
+    return n;
+}
+
+static fxt_status prep_str(fxt_writer_t *w, fxt_str_t s, pstr_t *out) {
+    if (s.ptr == NULL && s.len != 0) {
+        return set_error(w, FXT_E_INVALID_ARG);
+    }
+    uint32_t len = clamp_len(w, s.ptr, s.len);
+    out->len = 0;
+    out->p = NULL;
+    if (len == 0) {
+        out->ref = FXT_STRREF_EMPTY;
+        return FXT_OK;
+    }
+    if ((s.ref & FXT_STRREF_INLINE_FLAG) || (w->flags & FXT_WRITE_NO_INTERN)) {
+        out->ref = fxt_strref_inline((uint16_t)len);
+        out->len = len;
+        out->p = s.ptr;
+        return FXT_OK;
+    }
+    fxt_status st = intern_string(w, s.ptr, len, &out->ref);
+    if (st == FXT_OK && fxt_strref_is_inline(out->ref)) {
+        out->len = len; /* no slot could be freed: inline */
+        out->p = s.ptr;
+    }
+    return st;
+}
+
+static inline uint64_t pstr_words(const pstr_t *s) { return fxt_words(s->len); }
+
+static inline void put_pstr(fxt_writer_t *w, const pstr_t *s) {
+    if (s->len) {
+        put_stream(w, s->p, s->len);
+    }
+}
+
+/* ---- thread interning ------------------------------------------------------------------------ */
+
+typedef struct pthr {
+    uint8_t ref;
+    uint64_t pid, tid;
+} pthr_t;
+
+static uint8_t thread_victim(fxt_writer_t *w) {
+    while (w->nthreads < w->max_threads) {
+        if (!w->threads[++w->nthreads].used) {
+            return (uint8_t)w->nthreads;
+        }
+    }
+    for (uint32_t n = 0; n <= 2 * w->max_threads + 1; n++) {
+        w->thand = w->thand % w->max_threads + 1;
+        tslot_t *t = &w->threads[w->thand];
+        if (t->pin == w->serial) {
+            continue;
+        }
+        if (t->refbit) {
+            t->refbit = 0;
+            continue;
+        }
+        size_t mask = THR_MAP_SIZE - 1, pos = t->hash & mask;
+        while (w->tmap[pos] != w->thand) {
+            pos = (pos + 1) & mask;
+        }
+        MAP_REMOVE(w->tmap, mask, pos, THASH);
+        t->used = 0;
+        return (uint8_t)w->thand;
+    }
+    return 0;
+}
+
+static fxt_status prep_thread(fxt_writer_t *w, fxt_wthread_t t, pthr_t *out) {
+    out->pid = t.pid;
+    out->tid = t.tid;
+    if (t.inline_ref || (w->flags & FXT_WRITE_NO_INTERN)) {
+        out->ref = FXT_THREADREF_INLINE;
+        return FXT_OK;
+    }
+    uint32_t h = hash_thread(t.pid, t.tid);
+    size_t mask = THR_MAP_SIZE - 1, pos = h & mask;
+    for (uint8_t idx; (idx = w->tmap[pos]) != 0; pos = (pos + 1) & mask) {
+        tslot_t *s = &w->threads[idx];
+        if (s->pid == t.pid && s->tid == t.tid) {
+            s->refbit = 1;
+            s->pin = w->serial;
+            out->ref = idx;
+            return FXT_OK;
+        }
+    }
+    uint8_t idx = thread_victim(w);
+    if (idx == 0) {
+        out->ref = FXT_THREADREF_INLINE;
+        return FXT_OK;
+    }
+    tslot_t *s = &w->threads[idx];
+    s->pid = t.pid;
+    s->tid = t.tid;
+    s->hash = h;
+    s->used = 1;
+    s->refbit = 1;
+    s->pin = w->serial;
+    pos = h & mask;
+    while (w->tmap[pos] != 0) {
+        pos = (pos + 1) & mask;
+    }
+    w->tmap[pos] = idx;
+    out->ref = idx;
+    fxt_status st = reserve(w, 24);
+    if (st != FXT_OK) {
+        return st;
+    }
+    put(w, fxt_put_rec_type(FXT_RECORD_THREAD) | fxt_put_rec_size(3) | fxt_put_thread_index(idx));
+    put(w, t.pid);
+    put(w, t.tid);
+    w->records++;
+    return FXT_OK;
+}
+
+static inline uint64_t pthr_words(const pthr_t *t) { return t->ref == FXT_THREADREF_INLINE ? 2 : 0; }
+
+static inline void put_pthr(fxt_writer_t *w, const pthr_t *t) {
+    if (t->ref == FXT_THREADREF_INLINE) {
+        put(w, t->pid);
+        put(w, t->tid);
+    }
+}
+
+/* ---- arguments --------------------------------------------------------------------------- */
+
+typedef struct pargs {
+    unsigned n;
+    uint64_t words;
+    pstr_t name[FXT_MAX_ARGS];
+    pstr_t sval[FXT_MAX_ARGS];
+} pargs_t;
+
+static fxt_status prep_args(fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs, pargs_t *pa) {
+    if (nargs > FXT_MAX_ARGS) {
+        return set_error(w, FXT_E_TOO_MANY_ARGS);
+    }
+    if (nargs && args == NULL) {
+        return set_error(w, FXT_E_INVALID_ARG);
+    }
+    pa->n = nargs;
+    pa->words = 0;
+    for (unsigned i = 0; i < nargs; i++) {
+        const fxt_warg_t *a = &args[i];
+        if (a->type >= FXT_ARG_TYPE_COUNT) {
+            return set_error(w, FXT_E_BAD_ARG);
+        }
+        fxt_status st = prep_str(w, a->name, &pa->name[i]);
+        if (st != FXT_OK) {
+            return st;
+        }
+        uint64_t words = 1 + pstr_words(&pa->name[i]);
+        switch (a->type) {
+        case FXT_ARG_INT64:
+        case FXT_ARG_UINT64:
+        case FXT_ARG_DOUBLE:
+        case FXT_ARG_POINTER:
+        case FXT_ARG_KOID:
+            words++;
+            break;
+        case FXT_ARG_STRING:
+            st = prep_str(w, a->str, &pa->sval[i]);
+            if (st != FXT_OK) {
+                return st;
+            }
+            words += pstr_words(&pa->sval[i]);
+            break;
+        default:
+            break;
+        }
+        if (words > FXT_MAX_RECORD_WORDS) {
+            return set_error(w, FXT_E_RECORD_TOO_LARGE);
+        }
+        pa->words += words;
+    }
+    return FXT_OK;
+}
+
+static void put_args(fxt_writer_t *w, const fxt_warg_t *args, const pargs_t *pa) {
+    for (unsigned i = 0; i < pa->n; i++) {
+        const fxt_warg_t *a = &args[i];
+        const pstr_t *nm = &pa->name[i];
+        uint64_t words = 1 + pstr_words(nm);
+        uint64_t data = 0;
+        int value_word = 0;
+        switch (a->type) {
+        case FXT_ARG_INT32: data = fxt_put_arg_i32((uint32_t)a->v.i32); break;
+        case FXT_ARG_UINT32: data = fxt_put_arg_i32(a->v.u32); break;
+        case FXT_ARG_INT64:
+        case FXT_ARG_UINT64:
+        case FXT_ARG_DOUBLE:
+        case FXT_ARG_POINTER:
+        case FXT_ARG_KOID:
+            value_word = 1;
+            words++;
+            break;
+        case FXT_ARG_STRING:
+            data = fxt_put_arg_str_value(pa->sval[i].ref);
+            words += pstr_words(&pa->sval[i]);
+            break;
+        case FXT_ARG_BOOL: data = fxt_put_arg_bool(a->v.boolean ? 1 : 0); break;
+        default: break;
+        }
+        put(w, fxt_put_arg_type(a->type) | fxt_put_arg_size(words) | fxt_put_arg_name(nm->ref) | data);
+        put_pstr(w, nm);
+        if (value_word) {
+            uint64_t v;
+            if (a->type == FXT_ARG_DOUBLE) {
+                memcpy(&v, &a->v.f64, sizeof v);
+            } else {
+                v = a->v.u64;
+            }
+            put(w, v);
+        } else if (a->type == FXT_ARG_STRING) {
+            put_pstr(w, &pa->sval[i]);
+        }
+    }
+}
+
+/* ---- records ------------------------------------------------------------------------------ */
+
+#define BEGIN(w)                                \
+    do {                                        \
+        if ((w) == NULL) {                      \
+            return FXT_E_INVALID_ARG;           \
+        }                                       \
+        if ((w)->status != FXT_OK) {            \
+            return (w)->status;                 \
+        }                                       \
+        (w)->serial++;                          \
+    } while (0)
+
+#define TRY(expr)                               \
+    do {                                        \
+        fxt_status st_ = (expr);                \
+        if (st_ != FXT_OK) {                    \
+            return st_;                         \
+        }                                       \
+    } while (0)
+
+/* Check a normal record's size and make room for it. */
+static fxt_status start_record(fxt_writer_t *w, uint64_t words) {
+    if (words > FXT_MAX_RECORD_WORDS) {
+        return set_error(w, FXT_E_RECORD_TOO_LARGE);
+    }
+    TRY(reserve(w, (size_t)words * 8));
+    w->records++;
+    return FXT_OK;
+}
+
+static fxt_status simple_meta(fxt_writer_t *w, uint64_t header) {
+    BEGIN(w);
+    TRY(start_record(w, 1));
+    put(w, header | fxt_put_rec_type(FXT_RECORD_METADATA) | fxt_put_rec_size(1));
+    return FXT_OK;
+}
+
+fxt_status fxt_write_magic(fxt_writer_t *w) { return simple_meta(w, FXT_MAGIC_RECORD); }
+
+fxt_status fxt_write_provider_info(fxt_writer_t *w, uint32_t provider_id, fxt_str_t name) {
+    BEGIN(w);
+    if (name.ptr == NULL && name.len) {
+        return set_error(w, FXT_E_INVALID_ARG);
+    }
+    if (name.len > FXT_MAX_PROVIDER_NAME_LEN) {
+        return set_error(w, FXT_E_STRING_TOO_LONG);
+    }
+    uint64_t words = 1 + fxt_words(name.len);
+    TRY(start_record(w, words));
+    put(w, fxt_put_rec_type(FXT_RECORD_METADATA) | fxt_put_rec_size(words) |
+               fxt_put_meta_type(FXT_META_PROVIDER_INFO) | fxt_put_meta_provider_id(provider_id) |
+               fxt_put_meta_name_len(name.len));
+    put_stream(w, name.ptr, name.len);
+    fxt_writer_reset_tables(w); /* a new provider context: its tables start empty for us */
+    return FXT_OK;
+}
+
+fxt_status fxt_write_provider_section(fxt_writer_t *w, uint32_t provider_id) {
+    fxt_status st = simple_meta(w, fxt_put_meta_type(FXT_META_PROVIDER_SECTION) |
+                                       fxt_put_meta_provider_id(provider_id));
+    if (st == FXT_OK) {
+        fxt_writer_reset_tables(w);
+    }
+    return st;
+}
+
+fxt_status fxt_write_provider_event(fxt_writer_t *w, uint32_t provider_id, uint32_t event) {
+    if (w != NULL && event > 15) {
+        return set_error(w, FXT_E_INVALID_ARG);
+    }
+    return simple_meta(w, fxt_put_meta_type(FXT_META_PROVIDER_EVENT) |
+                              fxt_put_meta_provider_id(provider_id) | fxt_put_meta_event_id(event));
+}
+
+fxt_status fxt_write_trace_info(fxt_writer_t *w, uint32_t info_type, uint64_t data) {
+    if (w != NULL && (info_type == FXT_TRACE_INFO_MAGIC || info_type > 15 || (data >> 40) != 0)) {
+        return set_error(w, FXT_E_INVALID_ARG);
+    }
+    return simple_meta(w, fxt_put_meta_type(FXT_META_TRACE_INFO) | fxt_put_meta_trace_info_type(info_type) |
+                              fxt_put_meta_trace_info_data(data));
+}
+
+fxt_status fxt_write_init(fxt_writer_t *w, uint64_t ticks_per_second) {
+    BEGIN(w);
+    if (ticks_per_second == 0) {
+        return set_error(w, FXT_E_INVALID_ARG);
+    }
+    TRY(start_record(w, 2));
+    put(w, fxt_put_rec_type(FXT_RECORD_INITIALIZATION) | fxt_put_rec_size(2));
+    put(w, ticks_per_second);
+    return FXT_OK;
+}
+
+fxt_status fxt_write_string_record(fxt_writer_t *w, uint16_t index, fxt_str_t value) {
+    BEGIN(w);
+    if (index == 0 || index > FXT_MAX_STRING_INDEX) {
+        return set_error(w, FXT_E_BAD_INDEX);
+    }
+    if (value.ptr == NULL && value.len) {
+        return set_error(w, FXT_E_INVALID_ARG);
+    }
+    uint32_t len = clamp_len(w, value.ptr, value.len);
+    if (index <= w->max_strings) {
+        /* an explicit registration replaces the slot and is interned like any other */
+        sslot_t *s = &w->strings[index];
+        size_t mask = STR_MAP_SIZE - 1, pos;
+        if (s->used) {
+            pos = s->hash & mask;
+            while (w->smap[pos] != index) {
+                pos = (pos + 1) & mask;
+            }
+            MAP_REMOVE(w->smap, mask, pos, SHASH);
+            s->used = 0;
+        }
+        /* a different slot holding the same string keeps serving it: fine */
+        if (len > s->cap || s->p == NULL) {
+            uint32_t ncap = len < 32 ? 32 : len;
+            char *np = realloc(s->p, ncap);
+            if (np == NULL) {
+                return set_error(w, FXT_E_NOMEM);
+            }
+            s->p = np;
+            s->cap = ncap;
+        }
+        if (len) {
+            memcpy(s->p, value.ptr, len);
+        }
+        s->len = len;
+        s->hash = hash_bytes(value.ptr ? value.ptr : "", len);
+        s->used = 1;
+        s->refbit = 1;
+        pos = s->hash & mask;
+        while (w->smap[pos] != 0) {
+            pos = (pos + 1) & mask;
+        }
+        w->smap[pos] = index;
+    }
+    return emit_string_record(w, index, value.ptr, len);
+}
+
+fxt_status fxt_write_thread_record(fxt_writer_t *w, uint8_t index, uint64_t pid, uint64_t tid) {
+    BEGIN(w);
+    if (index == 0) {
+        return set_error(w, FXT_E_BAD_INDEX);
+    }
+    if (index <= w->max_threads) {
+        tslot_t *t = &w->threads[index];
+        size_t mask = THR_MAP_SIZE - 1, pos;
+        if (t->used) {
+            pos = t->hash & mask;
+            while (w->tmap[pos] != index) {
+                pos = (pos + 1) & mask;
+            }
+            MAP_REMOVE(w->tmap, mask, pos, THASH);
+        }
+        t->pid = pid;
+        t->tid = tid;
+        t->hash = hash_thread(pid, tid);
+        t->used = 1;
+        t->refbit = 1;
+        pos = t->hash & mask;
+        while (w->tmap[pos] != 0) {
+            pos = (pos + 1) & mask;
+        }
+        w->tmap[pos] = index;
+    }
+    TRY(start_record(w, 3));
+    put(w, fxt_put_rec_type(FXT_RECORD_THREAD) | fxt_put_rec_size(3) | fxt_put_thread_index(index));
+    put(w, pid);
+    put(w, tid);
+    return FXT_OK;
+}
+
+fxt_status fxt_write_event(fxt_writer_t *w, const fxt_event_desc_t *ev) {
+    BEGIN(w);
+    if (ev == NULL || ev->type >= FXT_EVENT_TYPE_COUNT) {
+        return set_error(w, FXT_E_INVALID_ARG);
+    }
+    pthr_t t;
+    pstr_t cat, name;
+    pargs_t pa;
+    TRY(prep_thread(w, ev->thread, &t));
+    TRY(prep_str(w, ev->category, &cat));
+    TRY(prep_str(w, ev->name, &name));
+    TRY(prep_args(w, ev->args, ev->nargs, &pa));
+    int has_id = ev->type == FXT_EVENT_COUNTER ||
+                 (ev->type >= FXT_EVENT_ASYNC_BEGIN && ev->type <= FXT_EVENT_FLOW_END);
+    int has_end = ev->type == FXT_EVENT_DURATION_COMPLETE;
+    uint64_t words = 2 + pthr_words(&t) + pstr_words(&cat) + pstr_words(&name) + pa.words +
+                     (uint64_t)(has_id || has_end);
+    TRY(start_record(w, words));
+    put(w, fxt_put_rec_type(FXT_RECORD_EVENT) | fxt_put_rec_size(words) | fxt_put_event_type(ev->type) |
+               fxt_put_event_nargs(pa.n) | fxt_put_event_thread(t.ref) |
+               fxt_put_event_category(cat.ref) | fxt_put_event_name(name.ref));
+    put(w, ev->ts);
+    put_pthr(w, &t);
+    put_pstr(w, &cat);
+    put_pstr(w, &name);
+    put_args(w, ev->args, &pa);
+    if (has_id) {
+        put(w, ev->id);
+    } else if (has_end) {
+        put(w, ev->end_ts);
+    }
+    return FXT_OK;
+}
+
+static fxt_status simple_event(fxt_writer_t *w, uint32_t type, uint64_t ts, fxt_wthread_t t,
+                               fxt_str_t cat, fxt_str_t name, uint64_t id, uint64_t end_ts,
+                               const fxt_warg_t *args, unsigned nargs) {
+    fxt_event_desc_t ev;
+    ev.type = type;
+    ev.ts = ts;
+    ev.thread = t;
+    ev.category = cat;
+    ev.name = name;
+    ev.id = id;
+    ev.end_ts = end_ts;
+    ev.args = args;
+    ev.nargs = nargs;
+    return fxt_write_event(w, &ev);
+}
+
+fxt_status fxt_write_instant(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat,
+                             fxt_str_t name, const fxt_warg_t *args, unsigned nargs) {
+    return simple_event(w, FXT_EVENT_INSTANT, ts, t, cat, name, 0, 0, args, nargs);
+}
+
+fxt_status fxt_write_counter(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat,
+                             fxt_str_t name, uint64_t counter_id, const fxt_warg_t *args,
+                             unsigned nargs) {
+    return simple_event(w, FXT_EVENT_COUNTER, ts, t, cat, name, counter_id, 0, args, nargs);
+}
+
+fxt_status fxt_write_duration_begin(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat,
+                                    fxt_str_t name, const fxt_warg_t *args, unsigned nargs) {
+    return simple_event(w, FXT_EVENT_DURATION_BEGIN, ts, t, cat, name, 0, 0, args, nargs);
+}
+
+fxt_status fxt_write_duration_end(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat,
+                                  fxt_str_t name, const fxt_warg_t *args, unsigned nargs) {
+    return simple_event(w, FXT_EVENT_DURATION_END, ts, t, cat, name, 0, 0, args, nargs);
+}
+
+fxt_status fxt_write_duration_complete(fxt_writer_t *w, uint64_t start_ts, uint64_t end_ts,
+                                       fxt_wthread_t t, fxt_str_t cat, fxt_str_t name,
+                                       const fxt_warg_t *args, unsigned nargs) {
+    return simple_event(w, FXT_EVENT_DURATION_COMPLETE, start_ts, t, cat, name, 0, end_ts, args, nargs);
+}
+
+fxt_status fxt_write_blob(fxt_writer_t *w, fxt_str_t name, uint32_t blob_type, const void *data,
+                          size_t size) {
+    BEGIN(w);
+    if (blob_type > 0xff || (data == NULL && size)) {
+        return set_error(w, FXT_E_INVALID_ARG);
+    }
+    if (size > 0x7fff) {
+        return set_error(w, FXT_E_RECORD_TOO_LARGE);
+    }
+    pstr_t nm;
+    TRY(prep_str(w, name, &nm));
+    uint64_t words = 1 + pstr_words(&nm) + fxt_words(size);
+    TRY(start_record(w, words));
+    put(w, fxt_put_rec_type(FXT_RECORD_BLOB) | fxt_put_rec_size(words) | fxt_put_blob_name(nm.ref) |
+               fxt_put_blob_size(size) | fxt_put_blob_type(blob_type));
+    put_pstr(w, &nm);
+    put_stream(w, data, size);
+    return FXT_OK;
+}
+
+fxt_status fxt_write_userspace_object(fxt_writer_t *w, uint64_t ptr, uint64_t process, fxt_str_t name,
+                                      const fxt_warg_t *args, unsigned nargs) {
+    BEGIN(w);
+    /* the process is a thread ref; inline it is one koid word */
+    pstr_t nm;
+    pargs_t pa;
+    TRY(prep_str(w, name, &nm));
+    TRY(prep_args(w, args, nargs, &pa));
+    uint64_t words = 3 + pstr_words(&nm) + pa.words;
+    TRY(start_record(w, words));
+    put(w, fxt_put_rec_type(FXT_RECORD_USERSPACE_OBJECT) | fxt_put_rec_size(words) |
+               fxt_put_uobj_process(FXT_THREADREF_INLINE) | fxt_put_uobj_name(nm.ref) |
+               fxt_put_uobj_nargs(pa.n));
+    put(w, ptr);
+    put(w, process);
+    put_pstr(w, &nm);
+    put_args(w, args, &pa);
+    return FXT_OK;
+}
+
+fxt_status fxt_write_kernel_object(fxt_writer_t *w, uint64_t koid, uint32_t obj_type, fxt_str_t name,
+                                   const fxt_warg_t *args, unsigned nargs) {
+    BEGIN(w);
+    if (obj_type > 0xff) {
+        return set_error(w, FXT_E_INVALID_ARG);
+    }
+    pstr_t nm;
+    pargs_t pa;
+    TRY(prep_str(w, name, &nm));
+    TRY(prep_args(w, args, nargs, &pa));
+    uint64_t words = 2 + pstr_words(&nm) + pa.words;
+    TRY(start_record(w, words));
+    put(w, fxt_put_rec_type(FXT_RECORD_KERNEL_OBJECT) | fxt_put_rec_size(words) |
+               fxt_put_kobj_type(obj_type) | fxt_put_kobj_name(nm.ref) | fxt_put_kobj_nargs(pa.n));
+    put(w, koid);
+    put_pstr(w, &nm);
+    put_args(w, args, &pa);
+    return FXT_OK;
+}
+
+fxt_status fxt_write_context_switch(fxt_writer_t *w, uint64_t ts, uint32_t cpu, uint32_t out_state,
+                                    uint64_t out_tid, uint64_t in_tid, const fxt_warg_t *args,
+                                    unsigned nargs) {
+    BEGIN(w);
+    if (cpu > 0xffff || out_state > 15) {
+        return set_error(w, FXT_E_INVALID_ARG);
+    }
+    pargs_t pa;
+    TRY(prep_args(w, args, nargs, &pa));
+    uint64_t words = 4 + pa.words;
+    TRY(start_record(w, words));
+    put(w, fxt_put_rec_type(FXT_RECORD_SCHEDULING) | fxt_put_rec_size(words) |
+               fxt_put_cswitch_nargs(pa.n) | fxt_put_cswitch_cpu(cpu) |
+               fxt_put_cswitch_out_state(out_state) | fxt_put_sched_type(FXT_SCHED_CONTEXT_SWITCH));
+    put(w, ts);
+    put(w, out_tid);
+    put(w, in_tid);
+    put_args(w, args, &pa);
+    return FXT_OK;
+}
+
+fxt_status fxt_write_thread_wakeup(fxt_writer_t *w, uint64_t ts, uint32_t cpu, uint64_t tid,
+                                   const fxt_warg_t *args, unsigned nargs) {
+    BEGIN(w);
+    if (cpu > 0xffff) {
+        return set_error(w, FXT_E_INVALID_ARG);
+    }
+    pargs_t pa;
+    TRY(prep_args(w, args, nargs, &pa));
+    uint64_t words = 3 + pa.words;
+    TRY(start_record(w, words));
+    put(w, fxt_put_rec_type(FXT_RECORD_SCHEDULING) | fxt_put_rec_size(words) |
+               fxt_put_wakeup_nargs(pa.n) | fxt_put_wakeup_cpu(cpu) |
+               fxt_put_sched_type(FXT_SCHED_THREAD_WAKEUP));
+    put(w, ts);
+    put(w, tid);
+    put_args(w, args, &pa);
+    return FXT_OK;
+}
+
+fxt_status fxt_write_legacy_context_switch(fxt_writer_t *w, uint64_t ts, uint32_t cpu,
+                                           uint32_t out_state, fxt_wthread_t out, fxt_wthread_t in,
+                                           uint32_t out_prio, uint32_t in_prio) {
+    BEGIN(w);
+    if (cpu > 0xff || out_state > 15 || out_prio > 0xff || in_prio > 0xff) {
+        return set_error(w, FXT_E_INVALID_ARG);
+    }
+    pthr_t o, i;
+    TRY(prep_thread(w, out, &o));
+    TRY(prep_thread(w, in, &i));
+    uint64_t words = 2 + pthr_words(&o) + pthr_words(&i);
+    TRY(start_record(w, words));
+    put(w, fxt_put_rec_type(FXT_RECORD_SCHEDULING) | fxt_put_rec_size(words) |
+               fxt_put_lcswitch_cpu(cpu) | fxt_put_lcswitch_out_state(out_state) |
+               fxt_put_lcswitch_out_thread(o.ref) | fxt_put_lcswitch_in_thread(i.ref) |
+               fxt_put_lcswitch_out_prio(out_prio) | fxt_put_lcswitch_in_prio(in_prio) |
+               fxt_put_sched_type(FXT_SCHED_LEGACY_CONTEXT_SWITCH));
+    put(w, ts);
+    put_pthr(w, &o);
+    put_pthr(w, &i);
+    return FXT_OK;
+}
+
+fxt_status fxt_write_log(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t message) {
+    BEGIN(w);
+    if (message.ptr == NULL && message.len) {
+        return set_error(w, FXT_E_INVALID_ARG);
+    }
+    pthr_t th;
+    TRY(prep_thread(w, t, &th));
+    uint32_t len = clamp_len(w, message.ptr, message.len);
+    uint64_t words = 2 + pthr_words(&th) + fxt_words(len);
+    TRY(start_record(w, words));
+    put(w, fxt_put_rec_type(FXT_RECORD_LOG) | fxt_put_rec_size(words) | fxt_put_log_len(len) |
+               fxt_put_log_thread(th.ref));
+    put(w, ts);
+    put_pthr(w, &th);
+    put_stream(w, message.ptr, len);
+    return FXT_OK;
+}
+
+fxt_status fxt_write_large_blob(fxt_writer_t *w, const fxt_large_blob_desc_t *b) {
+    BEGIN(w);
+    if (b == NULL || b->format > FXT_LARGE_BLOB_NO_METADATA || (b->data == NULL && b->size)) {
+        return set_error(w, FXT_E_INVALID_ARG);
+    }
+    pstr_t cat, name;
+    pthr_t t = {0, 0, 0};
+    pargs_t pa;
+    pa.n = 0;
+    pa.words = 0;
+    TRY(prep_str(w, b->category, &cat));
+    TRY(prep_str(w, b->name, &name));
+    int meta = b->format == FXT_LARGE_BLOB_WITH_METADATA;
+    if (meta) {
+        TRY(prep_thread(w, b->thread, &t));
+        TRY(prep_args(w, b->args, b->nargs, &pa));
+    }
+    uint64_t head = 2 + pstr_words(&cat) + pstr_words(&name) + (meta ? 1 + pthr_words(&t) + pa.words : 0) + 1;
+    if (b->size > (FXT_MAX_LARGE_RECORD_WORDS - head) * 8) {
+        return set_error(w, FXT_E_RECORD_TOO_LARGE);
+    }
+    if (head * 8 > w->cap) {
+        return set_error(w, FXT_E_RECORD_TOO_LARGE); /* metadata must fit the buffer */
+    }
+    uint64_t words = head + fxt_words(b->size);
+    TRY(reserve(w, (size_t)head * 8));
+    w->records++;
+    put(w, fxt_put_rec_type(FXT_RECORD_LARGE) | fxt_put_large_size(words) |
+               fxt_put_large_type(FXT_LARGE_BLOB) | fxt_put_large_blob_format(b->format));
+    uint64_t fh = fxt_put_lblob_category(cat.ref) | fxt_put_lblob_name(name.ref);
+    if (meta) {
+        fh |= fxt_put_lblob_nargs(pa.n) | fxt_put_lblob_thread(t.ref);
+    }
+    put(w, fh);
+    put_pstr(w, &cat);
+    put_pstr(w, &name);
+    if (meta) {
+        put(w, b->ts);
+        put_pthr(w, &t);
+        put_args(w, b->args, &pa);
+    }
+    put(w, b->size);
+    /* the payload may exceed the buffer: pass big payloads straight to the sink */
+    const uint8_t *p = b->data;
+    uint64_t left = b->size;
+    if (left > w->cap - w->len) {
+        TRY(flush_buf(w));
+        uint64_t direct = left & ~(uint64_t)7;
+        if (direct > 0 && direct > w->cap / 2) {
+            fxt_status st = w->sink.write(w->sink.ctx, p, (size_t)direct);
+            if (st != FXT_OK) {
+                return set_error(w, st);
+            }
+            w->flushed += direct;
+            p += direct;
+            left -= direct;
+        }
+    }
+    TRY(reserve(w, (size_t)fxt_pad8(left)));
+    put_stream(w, p, (size_t)left);
+    return FXT_OK;
+}
+
+fxt_status fxt_write_raw(fxt_writer_t *w, const void *bytes, size_t size) {
+    BEGIN(w);
+    if (bytes == NULL || size == 0 || (size & 7) != 0) {
+        return set_error(w, FXT_E_INVALID_ARG);
+    }
+    uint64_t h = fxt_load64_swapped(bytes, w->swap);
+    uint64_t words = fxt_get_rec_type(h) == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h);
+    if (words * 8 != size) {
+        return set_error(w, FXT_E_BAD_RECORD_SIZE);
+    }
+    w->records++;
+    if (size > w->cap - w->len) {
+        TRY(flush_buf(w));
+        if (size > w->cap) {
+            fxt_status st = w->sink.write(w->sink.ctx, bytes, size);
+            if (st != FXT_OK) {
+                return set_error(w, st);
+            }
+            w->flushed += size;
+            return FXT_OK;
+        }
+    }
+    memcpy(w->buf + w->len, bytes, size);
+    w->len += size;
+    return FXT_OK;
+}

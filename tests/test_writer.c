@@ -1,0 +1,548 @@
+/*
+ * Writer tests: byte-exact output against the hand-computed trace (both byte
+ * orders), writer -> reader round trips for every record and argument type
+ * and for random record sequences, table recycling, and every validation rule.
+ */
+#include "hand_trace.h"
+#include "test.h"
+
+#include <fxt/reader.h>
+#include <fxt/writer.h>
+
+#include <math.h>
+
+#define S(lit) fxt_cstr(lit)
+#define SI(lit) fxt_str_inline(fxt_cstr(lit))
+
+/* Offsets of each record of the hand trace, from the reader. */
+static size_t record_bounds(const tbuf_t *b, uint64_t *start, size_t max) {
+    tlog_t l = {0};
+    decode_log(b->p, b->len, NULL, NULL, &l);
+    size_t n = l.n < max ? l.n : max;
+    for (size_t i = 0; i < n; i++) {
+        start[i] = l.v[i].offset;
+    }
+    start[n] = b->len;
+    free(l.v);
+    return n;
+}
+
+/* Write, with the writer, the records of the hand trace it can express. */
+static void write_hand_records(fxt_writer_t *w) {
+    fxt_write_magic(w);
+    fxt_write_provider_info(w, 7, S("prov"));
+    fxt_write_provider_section(w, 7);
+    fxt_write_provider_event(w, 7, 0);
+    fxt_write_trace_info(w, 1, 0);
+    fxt_write_init(w, 1000000);
+    fxt_write_string_record(w, 1, S("cat"));
+    fxt_write_string_record(w, 2, S("name"));
+    fxt_write_thread_record(w, 1, 0x10, 0x20);
+    fxt_wthread_t t1 = fxt_thread(0x10, 0x20);
+    /* instant: 10 args (the hand trace's unknown arg type 10 and scope word cannot be written) */
+    fxt_warg_t a[10] = {
+        fxt_arg_null(SI("n")), fxt_arg_int32(S("name"), -5), fxt_arg_uint32(S("name"), 0xdeadbeefu),
+        fxt_arg_int64(S("name"), -2), fxt_arg_uint64(S("name"), UINT64_MAX), fxt_arg_double(S("name"), 1.5),
+        fxt_arg_string(S("name"), SI("hi")), fxt_arg_pointer(S("name"), 0x1234), fxt_arg_koid(S("name"), 0x99),
+        fxt_arg_bool(S("name"), 1)};
+    fxt_write_instant(w, 0x1000, t1, S("cat"), S("name"), a, 10);
+    fxt_warg_t c[1] = {fxt_arg_int32(S("name"), 5)};
+    fxt_write_counter(w, 0x1100, fxt_thread_inline(0x31, 0x32), SI("c"), SI("cnt"), 42, c, 1);
+    fxt_write_duration_begin(w, 0x2000, t1, S("cat"), S("name"), NULL, 0);
+    fxt_write_duration_end(w, 0x2100, t1, S("cat"), S("name"), NULL, 0);
+    fxt_write_duration_complete(w, 0x3000, 0x3500, t1, S("cat"), S("name"), NULL, 0);
+    for (unsigned i = 0; i < 6; i++) {
+        fxt_event_desc_t ev = {FXT_EVENT_ASYNC_BEGIN + i, 0x4000 + i, t1, S("cat"), S("name"),
+                               i < 3 ? 0xa : 0xf, 0, NULL, 0};
+        fxt_write_event(w, &ev);
+    }
+    fxt_write_blob(w, SI("b"), FXT_BLOB_DATA, "hello", 5);
+    /* (the hand trace's first userspace object uses an indexed process ref: not written) */
+    fxt_write_userspace_object(w, 0xdef, 0x77, SI("o"), NULL, 0);
+    fxt_warg_t k[1] = {fxt_arg_koid(SI("process"), 0x10)};
+    fxt_write_kernel_object(w, 0x20, FXT_OBJ_THREAD, SI("thr"), k, 1);
+    fxt_write_context_switch(w, 0x5000, 3, FXT_THREAD_BLOCKED, 0x21, 0x22, c, 1);
+    fxt_write_thread_wakeup(w, 0x5100, 1, 0x23, NULL, 0);
+    fxt_write_legacy_context_switch(w, 0x5200, 2, FXT_THREAD_SUSPENDED, t1, fxt_thread_inline(0x41, 0x42), 10, 20);
+    fxt_write_log(w, 0x6000, t1, S("hello"));
+    fxt_warg_t bl[1] = {fxt_arg_bool(S("name"), 1)};
+    fxt_large_blob_desc_t lb0 = {0, S("cat"), SI("lb"), 0x7000, t1, bl, 1, "xyz", 3};
+    fxt_write_large_blob(w, &lb0);
+    fxt_large_blob_desc_t lb1 = {1, S(""), S("name"), 0, t1, NULL, 0, "123456789", 9};
+    fxt_write_large_blob(w, &lb1);
+}
+
+static void check_bytes_exact(int be) {
+    tbuf_t hand = {0};
+    hand.be = be;
+    build_all(&hand);
+    uint64_t at[ALL_RECORDS + 1];
+    CHECK_EQ_U64(record_bounds(&hand, at, ALL_RECORDS), ALL_RECORDS);
+
+    /* expected: the hand records the writer can express, in order (record indexes of build_all) */
+    tbuf_t exp = {0};
+    exp.be = be;
+    static const int keep[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, -1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+                               20, 22, 23, 24, 25, 26, 27, 28, 29};
+    for (unsigned i = 0; i < sizeof keep / sizeof keep[0]; i++) {
+        if (keep[i] < 0) {
+            /* the instant with 10 args: size 19@4, 10 args@20, thread 1@24, cat 1@32, name 2@48 */
+            tb_w(&exp, 0x0002000101a00134ull);
+            size_t inst = at[9];
+            /* its timestamp and first 16 argument words are the hand trace's */
+            tb_reserve(&exp, 17 * 8);
+            memcpy(exp.p + exp.len, hand.p + inst + 8, 17 * 8);
+            exp.len += 17 * 8;
+            /* bool arg: type 9, size 1@4, name 2@16, true@32 */
+            tb_w(&exp, 0x0000000100020019ull);
+            continue;
+        }
+        size_t from = at[keep[i]], to = at[keep[i] + 1];
+        tb_reserve(&exp, to - from);
+        memcpy(exp.p + exp.len, hand.p + from, to - from);
+        exp.len += to - from;
+    }
+
+    fxt_membuf_t mem = {0};
+    fxt_writer_t *w;
+    fxt_writer_options_t opt = {sizeof opt, be ? FXT_WRITE_BIG_ENDIAN : 0, 0, 0, 0};
+    CHECK(fxt_writer_create(&opt, fxt_sink_membuf(&mem), &w) == FXT_OK);
+    write_hand_records(w);
+    CHECK(fxt_writer_finish(w) == FXT_OK);
+    CHECK_EQ_U64(mem.len, exp.len);
+    size_t diff = 0;
+    while (diff < mem.len && diff < exp.len && mem.data[diff] == exp.p[diff]) {
+        diff++;
+    }
+    if (diff != exp.len) {
+        fprintf(stderr, "first difference at byte %zu\n", diff);
+    }
+    CHECK(mem.len == exp.len && memcmp(mem.data, exp.p, exp.len) == 0);
+    fxt_writer_destroy(w);
+    fxt_membuf_free(&mem);
+    tb_free(&exp);
+    tb_free(&hand);
+}
+
+static void test_bytes_exact_le(void) { check_bytes_exact(0); }
+static void test_bytes_exact_be(void) { check_bytes_exact(1); }
+
+/* ---- round trips ---------------------------------------------------------------------- */
+
+static fxt_reader_t *reader_over(const fxt_membuf_t *m, fxt_in_buffer_t *in) {
+    fxt_reader_t *r;
+    fxt_reader_create(NULL, &r);
+    in->src = m->data;
+    in->size = m->len;
+    in->pos = 0;
+    return r;
+}
+
+/* Next record that is not a string or thread registration. */
+static fxt_status next_content(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *rec) {
+    fxt_status st;
+    do {
+        st = fxt_reader_next(r, in, rec);
+    } while (st == FXT_OK && (rec->kind == FXT_KIND_STRING || rec->kind == FXT_KIND_THREAD));
+    return st;
+}
+
+static int str_eq(fxt_str_t s, const char *p, size_t n) {
+    return s.ptr != NULL && s.len == n && (n == 0 || memcmp(s.ptr, p, n) == 0);
+}
+
+typedef struct rng {
+    uint64_t s;
+} rng_t;
+
+static uint64_t rnd(rng_t *g) {
+    g->s ^= g->s << 13;
+    g->s ^= g->s >> 7;
+    g->s ^= g->s << 17;
+    return g->s;
+}
+
+/* A random string: short/interned, reused, inline, long, empty, arbitrary bytes. */
+static fxt_str_t rnd_str(rng_t *g, char *buf, size_t cap) {
+    unsigned kind = (unsigned)(rnd(g) % 10);
+    size_t len;
+    if (kind == 0) {
+        len = 0;
+    } else if (kind == 1) {
+        len = 100 + rnd(g) % 300;
+    } else {
+        len = 1 + rnd(g) % 12;
+    }
+    if (len > cap) {
+        len = cap;
+    }
+    for (size_t i = 0; i < len; i++) {
+        buf[i] = kind == 2 ? (char)(rnd(g) & 0xff) : (char)('a' + rnd(g) % 5);
+    }
+    fxt_str_t s = fxt_str_n(buf, len);
+    return (rnd(g) % 4 == 0) ? fxt_str_inline(s) : s;
+}
+
+#define NEV 3000
+
+typedef struct expect {
+    fxt_event_desc_t ev;
+    char cat[512], name[512];
+    char argname[FXT_MAX_ARGS][64], argstr[FXT_MAX_ARGS][64];
+    fxt_warg_t args[FXT_MAX_ARGS];
+} expect_t;
+
+static void random_args(rng_t *g, expect_t *e, unsigned n) {
+    for (unsigned i = 0; i < n; i++) {
+        fxt_str_t nm = rnd_str(g, e->argname[i], sizeof e->argname[i]);
+        unsigned type = (unsigned)(rnd(g) % FXT_ARG_TYPE_COUNT);
+        uint64_t v = rnd(g);
+        fxt_warg_t a = fxt_arg_null(nm);
+        switch (type) {
+        case FXT_ARG_INT32: a = fxt_arg_int32(nm, (int32_t)v); break;
+        case FXT_ARG_UINT32: a = fxt_arg_uint32(nm, (uint32_t)v); break;
+        case FXT_ARG_INT64: a = fxt_arg_int64(nm, (int64_t)v); break;
+        case FXT_ARG_UINT64: a = fxt_arg_uint64(nm, v); break;
+        case FXT_ARG_DOUBLE: a = fxt_arg_double(nm, (double)(int64_t)v / 7.0); break;
+        case FXT_ARG_STRING: a = fxt_arg_string(nm, rnd_str(g, e->argstr[i], sizeof e->argstr[i])); break;
+        case FXT_ARG_POINTER: a = fxt_arg_pointer(nm, v); break;
+        case FXT_ARG_KOID: a = fxt_arg_koid(nm, v); break;
+        case FXT_ARG_BOOL: a = fxt_arg_bool(nm, (int)(v & 1)); break;
+        default: break;
+        }
+        e->args[i] = a;
+    }
+}
+
+static int args_match(const fxt_record_t *rec, const fxt_warg_t *args, unsigned n) {
+    if (rec->nargs != n) {
+        return 0;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        const fxt_arg_t *g = &rec->args[i];
+        const fxt_warg_t *x = &args[i];
+        if (g->type != x->type || !str_eq(g->name, x->name.ptr, x->name.len)) {
+            return 0;
+        }
+        switch (x->type) {
+        case FXT_ARG_INT32: if (g->v.i32 != x->v.i32) return 0; break;
+        case FXT_ARG_UINT32: if (g->v.u32 != x->v.u32) return 0; break;
+        case FXT_ARG_DOUBLE: if (memcmp(&g->v.f64, &x->v.f64, 8) != 0) return 0; break;
+        case FXT_ARG_INT64:
+        case FXT_ARG_UINT64:
+        case FXT_ARG_POINTER:
+        case FXT_ARG_KOID: if (g->v.u64 != x->v.u64) return 0; break;
+        case FXT_ARG_BOOL: if (g->v.boolean != x->v.boolean) return 0; break;
+        case FXT_ARG_STRING: if (!str_eq(g->str, x->str.ptr, x->str.len)) return 0; break;
+        default: break;
+        }
+    }
+    return 1;
+}
+
+/* Random events of every type and argument type, tiny tables to force recycling. */
+static void roundtrip_random(uint32_t max_strings, uint32_t max_threads, int be) {
+    static expect_t ex[NEV];
+    rng_t g = {0x1234567887654321ull ^ max_strings};
+    fxt_membuf_t mem = {0};
+    fxt_writer_t *w;
+    fxt_writer_options_t opt = {sizeof opt, be ? FXT_WRITE_BIG_ENDIAN : 0, 0, max_strings, max_threads};
+    CHECK(fxt_writer_create(&opt, fxt_sink_membuf(&mem), &w) == FXT_OK);
+    fxt_write_magic(w);
+    for (int i = 0; i < NEV; i++) {
+        expect_t *e = &ex[i];
+        fxt_event_desc_t *ev = &e->ev;
+        ev->type = (uint32_t)(rnd(&g) % FXT_EVENT_TYPE_COUNT);
+        ev->ts = rnd(&g);
+        uint64_t tid = rnd(&g) % 20;
+        ev->thread = (rnd(&g) % 5 == 0) ? fxt_thread_inline(tid / 4, tid) : fxt_thread(tid / 4, tid);
+        ev->category = rnd_str(&g, e->cat, sizeof e->cat);
+        ev->name = rnd_str(&g, e->name, sizeof e->name);
+        ev->id = rnd(&g);
+        ev->end_ts = rnd(&g);
+        ev->nargs = (unsigned)(rnd(&g) % 16);
+        random_args(&g, e, ev->nargs);
+        ev->args = e->args;
+        CHECK(fxt_write_event(w, ev) == FXT_OK);
+    }
+    CHECK(fxt_writer_finish(w) == FXT_OK);
+    fxt_in_buffer_t in;
+    fxt_reader_t *r = reader_over(&mem, &in);
+    fxt_record_t rec;
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_MAGIC);
+    int bad = 0;
+    for (int i = 0; i < NEV; i++) {
+        const fxt_event_desc_t *ev = &ex[i].ev;
+        if (next_content(r, &in, &rec) != FXT_OK || rec.kind != FXT_KIND_EVENT) {
+            bad++;
+            break;
+        }
+        int has_id = ev->type == FXT_EVENT_COUNTER || (ev->type >= FXT_EVENT_ASYNC_BEGIN && ev->type <= FXT_EVENT_FLOW_END);
+        int ok = rec.u.event.type == ev->type && rec.u.event.ts == ev->ts &&
+                 rec.u.event.thread.resolved && rec.u.event.thread.pid == ev->thread.pid &&
+                 rec.u.event.thread.tid == ev->thread.tid &&
+                 str_eq(rec.u.event.category, ev->category.ptr, ev->category.len) &&
+                 str_eq(rec.u.event.name, ev->name.ptr, ev->name.len) &&
+                 (!has_id || rec.u.event.id == ev->id) &&
+                 (ev->type != FXT_EVENT_DURATION_COMPLETE || rec.u.event.end_ts == ev->end_ts) &&
+                 rec.u.event.extra_words == 0 && args_match(&rec, ev->args, ev->nargs);
+        if (!ok) {
+            if (bad < 3) {
+                fprintf(stderr, "event %d differs after the round trip\n", i);
+            }
+            bad++;
+        }
+    }
+    CHECK_EQ_U64(bad, 0);
+    CHECK(fxt_reader_next(r, &in, &rec) == FXT_NEED_INPUT && fxt_reader_end(r) == FXT_OK);
+    fxt_reader_destroy(r);
+    fxt_writer_destroy(w);
+    fxt_membuf_free(&mem);
+}
+
+static void test_roundtrip_random(void) { roundtrip_random(0, 0, 0); }
+static void test_roundtrip_random_small_tables(void) { roundtrip_random(40, 3, 0); }
+static void test_roundtrip_random_be(void) { roundtrip_random(7, 2, 1); }
+
+/* Every non-event record type through the writer and back. */
+static void test_roundtrip_other_records(void) {
+    fxt_membuf_t mem = {0};
+    fxt_writer_t *w;
+    CHECK(fxt_writer_create(NULL, fxt_sink_membuf(&mem), &w) == FXT_OK);
+    fxt_write_magic(w);
+    fxt_write_provider_info(w, 0xfffffffeu, S("provider"));
+    fxt_write_init(w, 19200000);
+    fxt_write_provider_event(w, 0xfffffffeu, FXT_PROVIDER_EVENT_BUFFER_FULL);
+    fxt_write_blob(w, S("blobname"), FXT_BLOB_PERFETTO, "\x00\x01\x02", 3);
+    fxt_warg_t a[2] = {fxt_arg_string(S("k"), S("v")), fxt_arg_double(S("d"), -0.25)};
+    fxt_write_userspace_object(w, 0xfeedull, 99, S("obj"), a, 2);
+    fxt_write_kernel_object(w, 1234, FXT_OBJ_PROCESS, S("proc"), NULL, 0);
+    fxt_write_context_switch(w, 10, 65535, 5, 1, 2, a, 2);
+    fxt_write_thread_wakeup(w, 11, 7, 3, a, 1);
+    fxt_write_legacy_context_switch(w, 12, 255, 4, fxt_thread(1, 2), fxt_thread(1, 3), 255, 0);
+    fxt_write_log(w, 13, fxt_thread(1, 2), S("log message"));
+    static uint8_t big[100000];
+    for (size_t i = 0; i < sizeof big; i++) {
+        big[i] = (uint8_t)(i * 7);
+    }
+    fxt_large_blob_desc_t lb = {0, S("c"), S("n"), 14, fxt_thread(1, 2), a, 2, big, sizeof big};
+    fxt_write_large_blob(w, &lb);
+    fxt_large_blob_desc_t lb1 = {1, S("c"), S("n"), 0, fxt_thread(0, 0), NULL, 0, big, 77777};
+    fxt_write_large_blob(w, &lb1);
+    fxt_write_provider_section(w, 5);
+    fxt_write_trace_info(w, 3, 0xabc);
+    fxt_write_instant(w, 15, fxt_thread(1, 2), S("c"), S("after switch"), NULL, 0);
+    CHECK(fxt_writer_finish(w) == FXT_OK);
+
+    fxt_in_buffer_t in;
+    fxt_reader_t *r = reader_over(&mem, &in);
+    fxt_record_t rec;
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_MAGIC);
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_PROVIDER_INFO &&
+          rec.u.provider_info.id == 0xfffffffeu && str_eq(rec.u.provider_info.name, "provider", 8));
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.u.init.ticks_per_second == 19200000);
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_PROVIDER_EVENT &&
+          rec.u.provider_event.event == 0);
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_BLOB &&
+          rec.u.blob.blob_type == FXT_BLOB_PERFETTO && rec.u.blob.size == 3 &&
+          memcmp(rec.u.blob.payload, "\x00\x01\x02", 3) == 0 && str_eq(rec.u.blob.name, "blobname", 8));
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_USERSPACE_OBJECT &&
+          rec.u.userspace_object.ptr == 0xfeed && rec.u.userspace_object.process.pid == 99 &&
+          args_match(&rec, a, 2));
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_KERNEL_OBJECT &&
+          rec.u.kernel_object.koid == 1234 && rec.u.kernel_object.obj_type == FXT_OBJ_PROCESS &&
+          str_eq(rec.u.kernel_object.name, "proc", 4));
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_CONTEXT_SWITCH &&
+          rec.u.context_switch.cpu == 65535 && rec.u.context_switch.out_state == 5 &&
+          rec.u.context_switch.out_tid == 1 && rec.u.context_switch.in_tid == 2 && args_match(&rec, a, 2));
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_THREAD_WAKEUP &&
+          rec.u.thread_wakeup.tid == 3 && rec.u.thread_wakeup.cpu == 7 && args_match(&rec, a, 1));
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_LEGACY_CONTEXT_SWITCH &&
+          rec.u.legacy_context_switch.out.tid == 2 && rec.u.legacy_context_switch.in.tid == 3 &&
+          rec.u.legacy_context_switch.out_prio == 255 && rec.u.legacy_context_switch.cpu == 255);
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_LOG &&
+          str_eq(rec.u.log.message, "log message", 11) && rec.u.log.thread.tid == 2);
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_LARGE_BLOB &&
+          rec.u.large_blob.format == 0 && rec.u.large_blob.size == sizeof big &&
+          memcmp(rec.u.large_blob.payload, big, sizeof big) == 0 && rec.u.large_blob.ts == 14 &&
+          args_match(&rec, a, 2));
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_LARGE_BLOB &&
+          rec.u.large_blob.format == 1 && rec.u.large_blob.size == 77777 &&
+          memcmp(rec.u.large_blob.payload, big, 77777) == 0);
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_PROVIDER_SECTION && rec.provider == 5);
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_TRACE_INFO && rec.u.trace_info.info_type == 3);
+    /* after a provider switch the writer registers its strings again, in the new provider */
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_EVENT &&
+          str_eq(rec.u.event.name, "after switch", 12) && str_eq(rec.u.event.category, "c", 1) &&
+          rec.u.event.thread.resolved);
+    CHECK(fxt_reader_next(r, &in, &rec) == FXT_NEED_INPUT);
+    fxt_reader_destroy(r);
+    fxt_writer_destroy(w);
+    fxt_membuf_free(&mem);
+}
+
+/* More strings and threads than the tables hold: recycled slots still decode right. */
+static void test_table_recycling(void) {
+    fxt_membuf_t mem = {0};
+    fxt_writer_t *w;
+    CHECK(fxt_writer_create(NULL, fxt_sink_membuf(&mem), &w) == FXT_OK);
+    char name[32], cat[32];
+    const int N = 45000;
+    for (int i = 0; i < N; i++) {
+        snprintf(name, sizeof name, "string-%d", i);
+        snprintf(cat, sizeof cat, "cat-%d", i % 50); /* hot strings stay interned */
+        uint64_t tid = (uint64_t)(i % 300);
+        fxt_write_instant(w, (uint64_t)i, fxt_thread(7, tid), S(cat), S(name), NULL, 0);
+    }
+    CHECK(fxt_writer_finish(w) == FXT_OK);
+    fxt_in_buffer_t in;
+    fxt_reader_t *r = reader_over(&mem, &in);
+    fxt_record_t rec;
+    int bad = 0, strings = 0;
+    for (int i = 0; i < N; i++) {
+        fxt_status st;
+        while ((st = fxt_reader_next(r, &in, &rec)) == FXT_OK && rec.kind != FXT_KIND_EVENT) {
+            strings += rec.kind == FXT_KIND_STRING;
+            CHECK(rec.kind != FXT_KIND_STRING || (rec.u.string.index >= 1 && rec.u.string.index <= 32767));
+        }
+        snprintf(name, sizeof name, "string-%d", i);
+        snprintf(cat, sizeof cat, "cat-%d", i % 50);
+        if (st != FXT_OK || !str_eq(rec.u.event.name, name, strlen(name)) ||
+            !str_eq(rec.u.event.category, cat, strlen(cat)) || rec.u.event.thread.tid != (uint64_t)(i % 300) ||
+            rec.u.event.thread.ref == 0) {
+            bad++;
+        }
+    }
+    CHECK_EQ_U64(bad, 0);
+    /* every distinct string registered once, hot categories not re-registered each time */
+    CHECK(strings >= N + 50 && strings < N + 50 + 1000);
+    fxt_reader_destroy(r);
+    fxt_writer_destroy(w);
+    fxt_membuf_free(&mem);
+}
+
+/* ---- validation -------------------------------------------------------------------------- */
+
+static fxt_writer_t *fresh(fxt_membuf_t *mem) {
+    fxt_writer_t *w = NULL;
+    memset(mem, 0, sizeof *mem);
+    fxt_writer_create(NULL, fxt_sink_membuf(mem), &w);
+    return w;
+}
+
+static void test_validation(void) {
+    fxt_membuf_t mem;
+    fxt_writer_t *w;
+    fxt_warg_t many[16];
+    for (int i = 0; i < 16; i++) {
+        many[i] = fxt_arg_int32(S("a"), i);
+    }
+    w = fresh(&mem);
+    CHECK(fxt_write_instant(w, 1, fxt_thread(1, 1), S("c"), S("n"), many, 16) == FXT_E_TOO_MANY_ARGS);
+    /* sticky: later writes do nothing and return the first failure */
+    CHECK(fxt_write_magic(w) == FXT_E_TOO_MANY_ARGS);
+    CHECK(fxt_writer_finish(w) == FXT_E_TOO_MANY_ARGS);
+    CHECK_EQ_U64(mem.len, 0);
+    fxt_writer_destroy(w);
+    fxt_membuf_free(&mem);
+
+    static char big[9000];
+    memset(big, 'x', sizeof big);
+    fxt_warg_t huge[4];
+    for (int i = 0; i < 4; i++) {
+        huge[i] = fxt_arg_string(S("s"), fxt_str_inline(fxt_str_n(big, sizeof big)));
+    }
+    w = fresh(&mem);
+    CHECK(fxt_write_instant(w, 1, fxt_thread(1, 1), S("c"), S("n"), huge, 3) == FXT_OK);
+    CHECK(fxt_write_instant(w, 1, fxt_thread(1, 1), S("c"), S("n"), huge, 4) == FXT_E_RECORD_TOO_LARGE);
+    fxt_writer_destroy(w);
+    fxt_membuf_free(&mem);
+
+    char pname[300];
+    memset(pname, 'p', sizeof pname);
+    w = fresh(&mem);
+    CHECK(fxt_write_provider_info(w, 1, fxt_str_n(pname, 255)) == FXT_OK);
+    CHECK(fxt_write_provider_info(w, 1, fxt_str_n(pname, 256)) == FXT_E_STRING_TOO_LONG);
+    fxt_writer_destroy(w);
+    fxt_membuf_free(&mem);
+
+    w = fresh(&mem);
+    CHECK(fxt_write_string_record(w, 0, S("x")) == FXT_E_BAD_INDEX);
+    fxt_writer_destroy(w);
+    w = fresh(&mem);
+    CHECK(fxt_write_string_record(w, 32768, S("x")) == FXT_E_BAD_INDEX);
+    fxt_writer_destroy(w);
+    w = fresh(&mem);
+    CHECK(fxt_write_thread_record(w, 0, 1, 2) == FXT_E_BAD_INDEX);
+    fxt_writer_destroy(w);
+    w = fresh(&mem);
+    fxt_event_desc_t ev = {11, 0, fxt_thread(1, 1), S("c"), S("n"), 0, 0, NULL, 0};
+    CHECK(fxt_write_event(w, &ev) == FXT_E_INVALID_ARG);
+    fxt_writer_destroy(w);
+    w = fresh(&mem);
+    fxt_warg_t badarg = fxt_arg_int32(S("x"), 1);
+    badarg.type = 10;
+    CHECK(fxt_write_instant(w, 1, fxt_thread(1, 1), S("c"), S("n"), &badarg, 1) == FXT_E_BAD_ARG);
+    fxt_writer_destroy(w);
+    fxt_membuf_free(&mem);
+
+    /* a full fixed buffer */
+    static uint8_t small[40000];
+    fxt_fixedbuf_t fb = {small, sizeof small, 0};
+    fxt_writer_t *fw;
+    /* the writer hands the sink whole blocks of complete records (buffer_size each) */
+    fxt_writer_options_t fopt = {sizeof fopt, 0, 32768, 0, 0};
+    CHECK(fxt_writer_create(&fopt, fxt_sink_fixed(&fb), &fw) == FXT_OK);
+    fxt_status st = FXT_OK;
+    for (int i = 0; i < 10000 && st == FXT_OK; i++) {
+        st = fxt_write_instant(fw, (uint64_t)i, fxt_thread(1, 1), S("c"), S("n"), NULL, 0);
+    }
+    if (st == FXT_OK) {
+        st = fxt_writer_finish(fw);
+    }
+    CHECK(st == FXT_E_BUFFER_FULL);
+    CHECK(fb.len > 30000 && fb.len <= 32768);
+    /* what reached the buffer is a valid trace: whole records, no truncation */
+    tlog_t l = {0};
+    decode_log(small, fb.len, NULL, NULL, &l);
+    CHECK(l.n > 1000 && l.v[l.n - 1].status == 0);
+    free(l.v);
+    fxt_writer_destroy(fw);
+}
+
+/* Strings over 32000 bytes are truncated at a UTF-8 boundary and counted. */
+static void test_truncation(void) {
+    static char s[33000];
+    memset(s, 'a', sizeof s);
+    /* a 3-byte euro sign straddling byte 32000 */
+    memcpy(s + 31999, "\xe2\x82\xac", 3);
+    fxt_membuf_t mem;
+    fxt_writer_t *w = fresh(&mem);
+    fxt_write_log(w, 1, fxt_thread(1, 1), fxt_str_n(s, sizeof s));
+    fxt_write_instant(w, 2, fxt_thread(1, 1), S("c"), fxt_str_n(s, 32001), NULL, 0);
+    CHECK(fxt_writer_finish(w) == FXT_OK);
+    CHECK_EQ_U64(fxt_writer_truncations(w), 2);
+    fxt_in_buffer_t in;
+    fxt_reader_t *r = reader_over(&mem, &in);
+    fxt_record_t rec;
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_LOG);
+    CHECK_EQ_U64(rec.u.log.message.len, 31999);
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_EVENT);
+    CHECK_EQ_U64(rec.u.event.name.len, 31999);
+    fxt_reader_destroy(r);
+    fxt_writer_destroy(w);
+    fxt_membuf_free(&mem);
+}
+
+int main(void) {
+    RUN(test_bytes_exact_le);
+    RUN(test_bytes_exact_be);
+    RUN(test_roundtrip_random);
+    RUN(test_roundtrip_random_small_tables);
+    RUN(test_roundtrip_random_be);
+    RUN(test_roundtrip_other_records);
+    RUN(test_table_recycling);
+    RUN(test_validation);
+    RUN(test_truncation);
+    return TEST_EXIT();
+}
