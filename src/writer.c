@@ -196,7 +196,13 @@ void fxt_writer_reset_tables(fxt_writer_t *w) {
 
 /* ---- hashing and the index maps ---------------------------------------------------------- */
 
-static uint32_t hash_bytes(const char *p, uint32_t n) {
+static inline uint64_t load_tail(const char *p, uint32_t n) {
+    uint64_t v = 0;
+    memcpy(&v, p, n); /* n < 8: no read past the string */
+    return v;
+}
+
+static inline uint32_t hash_bytes(const char *p, uint32_t n) {
     uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
     while (n >= 8) {
         uint64_t v;
@@ -206,11 +212,26 @@ static uint32_t hash_bytes(const char *p, uint32_t n) {
         p += 8;
         n -= 8;
     }
-    uint64_t v = 0;
-    memcpy(&v, p, n);
-    h = (h ^ v) * 0xc4ceb9fe1a85ec53ull;
+    h = (h ^ load_tail(p, n)) * 0xc4ceb9fe1a85ec53ull;
     h ^= h >> 29;
     return (uint32_t)h;
+}
+
+/* Equality of two strings of length n; short ones without a libc call. */
+static inline int same_bytes(const char *a, const char *b, uint32_t n) {
+    if (n < 8) {
+        return load_tail(a, n) == load_tail(b, n);
+    }
+    if (n <= 16) {
+        /* first and last 8 bytes (they overlap when n < 16) */
+        uint64_t x0, y0, x1, y1;
+        memcpy(&x0, a, 8);
+        memcpy(&y0, b, 8);
+        memcpy(&x1, a + n - 8, 8);
+        memcpy(&y1, b + n - 8, 8);
+        return x0 == y0 && x1 == y1;
+    }
+    return memcmp(a, b, n) == 0;
 }
 
 static uint32_t hash_thread(uint64_t pid, uint64_t tid) {
@@ -296,7 +317,7 @@ static fxt_status intern_string(fxt_writer_t *w, const char *p, uint32_t len, ui
     size_t mask = STR_MAP_SIZE - 1, pos = h & mask;
     for (uint16_t idx; (idx = w->smap[pos]) != 0; pos = (pos + 1) & mask) {
         sslot_t *s = &w->strings[idx];
-        if (s->hash == h && s->len == len && memcmp(s->p, p, len) == 0) {
+        if (s->hash == h && s->len == len && same_bytes(s->p, p, len)) {
             s->refbit = 1;
             s->pin = w->serial;
             *ref = idx;

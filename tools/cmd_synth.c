@@ -1,15 +1,477 @@
-/* fxt synth: not implemented yet (placeholder so the command table links). */
+/*
+ * fxt synth: realistic synthetic traces of a given size, written with the
+ * writer library. Deterministic for a given seed and options.
+ */
+#include <fxt/writer.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
-static int run(int argc, char **argv) {
-    (void)argc;
-    fprintf(stderr, "fxt: '%s' is not implemented yet\n", argv[0]);
-    return CLI_EXIT_USAGE;
+typedef struct synth_opt {
+    uint64_t size;       /* stop once this many bytes were written (0 = use events) */
+    uint64_t events;     /* stop after this many events (0 = use size) */
+    unsigned threads;
+    unsigned providers;
+    unsigned categories;
+    unsigned names;
+    unsigned args;       /* max args per event */
+    uint64_t seed;
+    uint64_t ticks;      /* ticks per second of provider 1 (others get different rates) */
+    int all_records;
+    int big_endian;
+    const char *out;
+} synth_opt_t;
+
+typedef struct rng {
+    uint64_t s;
+} rng_t;
+
+static uint64_t rnd(rng_t *g) {
+    /* xorshift64*: fast, good enough for synthetic data */
+    g->s ^= g->s >> 12;
+    g->s ^= g->s << 25;
+    g->s ^= g->s >> 27;
+    return g->s * 0x2545f4914f6cdd1dull;
 }
 
-const cli_command_t cli_cmd_synth = {
-    "synth", run, "(not implemented yet)",
-    "usage: fxt synth ...\n",
-};
+static int parse_size(const char *s, uint64_t *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || v < 0) {
+        return -1;
+    }
+    double mul = 1;
+    switch (*end) {
+    case 'k': case 'K': mul = 1024.0; end++; break;
+    case 'm': case 'M': mul = 1024.0 * 1024; end++; break;
+    case 'g': case 'G': mul = 1024.0 * 1024 * 1024; end++; break;
+    default: break;
+    }
+    if (*end == 'B' || *end == 'b') {
+        end++;
+    }
+    if (*end != '\0') {
+        return -1;
+    }
+    *out = (uint64_t)(v * mul);
+    return 0;
+}
+
+static int parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out) {
+    uint64_t v;
+    if (parse_size(s, &v) != 0 || v < lo || v > hi) {
+        return -1;
+    }
+    *out = (unsigned)v;
+    return 0;
+}
+
+#define MAX_DEPTH 16
+
+typedef struct thr {
+    uint64_t pid, tid;
+    unsigned depth;
+    unsigned stack_cat[MAX_DEPTH], stack_name[MAX_DEPTH];
+    uint64_t stack_ts[MAX_DEPTH];
+} thr_t;
+
+typedef struct prov {
+    uint32_t id;
+    uint64_t ticks;
+    uint64_t pid;
+    thr_t *threads;
+    unsigned nthreads;
+    uint64_t async_open[8]; /* open async ids (0 = none) */
+    uint64_t flow_open[8];
+} prov_t;
+
+typedef struct synth {
+    fxt_writer_t *w;
+    synth_opt_t o;
+    rng_t g;
+    uint64_t now_ns;
+    uint64_t events;
+    uint64_t next_id;
+    char catbuf[64][32];
+    char namebuf[512][40];
+} synth_t;
+
+static const char *const kCatWords[] = {"gfx", "input", "net", "storage", "audio", "sched", "ipc", "mem"};
+static const char *const kNameWords[] = {"Frame", "Draw", "Poll", "Read", "Write", "Compose",
+                                         "Dispatch", "Decode", "Encode", "Flush", "Wait", "Layout"};
+static const char *const kArgNames[] = {"count", "bytes", "id", "ratio", "label", "ptr", "koid", "ok", "fd", "marker"};
+
+static fxt_str_t cat_str(synth_t *s, unsigned i) { return fxt_cstr(s->catbuf[i % s->o.categories]); }
+static fxt_str_t name_str(synth_t *s, unsigned i) { return fxt_cstr(s->namebuf[i % s->o.names]); }
+
+/* ns -> provider ticks, exactly when the rate divides, else rounded down */
+static uint64_t ticks_of(const prov_t *p, uint64_t ns) {
+    if (p->ticks == 1000000000u) {
+        return ns;
+    }
+    /* split to avoid overflow: whole seconds, then the remainder */
+    return (ns / 1000000000u) * p->ticks + (ns % 1000000000u) * p->ticks / 1000000000u;
+}
+
+static unsigned make_args(synth_t *s, fxt_warg_t *a, char (*lbl)[24]) {
+    unsigned n = s->o.args ? (unsigned)(rnd(&s->g) % (s->o.args + 1)) : 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t v = rnd(&s->g);
+        unsigned k = (unsigned)(v % 10);
+        fxt_str_t nm = fxt_cstr(kArgNames[k]);
+        switch (k) {
+        case 0: a[i] = fxt_arg_int32(nm, (int32_t)(v >> 40) - 1000); break;
+        case 1: a[i] = fxt_arg_uint64(nm, v >> 20); break;
+        case 2: a[i] = fxt_arg_int64(nm, (int64_t)(v >> 1) * ((v & 1) ? -1 : 1)); break;
+        case 3: a[i] = fxt_arg_double(nm, (double)(v >> 11) / 9007199254740992.0); break;
+        case 4:
+            snprintf(lbl[i], sizeof lbl[i], "item-%u", (unsigned)(v >> 50));
+            /* most labels are interned; a few are written inline */
+            a[i] = fxt_arg_string(nm, (v >> 8) % 8 ? fxt_cstr(lbl[i]) : fxt_str_inline(fxt_cstr(lbl[i])));
+            break;
+        case 5: a[i] = fxt_arg_pointer(nm, 0x7f0000000000ull + ((v >> 30) & ~7ull)); break;
+        case 6: a[i] = fxt_arg_koid(nm, 1000 + (v >> 56)); break;
+        case 7: a[i] = fxt_arg_bool(nm, (int)(v >> 63)); break;
+        case 8: a[i] = fxt_arg_uint32(nm, (uint32_t)(v >> 32)); break;
+        default: a[i] = fxt_arg_null(nm); break;
+        }
+    }
+    return n;
+}
+
+static void preamble(synth_t *s, prov_t *p, int first) {
+    fxt_writer_t *w = s->w;
+    char pname[64];
+    snprintf(pname, sizeof pname, "synth-provider-%u", (unsigned)p->id);
+    if (first) {
+        fxt_write_provider_info(w, p->id, fxt_cstr(pname));
+        fxt_write_init(w, p->ticks);
+        char proc[64];
+        snprintf(proc, sizeof proc, "synth-process-%u", (unsigned)p->id);
+        fxt_write_kernel_object(w, p->pid, FXT_OBJ_PROCESS, fxt_cstr(proc), NULL, 0);
+        for (unsigned t = 0; t < p->nthreads; t++) {
+            char tn[64];
+            snprintf(tn, sizeof tn, "worker-%u", t);
+            fxt_warg_t a = fxt_arg_koid(fxt_cstr("process"), p->pid);
+            fxt_write_kernel_object(w, p->threads[t].tid, FXT_OBJ_THREAD, fxt_cstr(tn), &a, 1);
+        }
+    } else {
+        fxt_write_provider_section(w, p->id);
+    }
+}
+
+static void all_records_once(synth_t *s, prov_t *p) {
+    fxt_writer_t *w = s->w;
+    thr_t *t = &p->threads[0];
+    fxt_wthread_t th = fxt_thread(t->pid, t->tid);
+    uint64_t ts = ticks_of(p, s->now_ns);
+    fxt_write_provider_event(w, p->id, FXT_PROVIDER_EVENT_BUFFER_FULL);
+    fxt_write_trace_info(w, 1, 0);
+    fxt_write_string_record(w, 1, fxt_cstr("explicit string"));
+    fxt_write_thread_record(w, 1, t->pid, t->tid);
+    fxt_write_blob(w, fxt_cstr("blob"), FXT_BLOB_DATA, "synthetic blob payload", 22);
+    fxt_warg_t a[2] = {fxt_arg_string(fxt_cstr("kind"), fxt_cstr("widget")), fxt_arg_int32(fxt_cstr("n"), 3)};
+    fxt_write_userspace_object(w, 0x7f0000001000ull, t->pid, fxt_cstr("widget#1"), a, 2);
+    fxt_write_context_switch(w, ts, 0, FXT_THREAD_BLOCKED, t->tid, p->threads[p->nthreads - 1].tid, NULL, 0);
+    fxt_write_thread_wakeup(w, ts, 1, t->tid, NULL, 0);
+    fxt_write_legacy_context_switch(w, ts, 0, FXT_THREAD_SUSPENDED, th,
+                                    fxt_thread(p->pid, p->threads[p->nthreads - 1].tid), 20, 20);
+    fxt_write_log(w, ts, th, fxt_cstr("synthetic log message"));
+    static const char payload[100] = "large blob payload";
+    fxt_large_blob_desc_t lb0 = {0, fxt_cstr("blob"), fxt_cstr("large0"), ts, th, a, 2, payload, sizeof payload};
+    fxt_write_large_blob(w, &lb0);
+    fxt_large_blob_desc_t lb1 = {1, fxt_cstr("blob"), fxt_cstr("large1"), 0, th, NULL, 0, payload, 50};
+    fxt_write_large_blob(w, &lb1);
+    fxt_write_instant(w, ts, th, fxt_cstr("synth"), fxt_cstr("explicit string"), NULL, 0);
+    s->events++;
+}
+
+/* One step on one thread of one provider: an event or a begin/end pair. */
+static void step(synth_t *s, prov_t *p) {
+    fxt_writer_t *w = s->w;
+    thr_t *t = &p->threads[rnd(&s->g) % p->nthreads];
+    fxt_wthread_t th = fxt_thread(t->pid, t->tid);
+    s->now_ns += 1 + rnd(&s->g) % 2000;
+    uint64_t ts = ticks_of(p, s->now_ns);
+    fxt_warg_t a[FXT_MAX_ARGS];
+    char lbl[FXT_MAX_ARGS][24];
+    uint64_t r = rnd(&s->g) % 100;
+    unsigned c = (unsigned)(rnd(&s->g) % s->o.categories), n = (unsigned)(rnd(&s->g) % s->o.names);
+    if (r < 45) {
+        /* durations: open or close, keeping per-thread nesting balanced */
+        if (t->depth > 0 && (t->depth == MAX_DEPTH || rnd(&s->g) % 2)) {
+            t->depth--;
+            fxt_write_duration_end(w, ts, th, cat_str(s, t->stack_cat[t->depth]),
+                                   name_str(s, t->stack_name[t->depth]), NULL, 0);
+        } else {
+            unsigned na = make_args(s, a, lbl);
+            t->stack_cat[t->depth] = c;
+            t->stack_name[t->depth] = n;
+            t->stack_ts[t->depth] = ts;
+            t->depth++;
+            fxt_write_duration_begin(w, ts, th, cat_str(s, c), name_str(s, n), a, na);
+        }
+    } else if (r < 60) {
+        unsigned na = make_args(s, a, lbl);
+        fxt_write_instant(w, ts, th, cat_str(s, c), name_str(s, n), a, na);
+    } else if (r < 70) {
+        uint64_t dur = 1 + rnd(&s->g) % 100000;
+        unsigned na = make_args(s, a, lbl);
+        fxt_write_duration_complete(w, ts, ts + ticks_of(p, dur), th, cat_str(s, c), name_str(s, n), a, na);
+    } else if (r < 80) {
+        fxt_warg_t cv[2] = {fxt_arg_int64(fxt_cstr("value"), (int64_t)(rnd(&s->g) % 1000)),
+                            fxt_arg_double(fxt_cstr("rate"), (double)(rnd(&s->g) % 1000) / 10.0)};
+        fxt_write_counter(w, ts, th, cat_str(s, c), fxt_cstr("counter"), 1 + (unsigned)(r % 3), cv, 2);
+    } else if (r < 88) {
+        /* async: begin a new id, or instant/end an open one */
+        unsigned slot = (unsigned)(rnd(&s->g) % 8);
+        fxt_event_desc_t ev = {0, ts, th, cat_str(s, c), fxt_cstr("async-op"), 0, 0, NULL, 0};
+        if (p->async_open[slot] == 0) {
+            p->async_open[slot] = ++s->next_id;
+            ev.type = FXT_EVENT_ASYNC_BEGIN;
+        } else {
+            ev.type = rnd(&s->g) % 3 ? FXT_EVENT_ASYNC_END : FXT_EVENT_ASYNC_INSTANT;
+        }
+        ev.id = p->async_open[slot];
+        if (ev.type == FXT_EVENT_ASYNC_END) {
+            p->async_open[slot] = 0;
+        }
+        fxt_write_event(w, &ev);
+    } else if (r < 94) {
+        unsigned slot = (unsigned)(rnd(&s->g) % 8);
+        fxt_event_desc_t ev = {0, ts, th, cat_str(s, c), fxt_cstr("flow"), 0, 0, NULL, 0};
+        if (p->flow_open[slot] == 0) {
+            p->flow_open[slot] = ++s->next_id;
+            ev.type = FXT_EVENT_FLOW_BEGIN;
+        } else {
+            ev.type = rnd(&s->g) % 2 ? FXT_EVENT_FLOW_END : FXT_EVENT_FLOW_STEP;
+        }
+        ev.id = p->flow_open[slot];
+        if (ev.type == FXT_EVENT_FLOW_END) {
+            p->flow_open[slot] = 0;
+        }
+        fxt_write_event(w, &ev);
+    } else if (r < 97) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "log line %" PRIu64, s->events);
+        fxt_write_log(w, ts, th, fxt_cstr(msg));
+    } else {
+        /* an event with an inline thread and inline strings */
+        fxt_write_instant(w, ts, fxt_thread_inline(t->pid, t->tid), fxt_str_inline(cat_str(s, c)),
+                          fxt_str_inline(name_str(s, n)), NULL, 0);
+    }
+    s->events++;
+}
+
+/* Close what is open so the trace ends balanced. */
+static void close_all(synth_t *s, prov_t *p) {
+    for (unsigned i = 0; i < p->nthreads; i++) {
+        thr_t *t = &p->threads[i];
+        while (t->depth > 0) {
+            s->now_ns += 10;
+            t->depth--;
+            fxt_write_duration_end(s->w, ticks_of(p, s->now_ns), fxt_thread(t->pid, t->tid),
+                                   cat_str(s, t->stack_cat[t->depth]), name_str(s, t->stack_name[t->depth]),
+                                   NULL, 0);
+            s->events++;
+        }
+    }
+    thr_t *t = &p->threads[0];
+    for (unsigned k = 0; k < 8; k++) {
+        s->now_ns += 10;
+        if (p->async_open[k]) {
+            fxt_event_desc_t ev = {FXT_EVENT_ASYNC_END, ticks_of(p, s->now_ns), fxt_thread(t->pid, t->tid),
+                                   cat_str(s, 0), fxt_cstr("async-op"), p->async_open[k], 0, NULL, 0};
+            fxt_write_event(s->w, &ev);
+            p->async_open[k] = 0;
+        }
+        if (p->flow_open[k]) {
+            fxt_event_desc_t ev = {FXT_EVENT_FLOW_END, ticks_of(p, s->now_ns), fxt_thread(t->pid, t->tid),
+                                   cat_str(s, 0), fxt_cstr("flow"), p->flow_open[k], 0, NULL, 0};
+            fxt_write_event(s->w, &ev);
+            p->flow_open[k] = 0;
+        }
+    }
+}
+
+static const char synth_help[] =
+    "usage: fxt synth [options] [-o FILE]\n"
+    "\n"
+    "Write a realistic synthetic FXT trace (deterministic for a seed): per provider a\n"
+    "provider info record, an initialization record, kernel objects naming the\n"
+    "process and its threads, then nested duration begin/end pairs, instants,\n"
+    "duration complete, counter, async and flow events and logs, with interned and\n"
+    "inline strings and arguments of every type.\n"
+    "\n"
+    "  -o, --output FILE    output file (default: standard output)\n"
+    "  --size N             stop after about N bytes (suffixes k, M, G; default 1M)\n"
+    "  --events N           stop after N events (instead of --size)\n"
+    "  --threads N          threads per provider (1..255, default 4)\n"
+    "  --providers N        providers; sections alternate between them (default 1)\n"
+    "  --categories N       distinct categories (1..64, default 8)\n"
+    "  --names N            distinct event names (1..512, default 64)\n"
+    "  --args N             at most N arguments per event (0..15, default 4)\n"
+    "  --seed N             random seed (default 1)\n"
+    "  --ticks-per-second N provider 1's tick rate (default 1000000000); provider k\n"
+    "                       uses N*k, so merged traces mix rates\n"
+    "  --all-records        also write one record of every other type (blob, objects,\n"
+    "                       scheduling, log, large blobs, provider event, trace info)\n"
+    "  --big-endian         write a big-endian trace\n"
+    "\n"
+    "exit status: 0 ok, 2 usage error, 3 I/O error\n";
+
+static int run(int argc, char **argv) {
+    synth_opt_t o = {0, 0, 4, 1, 8, 64, 4, 1, 1000000000u, 0, 0, NULL};
+    int size_given = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int bad = 0;
+        if (strcmp(a, "--all-records") == 0) {
+            o.all_records = 1;
+            continue;
+        }
+        if (strcmp(a, "--big-endian") == 0) {
+            o.big_endian = 1;
+            continue;
+        }
+        if (v == NULL) {
+            fprintf(stderr, "fxt synth: %s: missing value or unknown option\n", a);
+            return CLI_EXIT_USAGE;
+        }
+        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+            o.out = v;
+        } else if (strcmp(a, "--size") == 0) {
+            bad = parse_size(v, &o.size);
+            size_given = 1;
+        } else if (strcmp(a, "--events") == 0) {
+            bad = parse_size(v, &o.events);
+        } else if (strcmp(a, "--threads") == 0) {
+            bad = parse_uint(v, 1, 255, &o.threads);
+        } else if (strcmp(a, "--providers") == 0) {
+            bad = parse_uint(v, 1, 1000, &o.providers);
+        } else if (strcmp(a, "--categories") == 0) {
+            bad = parse_uint(v, 1, 64, &o.categories);
+        } else if (strcmp(a, "--names") == 0) {
+            bad = parse_uint(v, 1, 512, &o.names);
+        } else if (strcmp(a, "--args") == 0) {
+            bad = parse_uint(v, 0, 15, &o.args);
+        } else if (strcmp(a, "--seed") == 0) {
+            bad = parse_size(v, &o.seed);
+        } else if (strcmp(a, "--ticks-per-second") == 0) {
+            bad = parse_size(v, &o.ticks) || o.ticks == 0;
+        } else {
+            fprintf(stderr, "fxt synth: unknown option '%s'\n", a);
+            return CLI_EXIT_USAGE;
+        }
+        if (bad) {
+            fprintf(stderr, "fxt synth: bad value for %s: '%s'\n", a, v);
+            return CLI_EXIT_USAGE;
+        }
+        i++;
+    }
+    if (!size_given && o.events == 0) {
+        o.size = 1u << 20;
+    }
+
+    int fd = 1;
+    if (o.out != NULL && strcmp(o.out, "-") != 0) {
+        fd = open(o.out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd < 0) {
+            fprintf(stderr, "fxt synth: %s: %s\n", o.out, strerror(errno));
+            return CLI_EXIT_IO;
+        }
+    }
+    static synth_t s;
+    memset(&s, 0, sizeof s);
+    s.o = o;
+    s.g.s = o.seed * 0x9e3779b97f4a7c15ull + 1;
+    s.now_ns = 1000000;
+    fxt_writer_options_t wo = {sizeof wo, o.big_endian ? FXT_WRITE_BIG_ENDIAN : 0, 1u << 20, 0, 0};
+    if (fxt_writer_create(&wo, fxt_sink_fd(&fd), &s.w) != FXT_OK) {
+        fprintf(stderr, "fxt synth: out of memory\n");
+        return CLI_EXIT_LIMIT;
+    }
+    for (unsigned i = 0; i < o.categories; i++) {
+        if (i < 8) {
+            snprintf(s.catbuf[i], sizeof s.catbuf[i], "%s", kCatWords[i]);
+        } else {
+            snprintf(s.catbuf[i], sizeof s.catbuf[i], "%s.%u", kCatWords[i % 8], i / 8);
+        }
+    }
+    for (unsigned i = 0; i < o.names; i++) {
+        snprintf(s.namebuf[i], sizeof s.namebuf[i], "%s%s", kNameWords[i % 12],
+                 kNameWords[(i / 12) % 12]);
+        if (i >= 144) {
+            size_t l = strlen(s.namebuf[i]);
+            snprintf(s.namebuf[i] + l, sizeof s.namebuf[i] - l, "%u", i / 144);
+        }
+    }
+    prov_t *provs = calloc(o.providers, sizeof *provs);
+    if (provs == NULL) {
+        return CLI_EXIT_LIMIT;
+    }
+    for (unsigned i = 0; i < o.providers; i++) {
+        prov_t *p = &provs[i];
+        p->id = i + 1;
+        p->ticks = o.ticks * (i + 1);
+        p->pid = 1000 + 1000 * (uint64_t)i;
+        p->nthreads = o.threads;
+        p->threads = calloc(o.threads, sizeof *p->threads);
+        if (p->threads == NULL) {
+            return CLI_EXIT_LIMIT;
+        }
+        for (unsigned t = 0; t < o.threads; t++) {
+            p->threads[t].pid = p->pid;
+            p->threads[t].tid = p->pid + 1 + t;
+        }
+    }
+    fxt_write_magic(s.w);
+    for (unsigned i = 0; i < o.providers; i++) {
+        preamble(&s, &provs[i], 1);
+        if (o.all_records) {
+            all_records_once(&s, &provs[i]);
+        }
+    }
+    unsigned cur = o.providers - 1;
+    while (fxt_writer_status(s.w) == FXT_OK) {
+        if (o.events ? s.events >= o.events : fxt_writer_bytes(s.w) >= o.size) {
+            break;
+        }
+        if (o.providers > 1 && s.events % 1000 == 0) {
+            cur = (cur + 1) % o.providers;
+            preamble(&s, &provs[cur], 0);
+        }
+        step(&s, &provs[cur]);
+    }
+    for (unsigned i = 0; i < o.providers; i++) {
+        if (o.providers > 1) {
+            preamble(&s, &provs[i], 0);
+        }
+        close_all(&s, &provs[i]);
+    }
+    fxt_status st = fxt_writer_finish(s.w);
+    fxt_writer_destroy(s.w);
+    for (unsigned i = 0; i < o.providers; i++) {
+        free(provs[i].threads);
+    }
+    free(provs);
+    if (fd != 1 && close(fd) != 0 && st == FXT_OK) {
+        st = FXT_E_IO;
+    }
+    if (st != FXT_OK) {
+        fprintf(stderr, "fxt synth: %s\n", fxt_status_str(st));
+        return st == FXT_E_IO ? CLI_EXIT_IO : CLI_EXIT_LIMIT;
+    }
+    return CLI_EXIT_OK;
+}
+
+const cli_command_t cli_cmd_synth = {"synth", run, "generate a realistic synthetic trace", synth_help};
