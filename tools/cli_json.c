@@ -114,3 +114,20 @@ void cli_json_double(FILE *f, double v) {
     }
     fputs(buf, f);
 }
+
+int cli_utf8_valid(const char *str, size_t len) {
+    const unsigned char *s = (const unsigned char *)str;
+    size_t i = 0;
+    while (i < len) {
+        if (s[i] < 0x80) {
+            i++;
+            continue;
+        }
+        long l = utf8_seq(s + i, len - i);
+        if (l < 0) {
+            return 0;
+        }
+        i += (size_t)l;
+    }
+    return 1;
+}

@@ -16,5 +16,7 @@ void cli_json_str(FILE *f, const char *s, size_t len);
  * NaN and infinities are written as the strings "NaN", "Infinity", "-Infinity".
  */
 void cli_json_double(FILE *f, double v);
+/* 1 when s[0..len) is well-formed UTF-8. */
+int cli_utf8_valid(const char *s, size_t len);
 
 #endif /* FXT_CLI_JSON_H */

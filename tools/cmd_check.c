@@ -1,15 +1,571 @@
-/* fxt check: not implemented yet (placeholder so the command table links). */
+/*
+ * fxt check: a validator for producers of FXT. Every violation is reported
+ * with its byte offset, record kind, a stable rule id, a severity and a
+ * message; a summary counts violations by rule. Rules are listed in
+ * docs/check.md (and by `fxt check --rules`).
+ */
+#include <fxt/reader.h>
+
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
+#include "cli_json.h"
+#include "cli_map.h"
+#include "cli_trace.h"
 
-static int run(int argc, char **argv) {
-    (void)argc;
-    fprintf(stderr, "fxt: '%s' is not implemented yet\n", argv[0]);
-    return CLI_EXIT_USAGE;
+enum sev { SEV_ERROR, SEV_WARNING };
+
+typedef struct rule {
+    const char *id;
+    enum sev sev;
+    const char *what;
+} rule_t;
+
+enum {
+    R_SIZE_ZERO, R_TRUNCATED, R_DAMAGED, R_TOO_LARGE, R_RESERVED, R_BAD_MAGIC, R_MAGIC_FIRST,
+    R_INDEX_ZERO, R_UNRESOLVED_STRING, R_UNRESOLVED_THREAD, R_STRING_TOO_LONG, R_INVALID_UTF8,
+    R_ARG_SIZE, R_UNKNOWN_RECORD, R_UNKNOWN_ARG, R_INIT_ZERO, R_TS_BACKWARDS, R_DURATION_UNMATCHED,
+    R_DURATION_UNCLOSED, R_DURATION_NAME, R_COMPLETE_NEGATIVE, R_ASYNC_NO_BEGIN, R_ASYNC_NEVER_ENDED,
+    R_FLOW_NO_BEGIN, R_FLOW_NEVER_ENDED, R_THREAD_NO_PROCESS, R_COUNT
+};
+
+static const rule_t rules[R_COUNT] = {
+    {"size-zero", SEV_ERROR, "a record header gives size 0: nothing after it can be read"},
+    {"truncated", SEV_ERROR, "the input ends inside a record"},
+    {"damaged", SEV_ERROR, "a record's contents (strings, thread words, arguments, payload) do not fit its size"},
+    {"too-large", SEV_ERROR, "a record exceeds the reader's reassembly limit"},
+    {"reserved-bits", SEV_ERROR, "reserved or must-be-zero bits are set"},
+    {"bad-magic", SEV_ERROR, "a magic number record does not hold 0x0016547846040010"},
+    {"magic-first", SEV_WARNING, "the trace does not start with the magic number record"},
+    {"index-zero", SEV_ERROR, "a string or thread record registers index 0 (reserved; readers ignore it)"},
+    {"unresolved-string", SEV_ERROR, "an indexed string reference has no registration in its provider"},
+    {"unresolved-thread", SEV_ERROR, "an indexed thread reference has no registration in its provider"},
+    {"string-too-long", SEV_ERROR, "a string is longer than 32000 bytes"},
+    {"invalid-utf8", SEV_ERROR, "a string is not well-formed UTF-8"},
+    {"arg-size", SEV_WARNING, "an argument's size is larger than its contents"},
+    {"unknown-record", SEV_WARNING, "a record type or subtype this spec revision does not define"},
+    {"unknown-arg", SEV_WARNING, "an argument type this spec revision does not define"},
+    {"init-zero-ticks", SEV_ERROR, "an initialization record gives 0 ticks per second"},
+    {"ts-backwards", SEV_WARNING, "an event's timestamp is earlier than the previous event's on the same thread"},
+    {"duration-unmatched", SEV_ERROR, "a duration end has no open duration begin on its thread"},
+    {"duration-unclosed", SEV_ERROR, "a duration begin is never ended on its thread"},
+    {"duration-name", SEV_WARNING, "a duration end's category/name differ from its begin's"},
+    {"complete-negative", SEV_ERROR, "a duration complete event ends before it starts"},
+    {"async-no-begin", SEV_ERROR, "an async instant/end uses an id with no open async begin"},
+    {"async-never-ended", SEV_WARNING, "an async begin is never ended"},
+    {"flow-no-begin", SEV_ERROR, "a flow step/end uses an id with no open flow begin"},
+    {"flow-never-ended", SEV_WARNING, "a flow begin is never ended"},
+    {"thread-no-process", SEV_WARNING, "a thread kernel object has no koid 'process' argument"},
+};
+
+#define MAX_DEPTH 256
+
+typedef struct thread_state {
+    uint64_t last_ns;
+    int has_last;
+    uint32_t depth;           /* open durations (may exceed MAX_DEPTH) */
+    uint64_t begin_hash[MAX_DEPTH];
+    uint64_t begin_off[MAX_DEPTH];
+} thread_state_t;
+
+typedef struct open_id {
+    int open;
+    uint64_t offset;
+} open_id_t;
+
+typedef struct cctx {
+    int json;
+    int strict;
+    uint64_t max_per_rule;
+    uint64_t count[R_COUNT];
+    uint64_t records;
+    int seen_first;
+    cli_map_t threads; /* (provider, pid, tid) -> thread_state_t */
+    cli_map_t asyncs;  /* (provider, id) -> open_id_t */
+    cli_map_t flows;
+} cctx_t;
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((format(printf, 5, 6)))
+#endif
+static void report(cctx_t *c, int rule, uint64_t offset, const char *kind, const char *fmt, ...) {
+    c->count[rule]++;
+    if (c->max_per_rule && c->count[rule] > c->max_per_rule) {
+        return;
+    }
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    const char *sev = rules[rule].sev == SEV_ERROR ? "error" : "warning";
+    if (c->json) {
+        printf("{\"offset\":%" PRIu64 ",\"kind\":\"%s\",\"rule\":\"%s\",\"severity\":\"%s\",\"message\":", offset,
+               kind, rules[rule].id, sev);
+        cli_json_str(stdout, msg, strlen(msg));
+        fputs("}\n", stdout);
+    } else {
+        printf("%10" PRIu64 "  %-7s %-18s %s: %s\n", offset, sev, rules[rule].id, kind, msg);
+    }
 }
 
-const cli_command_t cli_cmd_check = {
-    "check", run, "(not implemented yet)",
-    "usage: fxt check ...\n",
-};
+/* ---- strings ------------------------------------------------------------------------- */
+
+static void check_str(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s, const char *what) {
+    const char *kind = fxt_record_kind_name(rec->kind);
+    if (s->ptr == NULL) {
+        report(c, R_UNRESOLVED_STRING, rec->offset, kind, "%s: string index %u is not registered", what,
+               (unsigned)fxt_strref_value(s->ref));
+        return;
+    }
+    /* registered strings were checked at their string record */
+    if (!fxt_strref_is_inline(s->ref) && s->ref != 0) {
+        return;
+    }
+    if (s->len > FXT_MAX_STRING_LEN) {
+        report(c, R_STRING_TOO_LONG, rec->offset, kind, "%s: inline string of %u bytes", what, (unsigned)s->len);
+    }
+    if (!cli_utf8_valid(s->ptr, s->len)) {
+        report(c, R_INVALID_UTF8, rec->offset, kind, "%s is not valid UTF-8", what);
+    }
+}
+
+static void check_thread(cctx_t *c, const fxt_record_t *rec, const fxt_thread_ref_t *t, const char *what) {
+    if (!t->resolved) {
+        report(c, R_UNRESOLVED_THREAD, rec->offset, fxt_record_kind_name(rec->kind),
+               "%s: thread index %u is not registered", what, (unsigned)t->ref);
+    }
+}
+
+static void reserved(cctx_t *c, const fxt_record_t *rec, uint64_t word, uint64_t mask, const char *what) {
+    if (word & mask) {
+        report(c, R_RESERVED, rec->offset, fxt_record_kind_name(rec->kind), "%s: reserved bits 0x%016" PRIx64 " set",
+               what, word & mask);
+    }
+}
+
+/* Arguments: names and string values, reserved bits, unknown types, oversized arguments. */
+static void check_args(cctx_t *c, const fxt_record_t *rec) {
+    const char *kind = fxt_record_kind_name(rec->kind);
+    for (unsigned i = 0; i < rec->nargs; i++) {
+        const fxt_arg_t *a = &rec->args[i];
+        char what[48];
+        snprintf(what, sizeof what, "argument %u name", i + 1);
+        check_str(c, rec, &a->name, what);
+        uint64_t need = 1 + (fxt_strref_is_inline(a->name.ref) ? fxt_words(fxt_strref_value(a->name.ref)) : 0);
+        switch (a->type) {
+        case FXT_ARG_NULL:
+            reserved(c, rec, a->header, FXT_MASK(arg_data), "null argument");
+            break;
+        case FXT_ARG_INT32:
+        case FXT_ARG_UINT32:
+            break;
+        case FXT_ARG_INT64:
+        case FXT_ARG_UINT64:
+        case FXT_ARG_DOUBLE:
+        case FXT_ARG_POINTER:
+        case FXT_ARG_KOID:
+            reserved(c, rec, a->header, FXT_MASK(arg_data), "argument header");
+            need++;
+            break;
+        case FXT_ARG_STRING:
+            reserved(c, rec, a->header, FXT_MASK(arg_str_reserved), "string argument");
+            snprintf(what, sizeof what, "argument %u value", i + 1);
+            check_str(c, rec, &a->str, what);
+            need += fxt_strref_is_inline(a->str.ref) ? fxt_words(fxt_strref_value(a->str.ref)) : 0;
+            break;
+        case FXT_ARG_BOOL:
+            reserved(c, rec, a->header, FXT_MASK(arg_bool_reserved), "bool argument");
+            break;
+        default:
+            report(c, R_UNKNOWN_ARG, rec->offset, kind, "argument %u has unknown type %u (skipped by its size)",
+                   i + 1, (unsigned)a->type);
+            need = a->size_words;
+            break;
+        }
+        if (a->size_words > need) {
+            report(c, R_ARG_SIZE, rec->offset, kind, "argument %u declares %u words, its contents need %" PRIu64,
+                   i + 1, (unsigned)a->size_words, need);
+        }
+    }
+}
+
+/* ---- per-thread and id bookkeeping ------------------------------------------------------ */
+
+static uint64_t name_hash(const fxt_record_t *rec) {
+    uint64_t h = 1469598103934665603ull;
+    const fxt_str_t *parts[2] = {&rec->u.event.category, &rec->u.event.name};
+    for (int k = 0; k < 2; k++) {
+        const fxt_str_t *s = parts[k];
+        for (uint32_t i = 0; s->ptr && i < s->len; i++) {
+            h = (h ^ (uint8_t)s->ptr[i]) * 1099511628211ull;
+        }
+        h = (h ^ 0xff) * 1099511628211ull;
+    }
+    return h;
+}
+
+static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
+    const char *kind = "event";
+    check_thread(c, rec, &rec->u.event.thread, "thread");
+    check_str(c, rec, &rec->u.event.category, "category");
+    check_str(c, rec, &rec->u.event.name, "name");
+    check_args(c, rec);
+    uint64_t tps = fxt_reader_ticks_per_second(r);
+    uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
+    if (!rec->u.event.thread.resolved) {
+        return;
+    }
+    uint64_t key[3] = {rec->provider, rec->u.event.thread.pid, rec->u.event.thread.tid};
+    thread_state_t *t = cli_map_get(&c->threads, key, sizeof key, 1);
+    if (t == NULL) {
+        return;
+    }
+    if (t->has_last && ns < t->last_ns) {
+        report(c, R_TS_BACKWARDS, rec->offset, kind, "timestamp %" PRIu64 " ns is %" PRIu64
+               " ns before the previous event of thread %" PRIu64 "/%" PRIu64,
+               ns, t->last_ns - ns, rec->u.event.thread.pid, rec->u.event.thread.tid);
+    }
+    t->has_last = 1;
+    t->last_ns = ns;
+    switch (rec->u.event.type) {
+    case FXT_EVENT_DURATION_BEGIN:
+        if (t->depth < MAX_DEPTH) {
+            t->begin_hash[t->depth] = name_hash(rec);
+            t->begin_off[t->depth] = rec->offset;
+        }
+        t->depth++;
+        break;
+    case FXT_EVENT_DURATION_END:
+        if (t->depth == 0) {
+            report(c, R_DURATION_UNMATCHED, rec->offset, kind, "duration end with no open begin on thread %" PRIu64
+                   "/%" PRIu64, rec->u.event.thread.pid, rec->u.event.thread.tid);
+            break;
+        }
+        t->depth--;
+        if (t->depth < MAX_DEPTH && t->begin_hash[t->depth] != name_hash(rec)) {
+            report(c, R_DURATION_NAME, rec->offset, kind,
+                   "duration end's category/name differ from the begin at offset %" PRIu64, t->begin_off[t->depth]);
+        }
+        break;
+    case FXT_EVENT_DURATION_COMPLETE:
+        if (rec->u.event.end_ts < rec->u.event.ts) {
+            report(c, R_COMPLETE_NEGATIVE, rec->offset, kind, "ends at tick %" PRIu64 ", before its start %" PRIu64,
+                   rec->u.event.end_ts, rec->u.event.ts);
+        }
+        break;
+    case FXT_EVENT_ASYNC_BEGIN:
+    case FXT_EVENT_ASYNC_INSTANT:
+    case FXT_EVENT_ASYNC_END:
+    case FXT_EVENT_FLOW_BEGIN:
+    case FXT_EVENT_FLOW_STEP:
+    case FXT_EVENT_FLOW_END: {
+        int flow = rec->u.event.type >= FXT_EVENT_FLOW_BEGIN;
+        unsigned phase = rec->u.event.type - (flow ? FXT_EVENT_FLOW_BEGIN : FXT_EVENT_ASYNC_BEGIN);
+        open_id_t *o = cli_map_get_u64(flow ? &c->flows : &c->asyncs, rec->provider, rec->u.event.id, phase == 0);
+        if (phase == 0) {
+            if (o) {
+                o->open = 1;
+                o->offset = rec->offset;
+            }
+        } else if (o == NULL || !o->open) {
+            report(c, flow ? R_FLOW_NO_BEGIN : R_ASYNC_NO_BEGIN, rec->offset, kind,
+                   "%s %s with id %" PRIu64 " has no open begin", flow ? "flow" : "async",
+                   phase == 1 ? (flow ? "step" : "instant") : "end", rec->u.event.id);
+        } else if (phase == 2) {
+            o->open = 0;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
+    cctx_t *c = ctx;
+    const char *kind = fxt_record_kind_name(rec->kind);
+    uint64_t h = rec->header;
+    c->records++;
+    if (!c->seen_first) {
+        c->seen_first = 1;
+        if (rec->kind != FXT_KIND_MAGIC) {
+            report(c, R_MAGIC_FIRST, rec->offset, kind, "the first record is not the magic number record");
+        }
+    }
+    switch (rec->kind) {
+    case FXT_KIND_MAGIC:
+        if (h != FXT_MAGIC_RECORD) {
+            report(c, R_BAD_MAGIC, rec->offset, kind, "header 0x%016" PRIx64, h);
+        }
+        break;
+    case FXT_KIND_PROVIDER_INFO:
+        reserved(c, rec, h, FXT_MASK(meta_info_reserved), "provider info header");
+        if (!cli_utf8_valid(rec->u.provider_info.name.ptr, rec->u.provider_info.name.len)) {
+            report(c, R_INVALID_UTF8, rec->offset, kind, "provider name is not valid UTF-8");
+        }
+        break;
+    case FXT_KIND_PROVIDER_SECTION:
+        reserved(c, rec, h, FXT_MASK(meta_section_reserved), "provider section header");
+        break;
+    case FXT_KIND_PROVIDER_EVENT:
+        reserved(c, rec, h, FXT_MASK(meta_event_reserved), "provider event header");
+        break;
+    case FXT_KIND_INIT:
+        reserved(c, rec, h, FXT_MASK(init_reserved), "initialization header");
+        if (rec->u.init.ticks_per_second == 0) {
+            report(c, R_INIT_ZERO, rec->offset, kind, "0 ticks per second: timestamps cannot be converted");
+        }
+        break;
+    case FXT_KIND_STRING:
+        reserved(c, rec, h, FXT_MASK(string_bit31) | FXT_MASK(string_bit47) | FXT_MASK(string_reserved),
+                 "string header");
+        if (rec->u.string.index == 0) {
+            report(c, R_INDEX_ZERO, rec->offset, kind, "string record for index 0");
+        }
+        if (rec->u.string.value.len > FXT_MAX_STRING_LEN) {
+            report(c, R_STRING_TOO_LONG, rec->offset, kind, "string of %u bytes", (unsigned)rec->u.string.value.len);
+        }
+        if (!cli_utf8_valid(rec->u.string.value.ptr, rec->u.string.value.len)) {
+            report(c, R_INVALID_UTF8, rec->offset, kind, "string %u is not valid UTF-8", (unsigned)rec->u.string.index);
+        }
+        break;
+    case FXT_KIND_THREAD:
+        reserved(c, rec, h, FXT_MASK(thread_reserved), "thread header");
+        if (rec->u.thread.index == 0) {
+            report(c, R_INDEX_ZERO, rec->offset, kind, "thread record for index 0");
+        }
+        break;
+    case FXT_KIND_EVENT:
+        check_event(c, r, rec);
+        break;
+    case FXT_KIND_BLOB:
+        reserved(c, rec, h, FXT_MASK(blob_bit47) | FXT_MASK(blob_reserved), "blob header");
+        check_str(c, rec, &rec->u.blob.name, "name");
+        break;
+    case FXT_KIND_USERSPACE_OBJECT:
+        reserved(c, rec, h, FXT_MASK(uobj_reserved), "userspace object header");
+        check_thread(c, rec, &rec->u.userspace_object.process, "process");
+        check_str(c, rec, &rec->u.userspace_object.name, "name");
+        check_args(c, rec);
+        break;
+    case FXT_KIND_KERNEL_OBJECT: {
+        reserved(c, rec, h, FXT_MASK(kobj_reserved), "kernel object header");
+        check_str(c, rec, &rec->u.kernel_object.name, "name");
+        check_args(c, rec);
+        if (rec->u.kernel_object.obj_type == FXT_OBJ_THREAD) {
+            int found = 0;
+            for (unsigned i = 0; i < rec->nargs; i++) {
+                const fxt_arg_t *a = &rec->args[i];
+                found |= a->type == FXT_ARG_KOID && a->name.ptr && a->name.len == 7 &&
+                         memcmp(a->name.ptr, "process", 7) == 0;
+            }
+            if (!found) {
+                report(c, R_THREAD_NO_PROCESS, rec->offset, kind,
+                       "thread %" PRIu64 " has no koid 'process' argument: viewers cannot place it",
+                       rec->u.kernel_object.koid);
+            }
+        }
+        break;
+    }
+    case FXT_KIND_CONTEXT_SWITCH:
+        reserved(c, rec, h, FXT_MASK(cswitch_reserved), "context switch header");
+        check_args(c, rec);
+        break;
+    case FXT_KIND_THREAD_WAKEUP:
+        reserved(c, rec, h, FXT_MASK(wakeup_reserved), "thread wakeup header");
+        check_args(c, rec);
+        break;
+    case FXT_KIND_LEGACY_CONTEXT_SWITCH:
+        check_thread(c, rec, &rec->u.legacy_context_switch.out, "outgoing thread");
+        check_thread(c, rec, &rec->u.legacy_context_switch.in, "incoming thread");
+        break;
+    case FXT_KIND_LOG:
+        reserved(c, rec, h, FXT_MASK(log_bit31) | FXT_MASK(log_reserved), "log header");
+        check_thread(c, rec, &rec->u.log.thread, "thread");
+        if (rec->u.log.message.len > FXT_MAX_STRING_LEN) {
+            report(c, R_STRING_TOO_LONG, rec->offset, kind, "message of %u bytes", (unsigned)rec->u.log.message.len);
+        }
+        if (!cli_utf8_valid(rec->u.log.message.ptr, rec->u.log.message.len)) {
+            report(c, R_INVALID_UTF8, rec->offset, kind, "message is not valid UTF-8");
+        }
+        break;
+    case FXT_KIND_LARGE_BLOB: {
+        reserved(c, rec, h, FXT_MASK(large_blob_reserved), "large record header");
+        uint64_t fh = fxt_record_word(rec, rec->bytes, 1);
+        reserved(c, rec, fh, rec->u.large_blob.format == 0 ? FXT_MASK(lblob0_reserved) : FXT_MASK(lblob1_reserved),
+                 "large blob format header");
+        check_str(c, rec, &rec->u.large_blob.category, "category");
+        check_str(c, rec, &rec->u.large_blob.name, "name");
+        if (rec->u.large_blob.format == 0) {
+            check_thread(c, rec, &rec->u.large_blob.thread, "thread");
+            check_args(c, rec);
+        }
+        break;
+    }
+    case FXT_KIND_UNKNOWN:
+        if (rec->u.unknown.has_subtype) {
+            report(c, R_UNKNOWN_RECORD, rec->offset, kind, "record type %u with unknown subtype %u (%" PRIu64 " words)",
+                   (unsigned)rec->u.unknown.type, (unsigned)rec->u.unknown.subtype, rec->u.unknown.size_words);
+        } else {
+            report(c, R_UNKNOWN_RECORD, rec->offset, kind, "unknown record type %u (%" PRIu64 " words)",
+                   (unsigned)rec->u.unknown.type, rec->u.unknown.size_words);
+        }
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
+    cctx_t *c = ctx;
+    (void)r;
+    int rule = d->status == FXT_E_BAD_RECORD_SIZE ? R_SIZE_ZERO
+               : d->status == FXT_E_TRUNCATED    ? R_TRUNCATED
+               : d->status == FXT_E_LIMIT        ? R_TOO_LARGE
+                                                 : R_DAMAGED;
+    if (!c->seen_first) {
+        c->seen_first = 1;
+        report(c, R_MAGIC_FIRST, d->offset, "error", "the first record is not the magic number record");
+    }
+    report(c, rule, d->offset, "error", "%s", d->msg);
+}
+
+static void finish_open(cctx_t *c) {
+    for (size_t i = 0; i < c->threads.count; i++) {
+        const char *key;
+        thread_state_t *t = cli_map_at(&c->threads, i, &key, NULL);
+        uint64_t k[3];
+        memcpy(k, key, sizeof k);
+        for (uint32_t d = t->depth; d > 0; d--) {
+            uint64_t off = d - 1 < MAX_DEPTH ? t->begin_off[d - 1] : 0;
+            report(c, R_DURATION_UNCLOSED, off, "event",
+                   "duration begin on thread %" PRIu64 "/%" PRIu64 " is never ended", k[1], k[2]);
+        }
+    }
+    for (int f = 0; f < 2; f++) {
+        cli_map_t *m = f ? &c->flows : &c->asyncs;
+        for (size_t i = 0; i < m->count; i++) {
+            const char *key;
+            open_id_t *o = cli_map_at(m, i, &key, NULL);
+            uint64_t k[2];
+            memcpy(k, key, sizeof k);
+            if (o->open) {
+                report(c, f ? R_FLOW_NEVER_ENDED : R_ASYNC_NEVER_ENDED, o->offset, "event",
+                       "%s id %" PRIu64 " begun here is never ended", f ? "flow" : "async", k[1]);
+            }
+        }
+    }
+}
+
+static const char check_help[] =
+    "usage: fxt check [--json] [--strict] [--max-per-rule N] [--rules] [IN]\n"
+    "\n"
+    "Validate an FXT trace against the spec. Every violation is reported with its\n"
+    "byte offset, record kind, a stable rule id, a severity and a message; a\n"
+    "summary counts violations by rule. IN defaults to standard input.\n"
+    "\n"
+    "  --json             JSON Lines: one object per violation\n"
+    "                     {offset, kind, rule, severity, message}, then {\"summary\": ...}\n"
+    "  --strict           warnings also make the trace invalid (exit 1)\n"
+    "  --max-per-rule N   print at most N reports per rule (default 100, 0 = all);\n"
+    "                     the summary always counts them all\n"
+    "  --rules            list the rules and exit\n"
+    "\n"
+    "exit status: 0 valid (no errors; warnings allowed unless --strict),\n"
+    "1 violations, 2 usage error, 3 I/O error, 4 out of memory\n";
+
+static int run(int argc, char **argv) {
+    static cctx_t c;
+    memset(&c, 0, sizeof c);
+    c.max_per_rule = 100;
+    const char *in = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--json") == 0) {
+            c.json = 1;
+        } else if (strcmp(a, "--strict") == 0) {
+            c.strict = 1;
+        } else if (strcmp(a, "--rules") == 0) {
+            for (int k = 0; k < R_COUNT; k++) {
+                printf("%-18s %-7s %s\n", rules[k].id, rules[k].sev == SEV_ERROR ? "error" : "warning", rules[k].what);
+            }
+            return CLI_EXIT_OK;
+        } else if (strcmp(a, "--max-per-rule") == 0 && i + 1 < argc) {
+            char *end;
+            c.max_per_rule = strtoull(argv[++i], &end, 10);
+            if (*end) {
+                fprintf(stderr, "fxt check: bad number '%s'\n", argv[i]);
+                return CLI_EXIT_USAGE;
+            }
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "fxt check: unknown option or missing value: '%s'\n", a);
+            return CLI_EXIT_USAGE;
+        } else if (in == NULL) {
+            in = a;
+        } else {
+            fprintf(stderr, "fxt check: more than one input\n");
+            return CLI_EXIT_USAGE;
+        }
+    }
+    static char obuf[1 << 16];
+    setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+    cli_map_init(&c.threads, sizeof(thread_state_t));
+    cli_map_init(&c.asyncs, sizeof(open_id_t));
+    cli_map_init(&c.flows, sizeof(open_id_t));
+    uint64_t bytes = 0;
+    int rc = cli_read_trace("check", in, NULL, on_record, on_error, &c, &bytes);
+    if (rc == 0) {
+        if (!c.seen_first) {
+            report(&c, R_MAGIC_FIRST, 0, "magic", "the trace is empty");
+        }
+        finish_open(&c);
+    }
+    uint64_t errors = 0, warnings = 0;
+    for (int k = 0; k < R_COUNT; k++) {
+        if (rules[k].sev == SEV_ERROR) {
+            errors += c.count[k];
+        } else {
+            warnings += c.count[k];
+        }
+    }
+    if (c.json) {
+        printf("{\"summary\":{\"bytes\":%" PRIu64 ",\"records\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64
+               ",\"rules\":{",
+               bytes, c.records, errors, warnings);
+        int first = 1;
+        for (int k = 0; k < R_COUNT; k++) {
+            if (c.count[k]) {
+                printf("%s\"%s\":%" PRIu64, first ? "" : ",", rules[k].id, c.count[k]);
+                first = 0;
+            }
+        }
+        printf("},\"valid\":%s}}\n", (errors || (c.strict && warnings)) ? "false" : "true");
+    } else {
+        printf("fxt check: %" PRIu64 " records, %" PRIu64 " bytes: %" PRIu64 " error%s, %" PRIu64 " warning%s",
+               c.records, bytes, errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
+        int first = 1;
+        for (int k = 0; k < R_COUNT; k++) {
+            if (c.count[k]) {
+                printf("%s%s x%" PRIu64, first ? " (" : ", ", rules[k].id, c.count[k]);
+                first = 0;
+            }
+        }
+        printf("%s\n", first ? "" : ")");
+    }
+    fflush(stdout);
+    cli_map_free(&c.threads);
+    cli_map_free(&c.asyncs);
+    cli_map_free(&c.flows);
+    if (rc != 0) {
+        return rc;
+    }
+    return (errors || (c.strict && warnings)) ? CLI_EXIT_DATA : CLI_EXIT_OK;
+}
+
+const cli_command_t cli_cmd_check = {"check", run, "validate a trace against the spec", check_help};

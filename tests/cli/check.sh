@@ -1,0 +1,78 @@
+#!/bin/bash
+# fxt check: one trace per rule that triggers it (and only the rules listed), valid
+# traces that trigger nothing, JSON output, exit codes.
+set -u
+fail=0
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+mkdir -p "$SCRATCH"; cd "$SCRATCH" || exit 1
+
+python3 - <<PY
+import sys; sys.path.insert(0, "$SRC/tests/tools"); from fxtgen import *
+H = magic() + provider_info(1, "p") + init(1000000000) + string(1, "cat") + string(2, "name") + thread(1, 10, 11)
+ok_kobj = kernel_object(10, 1, sref("proc")) + kernel_object(11, 2, sref("thr"), args=[arg(8, sref("process"), 10)])
+def ev(t, ts, **kw):
+    return event(t, ts, 1, 1, 2, **kw)
+cases = {
+  # rule: trace
+  "valid": H + ok_kobj + ev(BEGIN, 1) + ev(END, 2) + ev(COMPLETE, 3, end_ts=9) + ev(ASYNC_BEGIN, 4, ident=7) + ev(ASYNC_END, 5, ident=7)
+           + ev(FLOW_BEGIN, 6, ident=8) + ev(FLOW_STEP, 7, ident=8) + ev(FLOW_END, 8, ident=8) + ev(INSTANT, 9, extra=word(2))
+           + ev(COUNTER, 10, ident=1, args=[arg(1, 2, -1), arg(6, 2, sref("v")), arg(9, 2, True)]) + log(11, 1, "hello"),
+  "size-zero": H + word(0x4),
+  "truncated": H + ev(INSTANT, 1)[:12],
+  "damaged": H + event(INSTANT, 1, 1, 1, 2, args=[arg(3, 2, 5, size=1)]),
+  "reserved-bits": H + string(3, "x", extra_bits=1 << 31),
+  "bad-magic": magic() + word(0x0016547846040010 | (1 << 60)) + provider_info(1, "p"),
+  "magic-first": provider_info(1, "p") + magic(),
+  "index-zero": H + string(0, "zero"),
+  "unresolved-string": H + event(INSTANT, 1, 1, 1, 9),
+  "unresolved-thread": H + event(INSTANT, 1, 7, 1, 2),
+  "string-too-long": H + string(3, "x" * 32001),
+  "invalid-utf8": H + event(INSTANT, 1, 1, sref(b"\xc0\xaf"), 2),
+  "arg-size": H + event(INSTANT, 1, 1, 1, 2, args=[arg(1, 2, 5, size=2) + word(0)]),
+  "unknown-record": H + unknown_record(12, 2),
+  "unknown-arg": H + event(INSTANT, 1, 1, 1, 2, args=[arg(13, 2)]),
+  "init-zero-ticks": H + init(0),
+  "ts-backwards": H + ev(INSTANT, 5) + ev(INSTANT, 4),
+  "duration-unmatched": H + ev(END, 5),
+  "duration-unclosed": H + ev(BEGIN, 5),
+  "duration-name": H + ev(BEGIN, 5) + event(END, 6, 1, 1, 1),
+  "complete-negative": H + ev(COMPLETE, 5, end_ts=4),
+  "async-no-begin": H + ev(ASYNC_END, 5, ident=3),
+  "async-never-ended": H + ev(ASYNC_BEGIN, 5, ident=3),
+  "flow-no-begin": H + ev(FLOW_STEP, 5, ident=3) + ev(FLOW_END, 6, ident=3),
+  "flow-never-ended": H + ev(FLOW_BEGIN, 5, ident=3),
+  # a large record announcing 2^31 words (16 GiB): over the reassembly limit, then cut
+  "too-large": H + word(15 | ((1 << 31) << 4)) + word(0) * 4,
+  "thread-no-process": H + kernel_object(11, 2, sref("thr")),
+}
+for k, v in cases.items():
+    write(k + ".fxt", v)
+PY
+
+"$FXT" check valid.fxt > valid.out; rc=$?
+check "valid hand trace: exit 0, nothing reported" '[ $rc -eq 0 ] && [ $(wc -l < valid.out) -eq 1 ] && grep -q "0 errors, 0 warnings" valid.out'
+for rule in $("$FXT" check --rules | awk "{print \$1}"); do
+  [ -f "$rule.fxt" ] || { echo "FAIL no test trace for rule $rule"; fail=1; continue; }
+  "$FXT" check --json "$rule.fxt" > "$rule.jsonl"; rc=$?
+  sev=$("$FXT" check --rules | awk -v r="$rule" '$1 == r {print $2}')
+  want=0; [ "$sev" = error ] && want=1
+  got=$(jq -r "select(.rule) | .rule" "$rule.jsonl" | sort -u | tr "\n" " ")
+  expect="$rule "; [ "$rule" = too-large ] && expect="too-large truncated "
+  check "rule $rule: reported alone (got: $got), exit $want" '[ "$got" = "$expect" ] && [ $rc -eq $want ] && [ "$(tail -1 $rule.jsonl | jq -r .summary.rules[\"$rule\"])" -ge 1 ]'
+done
+check "reports carry offset, kind, severity, message" '[ "$(jq -c "select(.rule) | [.offset, .kind, .severity, (.message|length > 5)]" duration-unmatched.jsonl)" = "[96,\"event\",\"error\",true]" ]'
+"$FXT" check --strict async-never-ended.fxt > /dev/null; rc=$?
+check "--strict: warnings make the trace invalid" '[ $rc -eq 1 ]'
+
+"$FXT" synth --all-records --providers 2 --events 20000 -o synth.fxt
+"$FXT" check synth.fxt > synth.out; rc=$?
+check "fxt synth output is valid" '[ $rc -eq 0 ] && grep -q "0 errors, 0 warnings" synth.out'
+for f in "$SHARED"/samples/foreign/fxtcpp_*.fxt "$SHARED"/samples/foreign/ftr_complete_2threads.fxt; do
+  "$FXT" check "$f" > /dev/null; rc=$?
+  check "$(basename $f) has no errors" '[ $rc -eq 0 ]'
+done
+"$FXT" check --json "$SHARED/samples/foreign/ftr_counter_malformed.fxt" > mal.jsonl; rc=$?
+check "damaged foreign trace: 1996 damaged records counted, 100 printed" '[ $rc -eq 1 ] && [ "$(tail -1 mal.jsonl | jq .summary.rules.damaged)" = 1996 ] && [ $(grep -c "\"rule\":\"damaged\"" mal.jsonl) -eq 100 ]'
+"$FXT" check --bogus > /dev/null 2>&1; rc=$?
+check "usage error: exit 2" '[ $rc -eq 2 ]'
+exit $fail

@@ -1,0 +1,120 @@
+#!/bin/bash
+# fxt json: valid JSON checked event by event against fxt dump --json (timestamps
+# to the nanosecond, per-provider tick rates), the mapping on hand-built traces,
+# filters, pipes and damaged input.
+set -u
+fail=0
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+mkdir -p "$SCRATCH"; cd "$SCRATCH" || exit 1
+
+"$FXT" synth --providers 3 --ticks-per-second 999999937 --all-records --events 30000 -o s.fxt
+"$FXT" json s.fxt -o s.json 2> s.err; rc=$?
+check "exit 0" '[ $rc -eq 0 ]'
+check "parses with python and jq" 'python3 -m json.tool s.json > /dev/null && jq -e ".traceEvents|length > 1000" s.json > /dev/null'
+"$FXT" dump --json s.fxt > s.jsonl
+cat > cmp.py <<'PY'
+import json, sys, decimal
+dump = [json.loads(l) for l in open("s.jsonl")]
+out = json.load(open("s.json"), parse_float=decimal.Decimal)
+events = [e for e in out["traceEvents"] if e["ph"] != "M"]
+tps = {}
+expected = []
+PH = {"instant": "i", "counter": "C", "duration_begin": "B", "duration_end": "E", "duration_complete": "X",
+      "async_begin": "b", "async_instant": "n", "async_end": "e", "flow_begin": "s", "flow_step": "t", "flow_end": "f"}
+def us(ticks, rate):
+    ns = ticks * 10**9 // rate
+    return decimal.Decimal("%d.%03d" % (ns // 1000, ns % 1000))
+for r in dump:
+    if r["kind"] == "init":
+        tps[r["provider"]] = r["ticks_per_second"]
+    elif r["kind"] == "event":
+        expected.append((r, tps.get(r["provider"], 10**9)))
+    elif r["kind"] == "log":
+        expected.append((r, tps.get(r["provider"], 10**9)))
+bad = 0
+if len(events) != len(expected):
+    print("count", len(events), len(expected)); sys.exit(1)
+for e, (r, rate) in zip(events, expected):
+    ok = e["ts"] == us(r["ts"], rate) and e["pid"] == r["pid"] and e["tid"] == r["tid"]
+    if r["kind"] == "log":
+        ok = ok and e["name"] == "log" and e["args"]["message"] == r["message"]
+    else:
+        ok = ok and e["ph"] == PH[r["event"]] and e["name"] == r["name"] and e["cat"] == r["category"]
+        if r["event"] == "duration_complete":
+            ok = ok and e["dur"] == us(r["end_ts"], rate) - us(r["ts"], rate)
+        if r["event"].startswith("async"):
+            ok = ok and e["id"] == "0x%x" % r["id"]
+        if r["event"].startswith("flow"):
+            ok = ok and e["id"] == str(r["id"]) and (r["event"] != "flow_end" or e["bp"] == "e")
+        last = {a["name"]: a for a in r["args"]}  # duplicate names: the last one wins in JSON
+        for a in last.values():
+            v = e["args"][a["name"]]
+            t = a["type"]
+            if t in ("int32", "uint32", "int64", "uint64", "bool", "string"): ok = ok and v == a["value"]
+            elif t == "null": ok = ok and v is None
+            elif t == "pointer": ok = ok and v == "0x%x" % a["value"]
+            elif t == "koid": ok = ok and v == "#%d" % a["value"]
+            elif t == "double": ok = ok and float(v) == a["value"]
+    if not ok:
+        bad += 1
+        if bad < 4: print("mismatch", e, r)
+names = [e for e in out["traceEvents"] if e["ph"] == "M"]
+ok_names = len([n for n in names if n["name"] == "thread_name"]) == 12 and len([n for n in names if n["name"] == "process_name"]) == 3
+sysev = out["systemTraceEvents"]["events"]
+print("events", len(events), "bad", bad, "names ok", ok_names, "system", len(sysev))
+sys.exit(1 if bad or not ok_names or len(sysev) != 9 else 0)
+PY
+check "every event matches the dump (ts exact to the ns, ph, ids, args)" 'python3 cmp.py'
+check "deterministic output" 'cmp -s s.json <("$FXT" json s.fxt 2>/dev/null)'
+check "stdin to stdout" 'cat s.fxt | "$FXT" json - 2>/dev/null | cmp -s - s.json'
+check "buffer-overflow reports on stderr" 'grep -q "reported a full buffer" s.err'
+
+# filters
+"$FXT" json --category gfx s.fxt 2>/dev/null > gfx.json
+check "--category keeps only that category" '[ "$(jq -r "[.traceEvents[] | select(.ph != \"M\") | .cat] | unique | join(\",\")" gfx.json)" = gfx ]'
+"$FXT" json --name "Poll*" --category "*" s.fxt 2>/dev/null > poll.json
+check "--name glob" '[ "$(jq -r "[.traceEvents[] | select(.ph != \"M\") | .name | startswith(\"Poll\")] | all" poll.json)" = true ] && [ $(jq "[.traceEvents[] | select(.ph != \"M\")] | length" poll.json) -gt 10 ]'
+"$FXT" json --time-range 1ms:2ms --no-system-events s.fxt 2>/dev/null > tr.json
+check "--time-range relative to the first event" 'python3 -c "
+import json,decimal
+d=json.load(open(\"tr.json\"),parse_float=decimal.Decimal)
+ev=[e for e in d[\"traceEvents\"] if e[\"ph\"]!=\"M\"]
+allev=[e for e in json.load(open(\"s.json\"),parse_float=decimal.Decimal)[\"traceEvents\"] if e[\"ph\"]!=\"M\"]
+base=allev[0][\"ts\"]
+want=[e for e in allev if base+1000 <= e[\"ts\"] <= base+2000]
+assert ev==want and len(ev)>10 and \"systemTraceEvents\" not in d, (len(ev), len(want))
+"'
+
+# hand-built: scope word, null/NaN args, koid/pointer, unknown types, per-provider rates
+python3 - <<PY
+import sys; sys.path.insert(0, "$SRC/tests/tools"); from fxtgen import *
+t = magic() + provider_info(1, "a") + init(3) + string(1, "c") + thread(1, 5, 6)
+t += event(INSTANT, 7, 1, 1, sref("inst"), args=[arg(0, sref("nul")), arg(5, sref("nan"), float("nan")), arg(8, sref("k"), 77), arg(7, sref("p"), 0xdeadbeef), arg(12, sref("u"))], extra=word(2))
+t += event(INSTANT, 8, 1, 1, sref("inst2"), extra=word(1))
+t += provider_info(2, "b") + event(BEGIN, 1000, (5, 6), sref("c"), sref("x"))
+t += kernel_object(5, 1, sref("proc")) + kernel_object(6, 2, sref("thr"), args=[arg(8, sref("process"), 5)])
+t += event(COUNTER, 1001, (5, 6), sref("c"), sref("ctr"), args=[arg(3, sref("v"), -3)], ident=2**63 + 5)
+t += unknown_record(11, 3)
+write("hand.fxt", t)
+PY
+"$FXT" json hand.fxt > hand.json 2>/dev/null; rc=$?
+check "hand trace: exit 0" '[ $rc -eq 0 ]'
+check "instant scope from the scope word" '[ "$(jq -c "[.traceEvents[] | select(.ph==\"i\") | .s]" hand.json)" = "[\"g\",\"p\"]" ]'
+check "ticks at 3/s converted exactly (7 ticks = 2333333.333 us)" 'grep -q "\"ts\":2333333.333," hand.json'
+check "provider 2 uses its own default rate" '[ "$(jq -c "[.traceEvents[] | select(.ph==\"B\") | .ts]" hand.json)" = "[1]" ]'
+check "null, NaN, koid, pointer args; unknown arg type dropped" '[ "$(jq -c "[.traceEvents[] | select(.name==\"inst\") | .args]" hand.json)" = "[{\"nul\":null,\"nan\":\"NaN\",\"k\":\"#77\",\"p\":\"0xdeadbeef\"}]" ]'
+check "64-bit counter id as a string" '[ "$(jq -r ".traceEvents[] | select(.ph==\"C\") | .id" hand.json)" = "0x8000000000000005" ]'
+check "process and thread names as M events" '[ "$(jq -c "[.traceEvents[] | select(.ph==\"M\") | [.name,.pid,.tid,.args.name]]" hand.json)" = "[[\"process_name\",5,0,\"proc\"],[\"thread_name\",5,6,\"thr\"]]" ]'
+
+# damaged input: still valid JSON, exit 1
+"$FXT" json "$SHARED/samples/foreign/ftr_counter_malformed.fxt" > mal.json 2> mal.err; rc=$?
+check "damaged trace: exit 1, valid JSON, errors counted" '[ $rc -eq 1 ] && jq . mal.json > /dev/null && grep -q "1996 damaged records" mal.err'
+head -c 1000 s.fxt | "$FXT" json > cut.json 2>/dev/null; rc=$?
+check "cut trace: exit 1, valid JSON" '[ $rc -eq 1 ] && jq . cut.json > /dev/null'
+for f in "$SHARED"/samples/foreign/*.fxt; do
+  "$FXT" json "$f" 2>/dev/null | jq -e .traceEvents > /dev/null
+  check "$(basename $f) converts to valid JSON" '[ $? -eq 0 ]'
+done
+"$FXT" json --bogus > /dev/null 2>&1; rc=$?
+check "usage error: exit 2" '[ $rc -eq 2 ]'
+exit $fail

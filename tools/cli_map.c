@@ -1,0 +1,129 @@
+/* Insertion-ordered hash map for the CLI tools (see cli_map.h). */
+#include "cli_map.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct entry_head {
+    uint64_t hash;
+    char *key;
+    size_t klen;
+} entry_head_t;
+
+static size_t stride(const cli_map_t *m) {
+    return (sizeof(entry_head_t) + m->vsize + 15) & ~(size_t)15;
+}
+
+static uint64_t hash_key(const void *key, size_t n) {
+    const uint8_t *p = key;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    }
+    h ^= h >> 29;
+    return h | 1;
+}
+
+void cli_map_init(cli_map_t *m, size_t vsize) {
+    memset(m, 0, sizeof *m);
+    m->vsize = vsize;
+}
+
+void cli_map_free(cli_map_t *m) {
+    size_t st = stride(m);
+    for (size_t i = 0; i < m->count; i++) {
+        free(((entry_head_t *)(m->entries + i * st))->key);
+    }
+    free(m->entries);
+    free(m->index);
+    memset(m, 0, sizeof *m);
+}
+
+static int grow_index(cli_map_t *m) {
+    size_t ncap = m->icap ? m->icap * 2 : 64;
+    uint32_t *ni = calloc(ncap, sizeof *ni);
+    if (ni == NULL) {
+        return -1;
+    }
+    size_t st = stride(m);
+    for (size_t i = 0; i < m->count; i++) {
+        uint64_t h = ((entry_head_t *)(m->entries + i * st))->hash;
+        size_t j = (size_t)h & (ncap - 1);
+        while (ni[j] != 0) {
+            j = (j + 1) & (ncap - 1);
+        }
+        ni[j] = (uint32_t)(i + 1);
+    }
+    free(m->index);
+    m->index = ni;
+    m->icap = ncap;
+    return 0;
+}
+
+void *cli_map_get(cli_map_t *m, const void *key, size_t klen, int create) {
+    return cli_map_get_ix(m, key, klen, create, NULL);
+}
+
+void *cli_map_get_ix(cli_map_t *m, const void *key, size_t klen, int create, size_t *index) {
+    uint64_t h = hash_key(key, klen);
+    size_t st = stride(m);
+    if (m->icap) {
+        for (size_t j = (size_t)h & (m->icap - 1); m->index[j] != 0; j = (j + 1) & (m->icap - 1)) {
+            entry_head_t *e = (entry_head_t *)(m->entries + (m->index[j] - 1) * st);
+            if (e->hash == h && e->klen == klen && memcmp(e->key, key, klen) == 0) {
+                if (index) {
+                    *index = m->index[j] - 1;
+                }
+                return (uint8_t *)e + sizeof *e;
+            }
+        }
+    }
+    if (!create) {
+        return NULL;
+    }
+    if ((m->count + 1) * 2 > m->icap && grow_index(m) != 0) {
+        return NULL;
+    }
+    if (m->count == m->ecap) {
+        size_t ncap = m->ecap ? m->ecap * 2 : 32;
+        uint8_t *ne = realloc(m->entries, ncap * st);
+        if (ne == NULL) {
+            return NULL;
+        }
+        m->entries = ne;
+        m->ecap = ncap;
+    }
+    char *k = malloc(klen ? klen : 1);
+    if (k == NULL) {
+        return NULL;
+    }
+    if (klen) {
+        memcpy(k, key, klen);
+    }
+    entry_head_t *e = (entry_head_t *)(m->entries + m->count * st);
+    memset(e, 0, st);
+    e->hash = h;
+    e->key = k;
+    e->klen = klen;
+    size_t j = (size_t)h & (m->icap - 1);
+    while (m->index[j] != 0) {
+        j = (j + 1) & (m->icap - 1);
+    }
+    m->index[j] = (uint32_t)(m->count + 1);
+    if (index) {
+        *index = m->count;
+    }
+    m->count++;
+    return (uint8_t *)e + sizeof *e;
+}
+
+void *cli_map_at(const cli_map_t *m, size_t i, const char **key, size_t *klen) {
+    entry_head_t *e = (entry_head_t *)(m->entries + i * stride(m));
+    if (key) {
+        *key = e->key;
+    }
+    if (klen) {
+        *klen = e->klen;
+    }
+    return (uint8_t *)e + sizeof *e;
+}

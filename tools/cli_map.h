@@ -1,0 +1,37 @@
+/*
+ * A small hash map for the CLI tools: byte-string keys (copied), fixed-size
+ * zero-initialised values, iteration in insertion order (so output is
+ * deterministic). Memory grows with the number of distinct keys only.
+ */
+#ifndef FXT_CLI_MAP_H
+#define FXT_CLI_MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct cli_map {
+    size_t vsize;       /* value bytes */
+    size_t count;       /* entries */
+    size_t ecap;        /* entry array capacity */
+    uint8_t *entries;   /* count entries of stride cli_map_stride(m) */
+    uint32_t *index;    /* open addressing: entry number + 1, 0 = empty */
+    size_t icap;        /* power of two */
+} cli_map_t;
+
+void cli_map_init(cli_map_t *m, size_t vsize);
+void cli_map_free(cli_map_t *m);
+/* The value for key, created (zeroed) if absent and `create`; NULL if absent or out of memory. */
+void *cli_map_get(cli_map_t *m, const void *key, size_t klen, int create);
+/* Same, also giving the entry's insertion index (for cli_map_at). */
+void *cli_map_get_ix(cli_map_t *m, const void *key, size_t klen, int create, size_t *index);
+/* Entry i (0 <= i < count) in insertion order. */
+void *cli_map_at(const cli_map_t *m, size_t i, const char **key, size_t *klen);
+/* Remove nothing: maps only grow (tools that need removal keep a flag in the value). */
+
+/* Convenience: a key made of up to four 64-bit integers. */
+static inline void *cli_map_get_u64(cli_map_t *m, uint64_t a, uint64_t b, int create) {
+    uint64_t k[2] = {a, b};
+    return cli_map_get(m, k, sizeof k, create);
+}
+
+#endif
