@@ -783,8 +783,11 @@ fxt_status fxt_write_event(fxt_writer_t *w, const fxt_event_desc_t *ev) {
     int has_id = ev->type == FXT_EVENT_COUNTER ||
                  (ev->type >= FXT_EVENT_ASYNC_BEGIN && ev->type <= FXT_EVENT_FLOW_END);
     int has_end = ev->type == FXT_EVENT_DURATION_COMPLETE;
+    if (ev->nextra && ev->extra == NULL) {
+        return set_error(w, FXT_E_INVALID_ARG);
+    }
     uint64_t words = 2 + pthr_words(&t) + pstr_words(&cat) + pstr_words(&name) + pa.words +
-                     (uint64_t)(has_id || has_end);
+                     (uint64_t)(has_id || has_end) + ev->nextra;
     TRY(start_record(w, words));
     put(w, fxt_put_rec_type(FXT_RECORD_EVENT) | fxt_put_rec_size(words) | fxt_put_event_type(ev->type) |
                fxt_put_event_nargs(pa.n) | fxt_put_event_thread(t.ref) |
@@ -799,8 +802,13 @@ fxt_status fxt_write_event(fxt_writer_t *w, const fxt_event_desc_t *ev) {
     } else if (has_end) {
         put(w, ev->end_ts);
     }
+    for (unsigned i = 0; i < ev->nextra; i++) {
+        put(w, ev->extra[i]);
+    }
     return FXT_OK;
 }
+
+int fxt__writer_swapped(const fxt_writer_t *w) { return w->swap; }
 
 static fxt_status simple_event(fxt_writer_t *w, uint32_t type, uint64_t ts, fxt_wthread_t t,
                                fxt_str_t cat, fxt_str_t name, uint64_t id, uint64_t end_ts,
@@ -815,6 +823,8 @@ static fxt_status simple_event(fxt_writer_t *w, uint32_t type, uint64_t ts, fxt_
     ev.end_ts = end_ts;
     ev.args = args;
     ev.nargs = nargs;
+    ev.extra = NULL;
+    ev.nextra = 0;
     return fxt_write_event(w, &ev);
 }
 

@@ -53,7 +53,7 @@ static void write_hand_records(fxt_writer_t *w) {
     fxt_write_duration_complete(w, 0x3000, 0x3500, t1, S("cat"), S("name"), NULL, 0);
     for (unsigned i = 0; i < 6; i++) {
         fxt_event_desc_t ev = {FXT_EVENT_ASYNC_BEGIN + i, 0x4000 + i, t1, S("cat"), S("name"),
-                               i < 3 ? 0xa : 0xf, 0, NULL, 0};
+                               i < 3 ? 0xa : 0xf, 0, NULL, 0, NULL, 0};
         fxt_write_event(w, &ev);
     }
     fxt_write_blob(w, SI("b"), FXT_BLOB_DATA, "hello", 5);
@@ -476,7 +476,7 @@ static void test_validation(void) {
     CHECK(fxt_write_thread_record(w, 0, 1, 2) == FXT_E_BAD_INDEX);
     fxt_writer_destroy(w);
     w = fresh(&mem);
-    fxt_event_desc_t ev = {11, 0, fxt_thread(1, 1), S("c"), S("n"), 0, 0, NULL, 0};
+    fxt_event_desc_t ev = {11, 0, fxt_thread(1, 1), S("c"), S("n"), 0, 0, NULL, 0, NULL, 0};
     CHECK(fxt_write_event(w, &ev) == FXT_E_INVALID_ARG);
     fxt_writer_destroy(w);
     w = fresh(&mem);

@@ -1,4 +1,9 @@
-/* Chunked input from a file or stdin. */
+/*
+ * Input and output for the fxt command: files or stdin/stdout ("-"), read in
+ * chunks; gzip and zstd inputs are recognised by their magic bytes and
+ * decompressed on the fly (from files and pipes alike); outputs are
+ * compressed when their name ends in .gz / .zst or a format is forced.
+ */
 #include "cli_io.h"
 
 #include <errno.h>
@@ -8,13 +13,25 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifdef FXT_HAVE_ZIO
+#include <fxt/zio.h>
+#endif
+
 #define CLI_CHUNK (1u << 20) /* 1 MiB: big enough to amortise syscalls, small enough for the memory bound */
 
 struct cli_input {
     int fd;
     int owns_fd;
-    uint8_t *buf;
-    uint64_t total;
+    uint8_t *buf;      /* what we hand out */
+    uint8_t *raw;      /* compressed bytes (compressed inputs only) */
+    size_t raw_len, raw_pos;
+    int raw_eof;
+    int detected;
+    uint64_t total;    /* bytes delivered (decompressed) */
+    uint64_t raw_total;
+#ifdef FXT_HAVE_ZIO
+    fxt_zdec_t *dec;
+#endif
     char name[256];
 };
 
@@ -48,11 +65,11 @@ int cli_input_open(const char *path, cli_input_t **out, char *err, size_t errlen
     return 0;
 }
 
-int cli_input_read(cli_input_t *in, const uint8_t **data, size_t *len, char *err, size_t errlen) {
+/* Fill dst with up to cap bytes from the fd (as far as the source allows). */
+static ssize_t fill(cli_input_t *in, uint8_t *dst, size_t cap, char *err, size_t errlen) {
     size_t got = 0;
-    /* Fill the chunk as far as the source allows, so pipes give large chunks too. */
-    while (got < CLI_CHUNK) {
-        ssize_t n = read(in->fd, in->buf + got, CLI_CHUNK - got);
+    while (got < cap) {
+        ssize_t n = read(in->fd, dst + got, cap - got);
         if (n < 0) {
             if (errno == EINTR) {
                 continue;
@@ -65,12 +82,88 @@ int cli_input_read(cli_input_t *in, const uint8_t **data, size_t *len, char *err
         }
         got += (size_t)n;
     }
+    in->raw_total += got;
+    return (ssize_t)got;
+}
+
+int cli_input_read(cli_input_t *in, const uint8_t **data, size_t *len, char *err, size_t errlen) {
+#ifdef FXT_HAVE_ZIO
+    if (in->dec != NULL) {
+        size_t produced = 0;
+        while (produced < CLI_CHUNK) {
+            if (in->raw_pos == in->raw_len && !in->raw_eof) {
+                ssize_t n = fill(in, in->raw, CLI_CHUNK, err, errlen);
+                if (n < 0) {
+                    return -1;
+                }
+                in->raw_len = (size_t)n;
+                in->raw_pos = 0;
+                in->raw_eof = n == 0;
+            }
+            size_t got = 0;
+            fxt_status st = fxt_zdec_run(in->dec, in->raw, in->raw_len, &in->raw_pos, in->buf + produced,
+                                         CLI_CHUNK - produced, &got);
+            if (st != FXT_OK) {
+                snprintf(err, errlen, "%s: corrupt compressed data", in->name);
+                return -1;
+            }
+            produced += got;
+            if (got == 0 && in->raw_eof) {
+                break;
+            }
+        }
+        if (produced == 0) {
+            if (fxt_zdec_end(in->dec) != FXT_OK) {
+                snprintf(err, errlen, "%s: compressed stream is cut short", in->name);
+                return -1;
+            }
+            return 0;
+        }
+        in->total += produced;
+        *data = in->buf;
+        *len = produced;
+        return 1;
+    }
+#endif
+    ssize_t got = fill(in, in->buf, CLI_CHUNK, err, errlen);
+    if (got < 0) {
+        return -1;
+    }
     if (got == 0) {
         return 0;
     }
-    in->total += got;
+    if (!in->detected) {
+        in->detected = 1;
+#ifdef FXT_HAVE_ZIO
+        fxt_zio_format fmt = fxt_zio_detect(in->buf, (size_t)got);
+        if (fmt != FXT_ZIO_NONE) {
+            /* compressed: the chunk we read becomes the first compressed input */
+            if (fxt_zdec_create(fmt, &in->dec) != FXT_OK) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+            in->raw = in->buf;
+            in->raw_len = (size_t)got;
+            in->raw_pos = 0;
+            in->raw_eof = 0;
+            in->buf = malloc(CLI_CHUNK);
+            if (in->buf == NULL) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+            return cli_input_read(in, data, len, err, errlen);
+        }
+#else
+        if (got >= 2 && ((in->buf[0] == 0x1f && in->buf[1] == 0x8b) || (in->buf[0] == 0x28 && in->buf[1] == 0xb5))) {
+            snprintf(err, errlen, "%s: compressed input, but this fxt was built without compression support",
+                     in->name);
+            return -1;
+        }
+#endif
+    }
+    in->total += (size_t)got;
     *data = in->buf;
-    *len = got;
+    *len = (size_t)got;
     return 1;
 }
 
@@ -85,6 +178,99 @@ void cli_input_close(cli_input_t *in) {
     if (in->owns_fd) {
         close(in->fd);
     }
+#ifdef FXT_HAVE_ZIO
+    fxt_zdec_destroy(in->dec);
+#endif
+    free(in->raw);
     free(in->buf);
     free(in);
+}
+
+/* ---- output ------------------------------------------------------------------------- */
+
+struct cli_output {
+    int fd;
+    int owns_fd;
+    fxt_sink_t sink;
+#ifdef FXT_HAVE_ZIO
+    fxt_zsink_t *z;
+#endif
+    char name[256];
+};
+
+int cli_output_open(const char *path, const char *format, cli_output_t **out, char *err, size_t errlen) {
+    cli_output_t *o = calloc(1, sizeof *o);
+    if (o == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (path == NULL || strcmp(path, "-") == 0) {
+        o->fd = 1;
+        snprintf(o->name, sizeof o->name, "<stdout>");
+    } else {
+        o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (o->fd < 0) {
+            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+            free(o);
+            return -1;
+        }
+        o->owns_fd = 1;
+        snprintf(o->name, sizeof o->name, "%s", path);
+    }
+    o->sink = fxt_sink_fd(&o->fd);
+    int want = 0; /* 0 none, 1 gzip, 2 zstd */
+    if (format != NULL && strcmp(format, "gzip") == 0) {
+        want = 1;
+    } else if (format != NULL && strcmp(format, "zstd") == 0) {
+        want = 2;
+    } else if (format != NULL && strcmp(format, "none") != 0) {
+        snprintf(err, errlen, "unknown compression '%s' (gzip, zstd, none)", format);
+        cli_output_close(o, 1);
+        return -1;
+    } else if (format == NULL && path != NULL) {
+        size_t n = strlen(path);
+        if (n > 3 && strcmp(path + n - 3, ".gz") == 0) {
+            want = 1;
+        } else if ((n > 4 && strcmp(path + n - 4, ".zst") == 0) || (n > 5 && strcmp(path + n - 5, ".zstd") == 0)) {
+            want = 2;
+        }
+    }
+    if (want) {
+#ifdef FXT_HAVE_ZIO
+        if (fxt_zsink_create(want == 1 ? FXT_ZIO_GZIP : FXT_ZIO_ZSTD, 0, o->sink, &o->z) != FXT_OK) {
+            snprintf(err, errlen, "cannot start compression");
+            cli_output_close(o, 1);
+            return -1;
+        }
+        o->sink = fxt_zsink_sink(o->z);
+#else
+        snprintf(err, errlen, "this fxt was built without compression support");
+        cli_output_close(o, 1);
+        return -1;
+#endif
+    }
+    *out = o;
+    return 0;
+}
+
+fxt_sink_t cli_output_sink(cli_output_t *o) { return o->sink; }
+
+int cli_output_close(cli_output_t *o, int failed) {
+    if (o == NULL) {
+        return 0;
+    }
+    int rc = 0;
+#ifdef FXT_HAVE_ZIO
+    if (o->z != NULL) {
+        if (!failed && fxt_zsink_finish(o->z) != FXT_OK) {
+            rc = -1;
+        }
+        fxt_zsink_destroy(o->z);
+    }
+#endif
+    if (o->owns_fd && close(o->fd) != 0) {
+        rc = -1;
+    }
+    free(o);
+    return rc;
 }

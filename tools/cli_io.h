@@ -24,4 +24,16 @@ uint64_t cli_input_bytes(const cli_input_t *in);
 const char *cli_input_name(const cli_input_t *in);
 void cli_input_close(cli_input_t *in);
 
+#include <fxt/writer.h>
+
+/*
+ * Output for commands that write FXT: a file or "-" (stdout). `format` is
+ * "gzip", "zstd", "none", or NULL to choose from the name (.gz, .zst).
+ */
+typedef struct cli_output cli_output_t;
+int cli_output_open(const char *path, const char *format, cli_output_t **out, char *err, size_t errlen);
+fxt_sink_t cli_output_sink(cli_output_t *o);
+/* Finish compression and close; returns -1 on a write error. `failed` skips the trailer. */
+int cli_output_close(cli_output_t *o, int failed);
+
 #endif /* FXT_CLI_IO_H */

@@ -1,15 +1,478 @@
-/* fxt cut: not implemented yet (placeholder so the command table links). */
+/*
+ * fxt cut: a valid trace holding only the selected events (time window,
+ * category and name filters). Records are re-encoded through the writer, so
+ * every string and thread the kept events use is registered again in the
+ * output, in the provider it belongs to; provider, initialization, kernel
+ * object and userspace object records are re-emitted; duration pairs that
+ * straddle the window are balanced (an end whose begin was dropped is dropped;
+ * a kept begin whose end falls outside is closed at the window's end).
+ * Streaming: memory grows with threads and nesting depth, not trace size.
+ */
+#include <fxt/archive.h>
+
+#include <fnmatch.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
+#include "cli_io.h"
+#include "cli_map.h"
+#include "cli_trace.h"
 
-static int run(int argc, char **argv) {
-    (void)argc;
-    fprintf(stderr, "fxt: '%s' is not implemented yet\n", argv[0]);
-    return CLI_EXIT_USAGE;
+#define MAX_FILTERS 64
+#define MAX_DEPTH 256
+
+typedef struct prov {
+    uint64_t max_ticks; /* latest event timestamp: where open chains are closed without --to */
+    int announced;
+    int has_init;
+    uint64_t tps;
+    char name[256];
+    size_t name_len;
+} prov_t;
+
+typedef struct frame {
+    int kept;
+    char *cat, *name; /* copies, for closing kept begins at the end */
+    uint32_t cat_len, name_len;
+    uint64_t pid, tid;
+} frame_t;
+
+typedef struct tstack {
+    uint32_t depth;
+    int has_provider;
+    uint32_t provider;
+    uint64_t last_ticks; /* latest begin/end timestamp seen on this thread */
+    frame_t f[MAX_DEPTH];
+} tstack_t;
+
+/* An async or flow chain whose begin was kept. */
+typedef struct chain {
+    int open;
+    int flow;
+    int has_provider;
+    uint32_t provider;
+    uint64_t id, pid, tid, last_ticks;
+    char *cat, *name;
+    uint32_t cat_len, name_len;
+} chain_t;
+
+typedef struct cut {
+    fxt_writer_t *w;
+    fxt_status wst;
+    const char *cats[MAX_FILTERS];
+    unsigned ncats;
+    const char *names[MAX_FILTERS];
+    unsigned nnames;
+    int has_from, has_to, absolute;
+    uint64_t from_ns, to_ns;
+    int have_base;
+    uint64_t base_ns;
+    cli_map_t provs;   /* (has_provider, id) -> prov_t */
+    cli_map_t stacks;  /* (has_provider, provider, pid, tid) -> tstack_t */
+    cli_map_t chains;  /* (has_provider, provider, id, flow) -> chain_t */
+    int out_has_provider;
+    uint32_t out_provider;
+    int out_started;
+    uint64_t kept, dropped, closed, dropped_ends, errors;
+    char *scratch;
+} cut_t;
+
+static int matches(cut_t *c, const char *const *pats, unsigned n, fxt_str_t s) {
+    if (n == 0) {
+        return 1;
+    }
+    size_t len = s.ptr ? s.len : 0;
+    if (len) {
+        memcpy(c->scratch, s.ptr, len);
+    }
+    c->scratch[len] = '\0';
+    for (unsigned i = 0; i < n; i++) {
+        if (fnmatch(pats[i], c->scratch, 0) == 0) {
+            return 1;
+        }
+    }
+    return 0;
 }
 
-const cli_command_t cli_cmd_cut = {
-    "cut", run, "(not implemented yet)",
-    "usage: fxt cut ...\n",
-};
+static prov_t *prov_of(cut_t *c, int has, uint32_t id) {
+    prov_t *p = cli_map_get_u64(&c->provs, (uint64_t)has, id, 1);
+    if (p && p->tps == 0) {
+        p->tps = 1000000000u;
+    }
+    return p;
+}
+
+/* Make the output's provider context the record's (announcing it on first use). */
+static void ensure_context(cut_t *c, int has, uint32_t id) {
+    prov_t *p = prov_of(c, has, id);
+    if (p == NULL) {
+        return;
+    }
+    if (has && (!c->out_has_provider || c->out_provider != id || !p->announced)) {
+        if (!p->announced) {
+            fxt_write_provider_info(c->w, id, fxt_str_n(p->name, p->name_len));
+        } else {
+            fxt_write_provider_section(c->w, id);
+        }
+        c->out_has_provider = 1;
+        c->out_provider = id;
+    }
+    if (!p->announced) {
+        p->announced = 1;
+        if (p->has_init) {
+            fxt_write_init(c->w, p->tps);
+        }
+    }
+}
+
+static uint64_t window_end_ticks(cut_t *c, uint64_t tps) {
+    uint64_t ns = c->absolute ? c->to_ns : c->base_ns + c->to_ns;
+    __extension__ typedef unsigned __int128 u128;
+    return (uint64_t)((u128)ns * tps / 1000000000u);
+}
+
+static int in_window(cut_t *c, uint64_t ns) {
+    if (!c->have_base) {
+        c->have_base = 1;
+        c->base_ns = ns;
+    }
+    uint64_t rel = c->absolute ? ns : (ns >= c->base_ns ? ns - c->base_ns : 0);
+    return !(c->has_from && rel < c->from_ns) && !(c->has_to && rel > c->to_ns);
+}
+
+static char *dup_str(fxt_str_t s, uint32_t *len) {
+    *len = s.ptr ? s.len : 0;
+    char *p = malloc(*len ? *len : 1);
+    if (p && *len) {
+        memcpy(p, s.ptr, *len);
+    }
+    return p;
+}
+
+static void write_end(cut_t *c, const tstack_t *st, const frame_t *f, uint64_t ticks) {
+    ensure_context(c, st->has_provider, st->provider);
+    fxt_write_duration_end(c->w, ticks, fxt_thread(f->pid, f->tid), fxt_str_n(f->cat, f->cat_len),
+                           fxt_str_n(f->name, f->name_len), NULL, 0);
+}
+
+static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
+    uint64_t tps = fxt_reader_ticks_per_second(r);
+    prov_t *pv = prov_of(c, rec->has_provider, rec->provider);
+    if (pv && rec->u.event.ts > pv->max_ticks) {
+        pv->max_ticks = rec->u.event.ts;
+    }
+    uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
+    int selected = in_window(c, ns) && matches(c, c->cats, c->ncats, rec->u.event.category) &&
+                   matches(c, c->names, c->nnames, rec->u.event.name);
+    uint32_t type = rec->u.event.type;
+    if (type == FXT_EVENT_DURATION_BEGIN || type == FXT_EVENT_DURATION_END) {
+        const fxt_thread_ref_t *t = &rec->u.event.thread;
+        uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, t->pid, t->tid};
+        tstack_t *st = cli_map_get(&c->stacks, key, sizeof key, 1);
+        if (st == NULL) {
+            return;
+        }
+        st->has_provider = rec->has_provider;
+        st->provider = rec->provider;
+        st->last_ticks = rec->u.event.ts > st->last_ticks ? rec->u.event.ts : st->last_ticks;
+        if (type == FXT_EVENT_DURATION_BEGIN) {
+            if (st->depth < MAX_DEPTH) {
+                frame_t *f = &st->f[st->depth];
+                f->kept = selected;
+                f->pid = t->pid;
+                f->tid = t->tid;
+                free(f->cat);
+                free(f->name);
+                f->cat = f->name = NULL;
+                if (selected) {
+                    f->cat = dup_str(rec->u.event.category, &f->cat_len);
+                    f->name = dup_str(rec->u.event.name, &f->name_len);
+                }
+            } else {
+                selected = 0; /* too deep to track: dropped to keep the output balanced */
+            }
+            st->depth++;
+        } else {
+            if (st->depth == 0) {
+                c->dropped_ends++;
+                c->dropped++;
+                return; /* unmatched in the input: never kept */
+            }
+            st->depth--;
+            frame_t *f = st->depth < MAX_DEPTH ? &st->f[st->depth] : NULL;
+            if (f == NULL || !f->kept) {
+                if (selected) {
+                    c->dropped_ends++;
+                }
+                c->dropped++;
+                return;
+            }
+            if (!selected) {
+                /* the begin was kept: close the pair at the window's end */
+                write_end(c, st, f, c->has_to ? window_end_ticks(c, tps) : rec->u.event.ts);
+                c->closed++;
+                c->kept++;
+                return;
+            }
+        }
+    }
+    if (type >= FXT_EVENT_ASYNC_BEGIN && type <= FXT_EVENT_FLOW_END) {
+        /* keep chains whole: continuations only when their begin was kept */
+        int flow = type >= FXT_EVENT_FLOW_BEGIN;
+        int begin = type == FXT_EVENT_ASYNC_BEGIN || type == FXT_EVENT_FLOW_BEGIN;
+        int end = type == FXT_EVENT_ASYNC_END || type == FXT_EVENT_FLOW_END;
+        uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, rec->u.event.id, (uint64_t)flow};
+        chain_t *ch = cli_map_get(&c->chains, key, sizeof key, begin && selected);
+        if (begin && selected && ch) {
+            free(ch->cat);
+            free(ch->name);
+            ch->open = 1;
+            ch->flow = flow;
+            ch->has_provider = rec->has_provider;
+            ch->provider = rec->provider;
+            ch->id = rec->u.event.id;
+            ch->pid = rec->u.event.thread.pid;
+            ch->tid = rec->u.event.thread.tid;
+            ch->cat = dup_str(rec->u.event.category, &ch->cat_len);
+            ch->name = dup_str(rec->u.event.name, &ch->name_len);
+        } else if (!begin) {
+            if (ch == NULL || !ch->open) {
+                selected = 0;
+            } else if (selected && end) {
+                ch->open = 0;
+            }
+        }
+        if (ch && selected) {
+            ch->last_ticks = rec->u.event.ts;
+        }
+    }
+    if (!selected) {
+        c->dropped++;
+        return;
+    }
+    ensure_context(c, rec->has_provider, rec->provider);
+    fxt_write_record(c->w, rec, 0);
+    c->kept++;
+}
+
+static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
+    cut_t *c = ctx;
+    switch (rec->kind) {
+    case FXT_KIND_MAGIC:
+        if (!c->out_started) {
+            c->out_started = 1;
+            fxt_write_magic(c->w);
+        }
+        break;
+    case FXT_KIND_PROVIDER_INFO: {
+        prov_t *p = prov_of(c, 1, rec->u.provider_info.id);
+        if (p) {
+            p->name_len = rec->u.provider_info.name.len;
+            memcpy(p->name, rec->u.provider_info.name.ptr, p->name_len);
+        }
+        break;
+    }
+    case FXT_KIND_INIT: {
+        prov_t *p = prov_of(c, rec->has_provider, rec->provider);
+        if (p) {
+            p->has_init = 1;
+            p->tps = rec->u.init.ticks_per_second;
+            if (p->announced) {
+                ensure_context(c, rec->has_provider, rec->provider);
+                fxt_write_init(c->w, p->tps);
+            }
+        }
+        break;
+    }
+    case FXT_KIND_PROVIDER_SECTION:
+    case FXT_KIND_STRING:
+    case FXT_KIND_THREAD:
+        break; /* contexts are re-created on demand; the writer registers strings and threads */
+    case FXT_KIND_PROVIDER_EVENT:
+        ensure_context(c, rec->has_provider, rec->provider);
+        fxt_write_provider_event(c->w, rec->u.provider_event.id, rec->u.provider_event.event);
+        break;
+    case FXT_KIND_EVENT:
+        on_event(c, r, rec);
+        break;
+    case FXT_KIND_LOG:
+    case FXT_KIND_CONTEXT_SWITCH:
+    case FXT_KIND_THREAD_WAKEUP:
+    case FXT_KIND_LEGACY_CONTEXT_SWITCH: {
+        uint64_t ts = rec->kind == FXT_KIND_LOG              ? rec->u.log.ts
+                      : rec->kind == FXT_KIND_CONTEXT_SWITCH ? rec->u.context_switch.ts
+                      : rec->kind == FXT_KIND_THREAD_WAKEUP  ? rec->u.thread_wakeup.ts
+                                                              : rec->u.legacy_context_switch.ts;
+        if (in_window(c, cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r))) && c->ncats == 0 && c->nnames == 0) {
+            ensure_context(c, rec->has_provider, rec->provider);
+            fxt_write_record(c->w, rec, 0);
+        }
+        break;
+    }
+    default:
+        /* objects, blobs, large blobs, trace info, unknown records: kept (they describe the trace) */
+        ensure_context(c, rec->has_provider, rec->provider);
+        fxt_write_record(c->w, rec, 0);
+        break;
+    }
+    return fxt_writer_status(c->w) != FXT_OK;
+}
+
+static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
+    cut_t *c = ctx;
+    (void)r;
+    c->errors++;
+    if (c->errors <= 10) {
+        fprintf(stderr, "fxt cut: offset %" PRIu64 ": %s (skipped)\n", d->offset, d->msg);
+    }
+}
+
+static int parse_ns(const char *s, uint64_t *out) {
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s) {
+        return -1;
+    }
+    uint64_t mul = strcmp(end, "us") == 0 ? 1000 : strcmp(end, "ms") == 0 ? 1000000 : strcmp(end, "s") == 0 ? 1000000000 : 1;
+    if (*end && strcmp(end, "ns") != 0 && mul == 1) {
+        return -1;
+    }
+    *out = (uint64_t)v * mul;
+    return 0;
+}
+
+static const char cut_help[] =
+    "usage: fxt cut [options] IN -o OUT\n"
+    "\n"
+    "Write a valid trace holding only the selected events. Every string, thread,\n"
+    "provider, initialization, kernel object and userspace object record the kept\n"
+    "events need is emitted again (in their provider). Duration begin/end pairs\n"
+    "that straddle the window are balanced: an end whose begin was dropped is\n"
+    "dropped, a kept begin is closed at the window's end. Streaming.\n"
+    "\n"
+    "  --from T, --to T       window, in ns relative to the first event (suffixes\n"
+    "                         ns, us, ms, s); either may be omitted\n"
+    "  --absolute             --from/--to are absolute trace times in ns\n"
+    "  --category PATTERN     keep events whose category matches (glob; repeatable)\n"
+    "  --name PATTERN         keep events whose name matches (glob; repeatable)\n"
+    "  -o, --output FILE      output (default: standard output); .gz/.zst compress\n"
+    "  --compress FORMAT      gzip, zstd or none\n"
+    "\n"
+    "Logs and scheduling records are kept when in the window and no category or\n"
+    "name filter is given.\n"
+    "\n"
+    "exit status: 0 ok, 1 damaged input records (skipped), 2 usage error, 3 I/O error\n";
+
+static int run(int argc, char **argv) {
+    static cut_t c;
+    memset(&c, 0, sizeof c);
+    const char *in = NULL, *outpath = NULL, *compress = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--absolute") == 0) {
+            c.absolute = 1;
+        } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && v) {
+            outpath = v;
+            i++;
+        } else if (strcmp(a, "--compress") == 0 && v) {
+            compress = v;
+            i++;
+        } else if ((strcmp(a, "--from") == 0 || strcmp(a, "--to") == 0) && v) {
+            int from = a[2] == 'f';
+            if (parse_ns(v, from ? &c.from_ns : &c.to_ns) != 0) {
+                fprintf(stderr, "fxt cut: bad time '%s'\n", v);
+                return CLI_EXIT_USAGE;
+            }
+            *(from ? &c.has_from : &c.has_to) = 1;
+            i++;
+        } else if (strcmp(a, "--category") == 0 && v && c.ncats < MAX_FILTERS) {
+            c.cats[c.ncats++] = v;
+            i++;
+        } else if (strcmp(a, "--name") == 0 && v && c.nnames < MAX_FILTERS) {
+            c.names[c.nnames++] = v;
+            i++;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            fprintf(stderr, "fxt cut: unknown option or missing value: '%s'\n", a);
+            return CLI_EXIT_USAGE;
+        } else if (in == NULL) {
+            in = a;
+        } else {
+            fprintf(stderr, "fxt cut: more than one input\n");
+            return CLI_EXIT_USAGE;
+        }
+    }
+    char err[512];
+    cli_output_t *out;
+    if (cli_output_open(outpath, compress, &out, err, sizeof err) != 0) {
+        fprintf(stderr, "fxt cut: %s\n", err);
+        return CLI_EXIT_IO;
+    }
+    c.scratch = malloc(FXT_MAX_INLINE_STRING_LEN + 2);
+    fxt_writer_options_t wo = {sizeof wo, 0, 1u << 20, 0, 0};
+    if (c.scratch == NULL || fxt_writer_create(&wo, cli_output_sink(out), &c.w) != FXT_OK) {
+        fprintf(stderr, "fxt cut: out of memory\n");
+        return CLI_EXIT_LIMIT;
+    }
+    cli_map_init(&c.provs, sizeof(prov_t));
+    cli_map_init(&c.stacks, sizeof(tstack_t));
+    cli_map_init(&c.chains, sizeof(chain_t));
+    int rc = cli_read_trace("cut", in, NULL, on_record, on_error, &c, NULL);
+    /* close kept begins that never ended */
+    for (size_t i = 0; i < c.stacks.count; i++) {
+        tstack_t *st = cli_map_at(&c.stacks, i, NULL, NULL);
+        for (uint32_t d = st->depth < MAX_DEPTH ? st->depth : MAX_DEPTH; d > 0; d--) {
+            frame_t *f = &st->f[d - 1];
+            if (f->kept) {
+                prov_t *p = prov_of(&c, st->has_provider, st->provider);
+                write_end(&c, st, f, c.has_to ? window_end_ticks(&c, p ? p->tps : 1000000000u) : p ? p->max_ticks : st->last_ticks);
+                c.closed++;
+            }
+        }
+        for (uint32_t d = 0; d < MAX_DEPTH; d++) {
+            free(st->f[d].cat);
+            free(st->f[d].name);
+        }
+    }
+    /* end async and flow chains that were kept open */
+    for (size_t i = 0; i < c.chains.count; i++) {
+        chain_t *ch = cli_map_at(&c.chains, i, NULL, NULL);
+        if (ch->open) {
+            prov_t *p = prov_of(&c, ch->has_provider, ch->provider);
+            uint64_t ts = c.has_to ? window_end_ticks(&c, p ? p->tps : 1000000000u) : p ? p->max_ticks : ch->last_ticks;
+            fxt_event_desc_t ev = {ch->flow ? FXT_EVENT_FLOW_END : FXT_EVENT_ASYNC_END, ts,
+                                   fxt_thread(ch->pid, ch->tid), fxt_str_n(ch->cat, ch->cat_len),
+                                   fxt_str_n(ch->name, ch->name_len), ch->id, 0, NULL, 0, NULL, 0};
+            ensure_context(&c, ch->has_provider, ch->provider);
+            fxt_write_event(c.w, &ev);
+            c.closed++;
+        }
+        free(ch->cat);
+        free(ch->name);
+    }
+    fxt_status st = fxt_writer_finish(c.w);
+    fxt_writer_destroy(c.w);
+    if (cli_output_close(out, st != FXT_OK) != 0 && st == FXT_OK) {
+        st = FXT_E_IO;
+    }
+    cli_map_free(&c.provs);
+    cli_map_free(&c.stacks);
+    cli_map_free(&c.chains);
+    free(c.scratch);
+    if (rc != 0) {
+        return rc;
+    }
+    if (st != FXT_OK) {
+        fprintf(stderr, "fxt cut: %s\n", fxt_status_str(st));
+        return st == FXT_E_IO ? CLI_EXIT_IO : CLI_EXIT_LIMIT;
+    }
+    fprintf(stderr, "fxt cut: kept %" PRIu64 " events, dropped %" PRIu64 ", closed %" PRIu64
+                    " durations/chains at the window's end, dropped %" PRIu64 " unmatched ends\n",
+            c.kept, c.dropped, c.closed, c.dropped_ends);
+    return c.errors ? CLI_EXIT_DATA : CLI_EXIT_OK;
+}
+
+const cli_command_t cli_cmd_cut = {"cut", run, "keep a time window / categories / names of a trace", cut_help};

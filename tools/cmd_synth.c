@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_io.h"
 
 typedef struct synth_opt {
     uint64_t size;       /* stop once this many bytes were written (0 = use events) */
@@ -27,6 +28,7 @@ typedef struct synth_opt {
     int all_records;
     int big_endian;
     const char *out;
+    const char *compress;
 } synth_opt_t;
 
 typedef struct rng {
@@ -233,7 +235,7 @@ static void step(synth_t *s, prov_t *p) {
     } else if (r < 88) {
         /* async: begin a new id, or instant/end an open one */
         unsigned slot = (unsigned)(rnd(&s->g) % 8);
-        fxt_event_desc_t ev = {0, ts, th, cat_str(s, c), fxt_cstr("async-op"), 0, 0, NULL, 0};
+        fxt_event_desc_t ev = {0, ts, th, cat_str(s, c), fxt_cstr("async-op"), 0, 0, NULL, 0, NULL, 0};
         if (p->async_open[slot] == 0) {
             p->async_open[slot] = ++s->next_id;
             ev.type = FXT_EVENT_ASYNC_BEGIN;
@@ -247,7 +249,7 @@ static void step(synth_t *s, prov_t *p) {
         fxt_write_event(w, &ev);
     } else if (r < 94) {
         unsigned slot = (unsigned)(rnd(&s->g) % 8);
-        fxt_event_desc_t ev = {0, ts, th, cat_str(s, c), fxt_cstr("flow"), 0, 0, NULL, 0};
+        fxt_event_desc_t ev = {0, ts, th, cat_str(s, c), fxt_cstr("flow"), 0, 0, NULL, 0, NULL, 0};
         if (p->flow_open[slot] == 0) {
             p->flow_open[slot] = ++s->next_id;
             ev.type = FXT_EVENT_FLOW_BEGIN;
@@ -289,13 +291,13 @@ static void close_all(synth_t *s, prov_t *p) {
         s->now_ns += 10;
         if (p->async_open[k]) {
             fxt_event_desc_t ev = {FXT_EVENT_ASYNC_END, ticks_of(p, s->now_ns), fxt_thread(t->pid, t->tid),
-                                   cat_str(s, 0), fxt_cstr("async-op"), p->async_open[k], 0, NULL, 0};
+                                   cat_str(s, 0), fxt_cstr("async-op"), p->async_open[k], 0, NULL, 0, NULL, 0};
             fxt_write_event(s->w, &ev);
             p->async_open[k] = 0;
         }
         if (p->flow_open[k]) {
             fxt_event_desc_t ev = {FXT_EVENT_FLOW_END, ticks_of(p, s->now_ns), fxt_thread(t->pid, t->tid),
-                                   cat_str(s, 0), fxt_cstr("flow"), p->flow_open[k], 0, NULL, 0};
+                                   cat_str(s, 0), fxt_cstr("flow"), p->flow_open[k], 0, NULL, 0, NULL, 0};
             fxt_write_event(s->w, &ev);
             p->flow_open[k] = 0;
         }
@@ -311,7 +313,9 @@ static const char synth_help[] =
     "duration complete, counter, async and flow events and logs, with interned and\n"
     "inline strings and arguments of every type.\n"
     "\n"
-    "  -o, --output FILE    output file (default: standard output)\n"
+    "  -o, --output FILE    output file (default: standard output); a name ending in\n"
+    "                       .gz or .zst is compressed with gzip or zstd\n"
+    "  --compress FORMAT    gzip, zstd or none, whatever the name\n"
     "  --size N             stop after about N bytes (suffixes k, M, G; default 1M)\n"
     "  --events N           stop after N events (instead of --size)\n"
     "  --threads N          threads per provider (1..255, default 4)\n"
@@ -329,7 +333,7 @@ static const char synth_help[] =
     "exit status: 0 ok, 2 usage error, 3 I/O error\n";
 
 static int run(int argc, char **argv) {
-    synth_opt_t o = {0, 0, 4, 1, 8, 64, 4, 1, 1000000000u, 0, 0, NULL};
+    synth_opt_t o = {0, 0, 4, 1, 8, 64, 4, 1, 1000000000u, 0, 0, NULL, NULL};
     int size_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -349,6 +353,8 @@ static int run(int argc, char **argv) {
         }
         if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
             o.out = v;
+        } else if (strcmp(a, "--compress") == 0) {
+            o.compress = v;
         } else if (strcmp(a, "--size") == 0) {
             bad = parse_size(v, &o.size);
             size_given = 1;
@@ -382,13 +388,11 @@ static int run(int argc, char **argv) {
         o.size = 1u << 20;
     }
 
-    int fd = 1;
-    if (o.out != NULL && strcmp(o.out, "-") != 0) {
-        fd = open(o.out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd < 0) {
-            fprintf(stderr, "fxt synth: %s: %s\n", o.out, strerror(errno));
-            return CLI_EXIT_IO;
-        }
+    char err[256];
+    cli_output_t *out;
+    if (cli_output_open(o.out, o.compress, &out, err, sizeof err) != 0) {
+        fprintf(stderr, "fxt synth: %s\n", err);
+        return CLI_EXIT_IO;
     }
     static synth_t s;
     memset(&s, 0, sizeof s);
@@ -396,7 +400,7 @@ static int run(int argc, char **argv) {
     s.g.s = o.seed * 0x9e3779b97f4a7c15ull + 1;
     s.now_ns = 1000000;
     fxt_writer_options_t wo = {sizeof wo, o.big_endian ? FXT_WRITE_BIG_ENDIAN : 0, 1u << 20, 0, 0};
-    if (fxt_writer_create(&wo, fxt_sink_fd(&fd), &s.w) != FXT_OK) {
+    if (fxt_writer_create(&wo, cli_output_sink(out), &s.w) != FXT_OK) {
         fprintf(stderr, "fxt synth: out of memory\n");
         return CLI_EXIT_LIMIT;
     }
@@ -464,7 +468,7 @@ static int run(int argc, char **argv) {
         free(provs[i].threads);
     }
     free(provs);
-    if (fd != 1 && close(fd) != 0 && st == FXT_OK) {
+    if (cli_output_close(out, st != FXT_OK) != 0 && st == FXT_OK) {
         st = FXT_E_IO;
     }
     if (st != FXT_OK) {

@@ -258,6 +258,8 @@ typedef struct fxt_event_desc {
     uint64_t end_ts;          /* duration complete */
     const fxt_warg_t *args;
     unsigned nargs;           /* 0..15 */
+    const uint64_t *extra;    /* words appended after the event's content (e.g. an instant's */
+    unsigned nextra;          /* scope word: FXT_SCOPE_*); usually NULL / 0 */
 } fxt_event_desc_t;
 
 FXT_API fxt_status fxt_write_event(fxt_writer_t *w, const fxt_event_desc_t *ev);

@@ -1,0 +1,419 @@
+/*
+ * Archive layer: re-encoding decoded records, and the merger that acts as
+ * the spec's trace manager (each input in its own provider section, provider
+ * ids remapped on collision, per-section initialization records kept).
+ */
+#include <fxt/archive.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int fxt__writer_swapped(const fxt_writer_t *w);
+
+/* ---- re-encoding ---------------------------------------------------------------------- */
+
+static uint64_t shift(uint64_t ts, int64_t by) {
+    if (by < 0 && (uint64_t)(-by) > ts) {
+        return 0;
+    }
+    return ts + (uint64_t)by;
+}
+
+/* A decoded string as writer input: inline stays inline, unresolved becomes "". */
+static fxt_str_t wstr(fxt_str_t s) {
+    fxt_str_t o;
+    o.ptr = s.ptr;
+    o.len = s.ptr ? s.len : 0;
+    o.ref = fxt_strref_is_inline(s.ref) ? FXT_STRREF_INLINE_FLAG : 0;
+    return o;
+}
+
+static fxt_wthread_t wthread(const fxt_thread_ref_t *t) {
+    return t->ref == FXT_THREADREF_INLINE || !t->resolved ? fxt_thread_inline(t->pid, t->tid)
+                                                          : fxt_thread(t->pid, t->tid);
+}
+
+static unsigned wargs(const fxt_record_t *rec, fxt_warg_t *out) {
+    unsigned n = 0;
+    for (unsigned i = 0; i < rec->nargs; i++) {
+        const fxt_arg_t *a = &rec->args[i];
+        if (a->type >= FXT_ARG_TYPE_COUNT) {
+            continue; /* unknown argument types cannot be re-encoded */
+        }
+        fxt_warg_t *w = &out[n++];
+        memset(w, 0, sizeof *w);
+        w->type = a->type;
+        w->name = wstr(a->name);
+        memcpy(&w->v, &a->v, sizeof w->v < sizeof a->v ? sizeof w->v : sizeof a->v);
+        if (a->type == FXT_ARG_STRING) {
+            w->str = wstr(a->str);
+        }
+    }
+    return n;
+}
+
+fxt_status fxt_write_record(fxt_writer_t *w, const fxt_record_t *rec, int64_t by) {
+    if (w == NULL || rec == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    fxt_warg_t args[FXT_MAX_ARGS];
+    unsigned n;
+    switch (rec->kind) {
+    case FXT_KIND_MAGIC:
+    case FXT_KIND_PROVIDER_INFO:
+    case FXT_KIND_PROVIDER_SECTION:
+    case FXT_KIND_PROVIDER_EVENT:
+    case FXT_KIND_STRING:
+    case FXT_KIND_THREAD:
+        return FXT_OK;
+    case FXT_KIND_TRACE_INFO:
+        return fxt_write_trace_info(w, rec->u.trace_info.info_type, fxt_get_meta_trace_info_data(rec->header));
+    case FXT_KIND_INIT:
+        return fxt_write_init(w, rec->u.init.ticks_per_second ? rec->u.init.ticks_per_second : 1);
+    case FXT_KIND_EVENT: {
+        uint64_t extra[8];
+        fxt_event_desc_t ev;
+        n = wargs(rec, args);
+        ev.type = rec->u.event.type;
+        ev.ts = shift(rec->u.event.ts, by);
+        ev.thread = wthread(&rec->u.event.thread);
+        ev.category = wstr(rec->u.event.category);
+        ev.name = wstr(rec->u.event.name);
+        ev.id = rec->u.event.id;
+        ev.end_ts = shift(rec->u.event.end_ts, by);
+        ev.args = args;
+        ev.nargs = n;
+        ev.nextra = rec->u.event.extra_words < 8 ? rec->u.event.extra_words : 8;
+        for (unsigned i = 0; i < ev.nextra; i++) {
+            extra[i] = fxt_record_word(rec, rec->u.event.extra, i);
+        }
+        ev.extra = extra;
+        return fxt_write_event(w, &ev);
+    }
+    case FXT_KIND_BLOB:
+        return fxt_write_blob(w, wstr(rec->u.blob.name), rec->u.blob.blob_type, rec->u.blob.payload,
+                              rec->u.blob.size);
+    case FXT_KIND_USERSPACE_OBJECT:
+        n = wargs(rec, args);
+        return fxt_write_userspace_object(w, rec->u.userspace_object.ptr, rec->u.userspace_object.process.pid,
+                                          wstr(rec->u.userspace_object.name), args, n);
+    case FXT_KIND_KERNEL_OBJECT:
+        n = wargs(rec, args);
+        return fxt_write_kernel_object(w, rec->u.kernel_object.koid, rec->u.kernel_object.obj_type,
+                                       wstr(rec->u.kernel_object.name), args, n);
+    case FXT_KIND_CONTEXT_SWITCH:
+        n = wargs(rec, args);
+        return fxt_write_context_switch(w, shift(rec->u.context_switch.ts, by), rec->u.context_switch.cpu,
+                                        rec->u.context_switch.out_state, rec->u.context_switch.out_tid,
+                                        rec->u.context_switch.in_tid, args, n);
+    case FXT_KIND_THREAD_WAKEUP:
+        n = wargs(rec, args);
+        return fxt_write_thread_wakeup(w, shift(rec->u.thread_wakeup.ts, by), rec->u.thread_wakeup.cpu,
+                                       rec->u.thread_wakeup.tid, args, n);
+    case FXT_KIND_LEGACY_CONTEXT_SWITCH:
+        return fxt_write_legacy_context_switch(
+            w, shift(rec->u.legacy_context_switch.ts, by), rec->u.legacy_context_switch.cpu,
+            rec->u.legacy_context_switch.out_state, wthread(&rec->u.legacy_context_switch.out),
+            wthread(&rec->u.legacy_context_switch.in), rec->u.legacy_context_switch.out_prio,
+            rec->u.legacy_context_switch.in_prio);
+    case FXT_KIND_LOG:
+        return fxt_write_log(w, shift(rec->u.log.ts, by), wthread(&rec->u.log.thread), wstr(rec->u.log.message));
+    case FXT_KIND_LARGE_BLOB: {
+        fxt_large_blob_desc_t b;
+        n = wargs(rec, args);
+        b.format = rec->u.large_blob.format;
+        b.category = wstr(rec->u.large_blob.category);
+        b.name = wstr(rec->u.large_blob.name);
+        b.ts = shift(rec->u.large_blob.ts, by);
+        b.thread = wthread(&rec->u.large_blob.thread);
+        b.args = args;
+        b.nargs = n;
+        b.data = rec->u.large_blob.payload;
+        b.size = rec->u.large_blob.size;
+        return fxt_write_large_blob(w, &b);
+    }
+    case FXT_KIND_UNKNOWN:
+    default:
+        if (rec->swapped != fxt__writer_swapped(w)) {
+            return FXT_E_UNSUPPORTED;
+        }
+        return fxt_write_raw(w, rec->bytes, (size_t)rec->size);
+    }
+}
+
+/* ---- merger ------------------------------------------------------------------------------ */
+
+typedef struct idmap {
+    uint32_t in, out;
+} idmap_t;
+
+struct fxt_merger {
+    fxt_writer_t *w;
+    fxt_reader_t *r;
+    fxt_status status;
+    /* output provider ids in use (a sorted-free dynamic array: provider counts are small) */
+    uint32_t *used;
+    size_t nused, capused;
+    uint32_t next_free;
+    /* current input */
+    int active;
+    char name[256];
+    int64_t offset_ns;
+    int raw;          /* copy records verbatim (same byte order, no clock shift) */
+    int in_provider;  /* a provider context is open in the output for this input */
+    uint32_t cur_out;
+    idmap_t *map;
+    size_t nmap, capmap;
+    fxt_merger_stats_t stats;
+    fxt_diag_t diag;
+};
+
+static int id_used(const fxt_merger_t *m, uint32_t id) {
+    for (size_t i = 0; i < m->nused; i++) {
+        if (m->used[i] == id) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static fxt_status use_id(fxt_merger_t *m, uint32_t id) {
+    if (m->nused == m->capused) {
+        size_t nc = m->capused ? m->capused * 2 : 16;
+        uint32_t *nu = realloc(m->used, nc * sizeof *nu);
+        if (nu == NULL) {
+            return FXT_E_NOMEM;
+        }
+        m->used = nu;
+        m->capused = nc;
+    }
+    m->used[m->nused++] = id;
+    m->stats.providers++;
+    return FXT_OK;
+}
+
+/* Output id for an input provider id (0 with `implicit` = the input's own context). */
+static fxt_status map_id(fxt_merger_t *m, uint32_t in, int implicit, uint32_t *out, int *fresh) {
+    if (!implicit) {
+        for (size_t i = 0; i < m->nmap; i++) {
+            if (m->map[i].in == in) {
+                *out = m->map[i].out;
+                *fresh = 0;
+                return FXT_OK;
+            }
+        }
+    }
+    uint32_t id = implicit ? m->next_free : in;
+    if (id == 0 || id_used(m, id)) {
+        if (!implicit) {
+            m->stats.remapped++;
+        }
+        while (m->next_free == 0 || id_used(m, m->next_free)) {
+            m->next_free++;
+        }
+        id = m->next_free;
+    }
+    fxt_status st = use_id(m, id);
+    if (st != FXT_OK) {
+        return st;
+    }
+    if (!implicit) {
+        if (m->nmap == m->capmap) {
+            size_t nc = m->capmap ? m->capmap * 2 : 8;
+            idmap_t *nm = realloc(m->map, nc * sizeof *nm);
+            if (nm == NULL) {
+                return FXT_E_NOMEM;
+            }
+            m->map = nm;
+            m->capmap = nc;
+        }
+        m->map[m->nmap].in = in;
+        m->map[m->nmap].out = id;
+        m->nmap++;
+    }
+    *out = id;
+    *fresh = 1;
+    return FXT_OK;
+}
+
+fxt_status fxt_merger_create(fxt_writer_t *w, fxt_merger_t **out) {
+    if (w == NULL || out == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    fxt_merger_t *m = calloc(1, sizeof *m);
+    if (m == NULL) {
+        return FXT_E_NOMEM;
+    }
+    fxt_status st = fxt_reader_create(NULL, &m->r);
+    if (st != FXT_OK) {
+        free(m);
+        return st;
+    }
+    m->w = w;
+    m->next_free = 1;
+    st = fxt_write_magic(w);
+    if (st != FXT_OK) {
+        fxt_reader_destroy(m->r);
+        free(m);
+        return st;
+    }
+    *out = m;
+    return FXT_OK;
+}
+
+fxt_status fxt_merger_begin(fxt_merger_t *m, const fxt_merger_input_t *in) {
+    if (m == NULL || m->active) {
+        return FXT_E_STATE;
+    }
+    fxt_reader_reset(m->r);
+    m->active = 1;
+    m->in_provider = 0;
+    m->nmap = 0;
+    m->offset_ns = in ? in->offset_ns : 0;
+    snprintf(m->name, sizeof m->name, "%s", in && in->name ? in->name : "trace");
+    m->raw = -1; /* decided on the first record, once the input's byte order is known */
+    m->stats.inputs++;
+    return FXT_OK;
+}
+
+static fxt_status open_implicit(fxt_merger_t *m) {
+    uint32_t id;
+    int fresh;
+    fxt_status st = map_id(m, 0, 1, &id, &fresh);
+    if (st != FXT_OK) {
+        return st;
+    }
+    size_t len = strlen(m->name);
+    st = fxt_write_provider_info(m->w, id, fxt_str_n(m->name, len > 255 ? 255 : len));
+    m->in_provider = 1;
+    m->cur_out = id;
+    return st;
+}
+
+static fxt_status merge_record(fxt_merger_t *m, const fxt_record_t *rec) {
+    fxt_status st;
+    uint32_t id;
+    int fresh;
+    if (m->raw < 0) {
+        m->raw = rec->swapped == fxt__writer_swapped(m->w) && m->offset_ns == 0;
+    }
+    switch (rec->kind) {
+    case FXT_KIND_MAGIC:
+        return FXT_OK;
+    case FXT_KIND_PROVIDER_INFO: {
+        st = map_id(m, rec->u.provider_info.id, 0, &id, &fresh);
+        if (st != FXT_OK) {
+            return st;
+        }
+        const fxt_str_t *n = &rec->u.provider_info.name;
+        m->in_provider = 1;
+        m->cur_out = id;
+        return fxt_write_provider_info(m->w, id, fxt_str_n(n->ptr, n->len));
+    }
+    case FXT_KIND_PROVIDER_SECTION:
+        st = map_id(m, rec->u.provider_section.id, 0, &id, &fresh);
+        if (st != FXT_OK) {
+            return st;
+        }
+        m->in_provider = 1;
+        m->cur_out = id;
+        if (fresh) {
+            /* a section of a provider this input never described: name it after the input */
+            size_t len = strlen(m->name);
+            return fxt_write_provider_info(m->w, id, fxt_str_n(m->name, len > 255 ? 255 : len));
+        }
+        return fxt_write_provider_section(m->w, id);
+    case FXT_KIND_PROVIDER_EVENT:
+        if (!m->in_provider && (st = open_implicit(m)) != FXT_OK) {
+            return st;
+        }
+        st = map_id(m, rec->u.provider_event.id, 0, &id, &fresh);
+        if (st != FXT_OK) {
+            return st;
+        }
+        return fxt_write_provider_event(m->w, id, rec->u.provider_event.event);
+    default:
+        break;
+    }
+    if (!m->in_provider && (st = open_implicit(m)) != FXT_OK) {
+        return st;
+    }
+    m->stats.records++;
+    if (m->raw) {
+        return fxt_write_raw(m->w, rec->bytes, (size_t)rec->size);
+    }
+    int64_t by = 0;
+    if (m->offset_ns != 0) {
+        uint64_t tps = fxt_reader_ticks_per_second(m->r);
+        __extension__ typedef __int128 i128;
+        by = (int64_t)((i128)m->offset_ns * (i128)tps / 1000000000);
+    }
+    st = fxt_write_record(m->w, rec, by);
+    return st == FXT_E_UNSUPPORTED ? FXT_OK : st;
+}
+
+fxt_status fxt_merger_feed(fxt_merger_t *m, const void *data, size_t len) {
+    if (m == NULL || !m->active) {
+        return FXT_E_STATE;
+    }
+    if (m->status != FXT_OK) {
+        return m->status;
+    }
+    fxt_in_buffer_t in = {data, len, 0};
+    fxt_record_t rec;
+    for (;;) {
+        fxt_status st = fxt_reader_next(m->r, &in, &rec);
+        if (st == FXT_NEED_INPUT || st == FXT_END) {
+            return FXT_OK;
+        }
+        if (st < 0) {
+            m->stats.damaged++;
+            m->diag = *fxt_reader_diag(m->r);
+            continue;
+        }
+        st = merge_record(m, &rec);
+        if (st != FXT_OK) {
+            return m->status = st;
+        }
+    }
+}
+
+fxt_status fxt_merger_end(fxt_merger_t *m) {
+    if (m == NULL || !m->active) {
+        return FXT_E_STATE;
+    }
+    m->active = 0;
+    fxt_status st = fxt_reader_end(m->r);
+    if (st != FXT_OK) {
+        m->stats.damaged++;
+        m->diag = *fxt_reader_diag(m->r);
+    }
+    return m->status != FXT_OK ? m->status : st;
+}
+
+fxt_status fxt_merger_finish(fxt_merger_t *m) {
+    if (m == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    fxt_status st = fxt_writer_flush(m->w);
+    return m->status != FXT_OK ? m->status : st;
+}
+
+void fxt_merger_destroy(fxt_merger_t *m) {
+    if (m == NULL) {
+        return;
+    }
+    fxt_reader_destroy(m->r);
+    free(m->used);
+    free(m->map);
+    free(m);
+}
+
+void fxt_merger_get_stats(const fxt_merger_t *m, fxt_merger_stats_t *out) {
+    if (m && out) {
+        *out = m->stats;
+    }
+}
+
+const fxt_diag_t *fxt_merger_diag(const fxt_merger_t *m) { return m ? &m->diag : NULL; }

@@ -1,0 +1,77 @@
+/* The merger library API: two traces with colliding provider ids and string indexes. */
+#include "test.h"
+
+#include <fxt/archive.h>
+
+static void make(fxt_membuf_t *m, const char *cat, uint64_t tps) {
+    fxt_writer_t *w;
+    fxt_writer_create(NULL, fxt_sink_membuf(m), &w);
+    fxt_write_magic(w);
+    fxt_write_provider_info(w, 1, fxt_cstr(cat));
+    fxt_write_init(w, tps);
+    for (int i = 0; i < 100; i++) {
+        fxt_write_instant(w, (uint64_t)i * 10, fxt_thread(1, 2), fxt_cstr(cat), fxt_cstr(cat), NULL, 0);
+    }
+    fxt_writer_finish(w);
+    fxt_writer_destroy(w);
+}
+
+static void test_merge_api(void) {
+    fxt_membuf_t a = {0}, b = {0}, out = {0};
+    make(&a, "alpha", 1000000000);
+    make(&b, "beta", 2000000000);
+    fxt_writer_t *w;
+    fxt_merger_t *m;
+    CHECK(fxt_writer_create(NULL, fxt_sink_membuf(&out), &w) == FXT_OK);
+    CHECK(fxt_merger_create(w, &m) == FXT_OK);
+    fxt_merger_input_t in = FXT_MERGER_INPUT_INIT;
+    CHECK(fxt_merger_begin(m, &in) == FXT_OK);
+    for (size_t pos = 0; pos < a.len; pos += 7) { /* chunks of 7 bytes */
+        CHECK(fxt_merger_feed(m, a.data + pos, a.len - pos < 7 ? a.len - pos : 7) == FXT_OK);
+    }
+    CHECK(fxt_merger_end(m) == FXT_OK);
+    in.offset_ns = 1000; /* 2000 ticks at 2 GHz */
+    CHECK(fxt_merger_begin(m, &in) == FXT_OK);
+    CHECK(fxt_merger_feed(m, b.data, b.len) == FXT_OK);
+    CHECK(fxt_merger_end(m) == FXT_OK);
+    CHECK(fxt_merger_finish(m) == FXT_OK);
+    fxt_merger_stats_t st;
+    fxt_merger_get_stats(m, &st);
+    CHECK(st.inputs == 2 && st.providers == 2 && st.remapped == 1 && st.damaged == 0);
+    fxt_merger_destroy(m);
+    fxt_writer_destroy(w);
+
+    fxt_reader_t *r;
+    fxt_reader_create(NULL, &r);
+    fxt_in_buffer_t ib = {out.data, out.len, 0};
+    fxt_record_t rec;
+    int na = 0, nb = 0, magic = 0, bad = 0;
+    while (fxt_reader_next(r, &ib, &rec) == FXT_OK) {
+        magic += rec.kind == FXT_KIND_MAGIC;
+        if (rec.kind != FXT_KIND_EVENT) {
+            continue;
+        }
+        if (rec.provider == 1) {
+            bad += !(rec.u.event.name.len == 5 && memcmp(rec.u.event.name.ptr, "alpha", 5) == 0 &&
+                     rec.u.event.ts == (uint64_t)na * 10);
+            na++;
+        } else if (rec.provider == 2) {
+            bad += !(rec.u.event.name.len == 4 && memcmp(rec.u.event.name.ptr, "beta", 4) == 0 &&
+                     rec.u.event.ts == (uint64_t)nb * 10 + 2000 && fxt_reader_ticks_per_second(r) == 2000000000);
+            nb++;
+        } else {
+            bad++;
+        }
+    }
+    CHECK(magic == 1 && na == 100 && nb == 100);
+    CHECK_EQ_U64(bad, 0);
+    fxt_reader_destroy(r);
+    fxt_membuf_free(&a);
+    fxt_membuf_free(&b);
+    fxt_membuf_free(&out);
+}
+
+int main(void) {
+    RUN(test_merge_api);
+    return TEST_EXIT();
+}
