@@ -1,18 +1,28 @@
 #!/usr/bin/env bash
-# The main job: decode bundled sample traces with the fxt command.
-set -uo pipefail
+# The main job: build and run the instrumented C example, then inspect its trace
+# with the fxt command (dump, stats, check, json), and show the bundled samples.
+set -u
 cd "$(dirname "$0")/.."
-sample=tests/data/sample.fxt
-echo "== fxt dump $sample (every record kind and argument type)"
-./build/fxt dump "$sample"
+FXT=./build/fxt
+echo "== running build/examples/demo (4 threads, trace macros) -> demo.fxt"
+./build/examples/demo demo.fxt || exit 1
 echo
-echo "== fxt dump --json (JSON Lines), first 5 records"
-./build/fxt dump --json "$sample" | head -n 5
+echo "== fxt stats demo.fxt"
+$FXT stats --top 8 demo.fxt
+echo
+echo "== fxt check demo.fxt"
+$FXT check --max-per-rule 5 demo.fxt
+echo
+echo "== fxt dump demo.fxt (first 15 records)"
+$FXT dump demo.fxt | head -n 15
+$FXT json demo.fxt -o demo.json
+echo
+echo "== fxt json demo.fxt -o demo.json ($(wc -c < demo.json) bytes)"
+echo
+echo "Open demo.fxt (or demo.json) in https://ui.perfetto.dev (\"Open trace file\") to see it."
 foreign=../shared/samples/foreign/ftr_counter_malformed.fxt
 if [ -f "$foreign" ]; then
   echo
   echo "== a damaged trace written by another implementation: errors are reported, reading goes on"
-  ./build/fxt dump "$foreign" | head -n 6
-  ./build/fxt dump "$foreign" > /dev/null
-  echo "(exit status $?)"
+  $FXT dump "$foreign" | head -n 6
 fi

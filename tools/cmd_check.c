@@ -225,6 +225,10 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     if (t == NULL) {
         return;
     }
+    /* a duration complete event is written when its scope ends: order it by its end */
+    if (rec->u.event.type == FXT_EVENT_DURATION_COMPLETE) {
+        ns = cli_ticks_to_ns(rec->u.event.end_ts, tps);
+    }
     if (t->has_last && ns < t->last_ns) {
         report(c, R_TS_BACKWARDS, rec->offset, kind, "timestamp %" PRIu64 " ns is %" PRIu64
                " ns before the previous event of thread %" PRIu64 "/%" PRIu64,

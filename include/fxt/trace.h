@@ -1,0 +1,278 @@
+/*
+ * libfxt instrumentation: trace macros for C and C++ programs.
+ *
+ *     #include <fxt/trace.h>
+ *
+ *     void work(int n) {
+ *         FXT_DURATION("app", "work");                        // scoped: a duration complete event
+ *         FXT_INSTANT("app", "tick", FXT_I32("n", n), FXT_STR("who", "me"));
+ *         FXT_COUNTER("app", "queue", 1, FXT_I64("depth", n)); // name, counter id, values
+ *         FXT_DURATION_BEGIN("io", "read");
+ *         ...
+ *         FXT_DURATION_END("io", "read");
+ *     }
+ *
+ *     int main(void) {
+ *         fxt_session_config_t cfg = FXT_SESSION_CONFIG_INIT;
+ *         cfg.output_path = "trace.fxt";
+ *         cfg.categories = "app,io*";
+ *         fxt_session_start(&cfg);             // or FXT_TRACE_OUTPUT=... in the environment
+ *         work(3);
+ *         fxt_session_stop();                  // writes / flushes the trace
+ *     }
+ *
+ * A disabled category costs one load and one predictable branch; the macro's
+ * arguments are not evaluated. Define FXT_NO_TRACE to compile every macro out.
+ * Category and event names must be string literals or strings that outlive the
+ * session (they are interned by address).
+ */
+#ifndef FXT_TRACE_H
+#define FXT_TRACE_H
+
+#include <fxt/common.h>
+#include <fxt/writer.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- sessions -------------------------------------------------------------------- */
+
+typedef enum fxt_buffer_mode {
+    FXT_MODE_ONESHOT = 0,   /* fill the buffer, then drop (and count) */
+    FXT_MODE_CIRCULAR = 1,  /* keep the newest data (flight recorder) */
+    FXT_MODE_STREAMING = 2  /* a background thread writes full chunks while tracing goes on */
+} fxt_buffer_mode;
+
+typedef enum fxt_clock_kind {
+    FXT_CLOCK_AUTO = 0,      /* TSC when invariant (x86-64), else CLOCK_MONOTONIC */
+    FXT_CLOCK_MONOTONIC = 1, /* clock_gettime(CLOCK_MONOTONIC), 1 tick = 1 ns */
+    FXT_CLOCK_TSC = 2        /* rdtsc, calibrated against CLOCK_MONOTONIC at start */
+} fxt_clock_kind;
+
+typedef struct fxt_session_config {
+    uint32_t struct_size;
+    const char *output_path;   /* trace file; ".gz"/".zst" need a sink from libfxt_zio */
+    fxt_sink_t sink;           /* used when output_path is NULL */
+    const char *categories;    /* "gfx,net*,io"; NULL, "" or "*" enables all */
+    fxt_buffer_mode mode;
+    size_t buffer_size;        /* total buffer bytes (default 32 MiB) */
+    fxt_clock_kind clock;
+    const char *provider_name; /* default: the program's name */
+} fxt_session_config_t;
+#define FXT_SESSION_CONFIG_INIT {sizeof(fxt_session_config_t), NULL, {NULL, NULL}, NULL, FXT_MODE_ONESHOT, 0, FXT_CLOCK_AUTO, NULL}
+
+/** Start tracing. FXT_E_STATE if a session is running. */
+FXT_API fxt_status fxt_session_start(const fxt_session_config_t *cfg);
+/**
+ * Start from the environment: FXT_TRACE_OUTPUT (path; required), FXT_TRACE_CATEGORIES,
+ * FXT_TRACE_MODE (oneshot|circular|streaming), FXT_TRACE_BUFFER_SIZE (bytes, k/M/G
+ * suffixes), FXT_TRACE_CLOCK (auto|monotonic|tsc). FXT_E_NOT_FOUND when
+ * FXT_TRACE_OUTPUT is unset. The session is stopped at exit.
+ */
+FXT_API fxt_status fxt_session_start_from_env(void);
+/** Stop: write the buffers out (oneshot, circular) or flush (streaming), close the output. */
+FXT_API fxt_status fxt_session_stop(void);
+/** 1 while a session runs. */
+FXT_API int fxt_session_active(void);
+
+typedef struct fxt_session_stats {
+    uint64_t records;      /* records written into buffers */
+    uint64_t dropped;      /* records dropped because the buffer was full (oneshot, streaming) */
+    uint64_t overwritten;  /* chunks of old records replaced (circular) */
+    uint64_t bytes;        /* bytes written to the output */
+    uint64_t threads;
+    uint64_t ticks_per_second;
+} fxt_session_stats_t;
+/** Statistics of the running session, or of the last one after stop. */
+FXT_API void fxt_session_get_stats(fxt_session_stats_t *out);
+
+/** 1 when `category` is enabled in the running session (guard expensive argument preparation). */
+FXT_API int fxt_category_enabled(const char *category);
+/** The session clock, in ticks (see fxt_session_stats_t.ticks_per_second). */
+FXT_API uint64_t fxt_ticks(void);
+/** Name the calling thread in the trace (default: its pthread name). */
+FXT_API void fxt_set_thread_name(const char *name);
+
+/* ---- argument helpers -------------------------------------------------------------- */
+
+#define FXT_NULL(name) fxt_arg_null(fxt_cstr(name))
+#define FXT_I32(name, v) fxt_arg_int32(fxt_cstr(name), (int32_t)(v))
+#define FXT_U32(name, v) fxt_arg_uint32(fxt_cstr(name), (uint32_t)(v))
+#define FXT_I64(name, v) fxt_arg_int64(fxt_cstr(name), (int64_t)(v))
+#define FXT_U64(name, v) fxt_arg_uint64(fxt_cstr(name), (uint64_t)(v))
+#define FXT_F64(name, v) fxt_arg_double(fxt_cstr(name), (double)(v))
+#define FXT_STR(name, s) fxt_arg_string(fxt_cstr(name), fxt_str_inline(fxt_cstr(s)))
+#define FXT_PTR(name, p) fxt_arg_pointer(fxt_cstr(name), (uint64_t)(uintptr_t)(p))
+#define FXT_KOID(name, v) fxt_arg_koid(fxt_cstr(name), (uint64_t)(v))
+#define FXT_BOOL(name, v) fxt_arg_bool(fxt_cstr(name), (v) ? 1 : 0)
+
+/* ---- internals used by the macros ------------------------------------------------------ */
+
+/* A call site: its category and cached enabled state for the current session generation. */
+typedef struct fxt__site {
+    const char *category;
+    uint32_t state; /* == fxt__gen_on: enabled; == fxt__gen_off: disabled; else recompute */
+} fxt__site_t;
+
+FXT_API extern uint32_t fxt__gen_on;
+FXT_API extern uint32_t fxt__gen_off;
+FXT_API int fxt__site_refresh(fxt__site_t *s);
+
+static inline int fxt__site_on(fxt__site_t *s) {
+    uint32_t st = __atomic_load_n(&s->state, __ATOMIC_RELAXED);
+    if (__builtin_expect(st == __atomic_load_n(&fxt__gen_off, __ATOMIC_RELAXED), 1)) {
+        return 0;
+    }
+    if (st == __atomic_load_n(&fxt__gen_on, __ATOMIC_RELAXED)) {
+        return 1;
+    }
+    return fxt__site_refresh(s);
+}
+
+static inline fxt_warg_t fxt__end_args(void) {
+    fxt_warg_t a;
+    memset(&a, 0, sizeof a);
+    a.type = 0xff;
+    return a;
+}
+
+/* Variadic: fxt_warg_t arguments terminated by fxt__end_args(). */
+FXT_API void fxt__event(fxt__site_t *site, uint32_t type, const char *name, ...);
+FXT_API void fxt__event_id(fxt__site_t *site, uint32_t type, const char *name, uint64_t id, ...);
+FXT_API void fxt__complete(fxt__site_t *site, const char *name, uint64_t start_ticks);
+FXT_API void fxt__log(fxt__site_t *site, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+FXT_API void fxt__blob(fxt__site_t *site, const char *name, const void *data, size_t size);
+
+typedef struct fxt__scope {
+    fxt__site_t *site; /* NULL when disabled at scope entry */
+    const char *name;
+    uint64_t start;
+} fxt__scope_t;
+
+static inline void fxt__scope_end(fxt__scope_t *s) {
+    if (s->site != NULL) {
+        fxt__complete(s->site, s->name, s->start);
+    }
+}
+
+#define FXT__CAT2(a, b) a##b
+#define FXT__CAT(a, b) FXT__CAT2(a, b)
+#define FXT__SITE(cat) static fxt__site_t FXT__CAT(fxt__site_, __LINE__) = {cat, 0}
+#define FXT__S FXT__CAT(fxt__site_, __LINE__)
+
+/* ---- the macros ------------------------------------------------------------------------- */
+
+#ifndef FXT_NO_TRACE
+
+/* FXT_INSTANT(cat, name, args...) and friends: `args` are FXT_I32(...) etc. (0 to 15). */
+#define FXT__EV(type, cat, ...)                                                    \
+    do {                                                                           \
+        FXT__SITE(cat);                                                            \
+        if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                          \
+            fxt__event(&FXT__S, (type), __VA_ARGS__, fxt__end_args());             \
+        }                                                                          \
+    } while (0)
+#define FXT__EVID(type, cat, ...)                                                  \
+    do {                                                                           \
+        FXT__SITE(cat);                                                            \
+        if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                          \
+            fxt__event_id(&FXT__S, (type), __VA_ARGS__, fxt__end_args());          \
+        }                                                                          \
+    } while (0)
+
+#define FXT_INSTANT(cat, ...) FXT__EV(FXT_EVENT_INSTANT, cat, __VA_ARGS__)
+#define FXT_DURATION_BEGIN(cat, ...) FXT__EV(FXT_EVENT_DURATION_BEGIN, cat, __VA_ARGS__)
+#define FXT_DURATION_END(cat, ...) FXT__EV(FXT_EVENT_DURATION_END, cat, __VA_ARGS__)
+/* FXT_COUNTER(cat, name, counter_id, values...) */
+#define FXT_COUNTER(cat, ...) FXT__EVID(FXT_EVENT_COUNTER, cat, __VA_ARGS__)
+/* FXT_ASYNC_*(cat, name, id, args...) and FXT_FLOW_*(cat, name, id, args...) */
+#define FXT_ASYNC_BEGIN(cat, ...) FXT__EVID(FXT_EVENT_ASYNC_BEGIN, cat, __VA_ARGS__)
+#define FXT_ASYNC_INSTANT(cat, ...) FXT__EVID(FXT_EVENT_ASYNC_INSTANT, cat, __VA_ARGS__)
+#define FXT_ASYNC_END(cat, ...) FXT__EVID(FXT_EVENT_ASYNC_END, cat, __VA_ARGS__)
+#define FXT_FLOW_BEGIN(cat, ...) FXT__EVID(FXT_EVENT_FLOW_BEGIN, cat, __VA_ARGS__)
+#define FXT_FLOW_STEP(cat, ...) FXT__EVID(FXT_EVENT_FLOW_STEP, cat, __VA_ARGS__)
+#define FXT_FLOW_END(cat, ...) FXT__EVID(FXT_EVENT_FLOW_END, cat, __VA_ARGS__)
+
+/* FXT_LOG(cat, printf-format, args...): a log record (gated by cat). */
+#define FXT_LOG(cat, ...)                                                          \
+    do {                                                                           \
+        FXT__SITE(cat);                                                            \
+        if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                          \
+            fxt__log(&FXT__S, __VA_ARGS__);                                        \
+        }                                                                          \
+    } while (0)
+
+/* FXT_BLOB(cat, name, data, size) */
+#define FXT_BLOB(cat, name, data, size)                                            \
+    do {                                                                           \
+        FXT__SITE(cat);                                                            \
+        if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                          \
+            fxt__blob(&FXT__S, (name), (data), (size));                            \
+        }                                                                          \
+    } while (0)
+
+/* FXT_DURATION(cat, name): from here to the end of the scope, as one duration complete event. */
+#ifdef __cplusplus
+}
+namespace fxt {
+class Scope {
+public:
+    Scope(fxt__site_t *site, const char *name) : s_{nullptr, name, 0} {
+        if (__builtin_expect(fxt__site_on(site), 0)) {
+            s_.site = site;
+            s_.start = fxt_ticks();
+        }
+    }
+    ~Scope() { fxt__scope_end(&s_); }
+    Scope(const Scope &) = delete;
+    Scope &operator=(const Scope &) = delete;
+
+private:
+    fxt__scope_t s_;
+};
+} // namespace fxt
+extern "C" {
+#define FXT_DURATION(cat, name)                                                    \
+    FXT__SITE(cat);                                                                \
+    ::fxt::Scope FXT__CAT(fxt__scope_, __LINE__)(&FXT__S, (name))
+#else
+#define FXT_DURATION(cat, name)                                                    \
+    FXT__SITE(cat);                                                                \
+    __attribute__((cleanup(fxt__scope_end), unused)) fxt__scope_t FXT__CAT(fxt__scope_, __LINE__) = \
+        {fxt__site_on(&FXT__S) ? &FXT__S : NULL, (name), fxt__site_on(&FXT__S) ? fxt_ticks() : 0}
+#endif
+
+#define FXT_CATEGORY_ENABLED(cat) fxt_category_enabled(cat)
+
+#else /* FXT_NO_TRACE: nothing is compiled, arguments are not evaluated */
+
+#define FXT_INSTANT(cat, ...) do { } while (0)
+#define FXT_DURATION_BEGIN(cat, ...) do { } while (0)
+#define FXT_DURATION_END(cat, ...) do { } while (0)
+#define FXT_COUNTER(cat, ...) do { } while (0)
+#define FXT_ASYNC_BEGIN(cat, ...) do { } while (0)
+#define FXT_ASYNC_INSTANT(cat, ...) do { } while (0)
+#define FXT_ASYNC_END(cat, ...) do { } while (0)
+#define FXT_FLOW_BEGIN(cat, ...) do { } while (0)
+#define FXT_FLOW_STEP(cat, ...) do { } while (0)
+#define FXT_FLOW_END(cat, ...) do { } while (0)
+#define FXT_LOG(cat, ...) do { } while (0)
+#define FXT_BLOB(cat, name, data, size) do { } while (0)
+#define FXT_DURATION(cat, name) do { } while (0)
+#define FXT_CATEGORY_ENABLED(cat) 0
+
+#endif /* FXT_NO_TRACE */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FXT_TRACE_H */

@@ -1,0 +1,1152 @@
+/*
+ * The instrumentation engine behind include/fxt/trace.h.
+ *
+ * Buffers: the session's buffer is cut into chunks. Each thread writes into
+ * its own current chunk with no lock, no syscall and no allocation; taking a
+ * new chunk is the only synchronised step (an atomic increment for oneshot
+ * and circular, a mutex-protected free list for streaming). Every chunk is
+ * self-contained: it starts with the thread record of its thread (index 1)
+ * and re-registers each string the first time the chunk uses it, so chunks
+ * can be written out in any grouping, dropped (circular mode overwrites a
+ * thread's oldest chunk) or streamed, and the kept events still resolve.
+ *
+ * Strings are interned by address (literals) in a per-thread table; each
+ * thread's records live in its own chunks, so per-thread indexes never clash
+ * (re-registration replaces, as the spec defines).
+ */
+#define _GNU_SOURCE 1 /* pthread_getname_np, program_invocation_short_name */
+#include <fxt/trace.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__linux__)
+#include <sys/syscall.h>
+#endif
+
+#define DEFAULT_BUFFER (32u << 20)
+#define MAX_CHUNK (256u << 10)
+#define CACHE_BITS 12u
+#define CACHE_SIZE (1u << CACHE_BITS) /* pointer -> string index cache per thread */
+#define MAX_THREAD_STRINGS 4096u /* per-thread string table; beyond it strings go inline */
+
+uint32_t fxt__gen_on = 1;  /* no session: no site state equals these (sites start at 0) ... */
+uint32_t fxt__gen_off = 2; /* ... except gen_off after their first refresh */
+
+/* ---- chunks and per-thread state ------------------------------------------------------ */
+
+typedef struct tls tls_t;
+
+typedef struct chunk {
+    uint8_t *data;
+    uint32_t cap;
+    uint32_t used;  /* committed bytes (release-stored after each record) */
+    uint64_t seq;
+    tls_t *owner;
+    struct chunk *next; /* streaming queue / free list */
+} chunk_t;
+
+typedef struct sstr {
+    const char *ptr;
+    uint32_t len;
+    uint64_t epoch; /* chunk seq in which it was last registered */
+} sstr_t;
+
+struct tls {
+    uint32_t gen;
+    uint64_t pid, tid;
+    char name[64];
+    chunk_t *cur;
+    uint8_t *p, *end;
+    uint64_t epoch;
+    int named; /* streaming: the thread's kernel object record was written */
+    struct {
+        const char *ptr;
+        uint16_t idx;
+    } cache[CACHE_SIZE];
+    sstr_t strs[MAX_THREAD_STRINGS + 1];
+    uint32_t nstr;
+    chunk_t **chunks; /* this thread's chunks, in order (oneshot, circular) */
+    size_t nchunks, capchunks, ring;
+    uint64_t records, dropped, overwritten;
+    int exited;
+    tls_t *next_all;
+    char logbuf[4096];
+};
+
+static struct session {
+    pthread_mutex_t lock; /* sessions, thread list, streaming queues */
+    pthread_cond_t cond;
+    int active;
+    uint32_t gen;         /* generation counter */
+    fxt_buffer_mode mode;
+    char **cats;          /* category patterns */
+    size_t ncats;
+    int all_cats;
+    int tsc;
+    uint64_t tps;
+    uint64_t pid;
+    char provider_name[256];
+    /* chunks */
+    uint8_t *mem;
+    chunk_t *chunks;
+    uint32_t nchunks, chunk_size;
+    uint32_t next_chunk; /* atomic */
+    uint64_t seq;        /* atomic */
+    chunk_t *free_list, *queue_head, *queue_tail;
+    /* output */
+    int fd;
+    int owns_fd;
+    fxt_sink_t sink;
+    pthread_t writer;
+    int writer_running, writer_stop;
+    fxt_status out_status;
+    uint64_t out_bytes;
+    fxt_session_stats_t last;
+} g = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, FXT_MODE_ONESHOT, NULL, 0, 1, 0, 1000000000u, 0, {0},
+       NULL, NULL, 0, 0, 0, 0, NULL, NULL, NULL, -1, 0, {NULL, NULL}, 0, 0, 0, FXT_OK, 0, {0, 0, 0, 0, 0, 0}};
+
+static tls_t *g_threads; /* every thread that ever traced (reused across sessions) */
+static pthread_key_t g_key;
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static __thread tls_t *t_tls;
+
+/* ---- clock ------------------------------------------------------------------------------- */
+
+static uint64_t mono_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t now_ticks(void) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (g.tsc) {
+        return __builtin_ia32_rdtsc();
+    }
+#endif
+    return mono_ns();
+}
+
+uint64_t fxt_ticks(void) { return now_ticks(); }
+
+static int tsc_invariant(void) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (f == NULL) {
+        return 0;
+    }
+    char line[4096];
+    int constant = 0, nonstop = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "flags", 5) == 0) {
+            constant = strstr(line, " constant_tsc") != NULL;
+            nonstop = strstr(line, " nonstop_tsc") != NULL;
+            break;
+        }
+    }
+    fclose(f);
+    return constant && nonstop;
+#else
+    return 0;
+#endif
+}
+
+static uint64_t calibrate_tsc(void) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    uint64_t n0 = mono_ns(), t0 = __builtin_ia32_rdtsc();
+    struct timespec d = {0, 20000000};
+    nanosleep(&d, NULL);
+    uint64_t n1 = mono_ns(), t1 = __builtin_ia32_rdtsc();
+    if (n1 <= n0 || t1 <= t0) {
+        return 0;
+    }
+    __extension__ typedef unsigned __int128 u128;
+    return (uint64_t)((u128)(t1 - t0) * 1000000000u / (n1 - n0));
+#else
+    return 0;
+#endif
+}
+
+/* ---- categories ---------------------------------------------------------------------------- */
+
+static void free_cats(void) {
+    for (size_t i = 0; i < g.ncats; i++) {
+        free(g.cats[i]);
+    }
+    free(g.cats);
+    g.cats = NULL;
+    g.ncats = 0;
+}
+
+static int parse_cats(const char *spec) {
+    free_cats();
+    g.all_cats = spec == NULL || spec[0] == '\0' || strcmp(spec, "*") == 0;
+    if (g.all_cats) {
+        return 0;
+    }
+    const char *p = spec;
+    while (*p) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        while (n && (*p == ' ' || *p == '\t')) {
+            p++;
+            n--;
+        }
+        while (n && (p[n - 1] == ' ' || p[n - 1] == '\t')) {
+            n--;
+        }
+        if (n) {
+            char **nc = realloc(g.cats, (g.ncats + 1) * sizeof *nc);
+            if (nc == NULL) {
+                return -1;
+            }
+            g.cats = nc;
+            g.cats[g.ncats] = malloc(n + 1);
+            if (g.cats[g.ncats] == NULL) {
+                return -1;
+            }
+            memcpy(g.cats[g.ncats], p, n);
+            g.cats[g.ncats][n] = '\0';
+            if (strcmp(g.cats[g.ncats], "*") == 0) {
+                g.all_cats = 1;
+            }
+            g.ncats++;
+        }
+        p += n;
+        while (*p == ' ' || *p == '\t') {
+            p++;
+        }
+        if (*p == ',') {
+            p++;
+        }
+    }
+    return 0;
+}
+
+static int cat_match(const char *cat) {
+    if (g.all_cats) {
+        return 1;
+    }
+    for (size_t i = 0; i < g.ncats; i++) {
+        const char *pat = g.cats[i];
+        size_t n = strlen(pat);
+        if (n && pat[n - 1] == '*') {
+            if (strncmp(cat, pat, n - 1) == 0) {
+                return 1;
+            }
+        } else if (strcmp(cat, pat) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int fxt__site_refresh(fxt__site_t *s) {
+    pthread_mutex_lock(&g.lock);
+    int on = g.active && cat_match(s->category);
+    uint32_t st = on ? __atomic_load_n(&fxt__gen_on, __ATOMIC_RELAXED) : __atomic_load_n(&fxt__gen_off, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&g.lock);
+    __atomic_store_n(&s->state, st, __ATOMIC_RELAXED);
+    return on;
+}
+
+int fxt_category_enabled(const char *category) {
+    pthread_mutex_lock(&g.lock);
+    int on = g.active && category != NULL && cat_match(category);
+    pthread_mutex_unlock(&g.lock);
+    return on;
+}
+
+int fxt_session_active(void) { return __atomic_load_n(&g.active, __ATOMIC_ACQUIRE); }
+
+/* ---- threads -------------------------------------------------------------------------------- */
+
+static uint64_t os_tid(void) {
+#if defined(__linux__)
+    return (uint64_t)syscall(SYS_gettid);
+#else
+    return (uint64_t)(uintptr_t)pthread_self();
+#endif
+}
+
+static void thread_exit(void *arg) {
+    tls_t *t = arg;
+    pthread_mutex_lock(&g.lock);
+    if (g.active && t->gen == g.gen && g.mode == FXT_MODE_STREAMING && t->cur != NULL) {
+        /* hand the last chunk to the writer */
+        t->cur->next = NULL;
+        if (g.queue_tail) {
+            g.queue_tail->next = t->cur;
+        } else {
+            g.queue_head = t->cur;
+        }
+        g.queue_tail = t->cur;
+        t->cur = NULL;
+        pthread_cond_broadcast(&g.cond);
+    }
+    t->exited = 1;
+    pthread_mutex_unlock(&g.lock);
+}
+
+static void make_key(void) { pthread_key_create(&g_key, thread_exit); }
+
+static tls_t *get_tls(void) {
+    tls_t *t = t_tls;
+    if (__builtin_expect(t != NULL && t->gen == __atomic_load_n(&g.gen, __ATOMIC_ACQUIRE), 1)) {
+        return t;
+    }
+    if (t == NULL) {
+        t = calloc(1, sizeof *t);
+        if (t == NULL) {
+            return NULL;
+        }
+        pthread_once(&g_once, make_key);
+        pthread_setspecific(g_key, t);
+        t->tid = os_tid();
+#if defined(__linux__) && defined(_GNU_SOURCE)
+        pthread_getname_np(pthread_self(), t->name, sizeof t->name);
+#endif
+        if (t->name[0] == '\0') {
+            snprintf(t->name, sizeof t->name, "thread-%" PRIu64, t->tid);
+        }
+        pthread_mutex_lock(&g.lock);
+        t->next_all = g_threads;
+        g_threads = t;
+        pthread_mutex_unlock(&g.lock);
+        t_tls = t;
+    }
+    /* (re)join the current session */
+    pthread_mutex_lock(&g.lock);
+    __atomic_store_n(&t->gen, g.gen, __ATOMIC_RELAXED);
+    t->pid = g.pid;
+    t->cur = NULL;
+    t->p = t->end = NULL;
+    t->nstr = 0;
+    memset(t->cache, 0, sizeof t->cache);
+    t->nchunks = t->ring = 0;
+    __atomic_store_n(&t->records, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->dropped, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&t->overwritten, 0, __ATOMIC_RELAXED);
+    t->named = 0;
+    pthread_mutex_unlock(&g.lock);
+    return t;
+}
+
+void fxt_set_thread_name(const char *name) {
+    tls_t *t = get_tls();
+    if (t != NULL && name != NULL) {
+        snprintf(t->name, sizeof t->name, "%s", name);
+    }
+}
+
+/* ---- chunk acquisition ------------------------------------------------------------------- */
+
+/* Counters read by other threads (stats): single-writer, so a relaxed store suffices. */
+#define BUMP(x) __atomic_store_n(&(x), __atomic_load_n(&(x), __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED)
+#define READ(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+static inline void put(uint8_t **p, uint64_t v) {
+    fxt_store64(*p, v);
+    *p += 8;
+}
+
+static void put_stream(uint8_t **p, const char *s, size_t n) {
+    size_t padded = (size_t)fxt_pad8(n);
+    memcpy(*p, s, n);
+    memset(*p + n, 0, padded - n);
+    *p += padded;
+}
+
+static void commit(tls_t *t) { __atomic_store_n(&t->cur->used, (uint32_t)(t->p - t->cur->data), __ATOMIC_RELEASE); }
+
+static void write_thread_kobj(uint8_t **p, const tls_t *t) {
+    /* kernel object (thread), inline name, one koid arg "process" with inline name */
+    size_t nlen = strlen(t->name);
+    uint64_t words = 2 + fxt_words(nlen) + 3;
+    put(p, fxt_put_rec_type(FXT_RECORD_KERNEL_OBJECT) | fxt_put_rec_size(words) | fxt_put_kobj_type(FXT_OBJ_THREAD) |
+               fxt_put_kobj_name(fxt_strref_inline((uint16_t)nlen)) | fxt_put_kobj_nargs(1));
+    put(p, t->tid);
+    put_stream(p, t->name, nlen);
+    put(p, fxt_put_arg_type(FXT_ARG_KOID) | fxt_put_arg_size(3) | fxt_put_arg_name(fxt_strref_inline(7)));
+    put_stream(p, "process", 7);
+    put(p, t->pid);
+}
+
+static void enqueue(chunk_t *c) {
+    c->next = NULL;
+    if (g.queue_tail) {
+        g.queue_tail->next = c;
+    } else {
+        g.queue_head = c;
+    }
+    g.queue_tail = c;
+    pthread_cond_broadcast(&g.cond);
+}
+
+/* Seal the current chunk and take a new one. 0 when none is available (the record is dropped). */
+static int next_chunk(tls_t *t) {
+    chunk_t *c = NULL;
+    if (t->cur != NULL) {
+        commit(t);
+    }
+    if (g.mode == FXT_MODE_STREAMING) {
+        pthread_mutex_lock(&g.lock);
+        if (t->cur != NULL) {
+            enqueue(t->cur);
+            t->cur = NULL;
+        }
+        c = g.free_list;
+        if (c != NULL) {
+            g.free_list = c->next;
+        }
+        pthread_mutex_unlock(&g.lock);
+    } else {
+        /* circular: each thread keeps at most an eighth of the buffer (at least 2 chunks),
+         * so a busy thread cannot starve the others of their newest data */
+        uint32_t quota = g.nchunks / 8 > 2 ? g.nchunks / 8 : 2;
+        uint32_t i = g.mode == FXT_MODE_CIRCULAR && t->nchunks >= quota
+                         ? g.nchunks
+                         : __atomic_fetch_add(&g.next_chunk, 1, __ATOMIC_RELAXED);
+        if (i < g.nchunks) {
+            c = &g.chunks[i];
+            if (t->nchunks == t->capchunks) {
+                size_t nc = t->capchunks ? t->capchunks * 2 : 16;
+                chunk_t **n = realloc(t->chunks, nc * sizeof *n);
+                if (n == NULL) {
+                    return 0;
+                }
+                t->chunks = n;
+                t->capchunks = nc;
+            }
+            t->chunks[t->nchunks++] = c;
+        } else if (g.mode == FXT_MODE_CIRCULAR && t->nchunks > 1) {
+            /* recycle this thread's oldest chunk (never the one just filled) */
+            c = t->chunks[t->ring];
+            if (c == t->cur) {
+                t->ring = (t->ring + 1) % t->nchunks;
+                c = t->chunks[t->ring];
+            }
+            t->ring = (t->ring + 1) % t->nchunks;
+            BUMP(t->overwritten);
+        }
+    }
+    t->cur = c;
+    if (c == NULL) {
+        t->p = t->end = NULL;
+        return 0;
+    }
+    c->owner = t;
+    c->seq = __atomic_fetch_add(&g.seq, 1, __ATOMIC_RELAXED) + 1;
+    __atomic_store_n(&c->used, 0, __ATOMIC_RELAXED);
+    t->epoch = c->seq;
+    t->p = c->data;
+    t->end = c->data + c->cap;
+    if (g.mode == FXT_MODE_STREAMING && !t->named) {
+        write_thread_kobj(&t->p, t);
+        t->named = 1;
+    }
+    /* every chunk starts by registering its thread as index 1 */
+    put(&t->p, fxt_put_rec_type(FXT_RECORD_THREAD) | fxt_put_rec_size(3) | fxt_put_thread_index(1));
+    put(&t->p, t->pid);
+    put(&t->p, t->tid);
+    commit(t);
+    return 1;
+}
+
+/* ---- record encoding ----------------------------------------------------------------------- */
+
+typedef struct pref {
+    uint16_t ref;
+    uint16_t reg;     /* index to register in this chunk, 0 if none */
+    const char *ptr;
+    uint32_t len;
+} pref_t;
+
+/* Resolve a string: inline, or an index of this thread's table (registered per chunk). */
+static void prep(tls_t *t, fxt_str_t s, pref_t *o) {
+    o->reg = 0;
+    o->ptr = s.ptr;
+    o->len = s.ptr ? (s.len > FXT_MAX_STRING_LEN ? FXT_MAX_STRING_LEN : s.len) : 0;
+    if (o->len == 0) {
+        o->ref = 0;
+        return;
+    }
+    if (s.ref & FXT_STRREF_INLINE_FLAG) {
+        o->ref = fxt_strref_inline((uint16_t)o->len);
+        return;
+    }
+    unsigned slot = (unsigned)(((uint64_t)(uintptr_t)s.ptr * 0x9E3779B97F4A7C15ull) >> (64 - CACHE_BITS));
+    uint16_t idx = t->cache[slot].ptr == s.ptr ? t->cache[slot].idx : 0;
+    if (idx == 0 || t->strs[idx].len != o->len) {
+        if (t->nstr >= MAX_THREAD_STRINGS) {
+            o->ref = fxt_strref_inline((uint16_t)o->len);
+            return;
+        }
+        idx = (uint16_t)++t->nstr;
+        t->strs[idx].ptr = s.ptr;
+        t->strs[idx].len = o->len;
+        t->strs[idx].epoch = 0;
+        t->cache[slot].ptr = s.ptr;
+        t->cache[slot].idx = idx;
+    }
+    o->ref = idx;
+    if (t->strs[idx].epoch != t->epoch) {
+        o->reg = idx;
+    }
+}
+
+static void refresh_reg(const tls_t *t, pref_t *r) {
+    r->reg = (r->ref != 0 && !fxt_strref_is_inline(r->ref) && t->strs[r->ref].epoch != t->epoch) ? r->ref : 0;
+}
+
+static uint64_t pref_words(const pref_t *r) { return fxt_strref_is_inline(r->ref) ? fxt_words(r->len) : 0; }
+static uint64_t reg_words(const pref_t *r) { return r->reg ? 1 + fxt_words(r->len) : 0; }
+
+static void put_reg(tls_t *t, pref_t *r) {
+    if (r->reg && t->strs[r->reg].epoch != t->epoch) {
+        put(&t->p, fxt_put_rec_type(FXT_RECORD_STRING) | fxt_put_rec_size(1 + fxt_words(r->len)) |
+                       fxt_put_string_index(r->reg) | fxt_put_string_len(r->len));
+        put_stream(&t->p, r->ptr, r->len);
+        t->strs[r->reg].epoch = t->epoch;
+        BUMP(t->records);
+    }
+}
+
+static void put_inline(tls_t *t, const pref_t *r) {
+    if (fxt_strref_is_inline(r->ref)) {
+        put_stream(&t->p, r->ptr, r->len);
+    }
+}
+
+#define MAX_REFS (2 + 2 * FXT_MAX_ARGS)
+
+typedef struct rec {
+    uint32_t type;
+    uint64_t ts, id, end_ts;
+    int has_id, has_end;
+    fxt_warg_t args[FXT_MAX_ARGS];
+    unsigned nargs;
+    pref_t cat, name, aname[FXT_MAX_ARGS], aval[FXT_MAX_ARGS];
+} rec_t;
+
+static uint64_t arg_words(const rec_t *r, unsigned i) {
+    uint64_t w = 1 + pref_words(&r->aname[i]);
+    switch (r->args[i].type) {
+    case FXT_ARG_INT64:
+    case FXT_ARG_UINT64:
+    case FXT_ARG_DOUBLE:
+    case FXT_ARG_POINTER:
+    case FXT_ARG_KOID:
+        return w + 1;
+    case FXT_ARG_STRING:
+        return w + pref_words(&r->aval[i]);
+    default:
+        return w;
+    }
+}
+
+/* Write an event (string registrations first), taking a new chunk if needed. */
+static void emit(tls_t *t, rec_t *r) {
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (t->cur == NULL && !next_chunk(t)) {
+            break;
+        }
+        uint64_t need = 0, words = 2 + (uint64_t)(r->has_id || r->has_end);
+        /* which strings this chunk has not registered yet */
+        refresh_reg(t, &r->cat);
+        refresh_reg(t, &r->name);
+        for (unsigned i = 0; i < r->nargs; i++) {
+            refresh_reg(t, &r->aname[i]);
+            refresh_reg(t, &r->aval[i]);
+        }
+        need += reg_words(&r->cat);
+        words += pref_words(&r->cat);
+        need += reg_words(&r->name);
+        words += pref_words(&r->name);
+        for (unsigned i = 0; i < r->nargs; i++) {
+            need += reg_words(&r->aname[i]) + reg_words(&r->aval[i]);
+            words += arg_words(r, i);
+        }
+        if (words > FXT_MAX_RECORD_WORDS) {
+            break; /* cannot be encoded: dropped */
+        }
+        if ((uint64_t)(t->end - t->p) < (need + words) * 8) {
+            if (!next_chunk(t)) {
+                break;
+            }
+            /* new chunk: every string must be registered again */
+            continue;
+        }
+        put_reg(t, &r->cat);
+        put_reg(t, &r->name);
+        for (unsigned i = 0; i < r->nargs; i++) {
+            put_reg(t, &r->aname[i]);
+            put_reg(t, &r->aval[i]);
+        }
+        put(&t->p, fxt_put_rec_type(FXT_RECORD_EVENT) | fxt_put_rec_size(words) | fxt_put_event_type(r->type) |
+                       fxt_put_event_nargs(r->nargs) | fxt_put_event_thread(1) | fxt_put_event_category(r->cat.ref) |
+                       fxt_put_event_name(r->name.ref));
+        put(&t->p, r->ts);
+        put_inline(t, &r->cat);
+        put_inline(t, &r->name);
+        for (unsigned i = 0; i < r->nargs; i++) {
+            const fxt_warg_t *a = &r->args[i];
+            uint64_t data = 0;
+            switch (a->type) {
+            case FXT_ARG_INT32: data = fxt_put_arg_i32((uint32_t)a->v.i32); break;
+            case FXT_ARG_UINT32: data = fxt_put_arg_i32(a->v.u32); break;
+            case FXT_ARG_STRING: data = fxt_put_arg_str_value(r->aval[i].ref); break;
+            case FXT_ARG_BOOL: data = fxt_put_arg_bool(a->v.boolean ? 1 : 0); break;
+            default: break;
+            }
+            put(&t->p, fxt_put_arg_type(a->type) | fxt_put_arg_size(arg_words(r, i)) |
+                           fxt_put_arg_name(r->aname[i].ref) | data);
+            put_inline(t, &r->aname[i]);
+            switch (a->type) {
+            case FXT_ARG_INT64:
+            case FXT_ARG_UINT64:
+            case FXT_ARG_POINTER:
+            case FXT_ARG_KOID:
+                put(&t->p, a->v.u64);
+                break;
+            case FXT_ARG_DOUBLE: {
+                uint64_t v;
+                memcpy(&v, &a->v.f64, sizeof v);
+                put(&t->p, v);
+                break;
+            }
+            case FXT_ARG_STRING:
+                put_inline(t, &r->aval[i]);
+                break;
+            default:
+                break;
+            }
+        }
+        if (r->has_id) {
+            put(&t->p, r->id);
+        } else if (r->has_end) {
+            put(&t->p, r->end_ts);
+        }
+        commit(t);
+        BUMP(t->records);
+        return;
+    }
+    BUMP(t->dropped);
+}
+
+static void collect_args(tls_t *t, rec_t *r, va_list ap) {
+    r->nargs = 0;
+    for (;;) {
+        fxt_warg_t a = va_arg(ap, fxt_warg_t);
+        if (a.type == 0xff) {
+            break;
+        }
+        if (r->nargs < FXT_MAX_ARGS && a.type < FXT_ARG_TYPE_COUNT) {
+            r->args[r->nargs] = a;
+            prep(t, a.name, &r->aname[r->nargs]);
+            if (a.type == FXT_ARG_STRING) {
+                prep(t, a.str, &r->aval[r->nargs]);
+            } else {
+                r->aval[r->nargs].reg = 0;
+                r->aval[r->nargs].ref = 0;
+                r->aval[r->nargs].len = 0;
+            }
+            r->nargs++;
+        }
+    }
+}
+
+static void start_rec(tls_t *t, rec_t *r, fxt__site_t *site, uint32_t type, const char *name) {
+    r->type = type;
+    r->ts = now_ticks();
+    r->has_id = r->has_end = 0;
+    prep(t, fxt_cstr(site->category), &r->cat);
+    prep(t, fxt_cstr(name), &r->name);
+}
+
+void fxt__event(fxt__site_t *site, uint32_t type, const char *name, ...) {
+    tls_t *t = get_tls();
+    if (t == NULL || !__atomic_load_n(&g.active, __ATOMIC_ACQUIRE)) {
+        return;
+    }
+    rec_t r;
+    start_rec(t, &r, site, type, name);
+    va_list ap;
+    va_start(ap, name);
+    collect_args(t, &r, ap);
+    va_end(ap);
+    emit(t, &r);
+}
+
+void fxt__event_id(fxt__site_t *site, uint32_t type, const char *name, uint64_t id, ...) {
+    tls_t *t = get_tls();
+    if (t == NULL || !__atomic_load_n(&g.active, __ATOMIC_ACQUIRE)) {
+        return;
+    }
+    rec_t r;
+    start_rec(t, &r, site, type, name);
+    r.has_id = 1;
+    r.id = id;
+    va_list ap;
+    va_start(ap, id);
+    collect_args(t, &r, ap);
+    va_end(ap);
+    emit(t, &r);
+}
+
+void fxt__complete(fxt__site_t *site, const char *name, uint64_t start) {
+    tls_t *t = get_tls();
+    if (t == NULL || !__atomic_load_n(&g.active, __ATOMIC_ACQUIRE)) {
+        return;
+    }
+    rec_t r;
+    start_rec(t, &r, site, FXT_EVENT_DURATION_COMPLETE, name);
+    r.end_ts = r.ts;
+    r.ts = start;
+    r.has_end = 1;
+    r.nargs = 0;
+    emit(t, &r);
+}
+
+/* A record with a byte stream (log message, blob payload). */
+static void emit_stream(tls_t *t, int is_log, const char *name, const void *data, size_t len) {
+    uint64_t ts = now_ticks();
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (t->cur == NULL && !next_chunk(t)) {
+            break;
+        }
+        pref_t nm = {0, 0, NULL, 0};
+        if (!is_log) {
+            prep(t, fxt_cstr(name), &nm);
+            refresh_reg(t, &nm);
+        }
+        uint64_t words = (is_log ? 2 : 1 + pref_words(&nm)) + fxt_words(len);
+        uint64_t need = words + reg_words(&nm);
+        if ((uint64_t)(t->end - t->p) < need * 8) {
+            if (!next_chunk(t)) {
+                break;
+            }
+            continue;
+        }
+        if (is_log) {
+            put(&t->p, fxt_put_rec_type(FXT_RECORD_LOG) | fxt_put_rec_size(words) | fxt_put_log_len(len) |
+                           fxt_put_log_thread(1));
+            put(&t->p, ts);
+        } else {
+            put_reg(t, &nm);
+            put(&t->p, fxt_put_rec_type(FXT_RECORD_BLOB) | fxt_put_rec_size(words) | fxt_put_blob_name(nm.ref) |
+                           fxt_put_blob_size(len) | fxt_put_blob_type(FXT_BLOB_DATA));
+            put_inline(t, &nm);
+        }
+        put_stream(&t->p, data, len);
+        commit(t);
+        BUMP(t->records);
+        return;
+    }
+    BUMP(t->dropped);
+}
+
+void fxt__log(fxt__site_t *site, const char *fmt, ...) {
+    (void)site;
+    tls_t *t = get_tls();
+    if (t == NULL || !__atomic_load_n(&g.active, __ATOMIC_ACQUIRE)) {
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->logbuf, sizeof t->logbuf, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        return;
+    }
+    size_t len = (size_t)n < sizeof t->logbuf ? (size_t)n : sizeof t->logbuf - 1;
+    emit_stream(t, 1, NULL, t->logbuf, len);
+}
+
+void fxt__blob(fxt__site_t *site, const char *name, const void *data, size_t size) {
+    (void)site;
+    tls_t *t = get_tls();
+    if (t == NULL || !__atomic_load_n(&g.active, __ATOMIC_ACQUIRE)) {
+        return;
+    }
+    if (size > 0x7fff || size + 64 > g.chunk_size) {
+        BUMP(t->dropped); /* larger than a blob record (or a chunk) can hold */
+        return;
+    }
+    emit_stream(t, 0, name, data, size);
+}
+
+/* ---- output ----------------------------------------------------------------------------------- */
+
+static fxt_status fd_sink_write(void *ctx, const void *data, size_t len) {
+    (void)ctx;
+    const uint8_t *p = data;
+    while (len > 0) {
+        ssize_t n = write(g.fd, p, len);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return FXT_E_IO;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return FXT_OK;
+}
+
+static void out_write(const void *data, size_t len) {
+    if (g.out_status != FXT_OK || len == 0) {
+        return;
+    }
+    g.out_status = g.sink.write(g.sink.ctx, data, len);
+    g.out_bytes += len;
+}
+
+/* Write records through a temporary writer straight into the output sink. */
+static fxt_status out_sink(void *ctx, const void *data, size_t len) {
+    (void)ctx;
+    out_write(data, len);
+    return g.out_status;
+}
+
+static void write_preamble(int with_threads) {
+    fxt_sink_t s = {out_sink, NULL};
+    fxt_writer_t *w;
+    if (fxt_writer_create(NULL, s, &w) != FXT_OK) {
+        g.out_status = FXT_E_NOMEM;
+        return;
+    }
+    fxt_write_magic(w);
+    fxt_write_provider_info(w, 1, fxt_str_n(g.provider_name, strlen(g.provider_name)));
+    fxt_write_init(w, g.tps);
+    fxt_write_kernel_object(w, g.pid, FXT_OBJ_PROCESS, fxt_str_inline(fxt_cstr(g.provider_name)), NULL, 0);
+    if (with_threads) {
+        for (tls_t *t = g_threads; t != NULL; t = t->next_all) {
+            if (t->gen != g.gen) {
+                continue;
+            }
+            fxt_warg_t a = fxt_arg_koid(fxt_str_inline(fxt_cstr("process")), g.pid);
+            fxt_write_kernel_object(w, t->tid, FXT_OBJ_THREAD, fxt_str_inline(fxt_cstr(t->name)), &a, 1);
+        }
+    }
+    fxt_writer_finish(w);
+    fxt_writer_destroy(w);
+}
+
+static void write_drop_report(uint64_t dropped) {
+    if (dropped == 0) {
+        return;
+    }
+    fxt_sink_t s = {out_sink, NULL};
+    fxt_writer_t *w;
+    if (fxt_writer_create(NULL, s, &w) != FXT_OK) {
+        return;
+    }
+    fxt_write_provider_event(w, 1, FXT_PROVIDER_EVENT_BUFFER_FULL);
+    fxt_warg_t a = fxt_arg_uint64(fxt_cstr("count"), dropped);
+    fxt_write_instant(w, now_ticks(), fxt_thread_inline(g.pid, 0), fxt_cstr("fxt"), fxt_cstr("records_dropped"), &a, 1);
+    fxt_writer_finish(w);
+    fxt_writer_destroy(w);
+}
+
+static void *writer_main(void *arg) {
+    (void)arg;
+    pthread_mutex_lock(&g.lock);
+    for (;;) {
+        while (g.queue_head == NULL && !g.writer_stop) {
+            pthread_cond_wait(&g.cond, &g.lock);
+        }
+        chunk_t *c = g.queue_head;
+        if (c == NULL) {
+            break;
+        }
+        g.queue_head = c->next;
+        if (g.queue_head == NULL) {
+            g.queue_tail = NULL;
+        }
+        pthread_mutex_unlock(&g.lock);
+        /* a queued chunk is no longer written by its thread: read without the lock */
+        out_write(c->data, __atomic_load_n(&c->used, __ATOMIC_ACQUIRE));
+        pthread_mutex_lock(&g.lock);
+        c->next = g.free_list;
+        g.free_list = c;
+    }
+    pthread_mutex_unlock(&g.lock);
+    return NULL;
+}
+
+static int cmp_seq(const void *a, const void *b) {
+    const chunk_t *x = *(chunk_t *const *)a, *y = *(chunk_t *const *)b;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* ---- session ----------------------------------------------------------------------------------- */
+
+fxt_status fxt_session_start(const fxt_session_config_t *cfg) {
+    if (cfg == NULL || cfg->struct_size < sizeof(uint32_t)) {
+        return FXT_E_INVALID_ARG;
+    }
+    fxt_session_config_t c = FXT_SESSION_CONFIG_INIT;
+    memcpy(&c, cfg, cfg->struct_size < sizeof c ? cfg->struct_size : sizeof c);
+    if (c.output_path == NULL && c.sink.write == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    if (c.mode > FXT_MODE_STREAMING) {
+        return FXT_E_INVALID_ARG;
+    }
+    pthread_mutex_lock(&g.lock);
+    if (g.active) {
+        pthread_mutex_unlock(&g.lock);
+        return FXT_E_STATE;
+    }
+    fxt_status st = FXT_OK;
+    if (c.output_path != NULL) {
+        g.fd = open(c.output_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (g.fd < 0) {
+            pthread_mutex_unlock(&g.lock);
+            return FXT_E_IO;
+        }
+        g.owns_fd = 1;
+        g.sink.write = fd_sink_write;
+        g.sink.ctx = NULL;
+    } else {
+        g.owns_fd = 0;
+        g.sink = c.sink;
+    }
+    if (parse_cats(c.categories) != 0) {
+        st = FXT_E_NOMEM;
+    }
+    size_t total = c.buffer_size ? c.buffer_size : DEFAULT_BUFFER;
+    if (total < 64u << 10) {
+        total = 64u << 10;
+    }
+    uint32_t cs = (uint32_t)(total / 16 < MAX_CHUNK ? total / 16 : MAX_CHUNK);
+    if (cs < 4096) {
+        cs = 4096;
+    }
+    cs &= ~7u;
+    g.chunk_size = cs;
+    g.nchunks = (uint32_t)(total / cs);
+    g.mem = malloc((size_t)g.nchunks * cs);
+    g.chunks = calloc(g.nchunks, sizeof *g.chunks);
+    if (st != FXT_OK || g.mem == NULL || g.chunks == NULL) {
+        free(g.mem);
+        free(g.chunks);
+        g.mem = NULL;
+        g.chunks = NULL;
+        if (g.owns_fd) {
+            close(g.fd);
+        }
+        pthread_mutex_unlock(&g.lock);
+        return FXT_E_NOMEM;
+    }
+    g.free_list = NULL;
+    for (uint32_t i = 0; i < g.nchunks; i++) {
+        g.chunks[i].data = g.mem + (size_t)i * cs;
+        g.chunks[i].cap = cs;
+        if (c.mode == FXT_MODE_STREAMING) {
+            g.chunks[i].next = g.free_list;
+            g.free_list = &g.chunks[i];
+        }
+    }
+    g.queue_head = g.queue_tail = NULL;
+    g.next_chunk = 0;
+    g.seq = 0;
+    g.mode = c.mode;
+    g.pid = (uint64_t)getpid();
+    g.out_status = FXT_OK;
+    g.out_bytes = 0;
+    g.tsc = 0;
+    g.tps = 1000000000u;
+    if (c.clock == FXT_CLOCK_TSC || (c.clock == FXT_CLOCK_AUTO && tsc_invariant())) {
+        uint64_t tps = calibrate_tsc();
+        if (tps > 0) {
+            g.tsc = 1;
+            g.tps = tps;
+        }
+    }
+    const char *pn = c.provider_name;
+#if defined(__linux__) && defined(_GNU_SOURCE)
+    if (pn == NULL) {
+        pn = program_invocation_short_name;
+    }
+#endif
+    snprintf(g.provider_name, sizeof g.provider_name, "%s", pn ? pn : "process");
+    __atomic_store_n(&g.gen, g.gen + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&g.active, 1, __ATOMIC_RELEASE);
+    /* new generation numbers: every site recomputes its state once */
+    __atomic_store_n(&fxt__gen_on, 2 * g.gen + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&fxt__gen_off, 2 * g.gen + 2, __ATOMIC_RELEASE);
+    if (g.mode == FXT_MODE_STREAMING) {
+        write_preamble(0);
+        g.writer_stop = 0;
+        g.writer_running = pthread_create(&g.writer, NULL, writer_main, NULL) == 0;
+        if (!g.writer_running) {
+            g.out_status = FXT_E_NOMEM;
+        }
+    }
+    pthread_mutex_unlock(&g.lock);
+    return g.out_status;
+}
+
+fxt_status fxt_session_stop(void) {
+    pthread_mutex_lock(&g.lock);
+    if (!g.active) {
+        pthread_mutex_unlock(&g.lock);
+        return FXT_E_STATE;
+    }
+    __atomic_store_n(&g.active, 0, __ATOMIC_RELEASE);
+    /* disable every site, then give in-flight events a moment to finish */
+    __atomic_store_n(&fxt__gen_on, 2 * g.gen + 3, __ATOMIC_RELEASE);
+    __atomic_store_n(&fxt__gen_off, 2 * g.gen + 4, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&g.lock);
+    struct timespec d = {0, 2000000};
+    nanosleep(&d, NULL);
+
+    pthread_mutex_lock(&g.lock);
+    fxt_session_stats_t s = {0, 0, 0, 0, 0, g.tps};
+    for (tls_t *t = g_threads; t != NULL; t = t->next_all) {
+        if (t->gen != g.gen) {
+            continue;
+        }
+        s.threads++;
+        s.records += READ(t->records);
+        s.dropped += READ(t->dropped);
+        s.overwritten += READ(t->overwritten);
+    }
+    if (g.mode == FXT_MODE_STREAMING) {
+        for (tls_t *t = g_threads; t != NULL; t = t->next_all) {
+            if (t->gen == g.gen && t->cur != NULL) {
+                enqueue(t->cur);
+                t->cur = NULL;
+            }
+        }
+        g.writer_stop = 1;
+        pthread_cond_broadcast(&g.cond);
+        pthread_mutex_unlock(&g.lock);
+        if (g.writer_running) {
+            pthread_join(g.writer, NULL);
+        }
+        pthread_mutex_lock(&g.lock);
+    } else {
+        write_preamble(1);
+        for (tls_t *t = g_threads; t != NULL; t = t->next_all) {
+            if (t->gen != g.gen || t->nchunks == 0) {
+                continue;
+            }
+            /* circular: oldest kept chunk first */
+            qsort(t->chunks, t->nchunks, sizeof *t->chunks, cmp_seq);
+            for (size_t i = 0; i < t->nchunks; i++) {
+                out_write(t->chunks[i]->data, __atomic_load_n(&t->chunks[i]->used, __ATOMIC_ACQUIRE));
+            }
+        }
+    }
+    write_drop_report(s.dropped);
+    for (tls_t *t = g_threads; t != NULL; t = t->next_all) {
+        if (t->gen == g.gen) {
+            t->cur = NULL;
+            t->p = t->end = NULL;
+            t->nchunks = 0;
+        }
+    }
+    s.bytes = g.out_bytes;
+    g.last = s;
+    fxt_status st = g.out_status;
+    if (g.owns_fd && close(g.fd) != 0 && st == FXT_OK) {
+        st = FXT_E_IO;
+    }
+    g.owns_fd = 0;
+    free(g.mem);
+    free(g.chunks);
+    g.mem = NULL;
+    g.chunks = NULL;
+    g.nchunks = 0;
+    free_cats();
+    /* the next session gets a new generation: thread states reset on first use */
+    __atomic_store_n(&g.gen, g.gen + 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&g.lock);
+    return st;
+}
+
+void fxt_session_get_stats(fxt_session_stats_t *out) {
+    if (out == NULL) {
+        return;
+    }
+    pthread_mutex_lock(&g.lock);
+    if (g.active) {
+        fxt_session_stats_t s = {0, 0, 0, g.out_bytes, 0, g.tps};
+        for (tls_t *t = g_threads; t != NULL; t = t->next_all) {
+            if (t->gen == g.gen) {
+                s.threads++;
+                s.records += READ(t->records);
+                s.dropped += READ(t->dropped);
+                s.overwritten += READ(t->overwritten);
+            }
+        }
+        *out = s;
+    } else {
+        *out = g.last;
+    }
+    pthread_mutex_unlock(&g.lock);
+}
+
+/* ---- environment ------------------------------------------------------------------------------- */
+
+static void stop_at_exit(void) {
+    if (fxt_session_active()) {
+        fxt_session_stop();
+    }
+}
+
+fxt_status fxt_session_start_from_env(void) {
+    const char *out = getenv("FXT_TRACE_OUTPUT");
+    if (out == NULL || out[0] == '\0') {
+        return FXT_E_NOT_FOUND;
+    }
+    fxt_session_config_t c = FXT_SESSION_CONFIG_INIT;
+    c.output_path = out;
+    c.categories = getenv("FXT_TRACE_CATEGORIES");
+    const char *mode = getenv("FXT_TRACE_MODE");
+    if (mode != NULL && strcmp(mode, "circular") == 0) {
+        c.mode = FXT_MODE_CIRCULAR;
+    } else if (mode != NULL && strcmp(mode, "streaming") == 0) {
+        c.mode = FXT_MODE_STREAMING;
+    } else if (mode != NULL && mode[0] != '\0' && strcmp(mode, "oneshot") != 0) {
+        return FXT_E_INVALID_ARG;
+    }
+    const char *size = getenv("FXT_TRACE_BUFFER_SIZE");
+    if (size != NULL && size[0] != '\0') {
+        char *end;
+        double v = strtod(size, &end);
+        double mul = *end == 'k' || *end == 'K' ? 1024.0 : *end == 'm' || *end == 'M' ? 1048576.0 : *end == 'g' || *end == 'G' ? 1073741824.0 : 1.0;
+        if (v <= 0) {
+            return FXT_E_INVALID_ARG;
+        }
+        c.buffer_size = (size_t)(v * mul);
+    }
+    const char *clock = getenv("FXT_TRACE_CLOCK");
+    if (clock != NULL && strcmp(clock, "tsc") == 0) {
+        c.clock = FXT_CLOCK_TSC;
+    } else if (clock != NULL && strcmp(clock, "monotonic") == 0) {
+        c.clock = FXT_CLOCK_MONOTONIC;
+    }
+    fxt_status st = fxt_session_start(&c);
+    if (st == FXT_OK) {
+        static int registered;
+        if (!registered) {
+            registered = 1;
+            atexit(stop_at_exit);
+        }
+    }
+    return st;
+}

@@ -1,0 +1,417 @@
+/*
+ * Instrumentation engine: every macro produces the expected records; oneshot,
+ * circular and streaming buffering under several threads; drop accounting;
+ * configuration from the environment. Run under ThreadSanitizer in CI.
+ */
+#include "test.h"
+
+#include <fxt/reader.h>
+#include <fxt/trace.h>
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct ev {
+    uint32_t type;
+    uint64_t tid;
+    int64_t value; /* first argument as an integer */
+    int named;     /* category and name resolved */
+} ev_t;
+
+typedef struct trace {
+    ev_t *ev;
+    size_t n, cap;
+    unsigned kinds[FXT_KIND_COUNT_];
+    int errors, unresolved, thread_names;
+    uint64_t dropped_reported;
+} trace_t;
+
+static void decode(const uint8_t *data, size_t len, trace_t *t) {
+    memset(t, 0, sizeof *t);
+    fxt_reader_t *r;
+    fxt_reader_create(NULL, &r);
+    fxt_in_buffer_t in = {data, len, 0};
+    fxt_record_t rec;
+    fxt_status st;
+    while ((st = fxt_reader_next(r, &in, &rec)) != FXT_NEED_INPUT && st != FXT_END) {
+        if (st != FXT_OK) {
+            t->errors++;
+            continue;
+        }
+        t->kinds[rec.kind]++;
+        if (rec.kind == FXT_KIND_KERNEL_OBJECT && rec.u.kernel_object.obj_type == FXT_OBJ_THREAD && rec.nargs == 1 &&
+            rec.args[0].type == FXT_ARG_KOID) {
+            t->thread_names++;
+        }
+        if (rec.kind != FXT_KIND_EVENT) {
+            continue;
+        }
+        if (rec.u.event.name.ptr == NULL || rec.u.event.category.ptr == NULL || !rec.u.event.thread.resolved) {
+            t->unresolved++;
+        }
+        if (rec.u.event.name.ptr && rec.u.event.name.len == 15 && memcmp(rec.u.event.name.ptr, "records_dropped", 15) == 0) {
+            t->dropped_reported = rec.args[0].v.u64;
+            continue;
+        }
+        if (t->n == t->cap) {
+            t->cap = t->cap ? t->cap * 2 : 1024;
+            t->ev = realloc(t->ev, t->cap * sizeof *t->ev);
+        }
+        ev_t *e = &t->ev[t->n++];
+        e->type = rec.u.event.type;
+        e->tid = rec.u.event.thread.tid;
+        e->value = rec.nargs ? (rec.args[0].type == FXT_ARG_INT32 ? rec.args[0].v.i32 : rec.args[0].v.i64) : -1;
+        e->named = rec.u.event.name.ptr != NULL;
+    }
+    if (fxt_reader_end(r) != FXT_OK) {
+        t->errors++;
+    }
+    fxt_reader_destroy(r);
+}
+
+static fxt_session_config_t mem_config(fxt_membuf_t *mem, fxt_buffer_mode mode, size_t size) {
+    fxt_session_config_t c = FXT_SESSION_CONFIG_INIT;
+    c.sink = fxt_sink_membuf(mem);
+    c.mode = mode;
+    c.buffer_size = size;
+    c.categories = "test*,other";
+    c.clock = FXT_CLOCK_MONOTONIC;
+    return c;
+}
+
+static int side_effects;
+static int bump(void) { return ++side_effects; }
+
+static void scoped(void) {
+    FXT_DURATION("test", "scoped");
+    FXT_INSTANT("test", "inside");
+}
+
+static void test_every_macro(void) {
+    fxt_membuf_t mem = {0};
+    fxt_session_config_t c = mem_config(&mem, FXT_MODE_ONESHOT, 1 << 20);
+    CHECK(fxt_session_start(&c) == FXT_OK);
+    CHECK(fxt_session_start(&c) == FXT_E_STATE);
+    CHECK(fxt_category_enabled("test.sub") && fxt_category_enabled("other") && !fxt_category_enabled("nope"));
+    fxt_set_thread_name("main-thread");
+    FXT_INSTANT("test", "instant", FXT_I32("i32", -7), FXT_U32("u32", 7), FXT_I64("i64", -1), FXT_U64("u64", 2),
+                FXT_F64("f64", 0.5), FXT_STR("str", "hello"), FXT_PTR("ptr", &mem), FXT_KOID("koid", 42),
+                FXT_BOOL("bool", 1), FXT_NULL("null"));
+    FXT_DURATION_BEGIN("test", "begin", FXT_I32("n", 1));
+    FXT_DURATION_END("test", "begin");
+    FXT_COUNTER("other", "counter", 3, FXT_I64("value", 10));
+    FXT_ASYNC_BEGIN("test", "async", 77);
+    FXT_ASYNC_INSTANT("test", "async", 77);
+    FXT_ASYNC_END("test", "async", 77);
+    FXT_FLOW_BEGIN("test", "flow", 88);
+    FXT_FLOW_STEP("test", "flow", 88);
+    FXT_FLOW_END("test", "flow", 88);
+    FXT_LOG("test", "log %d %s", 5, "five");
+    FXT_BLOB("test", "blob", "abc", 3);
+    scoped();
+    /* disabled: nothing written, arguments not evaluated */
+    FXT_INSTANT("nope", "x", FXT_I32("side", bump()));
+    FXT_COUNTER("nope", "x", 1, FXT_I32("side", bump()));
+    CHECK_EQ_U64(side_effects, 0);
+    CHECK(fxt_session_stop() == FXT_OK);
+    CHECK(fxt_session_stop() == FXT_E_STATE);
+    FXT_INSTANT("test", "after stop");
+
+    fxt_reader_t *r;
+    fxt_reader_create(NULL, &r);
+    fxt_in_buffer_t in = {mem.data, mem.len, 0};
+    fxt_record_t rec;
+    int seen[FXT_EVENT_TYPE_COUNT] = {0}, log = 0, blob = 0, init = 0, process = 0, thread = 0, errors = 0;
+    uint64_t tps = 0;
+    while (1) {
+        fxt_status st = fxt_reader_next(r, &in, &rec);
+        if (st == FXT_NEED_INPUT) {
+            break;
+        }
+        if (st != FXT_OK) {
+            errors++;
+            continue;
+        }
+        if (rec.kind == FXT_KIND_INIT) {
+            init++;
+            tps = rec.u.init.ticks_per_second;
+        }
+        if (rec.kind == FXT_KIND_KERNEL_OBJECT) {
+            process += rec.u.kernel_object.obj_type == FXT_OBJ_PROCESS;
+            if (rec.u.kernel_object.obj_type == FXT_OBJ_THREAD) {
+                thread++;
+                CHECK_STR(rec.u.kernel_object.name, "main-thread");
+                CHECK(rec.nargs == 1 && rec.args[0].type == FXT_ARG_KOID && rec.args[0].v.koid == (uint64_t)getpid());
+            }
+        }
+        if (rec.kind == FXT_KIND_LOG) {
+            log++;
+            CHECK_STR(rec.u.log.message, "log 5 five");
+        }
+        if (rec.kind == FXT_KIND_BLOB) {
+            blob++;
+            CHECK_STR(rec.u.blob.name, "blob");
+            CHECK_MEM_STR(rec.u.blob.payload, rec.u.blob.size, "abc");
+        }
+        if (rec.kind != FXT_KIND_EVENT) {
+            continue;
+        }
+        seen[rec.u.event.type]++;
+        CHECK(rec.u.event.thread.resolved && rec.u.event.thread.pid == (uint64_t)getpid());
+        CHECK(rec.u.event.category.ptr != NULL && rec.u.event.name.ptr != NULL);
+        if (rec.u.event.type == FXT_EVENT_INSTANT && rec.nargs == 10) {
+            CHECK_STR(rec.u.event.name, "instant");
+            CHECK(rec.args[0].type == FXT_ARG_INT32 && rec.args[0].v.i32 == -7);
+            CHECK(rec.args[1].type == FXT_ARG_UINT32 && rec.args[1].v.u32 == 7);
+            CHECK(rec.args[2].type == FXT_ARG_INT64 && rec.args[2].v.i64 == -1);
+            CHECK(rec.args[3].type == FXT_ARG_UINT64 && rec.args[3].v.u64 == 2);
+            CHECK(rec.args[4].type == FXT_ARG_DOUBLE && rec.args[4].v.f64 == 0.5);
+            CHECK(rec.args[5].type == FXT_ARG_STRING);
+            CHECK_STR(rec.args[5].str, "hello");
+            CHECK(rec.args[6].type == FXT_ARG_POINTER && rec.args[6].v.pointer == (uint64_t)(uintptr_t)&mem);
+            CHECK(rec.args[7].type == FXT_ARG_KOID && rec.args[7].v.koid == 42);
+            CHECK(rec.args[8].type == FXT_ARG_BOOL && rec.args[8].v.boolean == 1);
+            CHECK(rec.args[9].type == FXT_ARG_NULL);
+            CHECK_STR(rec.args[9].name, "null");
+        }
+        if (rec.u.event.type == FXT_EVENT_COUNTER) {
+            CHECK(rec.u.event.id == 3 && rec.nargs == 1 && rec.args[0].v.i64 == 10);
+            CHECK_STR(rec.u.event.category, "other");
+        }
+        if (rec.u.event.type >= FXT_EVENT_ASYNC_BEGIN && rec.u.event.type <= FXT_EVENT_ASYNC_END) {
+            CHECK_EQ_U64(rec.u.event.id, 77);
+        }
+        if (rec.u.event.type >= FXT_EVENT_FLOW_BEGIN) {
+            CHECK_EQ_U64(rec.u.event.id, 88);
+        }
+        if (rec.u.event.type == FXT_EVENT_DURATION_COMPLETE) {
+            CHECK_STR(rec.u.event.name, "scoped");
+            CHECK(rec.u.event.end_ts >= rec.u.event.ts);
+        }
+    }
+    CHECK_EQ_U64(errors, 0);
+    CHECK(init == 1 && tps == 1000000000u && process == 1 && thread == 1 && log == 1 && blob == 1);
+    CHECK(seen[FXT_EVENT_INSTANT] == 2); /* "instant" and "inside"; not "x" nor "after stop" */
+    for (unsigned t = 1; t < FXT_EVENT_TYPE_COUNT; t++) {
+        CHECK(seen[t] == (t == FXT_EVENT_DURATION_COMPLETE ? 1 : 1));
+    }
+    fxt_reader_destroy(r);
+    fxt_membuf_free(&mem);
+}
+
+/* ---- threads ------------------------------------------------------------------------------- */
+
+typedef struct worker {
+    int n;
+    int slow;
+} worker_t;
+
+static void *work(void *arg) {
+    worker_t *w = arg;
+    for (int i = 0; i < w->n; i++) {
+        FXT_INSTANT("test", "tick", FXT_I32("i", i));
+    }
+    return NULL;
+}
+
+static void run_threads(int nthreads, int n) {
+    pthread_t th[16];
+    worker_t w = {n, 0};
+    for (int i = 0; i < nthreads; i++) {
+        pthread_create(&th[i], NULL, work, &w);
+    }
+    for (int i = 0; i < nthreads; i++) {
+        pthread_join(th[i], NULL);
+    }
+}
+
+/* Per thread: values must be strictly increasing; returns events and checks contiguity. */
+static int per_thread_ok_gaps(const trace_t *t, int contiguous_from_zero, int n_each, int *threads, int gaps);
+static int per_thread_ok(const trace_t *t, int contiguous_from_zero, int n_each, int *threads) {
+    return per_thread_ok_gaps(t, contiguous_from_zero, n_each, threads, 0);
+}
+static int per_thread_ok_gaps(const trace_t *t, int contiguous_from_zero, int n_each, int *threads, int gaps) {
+    uint64_t tids[64];
+    int64_t last[64];
+    int nt = 0, ok = 1;
+    for (size_t i = 0; i < t->n; i++) {
+        const ev_t *e = &t->ev[i];
+        int k = 0;
+        while (k < nt && tids[k] != e->tid) {
+            k++;
+        }
+        if (k == nt) {
+            if (nt == 64) {
+                return 0;
+            }
+            tids[nt] = e->tid;
+            last[nt] = contiguous_from_zero ? -1 : e->value - 1;
+            nt++;
+        }
+        if (gaps ? e->value <= last[k] : e->value != last[k] + 1) {
+            ok = 0;
+        }
+        last[k] = e->value;
+    }
+    if (contiguous_from_zero) {
+        for (int k = 0; k < nt; k++) {
+            ok &= last[k] == n_each - 1;
+        }
+    }
+    *threads = nt;
+    return ok;
+}
+
+static void test_oneshot_stress(void) {
+    fxt_membuf_t mem = {0};
+    fxt_session_config_t c = mem_config(&mem, FXT_MODE_ONESHOT, 128u << 20);
+    CHECK(fxt_session_start(&c) == FXT_OK);
+    run_threads(8, 200000);
+    fxt_session_stats_t s;
+    CHECK(fxt_session_stop() == FXT_OK);
+    fxt_session_get_stats(&s);
+    CHECK_EQ_U64(s.dropped, 0);
+    trace_t t;
+    decode(mem.data, mem.len, &t);
+    int nt = 0;
+    CHECK_EQ_U64(t.errors, 0);
+    CHECK_EQ_U64(t.unresolved, 0);
+    CHECK_EQ_U64(t.n, 8 * 200000);
+    CHECK(per_thread_ok(&t, 1, 200000, &nt) && nt == 8);
+    CHECK_EQ_U64(t.thread_names, 8);
+    free(t.ev);
+    fxt_membuf_free(&mem);
+}
+
+static void test_oneshot_drops_counted(void) {
+    fxt_membuf_t mem = {0};
+    fxt_session_config_t c = mem_config(&mem, FXT_MODE_ONESHOT, 64u << 10);
+    CHECK(fxt_session_start(&c) == FXT_OK);
+    run_threads(2, 20000);
+    CHECK(fxt_session_stop() == FXT_OK);
+    fxt_session_stats_t s;
+    fxt_session_get_stats(&s);
+    trace_t t;
+    decode(mem.data, mem.len, &t);
+    int nt = 0;
+    CHECK(s.dropped > 0);
+    CHECK_EQ_U64(t.n + s.dropped, 2 * 20000);
+    CHECK_EQ_U64(t.dropped_reported, s.dropped);
+    CHECK(t.kinds[FXT_KIND_PROVIDER_EVENT] == 1);
+    CHECK(per_thread_ok(&t, 0, 0, &nt)); /* what was kept is a prefix, in order */
+    CHECK_EQ_U64(t.errors, 0);
+    free(t.ev);
+    fxt_membuf_free(&mem);
+}
+
+static void test_circular_keeps_newest(void) {
+    fxt_membuf_t mem = {0};
+    fxt_session_config_t c = mem_config(&mem, FXT_MODE_CIRCULAR, 256u << 10);
+    CHECK(fxt_session_start(&c) == FXT_OK);
+    run_threads(2, 100000);
+    CHECK(fxt_session_stop() == FXT_OK);
+    fxt_session_stats_t s;
+    fxt_session_get_stats(&s);
+    trace_t t;
+    decode(mem.data, mem.len, &t);
+    int nt = 0;
+    CHECK(s.overwritten > 0);
+    CHECK(t.n > 1000 && t.n < 2 * 100000);
+    CHECK_EQ_U64(t.unresolved, 0);
+    CHECK_EQ_U64(t.errors, 0);
+    /* each thread's kept events are a contiguous run ending with its newest event */
+    CHECK(per_thread_ok(&t, 0, 0, &nt) && nt == 2);
+    int64_t last0 = -1;
+    for (size_t i = 0; i < t.n; i++) {
+        if (t.ev[i].tid == t.ev[0].tid) {
+            last0 = t.ev[i].value;
+        }
+    }
+    CHECK_EQ_U64(last0, 99999);
+    CHECK_EQ_U64(t.thread_names, 2);
+    free(t.ev);
+    fxt_membuf_free(&mem);
+}
+
+/* A slow sink: streaming must lose nothing, or report exactly what it dropped. */
+static fxt_status slow_write(void *ctx, const void *data, size_t len) {
+    struct timespec d = {0, 200000};
+    nanosleep(&d, NULL);
+    fxt_membuf_t *m = ctx;
+    return fxt_sink_membuf(m).write(m, data, len);
+}
+
+static void test_streaming_slow_sink(void) {
+    fxt_membuf_t mem = {0};
+    fxt_session_config_t c = mem_config(&mem, FXT_MODE_STREAMING, 64u << 10);
+    c.sink.write = slow_write;
+    c.sink.ctx = &mem;
+    CHECK(fxt_session_start(&c) == FXT_OK);
+    run_threads(3, 30000);
+    CHECK(fxt_session_stop() == FXT_OK);
+    fxt_session_stats_t s;
+    fxt_session_get_stats(&s);
+    trace_t t;
+    decode(mem.data, mem.len, &t);
+    int nt = 0;
+    CHECK_EQ_U64(t.errors, 0);
+    CHECK_EQ_U64(t.unresolved, 0);
+    CHECK_EQ_U64(t.n + s.dropped, 3 * 30000);
+    CHECK_EQ_U64(t.dropped_reported, s.dropped);
+    CHECK(per_thread_ok_gaps(&t, 0, 0, &nt, 1)); /* what arrived is in order per thread */
+    /* every thread that got a chunk is named (a thread starved of chunks has no events) */
+    CHECK_EQ_U64(t.thread_names, (uint64_t)nt);
+    free(t.ev);
+    fxt_membuf_free(&mem);
+
+    /* a fast sink and a big buffer: nothing lost */
+    fxt_membuf_t m2 = {0};
+    c = mem_config(&m2, FXT_MODE_STREAMING, 8u << 20);
+    CHECK(fxt_session_start(&c) == FXT_OK);
+    run_threads(3, 30000);
+    CHECK(fxt_session_stop() == FXT_OK);
+    fxt_session_get_stats(&s);
+    decode(m2.data, m2.len, &t);
+    CHECK_EQ_U64(s.dropped, 0);
+    CHECK(t.n == 3 * 30000 && per_thread_ok(&t, 1, 30000, &nt) && nt == 3);
+    free(t.ev);
+    fxt_membuf_free(&m2);
+}
+
+static void test_env_config(void) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/trace-env-test.fxt", FXT_BINARY_DIR);
+    setenv("FXT_TRACE_OUTPUT", path, 1);
+    setenv("FXT_TRACE_CATEGORIES", "env*", 1);
+    setenv("FXT_TRACE_MODE", "circular", 1);
+    setenv("FXT_TRACE_BUFFER_SIZE", "1M", 1);
+    CHECK(fxt_session_start_from_env() == FXT_OK);
+    FXT_INSTANT("environment", "kept");
+    FXT_INSTANT("test", "dropped: category not enabled");
+    CHECK(fxt_session_stop() == FXT_OK);
+    FILE *f = fopen(path, "rb");
+    CHECK(f != NULL);
+    if (f) {
+        static uint8_t buf[1 << 20];
+        size_t n = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+        trace_t t;
+        decode(buf, n, &t);
+        CHECK(t.errors == 0 && t.n == 1 && t.ev[0].named);
+        free(t.ev);
+    }
+    unsetenv("FXT_TRACE_OUTPUT");
+    CHECK(fxt_session_start_from_env() == FXT_E_NOT_FOUND);
+}
+
+int main(void) {
+    RUN(test_every_macro);
+    RUN(test_oneshot_stress);
+    RUN(test_oneshot_drops_counted);
+    RUN(test_circular_keeps_newest);
+    RUN(test_streaming_slow_sink);
+    RUN(test_env_config);
+    return TEST_EXIT();
+}

@@ -1,0 +1,1 @@
+fxt_add_unit_test(unit.trace SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_trace.c LABELS threads)
