@@ -225,17 +225,18 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     if (t == NULL) {
         return;
     }
-    /* a duration complete event is written when its scope ends: order it by its end */
-    if (rec->u.event.type == FXT_EVENT_DURATION_COMPLETE) {
-        ns = cli_ticks_to_ns(rec->u.event.end_ts, tps);
-    }
-    if (t->has_last && ns < t->last_ns) {
+    /* duration complete events are written either at their start or when their scope
+     * ends (after the events inside it): both are valid, so they are not ordered */
+    int ordered = rec->u.event.type != FXT_EVENT_DURATION_COMPLETE;
+    if (ordered && t->has_last && ns < t->last_ns) {
         report(c, R_TS_BACKWARDS, rec->offset, kind, "timestamp %" PRIu64 " ns is %" PRIu64
                " ns before the previous event of thread %" PRIu64 "/%" PRIu64,
                ns, t->last_ns - ns, rec->u.event.thread.pid, rec->u.event.thread.tid);
     }
-    t->has_last = 1;
-    t->last_ns = ns;
+    if (ordered) {
+        t->has_last = 1;
+        t->last_ns = ns;
+    }
     switch (rec->u.event.type) {
     case FXT_EVENT_DURATION_BEGIN:
         if (t->depth < MAX_DEPTH) {
