@@ -5,5 +5,8 @@
 #include <fxt/common.h>
 #include <fxt/format.h>
 #include <fxt/reader.h>
+#include <fxt/writer.h>
+#include <fxt/archive.h>
+#include <fxt/trace.h>
 
 #endif /* FXT_FXT_H */
