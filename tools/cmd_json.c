@@ -12,6 +12,7 @@
  */
 #include <fxt/reader.h>
 
+#include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,9 +25,17 @@
 
 #define MAX_FILTERS 64
 
+typedef struct jbuf jbuf_t;
+struct jbuf {
+    FILE *f;
+    char *p;
+    size_t n;
+};
+
 typedef struct jctx {
-    FILE *out;
-    FILE *sys; /* system events, spilled; NULL when disabled */
+    jbuf_t out;
+    jbuf_t sys; /* system events, spilled to a temporary file */
+    int sys_on;
     uint64_t nevents, nsys, nmeta, skipped, errors, overflows;
     int first_sys;
     /* filters */
@@ -40,6 +49,190 @@ typedef struct jctx {
     uint64_t base_ns;
     char *scratch; /* NUL-terminated copies for fnmatch */
 } jctx_t;
+
+/* ---- output: a large buffer with inline number and string formatting --------------- */
+
+#define JB_CAP (1u << 20)
+
+
+static void jb_flush(jbuf_t *b) {
+    if (b->n) {
+        fwrite(b->p, 1, b->n, b->f);
+        b->n = 0;
+    }
+}
+
+/* Make room for `need` bytes (need <= JB_CAP). */
+static inline void jb_room(jbuf_t *b, size_t need) {
+    if (JB_CAP - b->n < need) {
+        jb_flush(b);
+    }
+}
+
+static inline void jb_putc(jbuf_t *b, char c) {
+    jb_room(b, 1);
+    b->p[b->n++] = c;
+}
+
+static inline void jb_mem(jbuf_t *b, const void *s, size_t len) {
+    if (len > JB_CAP) {
+        jb_flush(b);
+        fwrite(s, 1, len, b->f);
+        return;
+    }
+    jb_room(b, len);
+    memcpy(b->p + b->n, s, len);
+    b->n += len;
+}
+
+#define JB_LIT(b, lit) jb_mem((b), (lit), sizeof(lit) - 1)
+
+static inline void jb_u64(jbuf_t *b, uint64_t v) {
+    char tmp[24];
+    char *e = tmp + sizeof tmp, *q = e;
+    do {
+        *--q = (char)('0' + v % 10u);
+        v /= 10u;
+    } while (v);
+    jb_mem(b, q, (size_t)(e - q));
+}
+
+static inline void jb_i64(jbuf_t *b, int64_t v) {
+    if (v < 0) {
+        jb_putc(b, '-');
+        jb_u64(b, (uint64_t)0 - (uint64_t)v);
+    } else {
+        jb_u64(b, (uint64_t)v);
+    }
+}
+
+static inline void jb_hex(jbuf_t *b, uint64_t v) {
+    static const char hx[] = "0123456789abcdef";
+    char tmp[20];
+    char *e = tmp + sizeof tmp, *q = e;
+    do {
+        *--q = hx[v & 15u];
+        v >>= 4;
+    } while (v);
+    *--q = 'x';
+    *--q = '0';
+    jb_mem(b, q, (size_t)(e - q));
+}
+
+__extension__ typedef unsigned __int128 u128;
+
+/* Nanoseconds of a tick count, exact (rounded down) for any tick rate, in 128 bits. */
+static inline u128 ticks_ns(uint64_t ticks, uint64_t tps) {
+    if (tps == 1000000000u || tps == 0) {
+        return ticks;
+    }
+    return (u128)ticks * 1000000000u / tps;
+}
+
+static inline uint64_t sat64(u128 v) { return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v; }
+
+static void jb_u128(jbuf_t *b, u128 v) {
+    if (v <= UINT64_MAX) {
+        jb_u64(b, (uint64_t)v);
+        return;
+    }
+    char tmp[48];
+    char *e = tmp + sizeof tmp, *q = e;
+    do {
+        *--q = (char)('0' + (unsigned)(v % 10u));
+        v /= 10u;
+    } while (v);
+    jb_mem(b, q, (size_t)(e - q));
+}
+
+/* Nanoseconds as decimal microseconds with only the needed fraction digits: 1234.5, 7, 0.001. */
+static void jb_us(jbuf_t *b, u128 ns) {
+    jb_u128(b, ns / 1000u);
+    unsigned frac = (unsigned)(ns % 1000u);
+    if (frac) {
+        char t[4] = {'.', (char)('0' + frac / 100u), (char)('0' + frac / 10u % 10u), (char)('0' + frac % 10u)};
+        size_t len = 4;
+        while (t[len - 1] == '0') {
+            len--;
+        }
+        jb_mem(b, t, len);
+    }
+}
+
+static void jb_us_signed(jbuf_t *b, u128 from, u128 to) {
+    if (to >= from) {
+        jb_us(b, to - from);
+    } else {
+        jb_putc(b, '-');
+        jb_us(b, from - to);
+    }
+}
+
+/* A JSON string: plain text is copied directly; anything needing escapes or
+ * U+FFFD replacement goes through cli_json_str (the one definition of the rules). */
+static void jb_str(jbuf_t *b, const char *s, size_t len) {
+    int high = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == '"' || c == '\\' || c == 0x7f) {
+            goto slow;
+        }
+        high |= c & 0x80;
+    }
+    if (high && !cli_utf8_valid(s, len)) {
+        goto slow;
+    }
+    if (len + 2 <= JB_CAP) {
+        jb_room(b, len + 2);
+        b->p[b->n++] = '"';
+        memcpy(b->p + b->n, s, len);
+        b->n += len;
+        b->p[b->n++] = '"';
+        return;
+    }
+slow:
+    jb_flush(b);
+    cli_json_str(b->f, s, len);
+}
+
+static inline void jb_fstr(jbuf_t *b, fxt_str_t s) { jb_str(b, s.ptr ? s.ptr : "", s.ptr ? s.len : 0); }
+
+static void jb_double(jbuf_t *b, double v) {
+    if (v != v || v > 1.7976931348623157e308 || v < -1.7976931348623157e308) {
+        jb_flush(b);
+        cli_json_double(b->f, v); /* NaN / infinities: the shared spelling */
+        return;
+    }
+    char buf[40];
+    int len = 0;
+    for (int prec = 15; prec <= 17; prec++) {
+        len = snprintf(buf, sizeof buf, "%.*g", prec, v);
+        if (prec == 17 || strtod(buf, NULL) == v) {
+            break;
+        }
+    }
+    jb_mem(b, buf, (size_t)len);
+}
+
+static void jb_b64(jbuf_t *b, const uint8_t *p, uint64_t n) {
+    static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    jb_putc(b, '"');
+    for (uint64_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)p[i] << 16;
+        if (i + 1 < n) {
+            v |= (uint32_t)p[i + 1] << 8;
+        }
+        if (i + 2 < n) {
+            v |= p[i + 2];
+        }
+        char q[4] = {tbl[(v >> 18) & 63], tbl[(v >> 12) & 63], i + 1 < n ? tbl[(v >> 6) & 63] : '=',
+                     i + 2 < n ? tbl[v & 63] : '='};
+        jb_mem(b, q, 4);
+    }
+    jb_putc(b, '"');
+}
+
+/* ---- filters ---------------------------------------------------------------------- */
 
 static const char *cstr(jctx_t *j, fxt_str_t s) {
     size_t n = s.ptr ? s.len : 0;
@@ -63,88 +256,11 @@ static int match_any(jctx_t *j, const char *const *pats, unsigned n, fxt_str_t s
     return 0;
 }
 
-static void jstr(FILE *o, fxt_str_t s) { cli_json_str(o, s.ptr ? s.ptr : "", s.ptr ? s.len : 0); }
-
-static void begin_event(jctx_t *j) {
-    if (j->nevents + j->nmeta > 0) {
-        putc(',', j->out);
+static int time_selected(jctx_t *j, u128 ns128) {
+    if (!j->has_from && !j->has_to) {
+        return 1;
     }
-    putc('\n', j->out);
-}
-
-/* "args":{...} with every argument of a known type; returns the count written. */
-static void write_args(FILE *o, const fxt_record_t *rec, const char *extra_key, fxt_str_t extra) {
-    unsigned written = 0;
-    for (unsigned i = 0; i < rec->nargs; i++) {
-        const fxt_arg_t *a = &rec->args[i];
-        if (a->type >= FXT_ARG_TYPE_COUNT) {
-            continue; /* unknown argument types have no JSON form */
-        }
-        fputs(written++ ? "," : ",\"args\":{", o);
-        jstr(o, a->name);
-        putc(':', o);
-        switch (a->type) {
-        case FXT_ARG_NULL: fputs("null", o); break;
-        case FXT_ARG_INT32: fprintf(o, "%" PRId32, a->v.i32); break;
-        case FXT_ARG_UINT32: fprintf(o, "%" PRIu32, a->v.u32); break;
-        case FXT_ARG_INT64: fprintf(o, "%" PRId64, a->v.i64); break;
-        case FXT_ARG_UINT64: fprintf(o, "%" PRIu64, a->v.u64); break;
-        case FXT_ARG_DOUBLE: cli_json_double(o, a->v.f64); break;
-        case FXT_ARG_STRING: jstr(o, a->str); break;
-        case FXT_ARG_POINTER: fprintf(o, "\"0x%" PRIx64 "\"", a->v.pointer); break;
-        case FXT_ARG_KOID: fprintf(o, "\"#%" PRIu64 "\"", a->v.koid); break;
-        case FXT_ARG_BOOL: fputs(a->v.boolean ? "true" : "false", o); break;
-        default: break;
-        }
-    }
-    if (extra_key != NULL) {
-        fputs(written++ ? "," : ",\"args\":{", o);
-        fprintf(o, "\"%s\":", extra_key);
-        jstr(o, extra);
-    }
-    if (written) {
-        putc('}', o);
-    }
-}
-
-static void write_b64(FILE *o, const uint8_t *p, uint64_t n) {
-    static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    putc('"', o);
-    for (uint64_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)p[i] << 16;
-        if (i + 1 < n) {
-            v |= (uint32_t)p[i + 1] << 8;
-        }
-        if (i + 2 < n) {
-            v |= p[i + 2];
-        }
-        putc(tbl[(v >> 18) & 63], o);
-        putc(tbl[(v >> 12) & 63], o);
-        putc(i + 1 < n ? tbl[(v >> 6) & 63] : '=', o);
-        putc(i + 2 < n ? tbl[v & 63] : '=', o);
-    }
-    putc('"', o);
-}
-
-/* Common keys of an event: cat, name, ts, pid, tid. */
-static void event_head(jctx_t *j, fxt_str_t cat, fxt_str_t name, uint64_t ns, const fxt_thread_ref_t *t,
-                       int with_cat) {
-    FILE *o = j->out;
-    begin_event(j);
-    putc('{', o);
-    if (with_cat) {
-        fputs("\"cat\":", o);
-        jstr(o, cat);
-        putc(',', o);
-    }
-    fputs("\"name\":", o);
-    jstr(o, name);
-    fputs(",\"ts\":", o);
-    cli_print_us(o, ns);
-    fprintf(o, ",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64, t->resolved ? t->pid : 0, t->resolved ? t->tid : 0);
-}
-
-static int time_selected(jctx_t *j, uint64_t ns) {
+    uint64_t ns = sat64(ns128);
     if (!j->have_base) {
         j->have_base = 1;
         j->base_ns = ns;
@@ -159,66 +275,173 @@ static int time_selected(jctx_t *j, uint64_t ns) {
     return 1;
 }
 
+/* ---- events ----------------------------------------------------------------------- */
+
+static void begin_event(jctx_t *j) {
+    if (j->nevents + j->nmeta > 0) {
+        jb_putc(&j->out, ',');
+    }
+    jb_putc(&j->out, '\n');
+}
+
+/* ,"args":{...} with every argument of a known type (nothing when there are none). */
+static void write_args(jbuf_t *o, const fxt_record_t *rec, const char *extra_key, fxt_str_t extra) {
+    unsigned written = 0;
+    for (unsigned i = 0; i < rec->nargs; i++) {
+        const fxt_arg_t *a = &rec->args[i];
+        if (a->type >= FXT_ARG_TYPE_COUNT) {
+            continue; /* unknown argument types have no JSON form */
+        }
+        if (written++) {
+            jb_putc(o, ',');
+        } else {
+            JB_LIT(o, ",\"args\":{");
+        }
+        jb_fstr(o, a->name);
+        jb_putc(o, ':');
+        switch (a->type) {
+        case FXT_ARG_NULL: JB_LIT(o, "null"); break;
+        case FXT_ARG_INT32: jb_i64(o, a->v.i32); break;
+        case FXT_ARG_UINT32: jb_u64(o, a->v.u32); break;
+        case FXT_ARG_INT64: jb_i64(o, a->v.i64); break;
+        case FXT_ARG_UINT64: jb_u64(o, a->v.u64); break;
+        case FXT_ARG_DOUBLE: jb_double(o, a->v.f64); break;
+        case FXT_ARG_STRING: jb_fstr(o, a->str); break;
+        case FXT_ARG_POINTER:
+            jb_putc(o, '"');
+            jb_hex(o, a->v.pointer);
+            jb_putc(o, '"');
+            break;
+        case FXT_ARG_KOID:
+            JB_LIT(o, "\"#");
+            jb_u64(o, a->v.koid);
+            jb_putc(o, '"');
+            break;
+        case FXT_ARG_BOOL:
+            if (a->v.boolean) {
+                JB_LIT(o, "true");
+            } else {
+                JB_LIT(o, "false");
+            }
+            break;
+        default: break;
+        }
+    }
+    if (extra_key != NULL) {
+        if (written++) {
+            jb_putc(o, ',');
+        } else {
+            JB_LIT(o, ",\"args\":{");
+        }
+        jb_putc(o, '"');
+        jb_mem(o, extra_key, strlen(extra_key));
+        JB_LIT(o, "\":");
+        jb_fstr(o, extra);
+    }
+    if (written) {
+        jb_putc(o, '}');
+    }
+}
+
+/* Common keys of an event: cat, name, ts, pid, tid. */
+static void event_head(jctx_t *j, const fxt_str_t *cat, fxt_str_t name, u128 ns, const fxt_thread_ref_t *t) {
+    jbuf_t *o = &j->out;
+    begin_event(j);
+    if (cat) {
+        JB_LIT(o, "{\"cat\":");
+        jb_fstr(o, *cat);
+        JB_LIT(o, ",\"name\":");
+    } else {
+        JB_LIT(o, "{\"name\":");
+    }
+    jb_fstr(o, name);
+    JB_LIT(o, ",\"ts\":");
+    jb_us(o, ns);
+    JB_LIT(o, ",\"pid\":");
+    jb_u64(o, t->resolved ? t->pid : 0);
+    JB_LIT(o, ",\"tid\":");
+    jb_u64(o, t->resolved ? t->tid : 0);
+}
+
 static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
-    FILE *o = j->out;
+    jbuf_t *o = &j->out;
+    if (rec->u.event.type >= FXT_EVENT_TYPE_COUNT) {
+        j->skipped++;
+        return;
+    }
     uint64_t tps = fxt_reader_ticks_per_second(r);
-    uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
+    u128 ns = ticks_ns(rec->u.event.ts, tps);
     if (!time_selected(j, ns) || !match_any(j, j->cats, j->ncats, rec->u.event.category) ||
         !match_any(j, j->names, j->nnames, rec->u.event.name)) {
         return;
     }
-    const fxt_thread_ref_t *t = &rec->u.event.thread;
-    event_head(j, rec->u.event.category, rec->u.event.name, ns, t, 1);
+    event_head(j, &rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
     switch (rec->u.event.type) {
     case FXT_EVENT_INSTANT: {
-        const char *scope = "t";
+        uint64_t s = FXT_SCOPE_THREAD;
         if (rec->u.event.extra_words > 0) {
-            uint64_t s = fxt_record_word(rec, rec->u.event.extra, 0);
-            scope = s == FXT_SCOPE_GLOBAL ? "g" : s == FXT_SCOPE_PROCESS ? "p" : "t";
+            s = fxt_record_word(rec, rec->u.event.extra, 0);
         }
-        fprintf(o, ",\"ph\":\"i\",\"s\":\"%s\"", scope);
+        if (s == FXT_SCOPE_GLOBAL) {
+            JB_LIT(o, ",\"ph\":\"i\",\"s\":\"g\"");
+        } else if (s == FXT_SCOPE_PROCESS) {
+            JB_LIT(o, ",\"ph\":\"i\",\"s\":\"p\"");
+        } else {
+            JB_LIT(o, ",\"ph\":\"i\",\"s\":\"t\"");
+        }
         break;
     }
     case FXT_EVENT_COUNTER:
-        fputs(",\"ph\":\"C\"", o);
+        JB_LIT(o, ",\"ph\":\"C\"");
         if (rec->u.event.id != 0) {
-            fprintf(o, ",\"id\":\"0x%" PRIx64 "\"", rec->u.event.id);
+            JB_LIT(o, ",\"id\":\"");
+            jb_hex(o, rec->u.event.id);
+            jb_putc(o, '"');
         }
         break;
-    case FXT_EVENT_DURATION_BEGIN: fputs(",\"ph\":\"B\"", o); break;
-    case FXT_EVENT_DURATION_END: fputs(",\"ph\":\"E\"", o); break;
-    case FXT_EVENT_DURATION_COMPLETE: {
-        uint64_t end = cli_ticks_to_ns(rec->u.event.end_ts, tps);
-        fputs(",\"ph\":\"X\",\"dur\":", o);
-        cli_print_us_signed(o, (int64_t)(end - ns));
+    case FXT_EVENT_DURATION_BEGIN: JB_LIT(o, ",\"ph\":\"B\""); break;
+    case FXT_EVENT_DURATION_END: JB_LIT(o, ",\"ph\":\"E\""); break;
+    case FXT_EVENT_DURATION_COMPLETE:
+        JB_LIT(o, ",\"ph\":\"X\",\"dur\":");
+        jb_us_signed(o, ns, ticks_ns(rec->u.event.end_ts, tps));
         break;
-    }
     case FXT_EVENT_ASYNC_BEGIN:
     case FXT_EVENT_ASYNC_INSTANT:
     case FXT_EVENT_ASYNC_END: {
         static const char ph[3] = {'b', 'n', 'e'};
-        fprintf(o, ",\"ph\":\"%c\",\"id\":\"0x%" PRIx64 "\"", ph[rec->u.event.type - FXT_EVENT_ASYNC_BEGIN],
-                rec->u.event.id);
+        char head[] = ",\"ph\":\"?\",\"id\":\"";
+        head[7] = ph[rec->u.event.type - FXT_EVENT_ASYNC_BEGIN];
+        jb_mem(o, head, sizeof head - 1);
+        jb_hex(o, rec->u.event.id);
+        jb_putc(o, '"');
         break;
     }
-    case FXT_EVENT_FLOW_BEGIN: fprintf(o, ",\"ph\":\"s\",\"id\":\"%" PRIu64 "\"", rec->u.event.id); break;
-    case FXT_EVENT_FLOW_STEP: fprintf(o, ",\"ph\":\"t\",\"id\":\"%" PRIu64 "\"", rec->u.event.id); break;
+    case FXT_EVENT_FLOW_BEGIN:
+    case FXT_EVENT_FLOW_STEP:
     case FXT_EVENT_FLOW_END:
-        fprintf(o, ",\"ph\":\"f\",\"bp\":\"e\",\"id\":\"%" PRIu64 "\"", rec->u.event.id);
+        if (rec->u.event.type == FXT_EVENT_FLOW_BEGIN) {
+            JB_LIT(o, ",\"ph\":\"s\",\"id\":\"");
+        } else if (rec->u.event.type == FXT_EVENT_FLOW_STEP) {
+            JB_LIT(o, ",\"ph\":\"t\",\"id\":\"");
+        } else {
+            JB_LIT(o, ",\"ph\":\"f\",\"bp\":\"e\",\"id\":\"");
+        }
+        jb_u64(o, rec->u.event.id);
+        jb_putc(o, '"');
         break;
     default: break;
     }
     write_args(o, rec, NULL, rec->u.event.name);
-    putc('}', o);
+    jb_putc(o, '}');
     j->nevents++;
 }
 
 static void sys_begin(jctx_t *j) {
     if (!j->first_sys) {
-        putc(',', j->sys);
+        jb_putc(&j->sys, ',');
     }
     j->first_sys = 0;
-    putc('\n', j->sys);
+    jb_putc(&j->sys, '\n');
 }
 
 /* A named argument's integer value (scheduling weights). */
@@ -240,71 +463,98 @@ static int find_int_arg(const fxt_record_t *rec, const char *name, int64_t *v) {
 }
 
 static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
-    if (j->sys == NULL) {
+    if (!j->sys_on) {
         return;
     }
-    FILE *o = j->sys;
+    jbuf_t *o = &j->sys;
     uint64_t tps = fxt_reader_ticks_per_second(r);
     int64_t v;
     sys_begin(j);
     if (rec->kind == FXT_KIND_LEGACY_CONTEXT_SWITCH) {
         const fxt_thread_ref_t *out = &rec->u.legacy_context_switch.out, *in = &rec->u.legacy_context_switch.in;
-        fputs("{\"ph\":\"k\",\"ts\":", o);
-        cli_print_us(o, cli_ticks_to_ns(rec->u.legacy_context_switch.ts, tps));
-        fprintf(o, ",\"cpu\":%" PRIu32 ",\"out\":{\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 ",\"state\":%" PRIu32
-                   ",\"prio\":%" PRIu32 "},\"in\":{\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 ",\"prio\":%" PRIu32 "}}",
-                rec->u.legacy_context_switch.cpu, out->pid, out->tid, rec->u.legacy_context_switch.out_state,
-                rec->u.legacy_context_switch.out_prio, in->pid, in->tid, rec->u.legacy_context_switch.in_prio);
+        JB_LIT(o, "{\"ph\":\"k\",\"ts\":");
+        jb_us(o, ticks_ns(rec->u.legacy_context_switch.ts, tps));
+        JB_LIT(o, ",\"cpu\":");
+        jb_u64(o, rec->u.legacy_context_switch.cpu);
+        JB_LIT(o, ",\"out\":{\"pid\":");
+        jb_u64(o, out->pid);
+        JB_LIT(o, ",\"tid\":");
+        jb_u64(o, out->tid);
+        JB_LIT(o, ",\"state\":");
+        jb_u64(o, rec->u.legacy_context_switch.out_state);
+        JB_LIT(o, ",\"prio\":");
+        jb_u64(o, rec->u.legacy_context_switch.out_prio);
+        JB_LIT(o, "},\"in\":{\"pid\":");
+        jb_u64(o, in->pid);
+        JB_LIT(o, ",\"tid\":");
+        jb_u64(o, in->tid);
+        JB_LIT(o, ",\"prio\":");
+        jb_u64(o, rec->u.legacy_context_switch.in_prio);
+        JB_LIT(o, "}}");
     } else if (rec->kind == FXT_KIND_CONTEXT_SWITCH) {
-        fputs("{\"ph\":\"k\",\"ts\":", o);
-        cli_print_us(o, cli_ticks_to_ns(rec->u.context_switch.ts, tps));
-        fprintf(o, ",\"cpu\":%" PRIu32 ",\"out\":{\"tid\":%" PRIu64 ",\"state\":%" PRIu32,
-                rec->u.context_switch.cpu, rec->u.context_switch.out_tid, rec->u.context_switch.out_state);
+        JB_LIT(o, "{\"ph\":\"k\",\"ts\":");
+        jb_us(o, ticks_ns(rec->u.context_switch.ts, tps));
+        JB_LIT(o, ",\"cpu\":");
+        jb_u64(o, rec->u.context_switch.cpu);
+        JB_LIT(o, ",\"out\":{\"tid\":");
+        jb_u64(o, rec->u.context_switch.out_tid);
+        JB_LIT(o, ",\"state\":");
+        jb_u64(o, rec->u.context_switch.out_state);
         if (find_int_arg(rec, "outgoing_weight", &v)) {
-            fprintf(o, ",\"prio\":%" PRId64, v);
+            JB_LIT(o, ",\"prio\":");
+            jb_i64(o, v);
         }
-        fprintf(o, "},\"in\":{\"tid\":%" PRIu64, rec->u.context_switch.in_tid);
+        JB_LIT(o, "},\"in\":{\"tid\":");
+        jb_u64(o, rec->u.context_switch.in_tid);
         if (find_int_arg(rec, "incoming_weight", &v)) {
-            fprintf(o, ",\"prio\":%" PRId64, v);
+            JB_LIT(o, ",\"prio\":");
+            jb_i64(o, v);
         }
-        fputs("}}", o);
+        JB_LIT(o, "}}");
     } else {
-        fputs("{\"ph\":\"w\",\"ts\":", o);
-        cli_print_us(o, cli_ticks_to_ns(rec->u.thread_wakeup.ts, tps));
-        fprintf(o, ",\"cpu\":%" PRIu32 ",\"tid\":%" PRIu64, rec->u.thread_wakeup.cpu, rec->u.thread_wakeup.tid);
+        JB_LIT(o, "{\"ph\":\"w\",\"ts\":");
+        jb_us(o, ticks_ns(rec->u.thread_wakeup.ts, tps));
+        JB_LIT(o, ",\"cpu\":");
+        jb_u64(o, rec->u.thread_wakeup.cpu);
+        JB_LIT(o, ",\"tid\":");
+        jb_u64(o, rec->u.thread_wakeup.tid);
         if (find_int_arg(rec, "weight", &v)) {
-            fprintf(o, ",\"prio\":%" PRId64, v);
+            JB_LIT(o, ",\"prio\":");
+            jb_i64(o, v);
         }
-        putc('}', o);
+        jb_putc(o, '}');
     }
     j->nsys++;
 }
 
+static void meta_event(jctx_t *j, const char *what, uint64_t pid, uint64_t tid, fxt_str_t name) {
+    jbuf_t *o = &j->out;
+    begin_event(j);
+    JB_LIT(o, "{\"ph\":\"M\",\"name\":\"");
+    jb_mem(o, what, strlen(what));
+    JB_LIT(o, "\",\"pid\":");
+    jb_u64(o, pid);
+    JB_LIT(o, ",\"tid\":");
+    jb_u64(o, tid);
+    JB_LIT(o, ",\"args\":{\"name\":");
+    jb_fstr(o, name);
+    JB_LIT(o, "}}");
+    j->nmeta++;
+}
+
 static void on_kernel_object(jctx_t *j, const fxt_record_t *rec) {
-    FILE *o = j->out;
     const fxt_str_t *name = &rec->u.kernel_object.name;
     if (name->ptr == NULL || name->len == 0) {
         return;
     }
     if (rec->u.kernel_object.obj_type == FXT_OBJ_PROCESS) {
-        begin_event(j);
-        fprintf(o, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%" PRIu64 ",\"tid\":0,\"args\":{\"name\":",
-                rec->u.kernel_object.koid);
-        jstr(o, *name);
-        fputs("}}", o);
-        j->nmeta++;
+        meta_event(j, "process_name", rec->u.kernel_object.koid, 0, *name);
     } else if (rec->u.kernel_object.obj_type == FXT_OBJ_THREAD) {
         for (unsigned i = 0; i < rec->nargs; i++) {
             const fxt_arg_t *a = &rec->args[i];
             if ((a->type == FXT_ARG_KOID || a->type == FXT_ARG_UINT64) && a->name.ptr && a->name.len == 7 &&
                 memcmp(a->name.ptr, "process", 7) == 0) {
-                begin_event(j);
-                fprintf(o, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64
-                           ",\"args\":{\"name\":",
-                        a->v.koid, rec->u.kernel_object.koid);
-                jstr(o, *name);
-                fputs("}}", o);
-                j->nmeta++;
+                meta_event(j, "thread_name", a->v.koid, rec->u.kernel_object.koid, *name);
                 break;
             }
         }
@@ -318,15 +568,15 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         on_event(j, r, rec);
         break;
     case FXT_KIND_LOG: {
-        uint64_t ns = cli_ticks_to_ns(rec->u.log.ts, fxt_reader_ticks_per_second(r));
+        u128 ns = ticks_ns(rec->u.log.ts, fxt_reader_ticks_per_second(r));
         fxt_str_t logname = {"log", 3, 0};
         if (!time_selected(j, ns) || j->ncats > 0 || !match_any(j, j->names, j->nnames, logname)) {
             break;
         }
-        event_head(j, logname, logname, ns, &rec->u.log.thread, 0);
-        fputs(",\"ph\":\"i\",\"s\":\"g\"", j->out);
-        write_args(j->out, rec, "message", rec->u.log.message);
-        putc('}', j->out);
+        event_head(j, NULL, logname, ns, &rec->u.log.thread);
+        JB_LIT(&j->out, ",\"ph\":\"i\",\"s\":\"g\"");
+        write_args(&j->out, rec, "message", rec->u.log.message);
+        jb_putc(&j->out, '}');
         j->nevents++;
         break;
     }
@@ -341,14 +591,15 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_KIND_LARGE_BLOB:
         if (rec->u.large_blob.format == FXT_LARGE_BLOB_WITH_METADATA && rec->u.large_blob.category.ptr &&
             rec->u.large_blob.category.len == 9 && memcmp(rec->u.large_blob.category.ptr, "fidl:blob", 9) == 0) {
-            uint64_t ns = cli_ticks_to_ns(rec->u.large_blob.ts, fxt_reader_ticks_per_second(r));
-            if (!time_selected(j, ns)) {
+            u128 ns = ticks_ns(rec->u.large_blob.ts, fxt_reader_ticks_per_second(r));
+            if (!time_selected(j, ns) || !match_any(j, j->cats, j->ncats, rec->u.large_blob.category) ||
+                !match_any(j, j->names, j->nnames, rec->u.large_blob.name)) {
                 break;
             }
-            event_head(j, rec->u.large_blob.category, rec->u.large_blob.name, ns, &rec->u.large_blob.thread, 1);
-            fputs(",\"ph\":\"O\",\"id\":\"\",\"blob\":", j->out);
-            write_b64(j->out, rec->u.large_blob.payload, rec->u.large_blob.size);
-            putc('}', j->out);
+            event_head(j, &rec->u.large_blob.category, rec->u.large_blob.name, ns, &rec->u.large_blob.thread);
+            JB_LIT(&j->out, ",\"ph\":\"O\",\"id\":\"\",\"blob\":");
+            jb_b64(&j->out, rec->u.large_blob.payload, rec->u.large_blob.size);
+            jb_putc(&j->out, '}');
             j->nevents++;
         } else {
             j->skipped++;
@@ -368,7 +619,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     default:
         break;
     }
-    return ferror(j->out) ? 1 : 0;
+    return 0;
 }
 
 static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
@@ -377,6 +628,8 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     j->errors++;
     if (j->errors <= 20) {
         fprintf(stderr, "fxt json: offset %" PRIu64 ": %s\n", d->offset, d->msg);
+    } else if (j->errors == 21) {
+        fprintf(stderr, "fxt json: further damaged records are only counted\n");
     }
 }
 
@@ -476,53 +729,65 @@ static int run(int argc, char **argv) {
         }
     }
     j.scratch = malloc(FXT_MAX_INLINE_STRING_LEN + 2);
-    if (j.scratch == NULL) {
+    j.out.p = malloc(JB_CAP);
+    j.sys.p = no_sys ? NULL : malloc(JB_CAP);
+    if (j.scratch == NULL || j.out.p == NULL || (!no_sys && j.sys.p == NULL)) {
+        free(j.scratch);
+        free(j.out.p);
+        free(j.sys.p);
+        fprintf(stderr, "fxt json: out of memory\n");
         return CLI_EXIT_LIMIT;
     }
-    j.out = stdout;
+    int rc = 0;
+    j.out.f = stdout;
     if (outpath != NULL && strcmp(outpath, "-") != 0) {
-        j.out = fopen(outpath, "w");
-        if (j.out == NULL) {
-            perror(outpath);
-            free(j.scratch);
-            return CLI_EXIT_IO;
+        j.out.f = fopen(outpath, "wb");
+        if (j.out.f == NULL) {
+            fprintf(stderr, "fxt json: cannot create '%s': %s\n", outpath, strerror(errno));
+            rc = CLI_EXIT_IO;
+            goto done;
         }
     }
-    static char obuf[1 << 16];
-    setvbuf(j.out, obuf, _IOFBF, sizeof obuf);
+    setvbuf(j.out.f, NULL, _IONBF, 0); /* jbuf_t does the buffering */
     if (!no_sys) {
-        j.sys = tmpfile();
-        if (j.sys == NULL) {
-            fprintf(stderr, "fxt json: cannot create a temporary file for system events; use --no-system-events\n");
-            free(j.scratch);
-            return CLI_EXIT_IO;
+        j.sys.f = tmpfile();
+        if (j.sys.f == NULL) {
+            fprintf(stderr, "fxt json: cannot create a temporary file for system events (%s); "
+                            "use --no-system-events\n", strerror(errno));
+            rc = CLI_EXIT_IO;
+            goto done;
         }
+        j.sys_on = 1;
     }
     j.first_sys = 1;
-    fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", j.out);
+    JB_LIT(&j.out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
     uint64_t bytes = 0;
-    int rc = cli_read_trace("json", in, NULL, on_record, on_error, &j, &bytes);
-    fputs("\n]", j.out);
-    if (j.sys != NULL) {
-        fputs(",\"systemTraceEvents\":{\"type\":\"fuchsia\",\"events\":[", j.out);
-        rewind(j.sys);
-        char buf[1 << 15];
+    rc = cli_read_trace("json", in, NULL, on_record, on_error, &j, &bytes);
+    JB_LIT(&j.out, "\n]");
+    int werr = 0;
+    if (j.sys_on) {
+        JB_LIT(&j.out, ",\"systemTraceEvents\":{\"type\":\"fuchsia\",\"events\":[");
+        jb_flush(&j.sys);
+        werr |= fflush(j.sys.f) != 0 || ferror(j.sys.f);
+        rewind(j.sys.f);
         size_t n;
-        while ((n = fread(buf, 1, sizeof buf, j.sys)) > 0) {
-            fwrite(buf, 1, n, j.out);
+        jb_flush(&j.out);
+        while ((n = fread(j.sys.p, 1, JB_CAP, j.sys.f)) > 0) {
+            fwrite(j.sys.p, 1, n, j.out.f);
         }
-        fputs("\n]}", j.out);
-        fclose(j.sys);
+        JB_LIT(&j.out, "\n]}");
     }
-    fputs("}\n", j.out);
-    int werr = fflush(j.out) != 0 || ferror(j.out);
-    if (j.out != stdout) {
-        werr |= fclose(j.out) != 0;
+    JB_LIT(&j.out, "}\n");
+    jb_flush(&j.out);
+    werr |= fflush(j.out.f) != 0 || ferror(j.out.f);
+    if (j.out.f != stdout) {
+        werr |= fclose(j.out.f) != 0;
     }
-    free(j.scratch);
+    j.out.f = NULL;
     if (werr) {
         fprintf(stderr, "fxt json: error writing output\n");
-        return CLI_EXIT_IO;
+        rc = CLI_EXIT_IO;
+        goto done;
     }
     fprintf(stderr, "fxt json: %" PRIu64 " events, %" PRIu64 " metadata events, %" PRIu64
                     " system events from %" PRIu64 " bytes",
@@ -537,10 +802,20 @@ static int run(int argc, char **argv) {
         fprintf(stderr, "; %" PRIu64 " damaged records", j.errors);
     }
     fputc('\n', stderr);
-    if (rc != 0) {
-        return rc;
+    if (rc == 0 && j.errors) {
+        rc = CLI_EXIT_DATA;
     }
-    return j.errors ? CLI_EXIT_DATA : CLI_EXIT_OK;
+done:
+    if (j.sys.f) {
+        fclose(j.sys.f);
+    }
+    if (j.out.f && j.out.f != stdout) {
+        fclose(j.out.f);
+    }
+    free(j.scratch);
+    free(j.out.p);
+    free(j.sys.p);
+    return rc;
 }
 
 const cli_command_t cli_cmd_json = {"json", run, "convert to Chrome/Perfetto JSON", json_help};

@@ -106,6 +106,38 @@ check "null, NaN, koid, pointer args; unknown arg type dropped" '[ "$(jq -c "[.t
 check "64-bit counter id as a string" '[ "$(jq -r ".traceEvents[] | select(.ph==\"C\") | .id" hand.json)" = "0x8000000000000005" ]'
 check "process and thread names as M events" '[ "$(jq -c "[.traceEvents[] | select(.ph==\"M\") | [.name,.pid,.tid,.args.name]]" hand.json)" = "[[\"process_name\",5,0,\"proc\"],[\"thread_name\",5,6,\"thr\"]]" ]'
 
+# exactness at the extremes: 3 ticks per microsecond, timestamps near 2^63 and 2^64,
+# ids above 2^53 (checked with integer arithmetic, never floats)
+python3 - <<PY
+import sys; sys.path.insert(0, "$SRC/tests/tools"); from fxtgen import *
+t = magic() + provider_info(1, "big") + init(3000000) + string(1, "c") + thread(1, 7, 8)
+t += event(BEGIN, 2**63 - 1, 1, 1, sref("b"))
+t += event(COMPLETE, 2**63 + 2, 1, 1, sref("x"), end_ts=2**64 - 1)
+t += event(ASYNC_BEGIN, 2**63 + 4, 1, 1, sref("a"), ident=2**53 + 1)
+t += event(FLOW_STEP, 2**63 + 5, 1, 1, sref("f"), ident=2**64 - 1)
+t += event(INSTANT, 10, 1, 1, sref("small"), args=[arg(4, sref("u"), 2**64 - 1), arg(3, sref("i"), -2**63)])
+write("big.fxt", t)
+PY
+"$FXT" json big.fxt > big.json 2>/dev/null; rc=$?
+check "huge timestamps: exit 0, valid JSON" '[ $rc -eq 0 ] && jq . big.json > /dev/null'
+cat > big.py <<'PY'
+import json, decimal, sys
+d = json.load(open("big.json"), parse_float=decimal.Decimal, parse_int=decimal.Decimal)
+ev = {e["name"]: e for e in d["traceEvents"]}
+def us(ticks):  # exact: ticks * 1e6 / 3e6 us, floor to the ns
+    ns = ticks * 10**9 // 3000000
+    return decimal.Decimal(ns) / 1000
+ok = ev["b"]["ts"] == us(2**63 - 1) and ev["b"]["ph"] == "B"
+ok &= ev["x"]["ts"] == us(2**63 + 2) and ev["x"]["dur"] == us(2**64 - 1) - us(2**63 + 2)
+ok &= ev["a"]["ts"] == us(2**63 + 4) and ev["a"]["id"] == "0x%x" % (2**53 + 1)
+ok &= ev["f"]["id"] == str(2**64 - 1) and ev["f"]["ph"] == "t"
+ok &= ev["small"]["ts"] == decimal.Decimal("3.333") and ev["small"]["args"] == {"u": 2**64 - 1, "i": -2**63}
+ok &= str(ev["b"]["ts"]) == "3074457345618258602.333"
+print(ev["b"]["ts"], ev["x"]["dur"], ok)
+sys.exit(0 if ok else 1)
+PY
+check "ts/dur exact to the ns near 2^63 at 3 ticks/us; ids above 2^53 exact" 'python3 big.py'
+
 # damaged input: still valid JSON, exit 1
 "$FXT" json "$SHARED/samples/foreign/ftr_counter_malformed.fxt" > mal.json 2> mal.err; rc=$?
 check "damaged trace: exit 1, valid JSON, errors counted" '[ $rc -eq 1 ] && jq . mal.json > /dev/null && grep -q "1996 damaged records" mal.err'
