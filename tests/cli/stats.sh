@@ -44,4 +44,10 @@ check "--top limits the table" '[ $(jq ".names | length" top.json) -eq 1 ]'
 check "synth trace: events add up" '[ $rc -eq 0 ] && [ "$(jq "[.categories[]] | add" s.json)" = "$("$FXT" dump --json s.fxt | jq -s "[.[] | select(.kind==\"event\")] | length")" ]'
 "$FXT" stats "$SHARED/samples/foreign/ftr_counter_malformed.fxt" > /dev/null 2>&1; rc=$?
 check "damaged trace: exit 1" '[ $rc -eq 1 ]'
+for f in "$SHARED"/samples/foreign/fxtcpp_*.fxt "$SHARED"/samples/foreign/ftr_complete_2threads.fxt; do
+  "$FXT" stats --json "$f" > foreign.json; rc=$?
+  check "$(basename $f): exit 0, events counted" '[ $rc -eq 0 ] && [ "$(jq "[.categories[]] | add" foreign.json)" = "$("$FXT" dump --json "$f" | jq -s "[.[] | select(.kind==\"event\")] | length")" ]'
+done
+"$FXT" stats --json "$SHARED/samples/foreign/ftr_counter_malformed.fxt" > mal.json 2>/dev/null; rc=$?
+check "damaged trace: still a JSON summary" '[ $rc -eq 1 ] && jq -e .records mal.json > /dev/null'
 exit $fail
