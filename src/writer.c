@@ -267,6 +267,44 @@ static uint32_t hash_thread(uint64_t pid, uint64_t tid) {
 #define SHASH(i) (w->strings[(i)].hash)
 #define THASH(i) (w->threads[(i)].hash)
 
+/* Drop string slot idx from the lookup map (it stays allocated for reuse). */
+static void string_unmap(fxt_writer_t *w, uint16_t idx) {
+    size_t mask = STR_MAP_SIZE - 1, pos = w->strings[idx].hash & mask;
+    while (w->smap[pos] != idx) {
+        pos = (pos + 1) & mask;
+    }
+    MAP_REMOVE(w->smap, mask, pos, SHASH);
+    w->strings[idx].used = 0;
+}
+
+/* Enter string slot idx (hash already set) into the lookup map. */
+static void string_map(fxt_writer_t *w, uint16_t idx) {
+    size_t mask = STR_MAP_SIZE - 1, pos = w->strings[idx].hash & mask;
+    while (w->smap[pos] != 0) {
+        pos = (pos + 1) & mask;
+    }
+    w->smap[pos] = idx;
+    w->strings[idx].used = 1;
+}
+
+static void thread_unmap(fxt_writer_t *w, uint8_t idx) {
+    size_t mask = THR_MAP_SIZE - 1, pos = w->threads[idx].hash & mask;
+    while (w->tmap[pos] != idx) {
+        pos = (pos + 1) & mask;
+    }
+    MAP_REMOVE(w->tmap, mask, pos, THASH);
+    w->threads[idx].used = 0;
+}
+
+static void thread_map(fxt_writer_t *w, uint8_t idx) {
+    size_t mask = THR_MAP_SIZE - 1, pos = w->threads[idx].hash & mask;
+    while (w->tmap[pos] != 0) {
+        pos = (pos + 1) & mask;
+    }
+    w->tmap[pos] = idx;
+    w->threads[idx].used = 1;
+}
+
 /* ---- string interning ---------------------------------------------------------------------- */
 
 static fxt_status emit_string_record(fxt_writer_t *w, uint16_t index, const char *p, uint32_t len) {
@@ -300,13 +338,7 @@ static uint16_t string_victim(fxt_writer_t *w) {
             s->refbit = 0;
             continue;
         }
-        /* evict: drop it from the map */
-        size_t mask = STR_MAP_SIZE - 1, pos = s->hash & mask;
-        while (w->smap[pos] != w->shand) {
-            pos = (pos + 1) & mask;
-        }
-        MAP_REMOVE(w->smap, mask, pos, SHASH);
-        s->used = 0;
+        string_unmap(w, (uint16_t)w->shand); /* evict */
         return (uint16_t)w->shand;
     }
     return 0; /* every slot is used by the current record: caller writes inline */
@@ -342,15 +374,9 @@ static fxt_status intern_string(fxt_writer_t *w, const char *p, uint32_t len, ui
     memcpy(s->p, p, len);
     s->len = len;
     s->hash = h;
-    s->used = 1;
     s->refbit = 1;
     s->pin = w->serial;
-    /* the victim was removed from the map, so re-probe for a free position */
-    pos = h & mask;
-    while (w->smap[pos] != 0) {
-        pos = (pos + 1) & mask;
-    }
-    w->smap[pos] = idx;
+    string_map(w, idx);
     *ref = idx;
     return emit_string_record(w, idx, p, len);
 }
@@ -432,12 +458,7 @@ static uint8_t thread_victim(fxt_writer_t *w) {
             t->refbit = 0;
             continue;
         }
-        size_t mask = THR_MAP_SIZE - 1, pos = t->hash & mask;
-        while (w->tmap[pos] != w->thand) {
-            pos = (pos + 1) & mask;
-        }
-        MAP_REMOVE(w->tmap, mask, pos, THASH);
-        t->used = 0;
+        thread_unmap(w, (uint8_t)w->thand);
         return (uint8_t)w->thand;
     }
     return 0;
@@ -470,14 +491,9 @@ static fxt_status prep_thread(fxt_writer_t *w, fxt_wthread_t t, pthr_t *out) {
     s->pid = t.pid;
     s->tid = t.tid;
     s->hash = h;
-    s->used = 1;
     s->refbit = 1;
     s->pin = w->serial;
-    pos = h & mask;
-    while (w->tmap[pos] != 0) {
-        pos = (pos + 1) & mask;
-    }
-    w->tmap[pos] = idx;
+    thread_map(w, idx);
     out->ref = idx;
     fxt_status st = reserve(w, 24);
     if (st != FXT_OK) {
@@ -700,14 +716,8 @@ fxt_status fxt_write_string_record(fxt_writer_t *w, uint16_t index, fxt_str_t va
     if (index <= w->max_strings) {
         /* an explicit registration replaces the slot and is interned like any other */
         sslot_t *s = &w->strings[index];
-        size_t mask = STR_MAP_SIZE - 1, pos;
         if (s->used) {
-            pos = s->hash & mask;
-            while (w->smap[pos] != index) {
-                pos = (pos + 1) & mask;
-            }
-            MAP_REMOVE(w->smap, mask, pos, SHASH);
-            s->used = 0;
+            string_unmap(w, index);
         }
         /* a different slot holding the same string keeps serving it: fine */
         if (len > s->cap || s->p == NULL) {
@@ -724,13 +734,8 @@ fxt_status fxt_write_string_record(fxt_writer_t *w, uint16_t index, fxt_str_t va
         }
         s->len = len;
         s->hash = hash_bytes(value.ptr ? value.ptr : "", len);
-        s->used = 1;
         s->refbit = 1;
-        pos = s->hash & mask;
-        while (w->smap[pos] != 0) {
-            pos = (pos + 1) & mask;
-        }
-        w->smap[pos] = index;
+        string_map(w, index);
     }
     return emit_string_record(w, index, value.ptr, len);
 }
@@ -742,24 +747,14 @@ fxt_status fxt_write_thread_record(fxt_writer_t *w, uint8_t index, uint64_t pid,
     }
     if (index <= w->max_threads) {
         tslot_t *t = &w->threads[index];
-        size_t mask = THR_MAP_SIZE - 1, pos;
         if (t->used) {
-            pos = t->hash & mask;
-            while (w->tmap[pos] != index) {
-                pos = (pos + 1) & mask;
-            }
-            MAP_REMOVE(w->tmap, mask, pos, THASH);
+            thread_unmap(w, index);
         }
         t->pid = pid;
         t->tid = tid;
         t->hash = hash_thread(pid, tid);
-        t->used = 1;
         t->refbit = 1;
-        pos = t->hash & mask;
-        while (w->tmap[pos] != 0) {
-            pos = (pos + 1) & mask;
-        }
-        w->tmap[pos] = index;
+        thread_map(w, index);
     }
     TRY(start_record(w, 3));
     put(w, fxt_put_rec_type(FXT_RECORD_THREAD) | fxt_put_rec_size(3) | fxt_put_thread_index(index));

@@ -8,6 +8,9 @@
 
 static fxt_status fixed_write(void *ctx, const void *data, size_t len) {
     fxt_fixedbuf_t *fb = ctx;
+    if (len == 0) {
+        return FXT_OK;
+    }
     if (len > fb->cap - fb->len) {
         return FXT_E_BUFFER_FULL;
     }
@@ -23,6 +26,9 @@ fxt_sink_t fxt_sink_fixed(fxt_fixedbuf_t *fb) {
 
 static fxt_status mem_write(void *ctx, const void *data, size_t len) {
     fxt_membuf_t *mb = ctx;
+    if (len == 0) {
+        return FXT_OK; /* also keeps NULL + 0 out of the pointer arithmetic */
+    }
     if (len > mb->cap - mb->len) {
         size_t ncap = mb->cap ? mb->cap : 65536;
         while (ncap - mb->len < len) {

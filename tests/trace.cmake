@@ -1,1 +1,2 @@
 fxt_add_unit_test(unit.trace SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_trace.c LABELS threads)
+fxt_add_unit_test(unit.trace_off SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_trace_off.c)

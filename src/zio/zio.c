@@ -269,16 +269,17 @@ fxt_status fxt_zdec_run(fxt_zdec_t *d, const void *src, size_t len, size_t *pos,
     ZSTD_inBuffer in = {s, len, *pos};
     ZSTD_outBuffer ob = {dst, cap, 0};
     for (;;) {
+        size_t in_before = in.pos, out_before = ob.pos;
         size_t r = ZSTD_decompressStream(d->zs, &ob, &in);
         if (ZSTD_isError(r)) {
             return FXT_E_CORRUPT;
         }
-        if (in.pos > 0 || ob.pos > 0) {
-            d->in_frame = r != 0;
+        if (in.pos == in_before && ob.pos == out_before) {
+            break; /* no progress: needs more input (r is then a hint for the next frame) */
         }
-        /* output not full after a call: everything available was flushed */
-        if (ob.pos == ob.size || in.pos == in.size) {
-            break;
+        d->in_frame = r != 0; /* 0: a frame ended and everything was flushed */
+        if (ob.pos == ob.size) {
+            break; /* output full: the caller calls again */
         }
     }
     *pos = in.pos;
