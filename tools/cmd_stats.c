@@ -70,6 +70,16 @@ typedef struct counter_stat {
     uint64_t first_ns, last_ns;
 } counter_stat_t;
 
+/* One series of a counter (an argument name): numeric values as doubles
+ * (64-bit integers beyond 2^53 are rounded). */
+typedef struct series_stat {
+    uint64_t counter; /* index of the counter in `counters` */
+    uint64_t samples;
+    double min, max, last;
+} series_stat_t;
+
+#define SERIES_KEY_OFF (2 * (FXT_MAX_INLINE_STRING_LEN + 2) + 16)
+
 typedef struct obj_name {
     uint64_t pid; /* process koid for threads, 0 for processes */
     char name[128];
@@ -86,6 +96,7 @@ typedef struct sctx {
     cli_map_t names;      /* category \0 name -> name_stat_t */
     cli_map_t cats;       /* category -> uint64 count */
     cli_map_t counters;   /* category \0 name \0 id -> counter_stat_t */
+    cli_map_t series;     /* counter index, argument name -> series_stat_t */
     cli_map_t objects;    /* koid -> obj_name_t */
     int have_span;
     uint64_t first_ns, last_ns;
@@ -234,12 +245,43 @@ static void on_event(sctx_t *s, fxt_reader_t *r, const fxt_record_t *rec, prov_s
     case FXT_EVENT_COUNTER: {
         size_t n = name_key(s, *cat, *name);
         memcpy(s->keybuf + n, &rec->u.event.id, 8);
-        counter_stat_t *c = cli_map_get(&s->counters, s->keybuf, n + 8, 1);
+        size_t cix = 0;
+        counter_stat_t *c = cli_map_get_ix(&s->counters, s->keybuf, n + 8, 1, &cix);
         if (c) {
             if (c->samples++ == 0) {
                 c->first_ns = ns;
             }
             c->last_ns = ns;
+            for (unsigned i = 0; i < rec->nargs; i++) {
+                const fxt_arg_t *a = &rec->args[i];
+                double v;
+                switch (a->type) {
+                case FXT_ARG_INT32: v = a->v.i32; break;
+                case FXT_ARG_UINT32: v = a->v.u32; break;
+                case FXT_ARG_INT64: v = (double)a->v.i64; break;
+                case FXT_ARG_UINT64: v = (double)a->v.u64; break;
+                case FXT_ARG_DOUBLE: v = a->v.f64; break;
+                default: continue; /* not a numeric series */
+                }
+                char *k = s->keybuf + SERIES_KEY_OFF;
+                uint64_t c64 = cix;
+                size_t nl = a->name.ptr ? a->name.len : 0;
+                memcpy(k, &c64, 8);
+                if (nl) {
+                    memcpy(k + 8, a->name.ptr, nl);
+                }
+                series_stat_t *se = cli_map_get(&s->series, k, 8 + nl, 1);
+                if (se == NULL) {
+                    continue;
+                }
+                if (se->samples++ == 0) {
+                    se->counter = cix;
+                    se->min = se->max = v;
+                }
+                se->min = v < se->min ? v : se->min;
+                se->max = v > se->max ? v : se->max;
+                se->last = v;
+            }
         }
         break;
     }
@@ -439,6 +481,15 @@ static void print_text(sctx_t *s, uint64_t bytes) {
             uint64_t id;
             memcpy(&id, key + kl - 8, 8);
             printf("  %s/%s id %" PRIu64 ": %" PRIu64 " samples\n", key, key + strlen(key) + 1, id, c->samples);
+            for (size_t k = 0; k < s->series.count; k++) {
+                const char *skey;
+                size_t skl;
+                series_stat_t *se = cli_map_at(&s->series, k, &skey, &skl);
+                if (se->counter == i) {
+                    printf("    %-24.*s %10" PRIu64 " samples  min %.17g  max %.17g  last %.17g\n", (int)(skl - 8),
+                           skey + 8, se->samples, se->min, se->max, se->last);
+                }
+            }
         }
     }
     printf("\ninline strings in events: %" PRIu64 " (%" PRIu64 " bytes)\n", s->inline_strings, s->inline_bytes);
@@ -532,7 +583,27 @@ static void print_json(sctx_t *s, uint64_t bytes) {
         json_key_str("category", key, strlen(key));
         printf(",");
         json_key_str("name", key + strlen(key) + 1, strlen(key + strlen(key) + 1));
-        printf(",\"id\":%" PRIu64 ",\"samples\":%" PRIu64 "}", id, c->samples);
+        printf(",\"id\":%" PRIu64 ",\"samples\":%" PRIu64 ",\"series\":[", id, c->samples);
+        int sfirst = 1;
+        for (size_t k = 0; k < s->series.count; k++) {
+            const char *skey;
+            size_t skl;
+            series_stat_t *se = cli_map_at(&s->series, k, &skey, &skl);
+            if (se->counter != i) {
+                continue;
+            }
+            printf("%s{", sfirst ? "" : ",");
+            sfirst = 0;
+            json_key_str("name", skey + 8, skl - 8);
+            printf(",\"samples\":%" PRIu64 ",\"min\":", se->samples);
+            cli_json_double(stdout, se->min);
+            printf(",\"max\":");
+            cli_json_double(stdout, se->max);
+            printf(",\"last\":");
+            cli_json_double(stdout, se->last);
+            printf("}");
+        }
+        printf("]}");
     }
     printf("],\"inline_strings\":%" PRIu64 ",\"inline_string_bytes\":%" PRIu64 "}\n", s->inline_strings,
            s->inline_bytes);
@@ -579,7 +650,7 @@ static int run(int argc, char **argv) {
             return CLI_EXIT_USAGE;
         }
     }
-    s.keybuf = malloc(2 * (FXT_MAX_INLINE_STRING_LEN + 2) + 16);
+    s.keybuf = malloc(SERIES_KEY_OFF + 8 + FXT_MAX_INLINE_STRING_LEN + 8);
     if (s.keybuf == NULL) {
         return CLI_EXIT_LIMIT;
     }
@@ -588,6 +659,7 @@ static int run(int argc, char **argv) {
     cli_map_init(&s.names, sizeof(name_stat_t));
     cli_map_init(&s.cats, sizeof(uint64_t));
     cli_map_init(&s.counters, sizeof(counter_stat_t));
+    cli_map_init(&s.series, sizeof(series_stat_t));
     cli_map_init(&s.objects, sizeof(obj_name_t));
     uint64_t bytes = 0;
     fxt_reader_options_t ro = {sizeof ro, FXT_READ_NO_OBJECT_TABLES, 0};
@@ -608,6 +680,7 @@ static int run(int argc, char **argv) {
     cli_map_free(&s.names);
     cli_map_free(&s.cats);
     cli_map_free(&s.counters);
+    cli_map_free(&s.series);
     cli_map_free(&s.objects);
     free(s.keybuf);
     if (fflush(stdout) != 0) {
