@@ -28,7 +28,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sched.h>
 #if defined(__linux__)
+#include <linux/membarrier.h>
 #include <sys/syscall.h>
 #endif
 
@@ -78,6 +80,7 @@ struct tls {
     size_t nchunks, capchunks, ring;
     uint64_t records, dropped, overwritten;
     int exited;
+    uint32_t busy; /* 1 while the owner writes a record (see enter()) */
     tls_t *next_all;
     char logbuf[4096];
 };
@@ -129,7 +132,7 @@ static uint64_t mono_ns(void) {
 
 static inline uint64_t now_ticks(void) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    if (g.tsc) {
+    if (__atomic_load_n(&g.tsc, __ATOMIC_RELAXED)) { /* read by threads outside the lock */
         return __builtin_ia32_rdtsc();
     }
 #endif
@@ -364,6 +367,60 @@ static void put_stream(uint8_t **p, const char *s, size_t n) {
     memcpy(*p, s, n);
     memset(*p + n, 0, padded - n);
     *p += padded;
+}
+
+/*
+ * Stopping a session while other threads trace: a writer marks itself busy,
+ * then checks that its session is still the active one; the stopper clears
+ * `active`, then waits until no thread is busy before it reads (and frees)
+ * the buffers. The writer's store of `busy` must be visible before its load
+ * of `active` (store-load order): a process-wide membarrier() issued by the
+ * stopper provides it, so the hot path needs only a compiler barrier; where
+ * membarrier is unavailable the writer uses a full fence.
+ */
+static uint32_t g_full_fence = 1; /* 0 once membarrier is registered */
+
+static inline tls_t *enter(void) {
+    tls_t *t = get_tls();
+    if (t == NULL) {
+        return NULL;
+    }
+    __atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&g_full_fence, __ATOMIC_RELAXED)) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    } else {
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    }
+    if (!__atomic_load_n(&g.active, __ATOMIC_ACQUIRE) || t->gen != __atomic_load_n(&g.gen, __ATOMIC_ACQUIRE)) {
+        __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+        return NULL;
+    }
+    return t;
+}
+
+static inline void leave(tls_t *t) { __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE); }
+
+static void membarrier_register(void) {
+#if defined(__linux__) && defined(__NR_membarrier)
+    if (syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0) {
+        __atomic_store_n(&g_full_fence, 0, __ATOMIC_RELAXED);
+    }
+#endif
+}
+
+/* Stopper: after clearing `active`, wait until no writer is inside a record. */
+static void wait_writers(tls_t *head) {
+#if defined(__linux__) && defined(__NR_membarrier)
+    if (!__atomic_load_n(&g_full_fence, __ATOMIC_RELAXED)) {
+        syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+    }
+#endif
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    for (tls_t *t = head; t != NULL; t = t->next_all) {
+        while (__atomic_load_n(&t->busy, __ATOMIC_ACQUIRE)) {
+            sched_yield();
+        }
+    }
 }
 
 static void commit(tls_t *t) { __atomic_store_n(&t->cur->used, (uint32_t)(t->p - t->cur->data), __ATOMIC_RELEASE); }
@@ -674,8 +731,8 @@ static void start_rec(tls_t *t, rec_t *r, fxt__site_t *site, uint32_t type, cons
 }
 
 void fxt__event(fxt__site_t *site, uint32_t type, const char *name, ...) {
-    tls_t *t = get_tls();
-    if (t == NULL || !__atomic_load_n(&g.active, __ATOMIC_ACQUIRE)) {
+    tls_t *t = enter();
+    if (t == NULL) {
         return;
     }
     rec_t r;
@@ -685,11 +742,12 @@ void fxt__event(fxt__site_t *site, uint32_t type, const char *name, ...) {
     collect_args(t, &r, ap);
     va_end(ap);
     emit(t, &r);
+    leave(t);
 }
 
 void fxt__event_id(fxt__site_t *site, uint32_t type, const char *name, uint64_t id, ...) {
-    tls_t *t = get_tls();
-    if (t == NULL || !__atomic_load_n(&g.active, __ATOMIC_ACQUIRE)) {
+    tls_t *t = enter();
+    if (t == NULL) {
         return;
     }
     rec_t r;
@@ -701,11 +759,12 @@ void fxt__event_id(fxt__site_t *site, uint32_t type, const char *name, uint64_t 
     collect_args(t, &r, ap);
     va_end(ap);
     emit(t, &r);
+    leave(t);
 }
 
 void fxt__complete(fxt__site_t *site, const char *name, uint64_t start) {
-    tls_t *t = get_tls();
-    if (t == NULL || !__atomic_load_n(&g.active, __ATOMIC_ACQUIRE)) {
+    tls_t *t = enter();
+    if (t == NULL) {
         return;
     }
     rec_t r;
@@ -715,6 +774,7 @@ void fxt__complete(fxt__site_t *site, const char *name, uint64_t start) {
     r.has_end = 1;
     r.nargs = 0;
     emit(t, &r);
+    leave(t);
 }
 
 /* A record with a byte stream (log message, blob payload). */
@@ -757,32 +817,33 @@ static void emit_stream(tls_t *t, int is_log, const char *name, const void *data
 
 void fxt__log(fxt__site_t *site, const char *fmt, ...) {
     (void)site;
-    tls_t *t = get_tls();
-    if (t == NULL || !__atomic_load_n(&g.active, __ATOMIC_ACQUIRE)) {
+    tls_t *t = enter();
+    if (t == NULL) {
         return;
     }
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(t->logbuf, sizeof t->logbuf, fmt, ap);
     va_end(ap);
-    if (n < 0) {
-        return;
+    if (n >= 0) {
+        size_t len = (size_t)n < sizeof t->logbuf ? (size_t)n : sizeof t->logbuf - 1;
+        emit_stream(t, 1, NULL, t->logbuf, len);
     }
-    size_t len = (size_t)n < sizeof t->logbuf ? (size_t)n : sizeof t->logbuf - 1;
-    emit_stream(t, 1, NULL, t->logbuf, len);
+    leave(t);
 }
 
 void fxt__blob(fxt__site_t *site, const char *name, const void *data, size_t size) {
     (void)site;
-    tls_t *t = get_tls();
-    if (t == NULL || !__atomic_load_n(&g.active, __ATOMIC_ACQUIRE)) {
+    tls_t *t = enter();
+    if (t == NULL) {
         return;
     }
     if (size > 0x7fff || size + 64 > g.chunk_size) {
         BUMP(t->dropped); /* larger than a blob record (or a chunk) can hold */
-        return;
+    } else {
+        emit_stream(t, 0, name, data, size);
     }
-    emit_stream(t, 0, name, data, size);
+    leave(t);
 }
 
 /* ---- output ----------------------------------------------------------------------------------- */
@@ -809,7 +870,8 @@ static void out_write(const void *data, size_t len) {
         return;
     }
     g.out_status = g.sink.write(g.sink.ctx, data, len);
-    g.out_bytes += len;
+    /* read by fxt_session_get_stats() while the streaming writer runs */
+    __atomic_store_n(&g.out_bytes, g.out_bytes + len, __ATOMIC_RELAXED);
 }
 
 /* Write records through a temporary writer straight into the output sink. */
@@ -966,15 +1028,16 @@ fxt_status fxt_session_start(const fxt_session_config_t *cfg) {
     g.pid = (uint64_t)getpid();
     g.out_status = FXT_OK;
     g.out_bytes = 0;
-    g.tsc = 0;
+    int use_tsc = 0;
     g.tps = 1000000000u;
     if (c.clock == FXT_CLOCK_TSC || (c.clock == FXT_CLOCK_AUTO && tsc_invariant())) {
         uint64_t tps = calibrate_tsc();
         if (tps > 0) {
-            g.tsc = 1;
+            use_tsc = 1;
             g.tps = tps;
         }
     }
+    __atomic_store_n(&g.tsc, use_tsc, __ATOMIC_RELAXED);
     const char *pn = c.provider_name;
 #if defined(__linux__) && defined(_GNU_SOURCE)
     if (pn == NULL) {
@@ -983,6 +1046,7 @@ fxt_status fxt_session_start(const fxt_session_config_t *cfg) {
 #endif
     snprintf(g.provider_name, sizeof g.provider_name, "%s", pn ? pn : "process");
     __atomic_store_n(&g.gen, g.gen + 1, __ATOMIC_RELEASE);
+    membarrier_register();
     __atomic_store_n(&g.active, 1, __ATOMIC_RELEASE);
     /* new generation numbers: every site recomputes its state once */
     __atomic_store_n(&fxt__gen_on, 2 * g.gen + 1, __ATOMIC_RELEASE);
@@ -995,8 +1059,10 @@ fxt_status fxt_session_start(const fxt_session_config_t *cfg) {
             g.out_status = FXT_E_NOMEM;
         }
     }
+    /* read before unlocking: from here on the streaming writer thread owns it */
+    fxt_status out_st = g.out_status;
     pthread_mutex_unlock(&g.lock);
-    return g.out_status;
+    return out_st;
 }
 
 fxt_status fxt_session_stop(void) {
@@ -1009,9 +1075,9 @@ fxt_status fxt_session_stop(void) {
     /* disable every site, then give in-flight events a moment to finish */
     __atomic_store_n(&fxt__gen_on, 2 * g.gen + 3, __ATOMIC_RELEASE);
     __atomic_store_n(&fxt__gen_off, 2 * g.gen + 4, __ATOMIC_RELEASE);
+    tls_t *head = g_threads; /* the list only grows at its head; nodes are never freed */
     pthread_mutex_unlock(&g.lock);
-    struct timespec d = {0, 2000000};
-    nanosleep(&d, NULL);
+    wait_writers(head);
 
     pthread_mutex_lock(&g.lock);
     fxt_session_stats_t s = {0, 0, 0, 0, 0, g.tps};
@@ -1084,7 +1150,7 @@ void fxt_session_get_stats(fxt_session_stats_t *out) {
     }
     pthread_mutex_lock(&g.lock);
     if (g.active) {
-        fxt_session_stats_t s = {0, 0, 0, g.out_bytes, 0, g.tps};
+        fxt_session_stats_t s = {0, 0, 0, __atomic_load_n(&g.out_bytes, __ATOMIC_RELAXED), 0, g.tps};
         for (tls_t *t = g_threads; t != NULL; t = t->next_all) {
             if (t->gen == g.gen) {
                 s.threads++;
