@@ -69,7 +69,8 @@ uint64_t cli_ticks_to_ns(uint64_t ticks, uint64_t tps) {
         return ticks;
     }
     __extension__ typedef unsigned __int128 u128;
-    return (uint64_t)((u128)ticks * 1000000000u / tps);
+    u128 ns = (u128)ticks * 1000000000u / tps;
+    return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns; /* saturate: beyond 584 years */
 }
 
 void cli_print_us(FILE *f, uint64_t ns) {

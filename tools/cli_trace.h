@@ -20,7 +20,7 @@ typedef void (*cli_error_fn)(void *ctx, fxt_reader_t *r, const fxt_diag_t *d);
 int cli_read_trace(const char *cmd, const char *path, const fxt_reader_options_t *opt,
                    cli_record_fn on_record, cli_error_fn on_error, void *ctx, uint64_t *bytes_read);
 
-/* Ticks to nanoseconds, exact (rounded down) for any rate. */
+/* Ticks to nanoseconds, exact (rounded down) for any rate; saturates at UINT64_MAX. */
 uint64_t cli_ticks_to_ns(uint64_t ticks, uint64_t ticks_per_second);
 /* Print nanoseconds as decimal microseconds with 3 decimals ("1234.567"). */
 void cli_print_us(FILE *f, uint64_t ns);

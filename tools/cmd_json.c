@@ -667,7 +667,8 @@ static const char json_help[] =
     "  --name PATTERN         keep events whose name matches (glob; repeatable)\n"
     "  --time-range FROM:TO   keep events in [FROM, TO], nanoseconds relative to the first\n"
     "                         event (suffixes ns, us, ms, s; either side may be empty)\n"
-    "  --absolute             --time-range is in absolute trace time (ns)\n"
+    "  --absolute             --time-range is in absolute trace time (ns); same as\n"
+    "                         writing it @FROM:TO\n"
     "  --no-system-events     drop scheduling records (systemTraceEvents)\n"
     "\n"
     "Timestamps are exact: ticks are converted to nanoseconds with integer\n"
@@ -700,6 +701,10 @@ static int run(int argc, char **argv) {
             j.names[j.nnames++] = v;
             i++;
         } else if (strcmp(a, "--time-range") == 0 && v) {
+            if (v[0] == '@') { /* @FROM:TO: absolute trace time */
+                j.absolute = 1;
+                v++;
+            }
             const char *colon = strchr(v, ':');
             if (colon == NULL) {
                 fprintf(stderr, "fxt json: --time-range wants FROM:TO\n");

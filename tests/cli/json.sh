@@ -138,6 +138,33 @@ sys.exit(0 if ok else 1)
 PY
 check "ts/dur exact to the ns near 2^63 at 3 ticks/us; ids above 2^53 exact" 'python3 big.py'
 
+# system events, log, fidl:blob large blob, invalid UTF-8: exact expected output
+python3 - <<PY
+import sys; sys.path.insert(0, "$SRC/tests/tools"); from fxtgen import *
+t = magic() + provider_info(1, "sys") + init(2000000000) + thread(1, 100, 101) + thread(2, 100, 102)
+t += context_switch(3000, 2, 3, 101, 102, args=[arg(1, sref("outgoing_weight"), 7), arg(1, sref("incoming_weight"), 9)])
+t += thread_wakeup(4000, 1, 102, args=[arg(1, sref("weight"), 5)])
+t += legacy_context_switch(5000, 3, 2, 1, (200, 201), 20, 31)
+t += log(6000, 2, "hello \"world\"")
+t += large_blob0(7000, 1, sref("fidl:blob"), sref("msg"), b"hello")
+t += large_blob0(7001, 1, sref("other"), sref("skipped"), b"x")
+t += event(INSTANT, 8000, 1, sref(b"c\xff"), sref(b"bad\xe2\x82"), args=[arg(6, sref("s"), sref(b"\xc0\xafok"))])
+write("sys.fxt", t)
+PY
+"$FXT" json sys.fxt > sys.json 2> sys.err; rc=$?
+check "system events: exit 0, valid JSON" '[ $rc -eq 0 ] && jq . sys.json > /dev/null'
+check "context switch with weights as prio" '[ "$(jq -c ".systemTraceEvents.events[0]" sys.json)" = "{\"ph\":\"k\",\"ts\":1.5,\"cpu\":2,\"out\":{\"tid\":101,\"state\":3,\"prio\":7},\"in\":{\"tid\":102,\"prio\":9}}" ]'
+check "thread wakeup" '[ "$(jq -c ".systemTraceEvents.events[1]" sys.json)" = "{\"ph\":\"w\",\"ts\":2,\"cpu\":1,\"tid\":102,\"prio\":5}" ]'
+check "legacy context switch with indexed and inline threads" '[ "$(jq -c ".systemTraceEvents.events[2]" sys.json)" = "{\"ph\":\"k\",\"ts\":2.5,\"cpu\":3,\"out\":{\"pid\":100,\"tid\":101,\"state\":2,\"prio\":20},\"in\":{\"pid\":200,\"tid\":201,\"prio\":31}}" ]'
+check "log as a global instant named log" '[ "$(jq -c ".traceEvents[] | select(.name==\"log\")" sys.json)" = "{\"name\":\"log\",\"ts\":3,\"pid\":100,\"tid\":102,\"ph\":\"i\",\"s\":\"g\",\"args\":{\"message\":\"hello \\\"world\\\"\"}}" ]'
+check "fidl:blob large blob as ph O with base64; other large blobs skipped" '[ "$(jq -c "[.traceEvents[] | select(.ph==\"O\")]" sys.json)" = "[{\"cat\":\"fidl:blob\",\"name\":\"msg\",\"ts\":3.5,\"pid\":100,\"tid\":101,\"ph\":\"O\",\"id\":\"\",\"blob\":\"aGVsbG8=\"}]" ] && grep -q "1 records without a JSON form" sys.err'
+cat > utf8.jq <<'JQ'
+[.traceEvents[] | select(.ph=="i" and .name!="log") | [.cat,.name,.args.s]] == [["c\ufffd","bad\ufffd","\ufffd\ufffdok"]]
+JQ
+check "invalid UTF-8 replaced by U+FFFD (maximal subparts)" 'jq -e -f utf8.jq sys.json > /dev/null'
+"$FXT" json --time-range @3000:3500 --no-system-events sys.fxt 2>/dev/null > abs.json
+check "--time-range @FROM:TO is absolute" '[ "$(jq -c "[.traceEvents[] | .ts]" abs.json)" = "[3,3.5]" ]'
+
 # damaged input: still valid JSON, exit 1
 "$FXT" json "$SHARED/samples/foreign/ftr_counter_malformed.fxt" > mal.json 2> mal.err; rc=$?
 check "damaged trace: exit 1, valid JSON, errors counted" '[ $rc -eq 1 ] && jq . mal.json > /dev/null && grep -q "1996 damaged records" mal.err'

@@ -143,6 +143,29 @@ def context_switch(ts, cpu, out_state, out_tid, in_tid, args=()):
     return record(8, word(ts) + word(out_tid) + word(in_tid) + b"".join(args), data)
 
 
+def thread_wakeup(ts, cpu, tid, args=()):
+    data = len(args) | (cpu << 4) | (2 << 44)
+    return record(8, word(ts) + word(tid) + b"".join(args), data)
+
+
+def legacy_context_switch(ts, cpu, out_state, out_thread, in_thread, out_prio, in_prio):
+    oref, owords = _thread(out_thread)
+    iref, iwords = _thread(in_thread)
+    data = cpu | (out_state << 8) | (oref << 12) | (iref << 20) | (out_prio << 28) | (in_prio << 36)
+    return record(8, word(ts) + owords + iwords, data)
+
+
+def large_blob0(ts, thread, cat, name, payload, args=()):
+    """In-band large blob with metadata (record type 15, large type 0, format 0)."""
+    cref, cbytes = _ref(cat)
+    nref, nbytes = _ref(name)
+    tref, twords = _thread(thread)
+    body = word(cref | (nref << 16) | (len(args) << 32) | (tref << 36)) + cbytes + nbytes + word(ts) + twords
+    body += b"".join(args) + word(len(payload)) + stream(payload)
+    size = 1 + len(body) // 8
+    return word(15 | (size << 4)) + body
+
+
 def write(path, data):
     with open(path, "wb") as f:
         f.write(data)
