@@ -253,7 +253,19 @@ static int cat_match(const char *cat) {
     return 0;
 }
 
+/* Zero-code tracing: the first call site evaluated in a process with no session
+ * starts one from FXT_TRACE_* when FXT_TRACE_OUTPUT is set (once per process;
+ * an explicit fxt_session_start() before that wins). */
+static int g_env_tried;
+
 int fxt__site_refresh(fxt__site_t *s) {
+    pthread_mutex_lock(&g.lock);
+    int try_env = !g_env_tried && !g.active;
+    g_env_tried = 1;
+    pthread_mutex_unlock(&g.lock);
+    if (try_env) {
+        (void)fxt_session_start_from_env();
+    }
     pthread_mutex_lock(&g.lock);
     int on = g.active && cat_match(s->category);
     uint32_t st = on ? __atomic_load_n(&fxt__gen_on, __ATOMIC_RELAXED) : __atomic_load_n(&fxt__gen_off, __ATOMIC_RELAXED);
@@ -954,6 +966,8 @@ static int cmp_seq(const void *a, const void *b) {
 
 /* ---- session ----------------------------------------------------------------------------------- */
 
+static void stop_at_exit(void);
+
 fxt_status fxt_session_start(const fxt_session_config_t *cfg) {
     if (cfg == NULL || cfg->struct_size < sizeof(uint32_t)) {
         return FXT_E_INVALID_ARG;
@@ -967,6 +981,12 @@ fxt_status fxt_session_start(const fxt_session_config_t *cfg) {
         return FXT_E_INVALID_ARG;
     }
     pthread_mutex_lock(&g.lock);
+    g_env_tried = 1; /* an explicit session wins over FXT_TRACE_* auto-start */
+    static int atexit_registered;
+    if (!atexit_registered) {
+        atexit_registered = 1;
+        atexit(stop_at_exit); /* program exit writes / flushes a running session */
+    }
     if (g.active) {
         pthread_mutex_unlock(&g.lock);
         return FXT_E_STATE;
@@ -1206,13 +1226,5 @@ fxt_status fxt_session_start_from_env(void) {
     } else if (clock != NULL && strcmp(clock, "monotonic") == 0) {
         c.clock = FXT_CLOCK_MONOTONIC;
     }
-    fxt_status st = fxt_session_start(&c);
-    if (st == FXT_OK) {
-        static int registered;
-        if (!registered) {
-            registered = 1;
-            atexit(stop_at_exit);
-        }
-    }
-    return st;
+    return fxt_session_start(&c);
 }

@@ -73,8 +73,10 @@ static void test_stop_while_tracing(void) {
         c.buffer_size = 256u << 10; /* small: circular wraps, oneshot fills, streaming switches */
         c.clock = FXT_CLOCK_MONOTONIC;
         CHECK(fxt_session_start(&c) == FXT_OK);
+        CHECK(FXT_CATEGORY_ENABLED("live")); /* the per-site cache follows sessions */
         sleep_ms(5);
         CHECK(fxt_session_stop() == FXT_OK);
+        CHECK(!FXT_CATEGORY_ENABLED("live"));
         uint64_t events = 0;
         check_archive(mem.data, mem.len, &events);
         total += events;

@@ -250,7 +250,12 @@ extern "C" {
         {fxt__site_on(&FXT__S) ? &FXT__S : NULL, (name), fxt__site_on(&FXT__S) ? fxt_ticks() : 0}
 #endif
 
-#define FXT_CATEGORY_ENABLED(cat) fxt_category_enabled(cat)
+/* 1 when `cat` is enabled; cached per call site like the macros (no lock). */
+#define FXT_CATEGORY_ENABLED(cat)                                                  \
+    __extension__({                                                                \
+        static fxt__site_t fxt__ce_ = {cat, 0};                                    \
+        fxt__site_on(&fxt__ce_);                                                   \
+    })
 
 #else /* FXT_NO_TRACE: nothing is compiled, arguments are not evaluated */
 
