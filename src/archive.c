@@ -392,6 +392,84 @@ fxt_status fxt_merger_end(fxt_merger_t *m) {
     return m->status != FXT_OK ? m->status : st;
 }
 
+/* ---- raw provider buffers (the trace manager's view) ----------------------------------- */
+
+fxt_status fxt_merger_add_provider(fxt_merger_t *m, const char *name, uint32_t *id) {
+    if (m == NULL || id == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    if (m->active) {
+        return FXT_E_STATE;
+    }
+    if (m->status != FXT_OK) {
+        return m->status;
+    }
+    uint32_t out;
+    int fresh;
+    fxt_status st = map_id(m, 0, 1, &out, &fresh);
+    if (st != FXT_OK) {
+        return m->status = st;
+    }
+    const char *n = name ? name : "provider";
+    size_t len = strlen(n);
+    st = fxt_write_provider_info(m->w, out, fxt_str_n(n, len > 255 ? 255 : len));
+    if (st != FXT_OK) {
+        return m->status = st;
+    }
+    m->cur_out = out;
+    *id = out;
+    return FXT_OK;
+}
+
+fxt_status fxt_merger_add_buffer(fxt_merger_t *m, uint32_t id, const void *data, size_t len) {
+    if (m == NULL || (data == NULL && len != 0) || id == 0) {
+        return FXT_E_INVALID_ARG;
+    }
+    if (m->active || !id_used(m, id)) {
+        return FXT_E_STATE;
+    }
+    if (m->status != FXT_OK) {
+        return m->status;
+    }
+    if (fxt__writer_swapped(m->w)) {
+        return FXT_E_UNSUPPORTED;
+    }
+    const unsigned char *p = data;
+    size_t pos = 0;
+    fxt_status st;
+    while (len - pos >= 8) {
+        uint64_t h = fxt_load64(p + pos);
+        uint64_t type = fxt_get_rec_type(h);
+        uint64_t words = type == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h);
+        if (words == 0 || words > (len - pos) / 8) {
+            break;
+        }
+        size_t size = (size_t)words * 8;
+        if (type != FXT_RECORD_METADATA) {
+            if (m->cur_out != id) {
+                if ((st = fxt_write_provider_section(m->w, id)) != FXT_OK) {
+                    return m->status = st;
+                }
+                m->cur_out = id;
+            }
+            if ((st = fxt_write_raw(m->w, p + pos, size)) != FXT_OK) {
+                return m->status = st;
+            }
+            m->stats.records++;
+        }
+        pos += size;
+    }
+    if (pos != len) {
+        m->stats.damaged++;
+        memset(&m->diag, 0, sizeof m->diag);
+        m->diag.status = FXT_E_TRUNCATED;
+        m->diag.offset = pos;
+        snprintf(m->diag.msg, sizeof m->diag.msg, "provider %u buffer ends inside a record at byte %zu", (unsigned)id, pos);
+        return FXT_E_TRUNCATED;
+    }
+    return FXT_OK;
+}
+
 fxt_status fxt_merger_finish(fxt_merger_t *m) {
     if (m == NULL) {
         return FXT_E_INVALID_ARG;

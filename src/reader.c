@@ -864,7 +864,9 @@ fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *r
                     r->offset += avail;
                     return too_large(r, off, h, bytes);
                 }
-                if (pend_reserve(r, bytes) != 0) {
+                /* the buffer grows with the bytes that actually arrive, so a header
+                 * announcing a huge record costs nothing until its bytes come */
+                if (pend_reserve(r, avail) != 0) {
                     return fail(r, FXT_E_NOMEM, off, h, "cannot buffer a record of %llu bytes",
                                 (unsigned long long)bytes);
                 }
@@ -916,17 +918,19 @@ fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *r
                 r->skip = bytes - 8u;
                 return too_large(r, r->pend_off, h, bytes);
             }
-            if (pend_reserve(r, bytes) != 0) {
-                r->pend_len = 0;
-                r->skip = bytes - 8u;
-                return fail(r, FXT_E_NOMEM, r->pend_off, h, "cannot buffer a record of %llu bytes",
-                            (unsigned long long)bytes);
-            }
             r->pend_size = bytes;
             avail = in->size - in->pos;
         }
         uint64_t need = r->pend_size - r->pend_len;
         size_t take = avail < need ? avail : (size_t)need;
+        if (pend_reserve(r, r->pend_len + take) != 0) {
+            uint64_t h = fxt_load64_swapped(r->pend, r->swapped), size = r->pend_size;
+            r->skip = r->pend_size - r->pend_len;
+            r->pend_len = 0;
+            r->pend_size = 0;
+            return fail(r, FXT_E_NOMEM, r->pend_off, h, "cannot buffer a record of %llu bytes; skipped",
+                        (unsigned long long)size);
+        }
         memcpy(r->pend + r->pend_len, src + in->pos, take);
         r->pend_len += take;
         in->pos += take;

@@ -602,7 +602,7 @@ typedef struct rec {
     uint32_t type;
     uint64_t ts, id, end_ts;
     int has_id, has_end;
-    fxt_warg_t args[FXT_MAX_ARGS];
+    const fxt_warg_t *args; /* the caller's array (read in place) */
     unsigned nargs;
     pref_t cat, name, aname[FXT_MAX_ARGS], aval[FXT_MAX_ARGS];
 } rec_t;
@@ -712,26 +712,42 @@ static void emit(tls_t *t, rec_t *r) {
     BUMP(t->dropped);
 }
 
-static void collect_args(tls_t *t, rec_t *r, va_list ap) {
+/* Resolve the strings of `n` arguments (invalid types are skipped). */
+static void prep_args(tls_t *t, rec_t *r, const fxt_warg_t *args, size_t n) {
+    r->args = args;
     r->nargs = 0;
+    if (n > FXT_MAX_ARGS) {
+        n = FXT_MAX_ARGS;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const fxt_warg_t *a = &args[i];
+        if (a->type >= FXT_ARG_TYPE_COUNT) {
+            break; /* an invalid argument ends the list */
+        }
+        prep(t, a->name, &r->aname[r->nargs]);
+        if (a->type == FXT_ARG_STRING) {
+            prep(t, a->str, &r->aval[r->nargs]);
+        } else {
+            r->aval[r->nargs].reg = 0;
+            r->aval[r->nargs].ref = 0;
+            r->aval[r->nargs].len = 0;
+        }
+        r->nargs++;
+    }
+}
+
+static void collect_args(tls_t *t, rec_t *r, fxt_warg_t *buf, va_list ap) {
+    size_t n = 0;
     for (;;) {
         fxt_warg_t a = va_arg(ap, fxt_warg_t);
         if (a.type == 0xff) {
             break;
         }
-        if (r->nargs < FXT_MAX_ARGS && a.type < FXT_ARG_TYPE_COUNT) {
-            r->args[r->nargs] = a;
-            prep(t, a.name, &r->aname[r->nargs]);
-            if (a.type == FXT_ARG_STRING) {
-                prep(t, a.str, &r->aval[r->nargs]);
-            } else {
-                r->aval[r->nargs].reg = 0;
-                r->aval[r->nargs].ref = 0;
-                r->aval[r->nargs].len = 0;
-            }
-            r->nargs++;
+        if (n < FXT_MAX_ARGS && a.type < FXT_ARG_TYPE_COUNT) {
+            buf[n++] = a;
         }
     }
+    prep_args(t, r, buf, n);
 }
 
 static void start_rec(tls_t *t, rec_t *r, fxt__site_t *site, uint32_t type, const char *name) {
@@ -748,10 +764,11 @@ void fxt__event(fxt__site_t *site, uint32_t type, const char *name, ...) {
         return;
     }
     rec_t r;
+    fxt_warg_t buf[FXT_MAX_ARGS];
     start_rec(t, &r, site, type, name);
     va_list ap;
     va_start(ap, name);
-    collect_args(t, &r, ap);
+    collect_args(t, &r, buf, ap);
     va_end(ap);
     emit(t, &r);
     leave(t);
@@ -766,10 +783,42 @@ void fxt__event_id(fxt__site_t *site, uint32_t type, const char *name, uint64_t 
     start_rec(t, &r, site, type, name);
     r.has_id = 1;
     r.id = id;
+    fxt_warg_t buf[FXT_MAX_ARGS];
     va_list ap;
     va_start(ap, id);
-    collect_args(t, &r, ap);
+    collect_args(t, &r, buf, ap);
     va_end(ap);
+    emit(t, &r);
+    leave(t);
+}
+
+void fxt__complete_args(fxt__site_t *site, const char *name, uint64_t start, const fxt_warg_t *args,
+                        size_t nargs) {
+    tls_t *t = enter();
+    if (t == NULL) {
+        return;
+    }
+    rec_t r;
+    start_rec(t, &r, site, FXT_EVENT_DURATION_COMPLETE, name);
+    r.end_ts = r.ts;
+    r.ts = start;
+    r.has_end = 1;
+    prep_args(t, &r, args, nargs);
+    emit(t, &r);
+    leave(t);
+}
+
+void fxt__event_args(fxt__site_t *site, uint32_t type, const char *name, int has_id, uint64_t id,
+                     const fxt_warg_t *args, size_t nargs) {
+    tls_t *t = enter();
+    if (t == NULL) {
+        return;
+    }
+    rec_t r;
+    start_rec(t, &r, site, type, name);
+    r.has_id = has_id != 0;
+    r.id = id;
+    prep_args(t, &r, args, nargs);
     emit(t, &r);
     leave(t);
 }
@@ -784,6 +833,7 @@ void fxt__complete(fxt__site_t *site, const char *name, uint64_t start) {
     r.end_ts = r.ts;
     r.ts = start;
     r.has_end = 1;
+    r.args = NULL;
     r.nargs = 0;
     emit(t, &r);
     leave(t);

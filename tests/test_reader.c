@@ -482,6 +482,26 @@ static void test_large_record_framing(void) {
     tb_free(&b);
 }
 
+/* A header announcing a huge record costs no memory until its bytes arrive. */
+static void test_huge_header_no_allocation(void) {
+    tbuf_t b = {0};
+    tb_w(&b, 0x000000000000000full | ((uint64_t)0x7fffffff << 4)); /* large record of 2^31 words: 16 GiB */
+    tb_w(&b, 0);
+    tb_w(&b, 0);
+    fxt_reader_options_t opt = {sizeof opt, 0, UINT64_MAX}; /* no reassembly limit */
+    fxt_reader_t *r;
+    CHECK(fxt_reader_create(&opt, &r) == FXT_OK);
+    fxt_record_t rec;
+    for (size_t i = 0; i < b.len; i++) { /* 1-byte chunks: the record straddles them all */
+        fxt_in_buffer_t in = {b.p + i, 1, 0};
+        CHECK(fxt_reader_next(r, &in, &rec) == FXT_NEED_INPUT);
+    }
+    CHECK(fxt_reader_end(r) == FXT_E_TRUNCATED);
+    CHECK_EQ_U64(fxt_reader_diag(r)->offset, 0);
+    fxt_reader_destroy(r);
+    tb_free(&b);
+}
+
 /* ---- truncation and chunking -------------------------------------------------------- */
 
 static void test_cut_at_every_offset(void) {
@@ -689,6 +709,7 @@ int main(void) {
     RUN(test_errors_have_no_effect);
     RUN(test_size_zero_is_fatal);
     RUN(test_large_record_framing);
+    RUN(test_huge_header_no_allocation);
     RUN(test_cut_at_every_offset);
     RUN(test_random_chunking);
     RUN(test_random_damage);

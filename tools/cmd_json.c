@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,12 +205,15 @@ static void jb_double(jbuf_t *b, double v) {
         return;
     }
     char buf[40];
-    int len = 0;
-    for (int prec = 15; prec <= 17; prec++) {
-        len = snprintf(buf, sizeof buf, "%.*g", prec, v);
-        if (prec == 17 || strtod(buf, NULL) == v) {
-            break;
-        }
+    if (v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v && !(v == 0 && signbit(v))) {
+        jb_i64(b, (int64_t)v); /* integral values below 2^53 in magnitude: exact as integers */
+        return;
+    }
+    /* 15 significant digits when they read back exactly (values written by people),
+     * else 17 (always exact); skipping the 16-digit attempt saves a format and a parse */
+    int len = snprintf(buf, sizeof buf, "%.15g", v);
+    if (strtod(buf, NULL) != v) {
+        len = snprintf(buf, sizeof buf, "%.17g", v);
     }
     jb_mem(b, buf, (size_t)len);
 }

@@ -12,6 +12,8 @@
  *     fxt_merger_end(m);                           // repeat begin/feed/end per input
  *     fxt_merger_finish(m);  fxt_merger_destroy(m);
  *
+ * Raw provider buffers: fxt_merger_add_provider / fxt_merger_add_buffer below.
+ *
  * Memory stays constant: inputs are streamed record by record.
  */
 #ifndef FXT_ARCHIVE_H
@@ -54,6 +56,29 @@ FXT_API fxt_status fxt_merger_end(fxt_merger_t *m);
 /** Flush the writer; returns its sticky status. */
 FXT_API fxt_status fxt_merger_finish(fxt_merger_t *m);
 FXT_API void fxt_merger_destroy(fxt_merger_t *m);
+
+/*
+ * Trace-manager side for raw provider buffers (records a provider wrote, e.g.
+ * collected from shared memory), interleavable with begin/feed/end inputs:
+ *
+ *     uint32_t gpu;
+ *     fxt_merger_add_provider(m, "gpu", &gpu);     // provider info record, fresh id
+ *     fxt_merger_add_buffer(m, gpu, buf, len);     // any number of buffers, any order
+ *
+ * A buffer holds whole records in the host byte order (the output must be in
+ * the host order too, else FXT_E_UNSUPPORTED). Records are copied verbatim into
+ * the provider's section (a provider section record is written when the
+ * previous records belonged to another provider), so string and thread
+ * indexes defined in one buffer stay valid in the provider's later buffers.
+ * Metadata records inside a buffer are garbage per the spec and skipped.
+ * A record with size 0, or one running past the end of the buffer, ends the
+ * buffer: what came before is kept and FXT_E_TRUNCATED is returned (counted
+ * as damaged).
+ */
+/** Register a provider; `*id` receives its archive id (never colliding). */
+FXT_API fxt_status fxt_merger_add_provider(fxt_merger_t *m, const char *name, uint32_t *id);
+/** Append records of a provider registered with fxt_merger_add_provider. */
+FXT_API fxt_status fxt_merger_add_buffer(fxt_merger_t *m, uint32_t id, const void *data, size_t len);
 
 typedef struct fxt_merger_stats {
     uint64_t inputs, records, damaged, providers, remapped;

@@ -99,16 +99,54 @@ FXT_API void fxt_set_thread_name(const char *name);
 
 /* ---- argument helpers -------------------------------------------------------------- */
 
-#define FXT_NULL(name) fxt_arg_null(fxt_cstr(name))
-#define FXT_I32(name, v) fxt_arg_int32(fxt_cstr(name), (int32_t)(v))
-#define FXT_U32(name, v) fxt_arg_uint32(fxt_cstr(name), (uint32_t)(v))
-#define FXT_I64(name, v) fxt_arg_int64(fxt_cstr(name), (int64_t)(v))
-#define FXT_U64(name, v) fxt_arg_uint64(fxt_cstr(name), (uint64_t)(v))
-#define FXT_F64(name, v) fxt_arg_double(fxt_cstr(name), (double)(v))
-#define FXT_STR(name, s) fxt_arg_string(fxt_cstr(name), fxt_str_inline(fxt_cstr(s)))
-#define FXT_PTR(name, p) fxt_arg_pointer(fxt_cstr(name), (uint64_t)(uintptr_t)(p))
-#define FXT_KOID(name, v) fxt_arg_koid(fxt_cstr(name), (uint64_t)(v))
-#define FXT_BOOL(name, v) fxt_arg_bool(fxt_cstr(name), (v) ? 1 : 0)
+#define FXT_NULL(name) fxt__arg_bits(FXT_ARG_NULL, (name), 0)
+#define FXT_I32(name, v) fxt__arg_i32((name), (int32_t)(v))
+#define FXT_U32(name, v) fxt__arg_u32((name), (uint32_t)(v))
+#define FXT_I64(name, v) fxt__arg_bits(FXT_ARG_INT64, (name), (uint64_t)(int64_t)(v))
+#define FXT_U64(name, v) fxt__arg_bits(FXT_ARG_UINT64, (name), (uint64_t)(v))
+#define FXT_F64(name, v) fxt__arg_f64((name), (double)(v))
+#define FXT_STR(name, s) fxt__arg_str((name), (s)) /* the value is copied into the record */
+#define FXT_PTR(name, p) fxt__arg_bits(FXT_ARG_POINTER, (name), (uint64_t)(uintptr_t)(p))
+#define FXT_KOID(name, v) fxt__arg_bits(FXT_ARG_KOID, (name), (uint64_t)(v))
+#define FXT_BOOL(name, v) fxt__arg_bool((name), (v) ? 1 : 0)
+
+/* The same values as writer.h's fxt_arg_*(), built with aggregate initialisation:
+ * GCC turns memset-then-assign into narrow stores followed by wide reloads
+ * (store-forwarding stalls, ~20 ns per event with two arguments). */
+#define FXT__WARG_INIT_(type, name)                                                \
+    {(uint8_t)(type), {(name), (uint32_t)((name) ? strlen(name) : 0u), 0}, {0}, {NULL, 0, 0}}
+static inline fxt_warg_t fxt__arg_bits(unsigned type, const char *name, uint64_t bits) {
+    fxt_warg_t a = FXT__WARG_INIT_(type, name);
+    a.v.u64 = bits;
+    return a;
+}
+static inline fxt_warg_t fxt__arg_i32(const char *name, int32_t v) {
+    fxt_warg_t a = FXT__WARG_INIT_(FXT_ARG_INT32, name);
+    a.v.i32 = v;
+    return a;
+}
+static inline fxt_warg_t fxt__arg_u32(const char *name, uint32_t v) {
+    fxt_warg_t a = FXT__WARG_INIT_(FXT_ARG_UINT32, name);
+    a.v.u32 = v;
+    return a;
+}
+static inline fxt_warg_t fxt__arg_f64(const char *name, double v) {
+    fxt_warg_t a = FXT__WARG_INIT_(FXT_ARG_DOUBLE, name);
+    a.v.f64 = v;
+    return a;
+}
+static inline fxt_warg_t fxt__arg_bool(const char *name, int v) {
+    fxt_warg_t a = FXT__WARG_INIT_(FXT_ARG_BOOL, name);
+    a.v.boolean = v;
+    return a;
+}
+static inline fxt_warg_t fxt__arg_str(const char *name, const char *v) {
+    fxt_warg_t a = FXT__WARG_INIT_(FXT_ARG_STRING, name);
+    a.str.ptr = v;
+    a.str.len = (uint32_t)(v ? strlen(v) : 0u);
+    a.str.ref = FXT_STRREF_INLINE_FLAG;
+    return a;
+}
 
 /* ---- internals used by the macros ------------------------------------------------------ */
 
@@ -140,9 +178,12 @@ static inline fxt_warg_t fxt__end_args(void) {
     return a;
 }
 
-/* Variadic: fxt_warg_t arguments terminated by fxt__end_args(). */
+/* Variadic: fxt_warg_t arguments terminated by fxt__end_args() (kept for compatibility). */
 FXT_API void fxt__event(fxt__site_t *site, uint32_t type, const char *name, ...);
 FXT_API void fxt__event_id(fxt__site_t *site, uint32_t type, const char *name, uint64_t id, ...);
+/* What the macros call: `nargs` arguments in an array (read in place, not copied). */
+FXT_API void fxt__event_args(fxt__site_t *site, uint32_t type, const char *name, int has_id, uint64_t id,
+                             const fxt_warg_t *args, size_t nargs);
 FXT_API void fxt__complete(fxt__site_t *site, const char *name, uint64_t start_ticks);
 FXT_API void fxt__log(fxt__site_t *site, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
@@ -155,11 +196,31 @@ typedef struct fxt__scope {
     fxt__site_t *site; /* NULL when disabled at scope entry */
     const char *name;
     uint64_t start;
+    unsigned nargs;
+    fxt_warg_t args[FXT_MAX_ARGS]; /* copied at entry; only nargs are set */
 } fxt__scope_t;
+
+FXT_API void fxt__complete_args(fxt__site_t *site, const char *name, uint64_t start, const fxt_warg_t *args,
+                                size_t nargs);
+
+/* Called by FXT_DURATION once its category is known to be enabled. */
+static inline void fxt__scope_begin(fxt__scope_t *s, fxt__site_t *site, const char *name, const fxt_warg_t *args,
+                                    size_t nargs) {
+    if (nargs > FXT_MAX_ARGS) {
+        nargs = FXT_MAX_ARGS;
+    }
+    if (nargs > 0) {
+        memcpy(s->args, args, nargs * sizeof *args);
+    }
+    s->nargs = (unsigned)nargs;
+    s->name = name;
+    s->site = site;
+    s->start = fxt_ticks();
+}
 
 static inline void fxt__scope_end(fxt__scope_t *s) {
     if (s->site != NULL) {
-        fxt__complete(s->site, s->name, s->start);
+        fxt__complete_args(s->site, s->name, s->start, s->args, s->nargs);
     }
 }
 
@@ -172,34 +233,42 @@ static inline void fxt__scope_end(fxt__scope_t *s) {
 
 #ifndef FXT_NO_TRACE
 
+/* FIRST(a, ...) and REST(a, ...) that also work when "..." is empty (no pedantic
+ * warning): the argument array gets a leading placeholder so that zero
+ * arguments still make a valid initializer. */
+#define FXT__FIRST(...) FXT__FIRST_(__VA_ARGS__, 0)
+#define FXT__FIRST_(a, ...) a
+#define FXT__REST(...) FXT__REST_(__VA_ARGS__, )
+#define FXT__REST_(a, ...) __VA_ARGS__
+#define FXT__ARGV(has_id, type, cat, name, id, ...)                                \
+    do {                                                                           \
+        FXT__SITE(cat);                                                            \
+        if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                          \
+            const fxt_warg_t fxt__a_[] = {{0xff, {NULL, 0, 0}, {0}, {NULL, 0, 0}}, __VA_ARGS__}; \
+            /* no arguments: NULL, so the placeholder array is optimised away */   \
+            fxt__event_args(&FXT__S, (type), (name), (has_id), (uint64_t)(id),     \
+                            sizeof fxt__a_ > sizeof fxt__a_[0] ? fxt__a_ + 1 : NULL, \
+                            sizeof fxt__a_ / sizeof fxt__a_[0] - 1u);              \
+        }                                                                          \
+    } while (0)
 /* FXT_INSTANT(cat, name, args...) and friends: `args` are FXT_I32(...) etc. (0 to 15). */
-#define FXT__EV(type, cat, ...)                                                    \
-    do {                                                                           \
-        FXT__SITE(cat);                                                            \
-        if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                          \
-            fxt__event(&FXT__S, (type), __VA_ARGS__, fxt__end_args());             \
-        }                                                                          \
-    } while (0)
-#define FXT__EVID(type, cat, ...)                                                  \
-    do {                                                                           \
-        FXT__SITE(cat);                                                            \
-        if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                          \
-            fxt__event_id(&FXT__S, (type), __VA_ARGS__, fxt__end_args());          \
-        }                                                                          \
-    } while (0)
+#define FXT__EV(type, cat, ...) FXT__ARGV(0, type, cat, FXT__FIRST(__VA_ARGS__), 0, FXT__REST(__VA_ARGS__))
+/* (cat, name, id, args...) */
+#define FXT__EVID(type, cat, name, ...)                                            \
+    FXT__ARGV(1, type, cat, name, FXT__FIRST(__VA_ARGS__), FXT__REST(__VA_ARGS__))
 
 #define FXT_INSTANT(cat, ...) FXT__EV(FXT_EVENT_INSTANT, cat, __VA_ARGS__)
 #define FXT_DURATION_BEGIN(cat, ...) FXT__EV(FXT_EVENT_DURATION_BEGIN, cat, __VA_ARGS__)
 #define FXT_DURATION_END(cat, ...) FXT__EV(FXT_EVENT_DURATION_END, cat, __VA_ARGS__)
 /* FXT_COUNTER(cat, name, counter_id, values...) */
-#define FXT_COUNTER(cat, ...) FXT__EVID(FXT_EVENT_COUNTER, cat, __VA_ARGS__)
+#define FXT_COUNTER(cat, name, ...) FXT__EVID(FXT_EVENT_COUNTER, cat, name, __VA_ARGS__)
 /* FXT_ASYNC_*(cat, name, id, args...) and FXT_FLOW_*(cat, name, id, args...) */
-#define FXT_ASYNC_BEGIN(cat, ...) FXT__EVID(FXT_EVENT_ASYNC_BEGIN, cat, __VA_ARGS__)
-#define FXT_ASYNC_INSTANT(cat, ...) FXT__EVID(FXT_EVENT_ASYNC_INSTANT, cat, __VA_ARGS__)
-#define FXT_ASYNC_END(cat, ...) FXT__EVID(FXT_EVENT_ASYNC_END, cat, __VA_ARGS__)
-#define FXT_FLOW_BEGIN(cat, ...) FXT__EVID(FXT_EVENT_FLOW_BEGIN, cat, __VA_ARGS__)
-#define FXT_FLOW_STEP(cat, ...) FXT__EVID(FXT_EVENT_FLOW_STEP, cat, __VA_ARGS__)
-#define FXT_FLOW_END(cat, ...) FXT__EVID(FXT_EVENT_FLOW_END, cat, __VA_ARGS__)
+#define FXT_ASYNC_BEGIN(cat, name, ...) FXT__EVID(FXT_EVENT_ASYNC_BEGIN, cat, name, __VA_ARGS__)
+#define FXT_ASYNC_INSTANT(cat, name, ...) FXT__EVID(FXT_EVENT_ASYNC_INSTANT, cat, name, __VA_ARGS__)
+#define FXT_ASYNC_END(cat, name, ...) FXT__EVID(FXT_EVENT_ASYNC_END, cat, name, __VA_ARGS__)
+#define FXT_FLOW_BEGIN(cat, name, ...) FXT__EVID(FXT_EVENT_FLOW_BEGIN, cat, name, __VA_ARGS__)
+#define FXT_FLOW_STEP(cat, name, ...) FXT__EVID(FXT_EVENT_FLOW_STEP, cat, name, __VA_ARGS__)
+#define FXT_FLOW_END(cat, name, ...) FXT__EVID(FXT_EVENT_FLOW_END, cat, name, __VA_ARGS__)
 
 /* FXT_LOG(cat, printf-format, args...): a log record (gated by cat). */
 #define FXT_LOG(cat, ...)                                                          \
@@ -219,36 +288,50 @@ static inline void fxt__scope_end(fxt__scope_t *s) {
         }                                                                          \
     } while (0)
 
-/* FXT_DURATION(cat, name): from here to the end of the scope, as one duration complete event. */
+/* FXT_DURATION(cat, name, args...): from here to the end of the scope, as one duration
+ * complete event (C: cleanup attribute, C++: RAII). */
 #ifdef __cplusplus
 }
 namespace fxt {
 class Scope {
 public:
-    Scope(fxt__site_t *site, const char *name) : s_{nullptr, name, 0} {
-        if (__builtin_expect(fxt__site_on(site), 0)) {
-            s_.site = site;
-            s_.start = fxt_ticks();
-        }
+    Scope() {
+        s_.site = nullptr;
+        s_.nargs = 0;
     }
     ~Scope() { fxt__scope_end(&s_); }
     Scope(const Scope &) = delete;
     Scope &operator=(const Scope &) = delete;
+    fxt__scope_t *get() { return &s_; }
 
 private:
     fxt__scope_t s_;
 };
 } // namespace fxt
 extern "C" {
-#define FXT_DURATION(cat, name)                                                    \
-    FXT__SITE(cat);                                                                \
-    ::fxt::Scope FXT__CAT(fxt__scope_, __LINE__)(&FXT__S, (name))
+#define FXT__SCOPE_DECL(var) ::fxt::Scope var
+#define FXT__SCOPE_PTR(var) ((var).get())
 #else
-#define FXT_DURATION(cat, name)                                                    \
-    FXT__SITE(cat);                                                                \
-    __attribute__((cleanup(fxt__scope_end), unused)) fxt__scope_t FXT__CAT(fxt__scope_, __LINE__) = \
-        {fxt__site_on(&FXT__S) ? &FXT__S : NULL, (name), fxt__site_on(&FXT__S) ? fxt_ticks() : 0}
+#define FXT__SCOPE_DECL(var)                                                       \
+    __attribute__((cleanup(fxt__scope_end), unused)) fxt__scope_t var;             \
+    (var).site = NULL;                                                             \
+    (var).nargs = 0
+#define FXT__SCOPE_PTR(var) (&(var))
 #endif
+/* FXT_DURATION(cat, name, args...): declares a scope object (one per line);
+ * the arguments are evaluated (and copied) only when the category is enabled. */
+#define FXT_DURATION(cat, ...)                                                     \
+    FXT__SITE(cat);                                                                \
+    FXT__SCOPE_DECL(FXT__CAT(fxt__scope_, __LINE__));                              \
+    if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                              \
+        const fxt_warg_t fxt__a_[] = {{0xff, {NULL, 0, 0}, {0}, {NULL, 0, 0}}, FXT__REST(__VA_ARGS__)}; \
+        fxt__scope_begin(FXT__SCOPE_PTR(FXT__CAT(fxt__scope_, __LINE__)), &FXT__S,  \
+                         FXT__FIRST(__VA_ARGS__),                                  \
+                         sizeof fxt__a_ > sizeof fxt__a_[0] ? fxt__a_ + 1 : NULL,  \
+                         sizeof fxt__a_ / sizeof fxt__a_[0] - 1u);                 \
+    }                                                                              \
+    do {                                                                           \
+    } while (0)
 
 /* 1 when `cat` is enabled; cached per call site like the macros (no lock). */
 #define FXT_CATEGORY_ENABLED(cat)                                                  \
@@ -271,7 +354,7 @@ extern "C" {
 #define FXT_FLOW_END(cat, ...) do { } while (0)
 #define FXT_LOG(cat, ...) do { } while (0)
 #define FXT_BLOB(cat, name, data, size) do { } while (0)
-#define FXT_DURATION(cat, name) do { } while (0)
+#define FXT_DURATION(cat, ...) do { } while (0)
 #define FXT_CATEGORY_ENABLED(cat) 0
 
 #endif /* FXT_NO_TRACE */
