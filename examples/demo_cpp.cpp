@@ -6,7 +6,7 @@
 #include <vector>
 
 static void render(int frame) {
-    FXT_DURATION("cpp", "render"); // one duration complete event for this scope
+    FXT_DURATION("cpp", "render", FXT_I32("frame", frame)); // one duration complete event for this scope
     FXT_INSTANT("cpp", "frame", FXT_I32("frame", frame), FXT_U32("u32", 7u), FXT_I64("i64", -5),
                 FXT_U64("u64", 5u), FXT_F64("ms", 16.6), FXT_STR("state", "ok"), FXT_PTR("this", &frame),
                 FXT_KOID("koid", 1234), FXT_BOOL("vsync", true), FXT_NULL("nothing"));

@@ -792,6 +792,22 @@ void fxt__event_id(fxt__site_t *site, uint32_t type, const char *name, uint64_t 
     leave(t);
 }
 
+void fxt__complete_args(fxt__site_t *site, const char *name, uint64_t start, const fxt_warg_t *args,
+                        size_t nargs) {
+    tls_t *t = enter();
+    if (t == NULL) {
+        return;
+    }
+    rec_t r;
+    start_rec(t, &r, site, FXT_EVENT_DURATION_COMPLETE, name);
+    r.end_ts = r.ts;
+    r.ts = start;
+    r.has_end = 1;
+    prep_args(t, &r, args, nargs);
+    emit(t, &r);
+    leave(t);
+}
+
 void fxt__event_args(fxt__site_t *site, uint32_t type, const char *name, int has_id, uint64_t id,
                      const fxt_warg_t *args, size_t nargs) {
     tls_t *t = enter();

@@ -196,11 +196,31 @@ typedef struct fxt__scope {
     fxt__site_t *site; /* NULL when disabled at scope entry */
     const char *name;
     uint64_t start;
+    unsigned nargs;
+    fxt_warg_t args[FXT_MAX_ARGS]; /* copied at entry; only nargs are set */
 } fxt__scope_t;
+
+FXT_API void fxt__complete_args(fxt__site_t *site, const char *name, uint64_t start, const fxt_warg_t *args,
+                                size_t nargs);
+
+/* Called by FXT_DURATION once its category is known to be enabled. */
+static inline void fxt__scope_begin(fxt__scope_t *s, fxt__site_t *site, const char *name, const fxt_warg_t *args,
+                                    size_t nargs) {
+    if (nargs > FXT_MAX_ARGS) {
+        nargs = FXT_MAX_ARGS;
+    }
+    if (nargs > 0) {
+        memcpy(s->args, args, nargs * sizeof *args);
+    }
+    s->nargs = (unsigned)nargs;
+    s->name = name;
+    s->site = site;
+    s->start = fxt_ticks();
+}
 
 static inline void fxt__scope_end(fxt__scope_t *s) {
     if (s->site != NULL) {
-        fxt__complete(s->site, s->name, s->start);
+        fxt__complete_args(s->site, s->name, s->start, s->args, s->nargs);
     }
 }
 
@@ -268,36 +288,50 @@ static inline void fxt__scope_end(fxt__scope_t *s) {
         }                                                                          \
     } while (0)
 
-/* FXT_DURATION(cat, name): from here to the end of the scope, as one duration complete event. */
+/* FXT_DURATION(cat, name, args...): from here to the end of the scope, as one duration
+ * complete event (C: cleanup attribute, C++: RAII). */
 #ifdef __cplusplus
 }
 namespace fxt {
 class Scope {
 public:
-    Scope(fxt__site_t *site, const char *name) : s_{nullptr, name, 0} {
-        if (__builtin_expect(fxt__site_on(site), 0)) {
-            s_.site = site;
-            s_.start = fxt_ticks();
-        }
+    Scope() {
+        s_.site = nullptr;
+        s_.nargs = 0;
     }
     ~Scope() { fxt__scope_end(&s_); }
     Scope(const Scope &) = delete;
     Scope &operator=(const Scope &) = delete;
+    fxt__scope_t *get() { return &s_; }
 
 private:
     fxt__scope_t s_;
 };
 } // namespace fxt
 extern "C" {
-#define FXT_DURATION(cat, name)                                                    \
-    FXT__SITE(cat);                                                                \
-    ::fxt::Scope FXT__CAT(fxt__scope_, __LINE__)(&FXT__S, (name))
+#define FXT__SCOPE_DECL(var) ::fxt::Scope var
+#define FXT__SCOPE_PTR(var) ((var).get())
 #else
-#define FXT_DURATION(cat, name)                                                    \
-    FXT__SITE(cat);                                                                \
-    __attribute__((cleanup(fxt__scope_end), unused)) fxt__scope_t FXT__CAT(fxt__scope_, __LINE__) = \
-        {fxt__site_on(&FXT__S) ? &FXT__S : NULL, (name), fxt__site_on(&FXT__S) ? fxt_ticks() : 0}
+#define FXT__SCOPE_DECL(var)                                                       \
+    __attribute__((cleanup(fxt__scope_end), unused)) fxt__scope_t var;             \
+    (var).site = NULL;                                                             \
+    (var).nargs = 0
+#define FXT__SCOPE_PTR(var) (&(var))
 #endif
+/* FXT_DURATION(cat, name, args...): declares a scope object (one per line);
+ * the arguments are evaluated (and copied) only when the category is enabled. */
+#define FXT_DURATION(cat, ...)                                                     \
+    FXT__SITE(cat);                                                                \
+    FXT__SCOPE_DECL(FXT__CAT(fxt__scope_, __LINE__));                              \
+    if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                              \
+        const fxt_warg_t fxt__a_[] = {{0xff, {NULL, 0, 0}, {0}, {NULL, 0, 0}}, FXT__REST(__VA_ARGS__)}; \
+        fxt__scope_begin(FXT__SCOPE_PTR(FXT__CAT(fxt__scope_, __LINE__)), &FXT__S,  \
+                         FXT__FIRST(__VA_ARGS__),                                  \
+                         sizeof fxt__a_ > sizeof fxt__a_[0] ? fxt__a_ + 1 : NULL,  \
+                         sizeof fxt__a_ / sizeof fxt__a_[0] - 1u);                 \
+    }                                                                              \
+    do {                                                                           \
+    } while (0)
 
 /* 1 when `cat` is enabled; cached per call site like the macros (no lock). */
 #define FXT_CATEGORY_ENABLED(cat)                                                  \
@@ -320,7 +354,7 @@ extern "C" {
 #define FXT_FLOW_END(cat, ...) do { } while (0)
 #define FXT_LOG(cat, ...) do { } while (0)
 #define FXT_BLOB(cat, name, data, size) do { } while (0)
-#define FXT_DURATION(cat, name) do { } while (0)
+#define FXT_DURATION(cat, ...) do { } while (0)
 #define FXT_CATEGORY_ENABLED(cat) 0
 
 #endif /* FXT_NO_TRACE */
