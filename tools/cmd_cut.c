@@ -330,17 +330,36 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     }
 }
 
+/* "1500", "1.5us", "2ms", "0.25s": exact decimal (digits below 1 ns are truncated). */
 static int parse_ns(const char *s, uint64_t *out) {
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s) {
+    uint64_t ip = 0, frac = 0, fscale = 1;
+    const char *p = s;
+    int digits = 0;
+    for (; *p >= '0' && *p <= '9'; p++, digits++) {
+        if (ip > (UINT64_MAX - 9) / 10) {
+            return -1;
+        }
+        ip = ip * 10 + (uint64_t)(*p - '0');
+    }
+    if (*p == '.') {
+        for (p++; *p >= '0' && *p <= '9'; p++, digits++) {
+            if (fscale < UINT64_C(1000000000)) { /* 9 fraction digits are enough for any unit */
+                frac = frac * 10 + (uint64_t)(*p - '0');
+                fscale *= 10;
+            }
+        }
+    }
+    if (digits == 0) {
         return -1;
     }
-    uint64_t mul = strcmp(end, "us") == 0 ? 1000 : strcmp(end, "ms") == 0 ? 1000000 : strcmp(end, "s") == 0 ? 1000000000 : 1;
-    if (*end && strcmp(end, "ns") != 0 && mul == 1) {
+    uint64_t mul = strcmp(p, "us") == 0 ? 1000 : strcmp(p, "ms") == 0 ? 1000000 : strcmp(p, "s") == 0 ? 1000000000 : 1;
+    if (*p && strcmp(p, "ns") != 0 && mul == 1) {
         return -1;
     }
-    *out = (uint64_t)v * mul;
+    if (ip > UINT64_MAX / mul) {
+        return -1;
+    }
+    *out = ip * mul + frac * mul / fscale;
     return 0;
 }
 
@@ -354,7 +373,7 @@ static const char cut_help[] =
     "dropped, a kept begin is closed at the window's end. Streaming.\n"
     "\n"
     "  --from T, --to T       window, in ns relative to the first event (suffixes\n"
-    "                         ns, us, ms, s); either may be omitted\n"
+    "                         ns, us, ms, s; decimals like 1.5ms); either may be omitted\n"
     "  --absolute             --from/--to are absolute trace times in ns\n"
     "  --category PATTERN     keep events whose category matches (glob; repeatable)\n"
     "  --name PATTERN         keep events whose name matches (glob; repeatable)\n"
