@@ -309,7 +309,31 @@ static void thread_exit(void *arg) {
         pthread_cond_broadcast(&g.cond);
     }
     t->exited = 1;
+    t_tls = NULL; /* the state may be reused by a new thread once its session is over */
     pthread_mutex_unlock(&g.lock);
+}
+
+/* The number of thread states ever allocated (tests: exited threads' states are reused). */
+uint64_t fxt__trace_thread_states(void);
+uint64_t fxt__trace_thread_states(void) {
+    pthread_mutex_lock(&g.lock);
+    uint64_t n = 0;
+    for (tls_t *t = g_threads; t != NULL; t = t->next_all) {
+        n++;
+    }
+    pthread_mutex_unlock(&g.lock);
+    return n;
+}
+
+/* A state of an exited thread whose session is over (written and counted), or NULL. */
+static tls_t *reuse_exited_locked(void) {
+    for (tls_t *t = g_threads; t != NULL; t = t->next_all) {
+        if (t->exited && t->gen != g.gen) {
+            t->exited = 0;
+            return t;
+        }
+    }
+    return NULL;
 }
 
 static void make_key(void) { pthread_key_create(&g_key, thread_exit); }
@@ -320,12 +344,21 @@ static tls_t *get_tls(void) {
         return t;
     }
     if (t == NULL) {
-        t = calloc(1, sizeof *t);
+        /* a thread state is ~170 KB: reuse one of an exited thread when possible, so
+         * that programs creating many short-lived threads do not grow without bound */
+        pthread_mutex_lock(&g.lock);
+        t = reuse_exited_locked();
+        pthread_mutex_unlock(&g.lock);
+        int reused = t != NULL;
+        if (t == NULL) {
+            t = calloc(1, sizeof *t);
+        }
         if (t == NULL) {
             return NULL;
         }
         pthread_once(&g_once, make_key);
         pthread_setspecific(g_key, t);
+        t->name[0] = '\0';
         t->tid = os_tid();
 #if defined(__linux__) && defined(_GNU_SOURCE)
         pthread_getname_np(pthread_self(), t->name, sizeof t->name);
@@ -333,10 +366,12 @@ static tls_t *get_tls(void) {
         if (t->name[0] == '\0') {
             snprintf(t->name, sizeof t->name, "thread-%" PRIu64, t->tid);
         }
-        pthread_mutex_lock(&g.lock);
-        t->next_all = g_threads;
-        g_threads = t;
-        pthread_mutex_unlock(&g.lock);
+        if (!reused) {
+            pthread_mutex_lock(&g.lock);
+            t->next_all = g_threads;
+            g_threads = t;
+            pthread_mutex_unlock(&g.lock);
+        }
         t_tls = t;
     }
     /* (re)join the current session */

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "writer_internal.h"
+
 #define DEFAULT_BUFFER (64u << 10)
 #define MIN_BUFFER (32u << 10) /* holds any normal record (32760 bytes) */
 #define STR_MAP_SIZE 65536u    /* power of two > 2 x 32767 */
@@ -49,6 +51,8 @@ struct fxt_writer {
     uint64_t records;
     uint64_t truncations;
     uint64_t serial; /* record being written, for pinning */
+    uint64_t trunc_mark; /* truncations before the current call */
+    size_t reserved;   /* fxt_writer_reserve(): bytes promised */
 
     uint32_t max_strings, nstrings, shand;
     sslot_t *strings;  /* [1..max_strings] */
@@ -388,23 +392,67 @@ typedef struct pstr {
     const char *p;
 } pstr_t;
 
-/* Truncate to 32000 bytes at a UTF-8 boundary (never split a sequence). */
+/* Truncate to 32000 bytes at a UTF-8 boundary (never split a sequence), and count it. */
 static uint32_t clamp_len(fxt_writer_t *w, const char *p, uint32_t len) {
-    if (len <= FXT_MAX_STRING_LEN) {
-        return len;
+    uint32_t n = fxt__utf8_clamp(p, len);
+    if (n != len) {
+        w->truncations++;
     }
-    uint32_t n = FXT_MAX_STRING_LEN;
-    /* p[n] is the first byte dropped: back up while it continues a sequence */
-    while (n > 0 && ((unsigned char)p[n] & 0xc0) == 0x80) {
-        n--;
-    }
-    w->truncations++;
     return n;
+}
+
+/*
+ * Validation before anything is interned (so a refused record writes
+ * nothing, not even string or thread records): check strings and arguments
+ * and add the words they will take. An interned string takes no words; it
+ * would be written inline only if every table slot were pinned by the same
+ * record (possible only with a tiny max_strings), and that case is caught by
+ * start_record() later.
+ */
+static fxt_status plan_str(const fxt_writer_t *w, fxt_str_t s, uint64_t *words) {
+    if (s.ptr == NULL && s.len != 0) {
+        return FXT_E_INVALID_ARG;
+    }
+    if (s.len != 0 && ((s.ref & FXT_STRREF_INLINE_FLAG) || (w->flags & FXT_WRITE_NO_INTERN))) {
+        *words += fxt_words(fxt__utf8_clamp(s.ptr, s.len));
+    }
+    return FXT_OK;
+}
+
+static uint64_t plan_thread(const fxt_writer_t *w, fxt_wthread_t t) {
+    return (t.inline_ref || (w->flags & FXT_WRITE_NO_INTERN)) ? 2 : 0;
+}
+
+static fxt_status plan_args(const fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs, uint64_t *words) {
+    if (nargs > FXT_MAX_ARGS) {
+        return FXT_E_TOO_MANY_ARGS;
+    }
+    if (nargs != 0 && args == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    for (unsigned i = 0; i < nargs; i++) {
+        if (args[i].type >= FXT_ARG_TYPE_COUNT) {
+            return FXT_E_BAD_ARG;
+        }
+        *words += 1 + fxt__arg_value_words(args[i].type);
+        fxt_status st = plan_str(w, args[i].name, words);
+        if (st == FXT_OK && args[i].type == FXT_ARG_STRING) {
+            st = plan_str(w, args[i].str, words);
+        }
+        if (st != FXT_OK) {
+            return st;
+        }
+    }
+    return FXT_OK;
+}
+
+static fxt_status plan_done(uint64_t words) {
+    return words > FXT_MAX_RECORD_WORDS ? FXT_E_RECORD_TOO_LARGE : FXT_OK;
 }
 
 static fxt_status prep_str(fxt_writer_t *w, fxt_str_t s, pstr_t *out) {
     if (s.ptr == NULL && s.len != 0) {
-        return set_error(w, FXT_E_INVALID_ARG);
+        return FXT_E_INVALID_ARG;
     }
     uint32_t len = clamp_len(w, s.ptr, s.len);
     out->len = 0;
@@ -526,17 +574,17 @@ typedef struct pargs {
 
 static fxt_status prep_args(fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs, pargs_t *pa) {
     if (nargs > FXT_MAX_ARGS) {
-        return set_error(w, FXT_E_TOO_MANY_ARGS);
+        return FXT_E_TOO_MANY_ARGS;
     }
     if (nargs && args == NULL) {
-        return set_error(w, FXT_E_INVALID_ARG);
+        return FXT_E_INVALID_ARG;
     }
     pa->n = nargs;
     pa->words = 0;
     for (unsigned i = 0; i < nargs; i++) {
         const fxt_warg_t *a = &args[i];
         if (a->type >= FXT_ARG_TYPE_COUNT) {
-            return set_error(w, FXT_E_BAD_ARG);
+            return FXT_E_BAD_ARG;
         }
         fxt_status st = prep_str(w, a->name, &pa->name[i]);
         if (st != FXT_OK) {
@@ -562,7 +610,7 @@ static fxt_status prep_args(fxt_writer_t *w, const fxt_warg_t *args, unsigned na
             break;
         }
         if (words > FXT_MAX_RECORD_WORDS) {
-            return set_error(w, FXT_E_RECORD_TOO_LARGE);
+            return FXT_E_RECORD_TOO_LARGE;
         }
         pa->words += words;
     }
@@ -621,6 +669,7 @@ static void put_args(fxt_writer_t *w, const fxt_warg_t *args, const pargs_t *pa)
             return (w)->status;                 \
         }                                       \
         (w)->serial++;                          \
+        (w)->trunc_mark = (w)->truncations;     \
     } while (0)
 
 #define TRY(expr)                               \
@@ -634,7 +683,7 @@ static void put_args(fxt_writer_t *w, const fxt_warg_t *args, const pargs_t *pa)
 /* Check a normal record's size and make room for it. */
 static fxt_status start_record(fxt_writer_t *w, uint64_t words) {
     if (words > FXT_MAX_RECORD_WORDS) {
-        return set_error(w, FXT_E_RECORD_TOO_LARGE);
+        return FXT_E_RECORD_TOO_LARGE;
     }
     TRY(reserve(w, (size_t)words * 8));
     w->records++;
@@ -653,10 +702,10 @@ fxt_status fxt_write_magic(fxt_writer_t *w) { return simple_meta(w, FXT_MAGIC_RE
 fxt_status fxt_write_provider_info(fxt_writer_t *w, uint32_t provider_id, fxt_str_t name) {
     BEGIN(w);
     if (name.ptr == NULL && name.len) {
-        return set_error(w, FXT_E_INVALID_ARG);
+        return FXT_E_INVALID_ARG;
     }
     if (name.len > FXT_MAX_PROVIDER_NAME_LEN) {
-        return set_error(w, FXT_E_STRING_TOO_LONG);
+        return FXT_E_STRING_TOO_LONG;
     }
     uint64_t words = 1 + fxt_words(name.len);
     TRY(start_record(w, words));
@@ -679,7 +728,7 @@ fxt_status fxt_write_provider_section(fxt_writer_t *w, uint32_t provider_id) {
 
 fxt_status fxt_write_provider_event(fxt_writer_t *w, uint32_t provider_id, uint32_t event) {
     if (w != NULL && event > 15) {
-        return set_error(w, FXT_E_INVALID_ARG);
+        return FXT_E_INVALID_ARG;
     }
     return simple_meta(w, fxt_put_meta_type(FXT_META_PROVIDER_EVENT) |
                               fxt_put_meta_provider_id(provider_id) | fxt_put_meta_event_id(event));
@@ -687,7 +736,7 @@ fxt_status fxt_write_provider_event(fxt_writer_t *w, uint32_t provider_id, uint3
 
 fxt_status fxt_write_trace_info(fxt_writer_t *w, uint32_t info_type, uint64_t data) {
     if (w != NULL && (info_type == FXT_TRACE_INFO_MAGIC || info_type > 15 || (data >> 40) != 0)) {
-        return set_error(w, FXT_E_INVALID_ARG);
+        return FXT_E_INVALID_ARG;
     }
     return simple_meta(w, fxt_put_meta_type(FXT_META_TRACE_INFO) | fxt_put_meta_trace_info_type(info_type) |
                               fxt_put_meta_trace_info_data(data));
@@ -696,7 +745,7 @@ fxt_status fxt_write_trace_info(fxt_writer_t *w, uint32_t info_type, uint64_t da
 fxt_status fxt_write_init(fxt_writer_t *w, uint64_t ticks_per_second) {
     BEGIN(w);
     if (ticks_per_second == 0) {
-        return set_error(w, FXT_E_INVALID_ARG);
+        return FXT_E_INVALID_ARG;
     }
     TRY(start_record(w, 2));
     put(w, fxt_put_rec_type(FXT_RECORD_INITIALIZATION) | fxt_put_rec_size(2));
@@ -707,10 +756,10 @@ fxt_status fxt_write_init(fxt_writer_t *w, uint64_t ticks_per_second) {
 fxt_status fxt_write_string_record(fxt_writer_t *w, uint16_t index, fxt_str_t value) {
     BEGIN(w);
     if (index == 0 || index > FXT_MAX_STRING_INDEX) {
-        return set_error(w, FXT_E_BAD_INDEX);
+        return FXT_E_BAD_INDEX;
     }
     if (value.ptr == NULL && value.len) {
-        return set_error(w, FXT_E_INVALID_ARG);
+        return FXT_E_INVALID_ARG;
     }
     uint32_t len = clamp_len(w, value.ptr, value.len);
     if (index <= w->max_strings) {
@@ -743,7 +792,7 @@ fxt_status fxt_write_string_record(fxt_writer_t *w, uint16_t index, fxt_str_t va
 fxt_status fxt_write_thread_record(fxt_writer_t *w, uint8_t index, uint64_t pid, uint64_t tid) {
     BEGIN(w);
     if (index == 0) {
-        return set_error(w, FXT_E_BAD_INDEX);
+        return FXT_E_BAD_INDEX;
     }
     if (index <= w->max_threads) {
         tslot_t *t = &w->threads[index];
@@ -766,8 +815,19 @@ fxt_status fxt_write_thread_record(fxt_writer_t *w, uint8_t index, uint64_t pid,
 fxt_status fxt_write_event(fxt_writer_t *w, const fxt_event_desc_t *ev) {
     BEGIN(w);
     if (ev == NULL || ev->type >= FXT_EVENT_TYPE_COUNT) {
-        return set_error(w, FXT_E_INVALID_ARG);
+        return FXT_E_INVALID_ARG;
     }
+    if (ev->nextra && ev->extra == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    int has_id = ev->type == FXT_EVENT_COUNTER ||
+                 (ev->type >= FXT_EVENT_ASYNC_BEGIN && ev->type <= FXT_EVENT_FLOW_END);
+    int has_end = ev->type == FXT_EVENT_DURATION_COMPLETE;
+    uint64_t plan = 2 + plan_thread(w, ev->thread) + (uint64_t)(has_id || has_end) + ev->nextra;
+    TRY(plan_str(w, ev->category, &plan));
+    TRY(plan_str(w, ev->name, &plan));
+    TRY(plan_args(w, ev->args, ev->nargs, &plan));
+    TRY(plan_done(plan));
     pthr_t t;
     pstr_t cat, name;
     pargs_t pa;
@@ -775,12 +835,6 @@ fxt_status fxt_write_event(fxt_writer_t *w, const fxt_event_desc_t *ev) {
     TRY(prep_str(w, ev->category, &cat));
     TRY(prep_str(w, ev->name, &name));
     TRY(prep_args(w, ev->args, ev->nargs, &pa));
-    int has_id = ev->type == FXT_EVENT_COUNTER ||
-                 (ev->type >= FXT_EVENT_ASYNC_BEGIN && ev->type <= FXT_EVENT_FLOW_END);
-    int has_end = ev->type == FXT_EVENT_DURATION_COMPLETE;
-    if (ev->nextra && ev->extra == NULL) {
-        return set_error(w, FXT_E_INVALID_ARG);
-    }
     uint64_t words = 2 + pthr_words(&t) + pstr_words(&cat) + pstr_words(&name) + pa.words +
                      (uint64_t)(has_id || has_end) + ev->nextra;
     TRY(start_record(w, words));
@@ -854,11 +908,14 @@ fxt_status fxt_write_blob(fxt_writer_t *w, fxt_str_t name, uint32_t blob_type, c
                           size_t size) {
     BEGIN(w);
     if (blob_type > 0xff || (data == NULL && size)) {
-        return set_error(w, FXT_E_INVALID_ARG);
+        return FXT_E_INVALID_ARG;
     }
     if (size > 0x7fff) {
-        return set_error(w, FXT_E_RECORD_TOO_LARGE);
+        return FXT_E_RECORD_TOO_LARGE;
     }
+    uint64_t plan = 1 + fxt_words(size);
+    TRY(plan_str(w, name, &plan));
+    TRY(plan_done(plan));
     pstr_t nm;
     TRY(prep_str(w, name, &nm));
     uint64_t words = 1 + pstr_words(&nm) + fxt_words(size);
@@ -874,6 +931,10 @@ fxt_status fxt_write_userspace_object(fxt_writer_t *w, uint64_t ptr, uint64_t pr
                                       const fxt_warg_t *args, unsigned nargs) {
     BEGIN(w);
     /* the process is a thread ref; inline it is one koid word */
+    uint64_t plan = 3;
+    TRY(plan_str(w, name, &plan));
+    TRY(plan_args(w, args, nargs, &plan));
+    TRY(plan_done(plan));
     pstr_t nm;
     pargs_t pa;
     TRY(prep_str(w, name, &nm));
@@ -894,8 +955,12 @@ fxt_status fxt_write_kernel_object(fxt_writer_t *w, uint64_t koid, uint32_t obj_
                                    const fxt_warg_t *args, unsigned nargs) {
     BEGIN(w);
     if (obj_type > 0xff) {
-        return set_error(w, FXT_E_INVALID_ARG);
+        return FXT_E_INVALID_ARG;
     }
+    uint64_t plan = 2;
+    TRY(plan_str(w, name, &plan));
+    TRY(plan_args(w, args, nargs, &plan));
+    TRY(plan_done(plan));
     pstr_t nm;
     pargs_t pa;
     TRY(prep_str(w, name, &nm));
@@ -915,8 +980,11 @@ fxt_status fxt_write_context_switch(fxt_writer_t *w, uint64_t ts, uint32_t cpu, 
                                     unsigned nargs) {
     BEGIN(w);
     if (cpu > 0xffff || out_state > 15) {
-        return set_error(w, FXT_E_INVALID_ARG);
+        return FXT_E_INVALID_ARG;
     }
+    uint64_t plan = 4;
+    TRY(plan_args(w, args, nargs, &plan));
+    TRY(plan_done(plan));
     pargs_t pa;
     TRY(prep_args(w, args, nargs, &pa));
     uint64_t words = 4 + pa.words;
@@ -935,8 +1003,11 @@ fxt_status fxt_write_thread_wakeup(fxt_writer_t *w, uint64_t ts, uint32_t cpu, u
                                    const fxt_warg_t *args, unsigned nargs) {
     BEGIN(w);
     if (cpu > 0xffff) {
-        return set_error(w, FXT_E_INVALID_ARG);
+        return FXT_E_INVALID_ARG;
     }
+    uint64_t plan = 3;
+    TRY(plan_args(w, args, nargs, &plan));
+    TRY(plan_done(plan));
     pargs_t pa;
     TRY(prep_args(w, args, nargs, &pa));
     uint64_t words = 3 + pa.words;
@@ -955,7 +1026,7 @@ fxt_status fxt_write_legacy_context_switch(fxt_writer_t *w, uint64_t ts, uint32_
                                            uint32_t out_prio, uint32_t in_prio) {
     BEGIN(w);
     if (cpu > 0xff || out_state > 15 || out_prio > 0xff || in_prio > 0xff) {
-        return set_error(w, FXT_E_INVALID_ARG);
+        return FXT_E_INVALID_ARG;
     }
     pthr_t o, i;
     TRY(prep_thread(w, out, &o));
@@ -976,7 +1047,7 @@ fxt_status fxt_write_legacy_context_switch(fxt_writer_t *w, uint64_t ts, uint32_
 fxt_status fxt_write_log(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t message) {
     BEGIN(w);
     if (message.ptr == NULL && message.len) {
-        return set_error(w, FXT_E_INVALID_ARG);
+        return FXT_E_INVALID_ARG;
     }
     pthr_t th;
     TRY(prep_thread(w, t, &th));
@@ -994,7 +1065,21 @@ fxt_status fxt_write_log(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_
 fxt_status fxt_write_large_blob(fxt_writer_t *w, const fxt_large_blob_desc_t *b) {
     BEGIN(w);
     if (b == NULL || b->format > FXT_LARGE_BLOB_NO_METADATA || (b->data == NULL && b->size)) {
-        return set_error(w, FXT_E_INVALID_ARG);
+        return FXT_E_INVALID_ARG;
+    }
+    int meta_ = b->format == FXT_LARGE_BLOB_WITH_METADATA;
+    uint64_t plan = 3;
+    TRY(plan_str(w, b->category, &plan));
+    TRY(plan_str(w, b->name, &plan));
+    if (meta_) {
+        plan += 1 + plan_thread(w, b->thread);
+        TRY(plan_args(w, b->args, b->nargs, &plan));
+    }
+    if (plan * 8 > w->cap) {
+        return FXT_E_RECORD_TOO_LARGE; /* metadata must fit the buffer */
+    }
+    if (b->size > (FXT_MAX_LARGE_RECORD_WORDS - plan) * 8) {
+        return FXT_E_RECORD_TOO_LARGE;
     }
     pstr_t cat, name;
     pthr_t t = {0, 0, 0};
@@ -1010,10 +1095,10 @@ fxt_status fxt_write_large_blob(fxt_writer_t *w, const fxt_large_blob_desc_t *b)
     }
     uint64_t head = 2 + pstr_words(&cat) + pstr_words(&name) + (meta ? 1 + pthr_words(&t) + pa.words : 0) + 1;
     if (b->size > (FXT_MAX_LARGE_RECORD_WORDS - head) * 8) {
-        return set_error(w, FXT_E_RECORD_TOO_LARGE);
+        return FXT_E_RECORD_TOO_LARGE;
     }
     if (head * 8 > w->cap) {
-        return set_error(w, FXT_E_RECORD_TOO_LARGE); /* metadata must fit the buffer */
+        return FXT_E_RECORD_TOO_LARGE; /* metadata must fit the buffer */
     }
     uint64_t words = head + fxt_words(b->size);
     TRY(reserve(w, (size_t)head * 8));
@@ -1057,12 +1142,12 @@ fxt_status fxt_write_large_blob(fxt_writer_t *w, const fxt_large_blob_desc_t *b)
 fxt_status fxt_write_raw(fxt_writer_t *w, const void *bytes, size_t size) {
     BEGIN(w);
     if (bytes == NULL || size == 0 || (size & 7) != 0) {
-        return set_error(w, FXT_E_INVALID_ARG);
+        return FXT_E_INVALID_ARG;
     }
     uint64_t h = fxt_load64_swapped(bytes, w->swap);
     uint64_t words = fxt_get_rec_type(h) == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h);
     if (words * 8 != size) {
-        return set_error(w, FXT_E_BAD_RECORD_SIZE);
+        return FXT_E_BAD_RECORD_SIZE;
     }
     w->records++;
     if (size > w->cap - w->len) {
@@ -1078,5 +1163,90 @@ fxt_status fxt_write_raw(fxt_writer_t *w, const void *bytes, size_t size) {
     }
     memcpy(w->buf + w->len, bytes, size);
     w->len += size;
+    return FXT_OK;
+}
+
+/* ---- reuse, explicit refs ------------------------------------------------------------------- */
+
+void fxt_writer_reset(fxt_writer_t *w, fxt_sink_t sink) {
+    if (w == NULL) {
+        return;
+    }
+    if (sink.write != NULL) {
+        w->sink = sink;
+    }
+    w->status = FXT_OK;
+    w->len = 0;
+    w->flushed = 0;
+    w->records = 0;
+    w->truncations = 0;
+    w->trunc_mark = 0;
+    w->reserved = 0;
+    fxt_writer_reset_tables(w);
+}
+
+int fxt_writer_last_truncated(const fxt_writer_t *w) { return w != NULL && w->truncations != w->trunc_mark; }
+
+fxt_status fxt_writer_reserve(fxt_writer_t *w, size_t bytes, void **out) {
+    if (w == NULL || out == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    *out = NULL;
+    if (w->status != FXT_OK) {
+        return w->status;
+    }
+    if (bytes > FXT_MAX_RECORD_BYTES) {
+        return FXT_E_RECORD_TOO_LARGE;
+    }
+    TRY(reserve(w, (size_t)fxt_pad8(bytes)));
+    w->reserved = (size_t)fxt_pad8(bytes);
+    *out = w->buf + w->len;
+    return FXT_OK;
+}
+
+fxt_status fxt_writer_commit(fxt_writer_t *w, size_t bytes) {
+    if (w == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    if (w->status != FXT_OK) {
+        return w->status;
+    }
+    if (w->swap) {
+        return FXT_E_UNSUPPORTED; /* encoders write host order; inline streams cannot be swapped blindly */
+    }
+    if (bytes > w->reserved || (bytes & 7) != 0) {
+        return FXT_E_INVALID_ARG;
+    }
+    /* whole records only: walk their headers (host order) before accepting any */
+    uint64_t n = 0;
+    for (size_t off = 0; off < bytes; n++) {
+        uint64_t h = fxt_load64(w->buf + w->len + off);
+        uint64_t words = fxt_get_rec_type(h) == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h);
+        if (words == 0 || words > (bytes - off) / 8) {
+            return FXT_E_BAD_RECORD_SIZE;
+        }
+        off += (size_t)words * 8;
+    }
+    w->len += bytes;
+    w->records += n;
+    w->reserved = 0;
+    return FXT_OK;
+}
+
+fxt_status fxt_write_event_refs(fxt_writer_t *w, const fxt_enc_event_t *ev) {
+    BEGIN(w);
+    size_t size;
+    /* encode straight into the buffer's free space, in the writer's byte order;
+       flush once if it does not fit */
+    fxt_status st = fxt__encode_event(w->buf + w->len, w->cap - w->len, &size, ev, w->swap);
+    if (st == FXT_E_BUFFER_FULL) {
+        TRY(flush_buf(w));
+        st = fxt__encode_event(w->buf + w->len, w->cap - w->len, &size, ev, w->swap);
+    }
+    if (st != FXT_OK) {
+        return st; /* validation: nothing written, not sticky */
+    }
+    w->len += size;
+    w->records++;
     return FXT_OK;
 }

@@ -54,6 +54,19 @@ fxt_sink_t fxt_sink_membuf(fxt_membuf_t *mb) {
     return s;
 }
 
+static fxt_status capped_write(void *ctx, const void *data, size_t len) {
+    fxt_capped_membuf_t *cb = ctx;
+    if (cb->max != 0 && (cb->mem.len > cb->max || len > cb->max - cb->mem.len)) {
+        return FXT_E_BUFFER_FULL;
+    }
+    return mem_write(&cb->mem, data, len);
+}
+
+fxt_sink_t fxt_sink_membuf_capped(fxt_capped_membuf_t *cb) {
+    fxt_sink_t s = {capped_write, cb};
+    return s;
+}
+
 void fxt_membuf_free(fxt_membuf_t *mb) {
     if (mb != NULL) {
         free(mb->data);

@@ -88,7 +88,47 @@ static void test_stop_while_tracing(void) {
     CHECK(total > 0);
 }
 
+/* internal (src/trace.c): thread states allocated so far */
+uint64_t fxt__trace_thread_states(void);
+
+static void *short_worker(void *arg) {
+    (void)arg;
+    FXT_INSTANT("live", "short");
+    return NULL;
+}
+
+/* Short-lived threads: an exited thread's state is reused once its session is
+ * over, so 4 sessions of 20 threads allocate ~20 states, not 80. */
+static void test_short_threads_reuse_states(void) {
+    uint64_t before = fxt__trace_thread_states();
+    for (int round = 0; round < 4; round++) {
+        fxt_membuf_t mem = {0};
+        fxt_session_config_t c = FXT_SESSION_CONFIG_INIT;
+        c.sink = fxt_sink_membuf(&mem);
+        c.mode = (fxt_buffer_mode)(round % 3);
+        c.buffer_size = 8u << 20; /* 32 chunks: every thread takes at least one */
+        c.clock = FXT_CLOCK_MONOTONIC;
+        CHECK(fxt_session_start(&c) == FXT_OK);
+        for (int i = 0; i < 20; i++) {
+            pthread_t th;
+            CHECK(pthread_create(&th, NULL, short_worker, NULL) == 0);
+            pthread_join(th, NULL);
+        }
+        CHECK(fxt_session_stop() == FXT_OK);
+        fxt_session_stats_t st;
+        fxt_session_get_stats(&st);
+        CHECK_EQ_U64(st.threads, 20);
+        uint64_t events = 0;
+        check_archive(mem.data, mem.len, &events);
+        CHECK_EQ_U64(events, 20);
+        fxt_membuf_free(&mem);
+    }
+    uint64_t added = fxt__trace_thread_states() - before;
+    CHECK(added <= 20);
+}
+
 int main(void) {
     RUN(test_stop_while_tracing);
+    RUN(test_short_threads_reuse_states);
     return TEST_EXIT();
 }

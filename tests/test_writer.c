@@ -10,6 +10,8 @@
 #include <fxt/writer.h>
 
 #include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #define S(lit) fxt_cstr(lit)
 #define SI(lit) fxt_str_inline(fxt_cstr(lit))
@@ -430,21 +432,33 @@ static fxt_writer_t *fresh(fxt_membuf_t *mem) {
     return w;
 }
 
+/*
+ * A refused call: the expected status, nothing of it written (not even a
+ * string or thread record for its new strings), the writer still FXT_OK and
+ * usable, and the trace valid.
+ */
+#define REFUSED(w, mem, call, expected)                                                      \
+    do {                                                                                     \
+        uint64_t bytes_ = fxt_writer_bytes(w), recs_ = fxt_writer_records(w);                \
+        CHECK_EQ_I64((call), (expected));                                                    \
+        CHECK_EQ_U64(fxt_writer_bytes(w), bytes_);                                           \
+        CHECK_EQ_U64(fxt_writer_records(w), recs_);                                          \
+        CHECK_EQ_I64(fxt_writer_status(w), FXT_OK);                                          \
+    } while (0)
+
 static void test_validation(void) {
     fxt_membuf_t mem;
-    fxt_writer_t *w;
+    fxt_writer_t *w = fresh(&mem);
+    CHECK_EQ_I64(fxt_write_magic(w), FXT_OK);
     fxt_warg_t many[16];
     for (int i = 0; i < 16; i++) {
-        many[i] = fxt_arg_int32(S("a"), i);
+        many[i] = fxt_arg_int32(S("fresh-arg-name"), i);
     }
-    w = fresh(&mem);
-    CHECK(fxt_write_instant(w, 1, fxt_thread(1, 1), S("c"), S("n"), many, 16) == FXT_E_TOO_MANY_ARGS);
-    /* sticky: later writes do nothing and return the first failure */
-    CHECK(fxt_write_magic(w) == FXT_E_TOO_MANY_ARGS);
-    CHECK(fxt_writer_finish(w) == FXT_E_TOO_MANY_ARGS);
-    CHECK_EQ_U64(mem.len, 0);
-    fxt_writer_destroy(w);
-    fxt_membuf_free(&mem);
+    /* new category/name/thread: refused before they are interned */
+    REFUSED(w, mem, fxt_write_instant(w, 1, fxt_thread(1, 1), S("new-c"), S("new-n"), many, 16),
+            FXT_E_TOO_MANY_ARGS);
+    REFUSED(w, mem, fxt_write_kernel_object(w, 1, 2, S("k"), many, 16), FXT_E_TOO_MANY_ARGS);
+    REFUSED(w, mem, fxt_write_context_switch(w, 1, 1, 1, 2, 3, many, 16), FXT_E_TOO_MANY_ARGS);
 
     static char big[9000];
     memset(big, 'x', sizeof big);
@@ -452,37 +466,48 @@ static void test_validation(void) {
     for (int i = 0; i < 4; i++) {
         huge[i] = fxt_arg_string(S("s"), fxt_str_inline(fxt_str_n(big, sizeof big)));
     }
-    w = fresh(&mem);
-    CHECK(fxt_write_instant(w, 1, fxt_thread(1, 1), S("c"), S("n"), huge, 3) == FXT_OK);
-    CHECK(fxt_write_instant(w, 1, fxt_thread(1, 1), S("c"), S("n"), huge, 4) == FXT_E_RECORD_TOO_LARGE);
-    fxt_writer_destroy(w);
-    fxt_membuf_free(&mem);
+    REFUSED(w, mem, fxt_write_instant(w, 1, fxt_thread(2, 2), S("c2"), S("n2"), huge, 4), FXT_E_RECORD_TOO_LARGE);
+    fxt_large_blob_desc_t lb = {0, S("c3"), S("n3"), 0, fxt_thread(3, 3), many, 16, "x", 1};
+    REFUSED(w, mem, fxt_write_large_blob(w, &lb), FXT_E_TOO_MANY_ARGS);
+    REFUSED(w, mem, fxt_write_blob(w, S("c4"), 1, big, 0x8000), FXT_E_RECORD_TOO_LARGE);
 
     char pname[300];
     memset(pname, 'p', sizeof pname);
-    w = fresh(&mem);
-    CHECK(fxt_write_provider_info(w, 1, fxt_str_n(pname, 255)) == FXT_OK);
-    CHECK(fxt_write_provider_info(w, 1, fxt_str_n(pname, 256)) == FXT_E_STRING_TOO_LONG);
-    fxt_writer_destroy(w);
-    fxt_membuf_free(&mem);
-
-    w = fresh(&mem);
-    CHECK(fxt_write_string_record(w, 0, S("x")) == FXT_E_BAD_INDEX);
-    fxt_writer_destroy(w);
-    w = fresh(&mem);
-    CHECK(fxt_write_string_record(w, 32768, S("x")) == FXT_E_BAD_INDEX);
-    fxt_writer_destroy(w);
-    w = fresh(&mem);
-    CHECK(fxt_write_thread_record(w, 0, 1, 2) == FXT_E_BAD_INDEX);
-    fxt_writer_destroy(w);
-    w = fresh(&mem);
+    REFUSED(w, mem, fxt_write_provider_info(w, 1, fxt_str_n(pname, 256)), FXT_E_STRING_TOO_LONG);
+    REFUSED(w, mem, fxt_write_string_record(w, 0, S("x")), FXT_E_BAD_INDEX);
+    REFUSED(w, mem, fxt_write_string_record(w, 32768, S("x")), FXT_E_BAD_INDEX);
+    REFUSED(w, mem, fxt_write_thread_record(w, 0, 1, 2), FXT_E_BAD_INDEX);
+    fxt_enc_event_t eref = {FXT_EVENT_INSTANT, 1, fxt_tref_index(256), fxt_sref(1), fxt_sref(2), 0, 0, NULL, 0, NULL, 0};
+    REFUSED(w, mem, fxt_write_event_refs(w, &eref), FXT_E_BAD_INDEX);
     fxt_event_desc_t ev = {11, 0, fxt_thread(1, 1), S("c"), S("n"), 0, 0, NULL, 0, NULL, 0};
-    CHECK(fxt_write_event(w, &ev) == FXT_E_INVALID_ARG);
-    fxt_writer_destroy(w);
-    w = fresh(&mem);
+    REFUSED(w, mem, fxt_write_event(w, &ev), FXT_E_INVALID_ARG);
     fxt_warg_t badarg = fxt_arg_int32(S("x"), 1);
     badarg.type = 10;
-    CHECK(fxt_write_instant(w, 1, fxt_thread(1, 1), S("c"), S("n"), &badarg, 1) == FXT_E_BAD_ARG);
+    REFUSED(w, mem, fxt_write_instant(w, 1, fxt_thread(4, 4), S("c5"), S("n5"), &badarg, 1), FXT_E_BAD_ARG);
+    REFUSED(w, mem, fxt_write_init(w, 0), FXT_E_INVALID_ARG);
+
+    /* the writer goes on: 15 args and 3 huge strings are fine */
+    CHECK_EQ_I64(fxt_write_instant(w, 5, fxt_thread(1, 1), S("c"), S("n"), many, 15), FXT_OK);
+    CHECK_EQ_I64(fxt_write_instant(w, 6, fxt_thread(1, 1), S("c"), S("n"), huge, 3), FXT_OK);
+    CHECK_EQ_I64(fxt_writer_finish(w), FXT_OK);
+    /* decoded: magic, then exactly the accepted records (no string of a refused one) */
+    fxt_in_buffer_t in;
+    fxt_reader_t *r = reader_over(&mem, &in);
+    fxt_record_t rec;
+    unsigned events = 0, strings = 0;
+    fxt_status st;
+    while ((st = fxt_reader_next(r, &in, &rec)) == FXT_OK) {
+        events += rec.kind == FXT_KIND_EVENT;
+        if (rec.kind == FXT_KIND_STRING) {
+            strings++;
+            CHECK(!str_eq(rec.u.string.value, "new-c", 5) && !str_eq(rec.u.string.value, "c2", 2) &&
+                  !str_eq(rec.u.string.value, "c5", 2));
+        }
+    }
+    CHECK_EQ_I64(st, FXT_NEED_INPUT);
+    CHECK_EQ_U64(events, 2);
+    CHECK_EQ_U64(strings, 4); /* c, n, fresh-arg-name, s */
+    fxt_reader_destroy(r);
     fxt_writer_destroy(w);
     fxt_membuf_free(&mem);
 
@@ -493,7 +518,7 @@ static void test_validation(void) {
     /* the writer hands the sink whole blocks of complete records (buffer_size each) */
     fxt_writer_options_t fopt = {sizeof fopt, 0, 32768, 0, 0};
     CHECK(fxt_writer_create(&fopt, fxt_sink_fixed(&fb), &fw) == FXT_OK);
-    fxt_status st = FXT_OK;
+    st = FXT_OK;
     for (int i = 0; i < 10000 && st == FXT_OK; i++) {
         st = fxt_write_instant(fw, (uint64_t)i, fxt_thread(1, 1), S("c"), S("n"), NULL, 0);
     }
@@ -507,7 +532,94 @@ static void test_validation(void) {
     decode_log(small, fb.len, NULL, NULL, &l);
     CHECK(l.n > 1000 && l.v[l.n - 1].status == 0);
     free(l.v);
+    /* sticky: later calls do nothing and return the first failure */
+    size_t len_before = fb.len;
+    CHECK_EQ_I64(fxt_write_magic(fw), FXT_E_BUFFER_FULL);
+    CHECK_EQ_I64(fxt_writer_status(fw), FXT_E_BUFFER_FULL);
+    CHECK_EQ_I64(fxt_writer_finish(fw), FXT_E_BUFFER_FULL);
+    CHECK_EQ_U64(fb.len, len_before);
+    /* reset: reusable with a new sink */
+    fxt_membuf_t m2 = {0};
+    fxt_writer_reset(fw, fxt_sink_membuf(&m2));
+    CHECK_EQ_I64(fxt_writer_status(fw), FXT_OK);
+    CHECK_EQ_I64(fxt_write_instant(fw, 1, fxt_thread(1, 1), S("c"), S("n"), NULL, 0), FXT_OK);
+    CHECK_EQ_I64(fxt_writer_finish(fw), FXT_OK);
+    /* the tables were forgotten: c, n and the thread are registered again */
+    CHECK_EQ_U64(fxt_writer_records(fw), 4);
+    CHECK_EQ_U64(m2.len, 8 * (2 + 2 + 3 + 2));
+    fxt_membuf_free(&m2);
     fxt_writer_destroy(fw);
+}
+
+/* The fd and FILE* sinks write exactly the bytes a membuf gets; the capped membuf stops. */
+static void write_some(fxt_writer_t *w) {
+    fxt_write_magic(w);
+    fxt_write_init(w, 1000);
+    for (int i = 0; i < 20000; i++) { /* ~1 MB: many buffer flushes */
+        fxt_warg_t a[2] = {fxt_arg_int32(S("a"), i), fxt_arg_uint64(S("b"), (uint64_t)i * 3)};
+        fxt_write_instant(w, (uint64_t)i, fxt_thread(1, (uint64_t)(i % 7)), S("cat"), S("name"), a, 2);
+    }
+    fxt_write_log(w, 1, fxt_thread(1, 1), S("the end"));
+}
+
+static void test_sinks(void) {
+    fxt_membuf_t ref = {0};
+    fxt_writer_t *w;
+    CHECK(fxt_writer_create(NULL, fxt_sink_membuf(&ref), &w) == FXT_OK);
+    write_some(w);
+    CHECK_EQ_I64(fxt_writer_finish(w), FXT_OK);
+    fxt_writer_destroy(w);
+    CHECK(ref.len > 500000);
+
+    char path[] = "/tmp/fxt_writer_sink_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    CHECK(fxt_writer_create(NULL, fxt_sink_fd(&fd), &w) == FXT_OK);
+    write_some(w);
+    CHECK_EQ_I64(fxt_writer_finish(w), FXT_OK);
+    fxt_writer_destroy(w);
+    close(fd);
+    FILE *f = fopen(path, "rb");
+    static uint8_t back[2 << 20];
+    size_t n = f ? fread(back, 1, sizeof back, f) : 0;
+    if (f) {
+        fclose(f);
+    }
+    CHECK(n == ref.len && memcmp(back, ref.data, n) == 0);
+
+    f = fopen(path, "wb");
+    CHECK(f != NULL);
+    CHECK(fxt_writer_create(NULL, fxt_sink_file(f), &w) == FXT_OK);
+    write_some(w);
+    CHECK_EQ_I64(fxt_writer_finish(w), FXT_OK);
+    fxt_writer_destroy(w);
+    fclose(f);
+    f = fopen(path, "rb");
+    n = f ? fread(back, 1, sizeof back, f) : 0;
+    if (f) {
+        fclose(f);
+    }
+    CHECK(n == ref.len && memcmp(back, ref.data, n) == 0);
+    remove(path);
+
+    /* a closed fd: FXT_E_IO, sticky */
+    int bad = -1;
+    CHECK(fxt_writer_create(NULL, fxt_sink_fd(&bad), &w) == FXT_OK);
+    CHECK_EQ_I64(fxt_write_magic(w), FXT_OK); /* buffered */
+    CHECK_EQ_I64(fxt_writer_finish(w), FXT_E_IO);
+    CHECK_EQ_I64(fxt_write_magic(w), FXT_E_IO);
+    fxt_writer_destroy(w);
+
+    /* capped membuf: stops at the cap with whole buffer blocks, sticky */
+    fxt_capped_membuf_t cb = {{0}, 200000};
+    CHECK(fxt_writer_create(NULL, fxt_sink_membuf_capped(&cb), &w) == FXT_OK);
+    write_some(w);
+    CHECK_EQ_I64(fxt_writer_finish(w), FXT_E_BUFFER_FULL);
+    CHECK(cb.mem.len <= 200000 && cb.mem.len >= 200000 - 65536);
+    CHECK(memcmp(cb.mem.data, ref.data, cb.mem.len) == 0);
+    fxt_writer_destroy(w);
+    fxt_membuf_free(&cb.mem);
+    fxt_membuf_free(&ref);
 }
 
 /* Strings over 32000 bytes are truncated at a UTF-8 boundary and counted. */
@@ -522,6 +634,9 @@ static void test_truncation(void) {
     fxt_write_instant(w, 2, fxt_thread(1, 1), S("c"), fxt_str_n(s, 32001), NULL, 0);
     CHECK(fxt_writer_finish(w) == FXT_OK);
     CHECK_EQ_U64(fxt_writer_truncations(w), 2);
+    CHECK_EQ_I64(fxt_writer_last_truncated(w), 1);
+    CHECK_EQ_I64(fxt_write_log(w, 3, fxt_thread(1, 1), S("short")), FXT_OK);
+    CHECK_EQ_I64(fxt_writer_last_truncated(w), 0);
     fxt_in_buffer_t in;
     fxt_reader_t *r = reader_over(&mem, &in);
     fxt_record_t rec;
@@ -544,5 +659,6 @@ int main(void) {
     RUN(test_table_recycling);
     RUN(test_validation);
     RUN(test_truncation);
+    RUN(test_sinks);
     return TEST_EXIT();
 }

@@ -19,11 +19,17 @@
  * 2-byte references. `fxt_str_inline()` (ref bit 0x8000 set) writes it inline
  * instead. A view with ptr NULL and len 0 is the empty string.
  *
- * Errors are sticky: the first failure is kept, later writes do nothing and
- * return it, and fxt_writer_finish() returns it. Nothing malformed is ever
- * written: a record that would be invalid is refused before any byte of it
- * is written (strings over 32000 bytes are the exception: they are truncated
- * at a UTF-8 boundary and counted, see fxt_writer_truncations()).
+ * Two kinds of failure:
+ * - Output failures (the sink failed: FXT_E_IO, FXT_E_BUFFER_FULL; or
+ *   FXT_E_NOMEM) are sticky: the first one is kept, later writes do nothing
+ *   and return it, and fxt_writer_finish() returns it.
+ * - Validation failures (FXT_E_TOO_MANY_ARGS, FXT_E_RECORD_TOO_LARGE,
+ *   FXT_E_STRING_TOO_LONG, FXT_E_BAD_INDEX, FXT_E_BAD_ARG, FXT_E_INVALID_ARG)
+ *   are returned by the call that caused them, nothing of that record is
+ *   written (checked before interning emits anything), and the writer stays
+ *   usable (its status stays FXT_OK).
+ * Strings over 32000 bytes are not an error: they are truncated at a UTF-8
+ * boundary and counted (fxt_writer_truncations(), fxt_writer_last_truncated()).
  *
  * Thread safety: a writer is used by one thread at a time.
  */
@@ -59,12 +65,21 @@ typedef struct fxt_fixedbuf {
 } fxt_fixedbuf_t;
 FXT_API fxt_sink_t fxt_sink_fixed(fxt_fixedbuf_t *fb);
 
-/* A growable memory buffer (malloc); free with fxt_membuf_free(). */
+/* A growable memory buffer (malloc); free with fxt_membuf_free(). The trace is data[0..len). */
 typedef struct fxt_membuf {
     uint8_t *data;
     size_t len;
     size_t cap;
 } fxt_membuf_t;
+/*
+ * The same with a cap: a write that would take `mem.len` over `max` bytes
+ * fails with FXT_E_BUFFER_FULL (max 0 = no cap). Free with fxt_membuf_free(&cb->mem).
+ */
+typedef struct fxt_capped_membuf {
+    fxt_membuf_t mem;
+    size_t max;
+} fxt_capped_membuf_t;
+FXT_API fxt_sink_t fxt_sink_membuf_capped(fxt_capped_membuf_t *cb);
 FXT_API fxt_sink_t fxt_sink_membuf(fxt_membuf_t *mb);
 FXT_API void fxt_membuf_free(fxt_membuf_t *mb);
 
@@ -229,6 +244,14 @@ FXT_API uint64_t fxt_writer_bytes(const fxt_writer_t *w);
 FXT_API uint64_t fxt_writer_records(const fxt_writer_t *w);
 /** Forget interned strings and threads (the next uses register them again). */
 FXT_API void fxt_writer_reset_tables(fxt_writer_t *w);
+/**
+ * Reuse a writer for a new trace: buffered bytes are dropped (not flushed),
+ * the sticky status, counters and tables are cleared, and `sink` replaces the
+ * old sink (a sink whose `write` is NULL keeps the old one). Options are kept.
+ */
+FXT_API void fxt_writer_reset(fxt_writer_t *w, fxt_sink_t sink);
+/** 1 when the last record call truncated a string (over 32000 bytes), else 0. */
+FXT_API int fxt_writer_last_truncated(const fxt_writer_t *w);
 
 /* ---- records ----------------------------------------------------------------------- */
 
@@ -320,6 +343,198 @@ FXT_API fxt_status fxt_write_large_blob(fxt_writer_t *w, const fxt_large_blob_de
  * registrations, e.g. after copying string or thread records).
  */
 FXT_API fxt_status fxt_write_raw(fxt_writer_t *w, const void *bytes, size_t size);
+
+/* ---- event shorthands ---------------------------------------------------------------- */
+
+/** Instant event with the scope word Fuchsia's engine appends (FXT_SCOPE_*). */
+static inline fxt_status fxt_write_instant_scoped(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t,
+                                                  fxt_str_t cat, fxt_str_t name, uint32_t scope,
+                                                  const fxt_warg_t *args, unsigned nargs) {
+    uint64_t extra = scope;
+    fxt_event_desc_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = FXT_EVENT_INSTANT;
+    ev.ts = ts;
+    ev.thread = t;
+    ev.category = cat;
+    ev.name = name;
+    ev.args = args;
+    ev.nargs = nargs;
+    ev.extra = &extra;
+    ev.nextra = 1;
+    return fxt_write_event(w, &ev);
+}
+
+/** Async (FXT_EVENT_ASYNC_*) and flow (FXT_EVENT_FLOW_*) events: `type` and correlation id. */
+static inline fxt_status fxt_write_id_event(fxt_writer_t *w, uint32_t type, uint64_t ts,
+                                            fxt_wthread_t t, fxt_str_t cat, fxt_str_t name,
+                                            uint64_t id, const fxt_warg_t *args, unsigned nargs) {
+    fxt_event_desc_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = type;
+    ev.ts = ts;
+    ev.thread = t;
+    ev.category = cat;
+    ev.name = name;
+    ev.id = id;
+    ev.args = args;
+    ev.nargs = nargs;
+    return fxt_write_event(w, &ev);
+}
+#define fxt_write_async_begin(w, ts, t, cat, name, id, args, n) \
+    fxt_write_id_event((w), FXT_EVENT_ASYNC_BEGIN, (ts), (t), (cat), (name), (id), (args), (n))
+#define fxt_write_async_instant(w, ts, t, cat, name, id, args, n) \
+    fxt_write_id_event((w), FXT_EVENT_ASYNC_INSTANT, (ts), (t), (cat), (name), (id), (args), (n))
+#define fxt_write_async_end(w, ts, t, cat, name, id, args, n) \
+    fxt_write_id_event((w), FXT_EVENT_ASYNC_END, (ts), (t), (cat), (name), (id), (args), (n))
+#define fxt_write_flow_begin(w, ts, t, cat, name, id, args, n) \
+    fxt_write_id_event((w), FXT_EVENT_FLOW_BEGIN, (ts), (t), (cat), (name), (id), (args), (n))
+#define fxt_write_flow_step(w, ts, t, cat, name, id, args, n) \
+    fxt_write_id_event((w), FXT_EVENT_FLOW_STEP, (ts), (t), (cat), (name), (id), (args), (n))
+#define fxt_write_flow_end(w, ts, t, cat, name, id, args, n) \
+    fxt_write_id_event((w), FXT_EVENT_FLOW_END, (ts), (t), (cat), (name), (id), (args), (n))
+
+/* ---- layer (a): stateless encoders ------------------------------------------------------- */
+
+/*
+ * fxt_encode_* write ONE complete record into a caller buffer, in host byte
+ * order, with no state and no interning: the caller manages string and
+ * thread tables itself (an instrumentation engine, a merger copying
+ * records). `buf` needs no alignment; `cap` is its size in bytes; *size
+ * receives the record size in bytes (a multiple of 8).
+ *
+ * Strings are fxt_str_t whose `ref` says how they are written ("explicit
+ * refs"):
+ *   ref 0x0001..0x7fff   a string table index (ptr/len ignored): fxt_sref(i)
+ *   ref 0 or 0x8000      inline when len > 0 (truncated at a UTF-8 boundary to
+ *                        32000 bytes), the empty ref when len == 0
+ * so a reader's decoded fxt_str_t (ref = the raw ref) re-encodes as it was.
+ * Threads are fxt_tref_t: index 1..255 = a thread table index, 0 = inline
+ * (pid, tid); an index over 255 is FXT_E_BAD_INDEX.
+ *
+ * @return FXT_OK; FXT_E_BUFFER_FULL when cap is too small (*size = the bytes
+ *         needed); FXT_E_TOO_MANY_ARGS, FXT_E_RECORD_TOO_LARGE,
+ *         FXT_E_STRING_TOO_LONG, FXT_E_BAD_INDEX, FXT_E_BAD_ARG,
+ *         FXT_E_INVALID_ARG. On any error nothing is written to buf.
+ */
+
+/** An explicit string table reference (index 1..32767). */
+static inline fxt_str_t fxt_sref(uint16_t index) {
+    fxt_str_t v;
+    v.ptr = NULL;
+    v.len = 0;
+    v.ref = (uint16_t)(index & FXT_STRREF_VALUE_MASK);
+    return v;
+}
+
+/** An explicit thread reference: a table index (1..255) or inline koids (index 0). */
+typedef struct fxt_tref {
+    uint32_t index;
+    uint64_t pid;
+    uint64_t tid;
+} fxt_tref_t;
+static inline fxt_tref_t fxt_tref_index(uint32_t index) {
+    fxt_tref_t t;
+    t.index = index;
+    t.pid = 0;
+    t.tid = 0;
+    return t;
+}
+static inline fxt_tref_t fxt_tref_inline(uint64_t pid, uint64_t tid) {
+    fxt_tref_t t;
+    t.index = 0;
+    t.pid = pid;
+    t.tid = tid;
+    return t;
+}
+
+/** Precomputed event header word (hot paths): `words` = record size in words. */
+static inline uint64_t fxt_event_header(uint32_t type, unsigned nargs, uint8_t thread_ref,
+                                        uint16_t category_ref, uint16_t name_ref, uint64_t words) {
+    return fxt_put_rec_type(FXT_RECORD_EVENT) | fxt_put_rec_size(words) | fxt_put_event_type(type) |
+           fxt_put_event_nargs(nargs) | fxt_put_event_thread(thread_ref) |
+           fxt_put_event_category(category_ref) | fxt_put_event_name(name_ref);
+}
+
+typedef struct fxt_enc_event {
+    uint32_t type;            /* enum fxt_event_type */
+    uint64_t ts;
+    fxt_tref_t thread;
+    fxt_str_t category;
+    fxt_str_t name;
+    uint64_t id;              /* counter, async, flow */
+    uint64_t end_ts;          /* duration complete */
+    const fxt_warg_t *args;   /* names and string values follow the explicit-ref rules */
+    unsigned nargs;
+    const uint64_t *extra;    /* appended words (instant scope word) */
+    unsigned nextra;
+} fxt_enc_event_t;
+
+typedef struct fxt_enc_large_blob {
+    uint32_t format;          /* enum fxt_large_blob_format */
+    fxt_str_t category;
+    fxt_str_t name;
+    uint64_t ts;              /* format 0 */
+    fxt_tref_t thread;        /* format 0 */
+    const fxt_warg_t *args;   /* format 0 */
+    unsigned nargs;
+    const void *data;
+    uint64_t size;
+} fxt_enc_large_blob_t;
+
+FXT_API fxt_status fxt_encode_magic(void *buf, size_t cap, size_t *size);
+FXT_API fxt_status fxt_encode_provider_info(void *buf, size_t cap, size_t *size, uint32_t provider_id,
+                                            fxt_str_t name);
+FXT_API fxt_status fxt_encode_provider_section(void *buf, size_t cap, size_t *size, uint32_t provider_id);
+FXT_API fxt_status fxt_encode_provider_event(void *buf, size_t cap, size_t *size, uint32_t provider_id,
+                                             uint32_t event);
+FXT_API fxt_status fxt_encode_trace_info(void *buf, size_t cap, size_t *size, uint32_t info_type,
+                                         uint64_t data);
+FXT_API fxt_status fxt_encode_init(void *buf, size_t cap, size_t *size, uint64_t ticks_per_second);
+/** String record: index 1..32767 (else FXT_E_BAD_INDEX); the value is always written inline. */
+FXT_API fxt_status fxt_encode_string(void *buf, size_t cap, size_t *size, uint32_t index, fxt_str_t value);
+/** Thread record: index 1..255 (else FXT_E_BAD_INDEX). */
+FXT_API fxt_status fxt_encode_thread(void *buf, size_t cap, size_t *size, uint32_t index, uint64_t pid,
+                                     uint64_t tid);
+FXT_API fxt_status fxt_encode_event(void *buf, size_t cap, size_t *size, const fxt_enc_event_t *ev);
+FXT_API fxt_status fxt_encode_blob(void *buf, size_t cap, size_t *size, fxt_str_t name, uint32_t blob_type,
+                                   const void *data, size_t data_size);
+/** Userspace object; `process`: index, or inline (its pid is the one koid word written). */
+FXT_API fxt_status fxt_encode_userspace_object(void *buf, size_t cap, size_t *size, uint64_t ptr,
+                                               fxt_tref_t process, fxt_str_t name,
+                                               const fxt_warg_t *args, unsigned nargs);
+FXT_API fxt_status fxt_encode_kernel_object(void *buf, size_t cap, size_t *size, uint64_t koid,
+                                            uint32_t obj_type, fxt_str_t name, const fxt_warg_t *args,
+                                            unsigned nargs);
+FXT_API fxt_status fxt_encode_context_switch(void *buf, size_t cap, size_t *size, uint64_t ts, uint32_t cpu,
+                                             uint32_t out_state, uint64_t out_tid, uint64_t in_tid,
+                                             const fxt_warg_t *args, unsigned nargs);
+FXT_API fxt_status fxt_encode_thread_wakeup(void *buf, size_t cap, size_t *size, uint64_t ts, uint32_t cpu,
+                                            uint64_t tid, const fxt_warg_t *args, unsigned nargs);
+FXT_API fxt_status fxt_encode_legacy_context_switch(void *buf, size_t cap, size_t *size, uint64_t ts,
+                                                    uint32_t cpu, uint32_t out_state, fxt_tref_t out,
+                                                    fxt_tref_t in, uint32_t out_prio, uint32_t in_prio);
+FXT_API fxt_status fxt_encode_log(void *buf, size_t cap, size_t *size, uint64_t ts, fxt_tref_t thread,
+                                  fxt_str_t message);
+/** Large blob (32-bit record size: not limited to 32760 bytes). */
+FXT_API fxt_status fxt_encode_large_blob(void *buf, size_t cap, size_t *size, const fxt_enc_large_blob_t *b);
+
+/*
+ * Explicit-ref writing through a writer (no interning): reserve room in the
+ * writer's buffer, encode into it with an fxt_encode_* function, commit.
+ * fxt_writer_reserve: `bytes` <= 32760 (FXT_E_RECORD_TOO_LARGE otherwise);
+ * *out points to at least `bytes` writable bytes, valid until the next call
+ * on the writer. fxt_writer_commit: `bytes` (a multiple of 8, <= the
+ * reservation) hold one or more complete records in host order; a writer
+ * with the opposite byte order refuses it (FXT_E_UNSUPPORTED: inline string
+ * streams cannot be told from words). fxt_write_event_refs() works in both. To mix with interning, keep the index
+ * ranges apart (fxt_writer_options_t.max_strings / max_threads limit what
+ * interning uses; indexes above them are the caller's).
+ */
+FXT_API fxt_status fxt_writer_reserve(fxt_writer_t *w, size_t bytes, void **out);
+FXT_API fxt_status fxt_writer_commit(fxt_writer_t *w, size_t bytes);
+/** Convenience: an event with explicit refs (reserve + fxt_encode_event + commit). */
+FXT_API fxt_status fxt_write_event_refs(fxt_writer_t *w, const fxt_enc_event_t *ev);
 
 #ifdef __cplusplus
 }

@@ -67,6 +67,9 @@ check "--strict: warnings make the trace invalid" '[ $rc -eq 1 ]'
 "$FXT" synth --all-records --providers 2 --events 20000 -o synth.fxt
 "$FXT" check synth.fxt > synth.out; rc=$?
 check "fxt synth output is valid" '[ $rc -eq 0 ] && grep -q "0 errors, 0 warnings" synth.out'
+"$FXT" synth --big-endian --all-records --providers 2 --events 3000 -o be.fxt
+"$FXT" check be.fxt > be.out; rc=$?
+check "big-endian synth trace is valid (reserved bits read in its byte order)" '[ $rc -eq 0 ] && grep -q "0 errors, 0 warnings" be.out'
 for f in "$SHARED"/samples/foreign/fxtcpp_*.fxt "$SHARED"/samples/foreign/ftr_complete_2threads.fxt; do
   "$FXT" check "$f" > /dev/null; rc=$?
   check "$(basename $f) has no errors" '[ $rc -eq 0 ]'

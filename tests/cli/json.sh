@@ -165,6 +165,10 @@ check "invalid UTF-8 replaced by U+FFFD (maximal subparts)" 'jq -e -f utf8.jq sy
 "$FXT" json --time-range @3000:3500 --no-system-events sys.fxt 2>/dev/null > abs.json
 check "--time-range @FROM:TO is absolute" '[ "$(jq -c "[.traceEvents[] | .ts]" abs.json)" = "[3,3.5]" ]'
 
+# byte order: a big-endian trace converts exactly like the same trace little-endian
+"$FXT" synth --big-endian --all-records --events 3000 -o be.fxt && "$FXT" synth --all-records --events 3000 -o le.fxt
+check "big-endian trace: same JSON as little-endian" '"$FXT" json be.fxt 2>/dev/null > be.json && "$FXT" json le.fxt 2>/dev/null | cmp -s - be.json && jq -e ".traceEvents | length > 100" be.json > /dev/null'
+
 # damaged input: still valid JSON, exit 1
 "$FXT" json "$SHARED/samples/foreign/ftr_counter_malformed.fxt" > mal.json 2> mal.err; rc=$?
 check "damaged trace: exit 1, valid JSON, errors counted" '[ $rc -eq 1 ] && jq . mal.json > /dev/null && grep -q "1996 damaged records" mal.err'
