@@ -6,6 +6,8 @@
  * sink that discards its 64 KiB blocks (so we time encoding, not memory
  * growth). The floor stores the same number of bytes with plain 64-bit stores
  * into a 64 KiB buffer, wrapping like the writer's buffer. Best of 5.
+ * Two more cases show the explicit-ref paths on the instant: through the
+ * writer (fxt_write_event_refs) and the bare stateless encoder (fxt_encode_event).
  *
  * Usage: bench_writer [N] (default 5,000,000 records per case)
  */
@@ -43,8 +45,9 @@ static double floor_pass(uint64_t bytes) {
     return now() - t0;
 }
 
-enum { CASE_DURATION, CASE_INSTANT2, CASE_COUNTER, NCASES };
-static const char *const case_names[NCASES] = {"duration begin+end", "instant, 2 int args", "counter"};
+enum { CASE_DURATION, CASE_INSTANT2, CASE_COUNTER, CASE_REFS_INSTANT2, CASE_ENC_INSTANT2, NCASES };
+static const char *const case_names[NCASES] = {"duration begin+end", "instant, 2 int args", "counter",
+                                               "instant2 refs->writer", "instant2 fxt_encode"};
 
 static double encode_pass(int c, uint64_t n, uint64_t *bytes, uint64_t *records) {
     uint64_t total = 0;
@@ -55,6 +58,11 @@ static double encode_pass(int c, uint64_t n, uint64_t *bytes, uint64_t *records)
     fxt_str_t cat = fxt_cstr("category"), name = fxt_cstr("event_name");
     fxt_str_t a1 = fxt_cstr("count"), a2 = fxt_cstr("bytes");
     fxt_write_magic(w);
+    /* explicit refs (the caller's own tables): strings 1..4, thread 1 */
+    fxt_str_t rcat = fxt_sref(1), rname = fxt_sref(2), ra1 = fxt_sref(3), ra2 = fxt_sref(4);
+    fxt_tref_t rt = fxt_tref_index(1);
+    static uint8_t ebuf[1 << 16];
+    size_t epos = 0;
     double t0 = now();
     for (uint64_t i = 0; i < n; i++) {
         switch (c) {
@@ -67,17 +75,40 @@ static double encode_pass(int c, uint64_t n, uint64_t *bytes, uint64_t *records)
             fxt_write_instant(w, i * 10, t, cat, name, a, 2);
             break;
         }
-        default: {
+        case CASE_COUNTER: {
             fxt_warg_t a[1] = {fxt_arg_int64(a1, (int64_t)i)};
             fxt_write_counter(w, i * 10, t, cat, name, 1, a, 1);
+            break;
+        }
+        case CASE_REFS_INSTANT2: {
+            fxt_warg_t a[2] = {fxt_arg_int32(ra1, (int32_t)i), fxt_arg_int64(ra2, (int64_t)i * 3)};
+            fxt_enc_event_t ev = {FXT_EVENT_INSTANT, i * 10, rt, rcat, rname, 0, 0, a, 2, NULL, 0};
+            fxt_write_event_refs(w, &ev);
+            break;
+        }
+        default: {
+            /* the pure encoder into a wrapping 64 KiB buffer (no writer) */
+            fxt_warg_t a[2] = {fxt_arg_int32(ra1, (int32_t)i), fxt_arg_int64(ra2, (int64_t)i * 3)};
+            fxt_enc_event_t ev = {FXT_EVENT_INSTANT, i * 10, rt, rcat, rname, 0, 0, a, 2, NULL, 0};
+            size_t sz;
+            if (fxt_encode_event(ebuf + epos, sizeof ebuf - epos, &sz, &ev) != FXT_OK) {
+                total += epos;
+                epos = 0;
+                fxt_encode_event(ebuf, sizeof ebuf, &sz, &ev);
+            }
+            epos += sz;
             break;
         }
         }
     }
     fxt_writer_flush(w);
     double el = now() - t0;
+    total += epos;
+    if (c == CASE_ENC_INSTANT2) {
+        total -= 8; /* the magic record the writer flushed */
+    }
     *bytes = total;
-    *records = fxt_writer_records(w);
+    *records = c == CASE_ENC_INSTANT2 ? n : fxt_writer_records(w);
     fxt_writer_destroy(w);
     return el;
 }

@@ -263,10 +263,176 @@ static void check_refs_roundtrip(int be) {
 static void test_refs_roundtrip_le(void) { check_refs_roundtrip(0); }
 static void test_refs_roundtrip_be(void) { check_refs_roundtrip(1); }
 
+/* ---- property test: random sequences of mixed record kinds -------------------------------- */
+
+typedef struct prng {
+    uint64_t s;
+} prng_t;
+
+static uint64_t prnd(prng_t *g) {
+    g->s ^= g->s << 13;
+    g->s ^= g->s >> 7;
+    g->s ^= g->s << 17;
+    return g->s;
+}
+
+#define NREC 4000
+
+typedef struct prec {
+    int kind;
+    uint64_t a, b, c;
+    unsigned small;
+    char s1[48], s2[48];
+    size_t l1, l2;
+    fxt_warg_t args[3];
+    char an[3][16];
+} prec_t;
+
+static fxt_str_t pstr(prng_t *g, char *buf, size_t *len) {
+    *len = 1 + prnd(g) % 40;
+    for (size_t i = 0; i < *len; i++) {
+        buf[i] = (char)('a' + prnd(g) % 3); /* few distinct strings: lots of reuse and recycling */
+    }
+    if (*len > 3) {
+        *len = 3;
+    }
+    fxt_str_t v = fxt_str_n(buf, *len);
+    return prnd(g) % 5 == 0 ? fxt_str_inline(v) : v;
+}
+
+static int args_ok(const fxt_record_t *rec, const prec_t *e, unsigned n) {
+    if (rec->nargs != n) {
+        return 0;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        if (rec->args[i].type != FXT_ARG_UINT64 || rec->args[i].v.u64 != e->args[i].v.u64 ||
+            rec->args[i].name.len != e->args[i].name.len ||
+            memcmp(rec->args[i].name.ptr, e->args[i].name.ptr, e->args[i].name.len) != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Random records of 8 kinds (tiny tables force recycling); each decodes to what was written. */
+static void test_property_mixed(void) {
+    static prec_t ex[NREC];
+    prng_t g = {0x9e3779b97f4a7c15ull};
+    fxt_membuf_t mem = {0};
+    fxt_writer_t *w;
+    fxt_writer_options_t opt = {sizeof opt, 0, 0, 5, 2};
+    CHECK(fxt_writer_create(&opt, fxt_sink_membuf(&mem), &w) == FXT_OK);
+    for (int i = 0; i < NREC; i++) {
+        prec_t *e = &ex[i];
+        e->kind = (int)(prnd(&g) % 8);
+        e->a = prnd(&g);
+        e->b = prnd(&g) % 6;
+        e->c = 1 + prnd(&g) % 5;
+        e->small = (unsigned)(prnd(&g) % 4);
+        fxt_str_t s1 = pstr(&g, e->s1, &e->l1), s2 = pstr(&g, e->s2, &e->l2);
+        for (unsigned k = 0; k < e->small && k < 3; k++) {
+            size_t l;
+            e->args[k] = fxt_arg_uint64(pstr(&g, e->an[k], &l), prnd(&g));
+        }
+        unsigned na = e->small < 3 ? e->small : 3;
+        fxt_wthread_t t = fxt_thread(e->c, e->c * 10 + e->b);
+        fxt_status st = FXT_OK;
+        switch (e->kind) {
+        case 0: st = fxt_write_instant(w, e->a, t, s1, s2, e->args, na); break;
+        case 1: st = fxt_write_log(w, e->a, t, s1); break;
+        case 2: st = fxt_write_kernel_object(w, e->a, (uint32_t)e->b, s1, e->args, na); break;
+        case 3: st = fxt_write_blob(w, s1, 1, e->s2, e->l2); break;
+        case 4: st = fxt_write_context_switch(w, e->a, (uint32_t)e->b, 3, e->c, e->c + 1, e->args, na); break;
+        case 5: st = fxt_write_thread_wakeup(w, e->a, (uint32_t)e->b, e->c, e->args, na); break;
+        case 6: st = fxt_write_legacy_context_switch(w, e->a, (uint32_t)e->b, 2, t, fxt_thread(e->c, 99), 1, 2); break;
+        default: {
+            fxt_large_blob_desc_t lb = {0, s1, s2, e->a, t, e->args, na, e->s1, e->l1};
+            st = fxt_write_large_blob(w, &lb);
+            break;
+        }
+        }
+        CHECK_EQ_I64(st, FXT_OK);
+    }
+    CHECK_EQ_I64(fxt_writer_finish(w), FXT_OK);
+
+    fxt_reader_t *r;
+    fxt_reader_create(NULL, &r);
+    fxt_in_buffer_t in = {mem.data, mem.len, 0};
+    fxt_record_t rec;
+    int bad = 0, i = 0;
+    fxt_status st;
+    static const fxt_record_kind kinds[8] = {FXT_KIND_EVENT, FXT_KIND_LOG, FXT_KIND_KERNEL_OBJECT, FXT_KIND_BLOB,
+                                             FXT_KIND_CONTEXT_SWITCH, FXT_KIND_THREAD_WAKEUP,
+                                             FXT_KIND_LEGACY_CONTEXT_SWITCH, FXT_KIND_LARGE_BLOB};
+#define SEQ(v, p, n) ((v).ptr != NULL && (v).len == (n) && memcmp((v).ptr, (p), (n)) == 0)
+    while ((st = fxt_reader_next(r, &in, &rec)) == FXT_OK) {
+        if (rec.kind == FXT_KIND_STRING || rec.kind == FXT_KIND_THREAD) {
+            continue;
+        }
+        if (i >= NREC) {
+            bad++;
+            break;
+        }
+        const prec_t *e = &ex[i++];
+        unsigned na = e->small < 3 ? e->small : 3;
+        int ok = rec.kind == kinds[e->kind];
+        if (ok) {
+            switch (e->kind) {
+            case 0:
+                ok = rec.u.event.ts == e->a && rec.u.event.thread.pid == e->c &&
+                     rec.u.event.thread.tid == e->c * 10 + e->b && SEQ(rec.u.event.category, e->s1, e->l1) &&
+                     SEQ(rec.u.event.name, e->s2, e->l2) && args_ok(&rec, e, na);
+                break;
+            case 1:
+                ok = rec.u.log.ts == e->a && rec.u.log.thread.tid == e->c * 10 + e->b &&
+                     SEQ(rec.u.log.message, e->s1, e->l1);
+                break;
+            case 2:
+                ok = rec.u.kernel_object.koid == e->a && rec.u.kernel_object.obj_type == e->b &&
+                     SEQ(rec.u.kernel_object.name, e->s1, e->l1) && args_ok(&rec, e, na);
+                break;
+            case 3:
+                ok = SEQ(rec.u.blob.name, e->s1, e->l1) && rec.u.blob.size == e->l2 &&
+                     memcmp(rec.u.blob.payload, e->s2, e->l2) == 0;
+                break;
+            case 4:
+                ok = rec.u.context_switch.ts == e->a && rec.u.context_switch.cpu == e->b &&
+                     rec.u.context_switch.out_tid == e->c && rec.u.context_switch.in_tid == e->c + 1 &&
+                     args_ok(&rec, e, na);
+                break;
+            case 5:
+                ok = rec.u.thread_wakeup.ts == e->a && rec.u.thread_wakeup.tid == e->c && args_ok(&rec, e, na);
+                break;
+            case 6:
+                ok = rec.u.legacy_context_switch.ts == e->a && rec.u.legacy_context_switch.out.tid == e->c * 10 + e->b &&
+                     rec.u.legacy_context_switch.in.pid == e->c && rec.u.legacy_context_switch.in.tid == 99;
+                break;
+            default:
+                ok = rec.u.large_blob.ts == e->a && SEQ(rec.u.large_blob.category, e->s1, e->l1) &&
+                     SEQ(rec.u.large_blob.name, e->s2, e->l2) && rec.u.large_blob.size == e->l1 &&
+                     memcmp(rec.u.large_blob.payload, e->s1, e->l1) == 0 && args_ok(&rec, e, na) &&
+                     rec.u.large_blob.thread.tid == e->c * 10 + e->b;
+                break;
+            }
+        }
+        if (!ok && bad++ < 3) {
+            fprintf(stderr, "record %d (kind %d) differs\n", i - 1, e->kind);
+        }
+    }
+#undef SEQ
+    CHECK_EQ_I64(st, FXT_NEED_INPUT);
+    CHECK_EQ_U64(i, NREC);
+    CHECK_EQ_U64(bad, 0);
+    fxt_reader_destroy(r);
+    fxt_writer_destroy(w);
+    fxt_membuf_free(&mem);
+}
+
 int main(void) {
     RUN(test_encode_bytes_exact);
     RUN(test_encode_validation);
     RUN(test_refs_roundtrip_le);
     RUN(test_refs_roundtrip_be);
+    RUN(test_property_mixed);
     return TEST_EXIT();
 }
