@@ -394,7 +394,9 @@ static tls_t *get_tls(void) {
 void fxt_set_thread_name(const char *name) {
     tls_t *t = get_tls();
     if (t != NULL && name != NULL) {
+        pthread_mutex_lock(&g.lock); /* fxt_session_stop() reads the names */
         snprintf(t->name, sizeof t->name, "%s", name);
+        pthread_mutex_unlock(&g.lock);
     }
 }
 
