@@ -31,6 +31,7 @@ struct jbuf {
     FILE *f;
     char *p;
     size_t n;
+    int err; /* a write failed: stop converting */
 };
 
 typedef struct jctx {
@@ -58,7 +59,9 @@ typedef struct jctx {
 
 static void jb_flush(jbuf_t *b) {
     if (b->n) {
-        fwrite(b->p, 1, b->n, b->f);
+        if (fwrite(b->p, 1, b->n, b->f) != b->n) {
+            b->err = 1;
+        }
         b->n = 0;
     }
 }
@@ -78,7 +81,9 @@ static inline void jb_putc(jbuf_t *b, char c) {
 static inline void jb_mem(jbuf_t *b, const void *s, size_t len) {
     if (len > JB_CAP) {
         jb_flush(b);
-        fwrite(s, 1, len, b->f);
+        if (fwrite(s, 1, len, b->f) != len) {
+            b->err = 1;
+        }
         return;
     }
     jb_room(b, len);
@@ -623,7 +628,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     default:
         break;
     }
-    return 0;
+    return j->out.err | j->sys.err; /* stop reading when the output cannot be written */
 }
 
 static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
@@ -773,7 +778,7 @@ static int run(int argc, char **argv) {
     uint64_t bytes = 0;
     rc = cli_read_trace("json", in, NULL, on_record, on_error, &j, &bytes);
     JB_LIT(&j.out, "\n]");
-    int werr = 0;
+    int werr = j.out.err | j.sys.err;
     if (j.sys_on) {
         JB_LIT(&j.out, ",\"systemTraceEvents\":{\"type\":\"fuchsia\",\"events\":[");
         jb_flush(&j.sys);

@@ -23,6 +23,7 @@ typedef struct synth_opt {
     unsigned categories;
     unsigned names;
     unsigned args;       /* max args per event */
+    unsigned args_mix;   /* MIX_*: which argument types make_args() picks */
     uint64_t seed;
     uint64_t ticks;      /* ticks per second of provider 1 (others get different rates) */
     int all_records;
@@ -123,11 +124,21 @@ static uint64_t ticks_of(const prov_t *p, uint64_t ns) {
     return (ns / 1000000000u) * p->ticks + (ns % 1000000000u) * p->ticks / 1000000000u;
 }
 
+/* --args-mix: the argument kinds (cases of make_args) each mix draws from */
+enum { MIX_ALL, MIX_INT, MIX_NUMERIC, MIX_STRING, MIX_COUNT_ };
+static const char *const kMixNames[MIX_COUNT_] = {"all", "int", "numeric", "string"};
+static const unsigned char kMixKinds[MIX_COUNT_][10] = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, /* every argument type */
+    {0, 1, 2, 8, 0, 1, 2, 8, 0, 2}, /* int32, uint64, int64, uint32 */
+    {0, 1, 2, 3, 8, 0, 1, 2, 3, 8}, /* the integers and doubles */
+    {4, 4, 4, 4, 4, 4, 4, 0, 0, 3}, /* mostly string values */
+};
+
 static unsigned make_args(synth_t *s, fxt_warg_t *a, char (*lbl)[24]) {
     unsigned n = s->o.args ? (unsigned)(rnd(&s->g) % (s->o.args + 1)) : 0;
     for (unsigned i = 0; i < n; i++) {
         uint64_t v = rnd(&s->g);
-        unsigned k = (unsigned)(v % 10);
+        unsigned k = kMixKinds[s->o.args_mix][v % 10];
         fxt_str_t nm = fxt_cstr(kArgNames[k]);
         switch (k) {
         case 0: a[i] = fxt_arg_int32(nm, (int32_t)(v >> 40) - 1000); break;
@@ -323,6 +334,8 @@ static const char synth_help[] =
     "  --categories N       distinct categories (1..64, default 8)\n"
     "  --names N            distinct event names (1..512, default 64)\n"
     "  --args N             at most N arguments per event (0..15, default 4)\n"
+    "  --args-mix MIX       argument types: all (default: every type), int,\n"
+    "                       numeric (integers and doubles) or string\n"
     "  --seed N             random seed (default 1)\n"
     "  --ticks-per-second N provider 1's tick rate (default 1000000000); provider k\n"
     "                       uses N*k, so merged traces mix rates\n"
@@ -333,7 +346,7 @@ static const char synth_help[] =
     "exit status: 0 ok, 2 usage error, 3 I/O error\n";
 
 static int run(int argc, char **argv) {
-    synth_opt_t o = {0, 0, 4, 1, 8, 64, 4, 1, 1000000000u, 0, 0, NULL, NULL};
+    synth_opt_t o = {0, 0, 4, 1, 8, 64, 4, MIX_ALL, 1, 1000000000u, 0, 0, NULL, NULL};
     int size_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -370,6 +383,14 @@ static int run(int argc, char **argv) {
             bad = parse_uint(v, 1, 512, &o.names);
         } else if (strcmp(a, "--args") == 0) {
             bad = parse_uint(v, 0, 15, &o.args);
+        } else if (strcmp(a, "--args-mix") == 0) {
+            bad = 1;
+            for (unsigned m = 0; m < MIX_COUNT_; m++) {
+                if (strcmp(v, kMixNames[m]) == 0) {
+                    o.args_mix = m;
+                    bad = 0;
+                }
+            }
         } else if (strcmp(a, "--seed") == 0) {
             bad = parse_size(v, &o.seed);
         } else if (strcmp(a, "--ticks-per-second") == 0) {

@@ -178,6 +178,10 @@ for f in "$SHARED"/samples/foreign/*.fxt; do
   "$FXT" json "$f" 2>/dev/null | jq -e .traceEvents > /dev/null
   check "$(basename $f) converts to valid JSON" '[ $? -eq 0 ]'
 done
+if [ -w /dev/full ]; then
+  "$FXT" json s.fxt -o /dev/full 2> full.err; rc=$?
+  check "write error (disk full): exit 3 with a message" '[ $rc -eq 3 ] && grep -q "error writing output" full.err'
+fi
 "$FXT" json --bogus > /dev/null 2>&1; rc=$?
 check "usage error: exit 2" '[ $rc -eq 2 ]'
 exit $fail

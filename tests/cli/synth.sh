@@ -30,4 +30,10 @@ check "big-endian dump equals little-endian dump" 'cmp -s <("$FXT" dump --json a
 check "writes to stdout" '[ $("$FXT" dump --json stdout.fxt | jq -r "select(.kind==\"event\") | .kind" | wc -l) -ge 100 ]'
 "$FXT" synth --threads 0 > /dev/null 2>&1; rc=$?
 check "bad option value: exit 2" '[ $rc -eq 2 ]'
+"$FXT" synth --events 3000 --args 6 --args-mix int -o int.fxt
+check "--args-mix int: no string or bool args on durations/instants" '[ -z "$("$FXT" dump --json int.fxt | jq -c "select(.kind==\"event\" and .event!=\"counter\") | select(.args) | .args[] | select(.type==\"string\" or .type==\"bool\" or .type==\"pointer\")")" ] && [ $("$FXT" dump --json int.fxt | jq -r "select(.kind==\"event\") | select(.args) | .args[].type" | grep -c int32) -gt 100 ]'
+"$FXT" synth --events 3000 --args 6 --args-mix string -o str.fxt
+check "--args-mix string: strings dominate" '[ "$("$FXT" dump --json str.fxt | jq -r "select(.kind==\"event\") | select(.args) | .args[].type" | sort | uniq -c | sort -rn | head -1 | awk "{print \$2}")" = string ]'
+"$FXT" synth --args-mix bogus > /dev/null 2>&1; rc=$?
+check "bad --args-mix: exit 2" '[ $rc -eq 2 ]'
 exit $fail
