@@ -649,6 +649,42 @@ static void test_truncation(void) {
     fxt_membuf_free(&mem);
 }
 
+/* Shorthands: the scoped instant (scope word appended) and the async/flow macros. */
+static void test_shorthands(void) {
+    fxt_membuf_t mem = {0};
+    fxt_writer_t *w;
+    CHECK(fxt_writer_create(NULL, fxt_sink_membuf(&mem), &w) == FXT_OK);
+    fxt_wthread_t t = fxt_thread(3, 4);
+    fxt_warg_t a[1] = {fxt_arg_ptr(S("p"), 0xbeef)};
+    CHECK_EQ_I64(fxt_write_instant_scoped(w, 10, t, S("c"), S("i"), FXT_SCOPE_PROCESS, a, 1), FXT_OK);
+    CHECK_EQ_I64(fxt_write_async_begin(w, 11, t, S("c"), S("a"), 77, NULL, 0), FXT_OK);
+    CHECK_EQ_I64(fxt_write_async_instant(w, 12, t, S("c"), S("a"), 77, NULL, 0), FXT_OK);
+    CHECK_EQ_I64(fxt_write_async_end(w, 13, t, S("c"), S("a"), 77, NULL, 0), FXT_OK);
+    CHECK_EQ_I64(fxt_write_flow_begin(w, 14, t, S("c"), S("f"), 88, NULL, 0), FXT_OK);
+    CHECK_EQ_I64(fxt_write_flow_step(w, 15, t, S("c"), S("f"), 88, NULL, 0), FXT_OK);
+    CHECK_EQ_I64(fxt_write_flow_end(w, 16, t, S("c"), S("f"), 88, a, 1), FXT_OK);
+    CHECK_EQ_I64(fxt_writer_finish(w), FXT_OK);
+    fxt_in_buffer_t in;
+    fxt_reader_t *r = reader_over(&mem, &in);
+    fxt_record_t rec;
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_EVENT);
+    CHECK_EQ_U64(rec.u.event.type, FXT_EVENT_INSTANT);
+    CHECK_EQ_U64(rec.u.event.extra_words, 1);
+    CHECK(rec.u.event.extra_words == 1 && fxt_record_word(&rec, rec.u.event.extra, 0) == FXT_SCOPE_PROCESS);
+    CHECK(rec.nargs == 1 && rec.args[0].type == FXT_ARG_POINTER && rec.args[0].v.pointer == 0xbeef);
+    for (unsigned i = 0; i < 6; i++) {
+        CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_EVENT);
+        CHECK_EQ_U64(rec.u.event.type, FXT_EVENT_ASYNC_BEGIN + i);
+        CHECK_EQ_U64(rec.u.event.ts, 11 + i);
+        CHECK_EQ_U64(rec.u.event.id, i < 3 ? 77 : 88);
+        CHECK_EQ_U64(rec.u.event.extra_words, 0);
+    }
+    CHECK_EQ_U64(rec.nargs, 1);
+    fxt_reader_destroy(r);
+    fxt_writer_destroy(w);
+    fxt_membuf_free(&mem);
+}
+
 int main(void) {
     RUN(test_bytes_exact_le);
     RUN(test_bytes_exact_be);
@@ -660,5 +696,6 @@ int main(void) {
     RUN(test_validation);
     RUN(test_truncation);
     RUN(test_sinks);
+    RUN(test_shorthands);
     return TEST_EXIT();
 }
