@@ -277,6 +277,21 @@ fxt_status fxt_merger_begin(fxt_merger_t *m, const fxt_merger_input_t *in) {
     return FXT_OK;
 }
 
+/*
+ * A provider section record for verbatim copies, without the writer's table
+ * reset (fxt_write_provider_section clears its interning tables, which costs
+ * more than copying a whole section of a busy trace). Safe: verbatim copies
+ * never use those tables, and a re-encoded input always starts with a provider
+ * record written through the writer API, which resets them.
+ */
+static fxt_status raw_section(fxt_merger_t *m, uint32_t id) {
+    uint64_t h = fxt_put_rec_type(FXT_RECORD_METADATA) | fxt_put_rec_size(1) |
+                 fxt_put_meta_type(FXT_META_PROVIDER_SECTION) | fxt_put_meta_provider_id(id);
+    unsigned char b[8];
+    fxt_store64(b, fxt__writer_swapped(m->w) ? fxt_bswap64(h) : h);
+    return fxt_write_raw(m->w, b, sizeof b);
+}
+
 static fxt_status open_implicit(fxt_merger_t *m) {
     uint32_t id;
     int fresh;
@@ -323,7 +338,7 @@ static fxt_status merge_record(fxt_merger_t *m, const fxt_record_t *rec) {
             size_t len = strlen(m->name);
             return fxt_write_provider_info(m->w, id, fxt_str_n(m->name, len > 255 ? 255 : len));
         }
-        return fxt_write_provider_section(m->w, id);
+        return m->raw ? raw_section(m, id) : fxt_write_provider_section(m->w, id);
     case FXT_KIND_PROVIDER_EVENT:
         if (!m->in_provider && (st = open_implicit(m)) != FXT_OK) {
             return st;
@@ -447,7 +462,7 @@ fxt_status fxt_merger_add_buffer(fxt_merger_t *m, uint32_t id, const void *data,
         size_t size = (size_t)words * 8;
         if (type != FXT_RECORD_METADATA) {
             if (m->cur_out != id) {
-                if ((st = fxt_write_provider_section(m->w, id)) != FXT_OK) {
+                if ((st = raw_section(m, id)) != FXT_OK) {
                     return m->status = st;
                 }
                 m->cur_out = id;

@@ -35,8 +35,8 @@ typedef struct prov {
 
 typedef struct frame {
     int kept;
-    char *cat, *name; /* copies, for closing kept begins at the end */
-    uint32_t cat_len, name_len;
+    char *cat, *name; /* copies, for closing kept begins at the end (buffers reused) */
+    uint32_t cat_len, name_len, cat_cap, name_cap;
     uint64_t pid, tid;
 } frame_t;
 
@@ -48,16 +48,27 @@ typedef struct tstack {
     frame_t f[MAX_DEPTH];
 } tstack_t;
 
-/* An async or flow chain whose begin was kept. */
+/* An async or flow chain whose begin was kept and whose end was not seen yet. */
 typedef struct chain {
-    int open;
+    int used; /* slot holds an open chain (free slots keep their string buffers) */
     int flow;
     int has_provider;
     uint32_t provider;
-    uint64_t id, pid, tid, last_ticks;
+    uint64_t hash, id, pid, tid, last_ticks;
     char *cat, *name;
-    uint32_t cat_len, name_len;
+    uint32_t cat_len, name_len, cat_cap, name_cap;
 } chain_t;
+
+/*
+ * Open chains: linear probing with backward-shift deletion, so memory follows
+ * the number of chains open at once, not the number of chains in the trace
+ * (a growing map would keep every async id ever seen). String buffers stay
+ * with the slots and are reused: no allocation per event once warm.
+ */
+typedef struct chains {
+    chain_t *slot;
+    size_t cap, count; /* cap: 0 or a power of two */
+} chains_t;
 
 typedef struct cut {
     fxt_writer_t *w;
@@ -72,7 +83,7 @@ typedef struct cut {
     uint64_t base_ns;
     cli_map_t provs;   /* (has_provider, id) -> prov_t */
     cli_map_t stacks;  /* (has_provider, provider, pid, tid) -> tstack_t */
-    cli_map_t chains;  /* (has_provider, provider, id, flow) -> chain_t */
+    chains_t chains;   /* (has_provider, provider, id, flow) -> open chain */
     int out_has_provider;
     uint32_t out_provider;
     int out_started;
@@ -143,13 +154,94 @@ static int in_window(cut_t *c, uint64_t ns) {
     return !(c->has_from && rel < c->from_ns) && !(c->has_to && rel > c->to_ns);
 }
 
-static char *dup_str(fxt_str_t s, uint32_t *len) {
-    *len = s.ptr ? s.len : 0;
-    char *p = malloc(*len ? *len : 1);
-    if (p && *len) {
-        memcpy(p, s.ptr, *len);
+/* Copy s into a reusable buffer (grown only when too small). */
+static void keep_str(char **buf, uint32_t *cap, uint32_t *len, fxt_str_t s) {
+    uint32_t n = s.ptr ? s.len : 0;
+    if (*buf == NULL || n > *cap) {
+        char *p = realloc(*buf, n ? n : 1);
+        if (p == NULL) {
+            *len = 0; /* out of memory: the synthesized end gets an empty string */
+            return;
+        }
+        *buf = p;
+        *cap = n ? n : 1;
     }
-    return p;
+    if (n) {
+        memcpy(*buf, s.ptr, n);
+    }
+    *len = n;
+}
+
+static uint64_t chain_hash(int has, uint32_t provider, uint64_t id, int flow) {
+    uint64_t h = (id ^ ((uint64_t)provider << 33) ^ ((uint64_t)has << 62) ^ ((uint64_t)flow << 63)) *
+                 UINT64_C(0x9e3779b97f4a7c15);
+    return h ^ (h >> 29);
+}
+
+static chain_t *chain_find(chains_t *t, int has, uint32_t provider, uint64_t id, int flow, uint64_t h) {
+    if (t->cap == 0) {
+        return NULL;
+    }
+    for (size_t j = (size_t)h & (t->cap - 1);; j = (j + 1) & (t->cap - 1)) {
+        chain_t *ch = &t->slot[j];
+        if (!ch->used) {
+            return NULL;
+        }
+        if (ch->hash == h && ch->id == id && ch->provider == provider && ch->has_provider == has &&
+            ch->flow == flow) {
+            return ch;
+        }
+    }
+}
+
+/* A free slot for a new chain (the caller fills it and sets used); NULL when out of memory. */
+static chain_t *chain_slot(chains_t *t, uint64_t h) {
+    if ((t->count + 1) * 2 > t->cap) {
+        size_t ncap = t->cap ? t->cap * 2 : 64;
+        chain_t *ns = calloc(ncap, sizeof *ns);
+        if (ns == NULL) {
+            return NULL;
+        }
+        for (size_t i = 0; i < t->cap; i++) {
+            chain_t *o = &t->slot[i];
+            if (!o->used) {
+                free(o->cat);
+                free(o->name);
+                continue;
+            }
+            size_t j = (size_t)o->hash & (ncap - 1);
+            while (ns[j].used) {
+                j = (j + 1) & (ncap - 1);
+            }
+            ns[j] = *o;
+        }
+        free(t->slot);
+        t->slot = ns;
+        t->cap = ncap;
+    }
+    size_t j = (size_t)h & (t->cap - 1);
+    while (t->slot[j].used) {
+        j = (j + 1) & (t->cap - 1);
+    }
+    t->count++;
+    return &t->slot[j];
+}
+
+static void chain_remove(chains_t *t, chain_t *ch) {
+    size_t i = (size_t)(ch - t->slot), mask = t->cap - 1;
+    t->slot[i].used = 0;
+    t->count--;
+    for (size_t j = (i + 1) & mask; t->slot[j].used; j = (j + 1) & mask) {
+        size_t k = (size_t)t->slot[j].hash & mask; /* home of the entry at j */
+        /* it may move to the hole at i unless its home lies cyclically in (i, j] */
+        int stays = i <= j ? (k > i && k <= j) : (k > i || k <= j);
+        if (!stays) {
+            chain_t tmp = t->slot[i]; /* swap: the hole keeps the moved entry's old buffers */
+            t->slot[i] = t->slot[j];
+            t->slot[j] = tmp;
+            i = j;
+        }
+    }
 }
 
 static void write_end(cut_t *c, const tstack_t *st, const frame_t *f, uint64_t ticks) {
@@ -184,12 +276,9 @@ static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
                 f->kept = selected;
                 f->pid = t->pid;
                 f->tid = t->tid;
-                free(f->cat);
-                free(f->name);
-                f->cat = f->name = NULL;
                 if (selected) {
-                    f->cat = dup_str(rec->u.event.category, &f->cat_len);
-                    f->name = dup_str(rec->u.event.name, &f->name_len);
+                    keep_str(&f->cat, &f->cat_cap, &f->cat_len, rec->u.event.category);
+                    keep_str(&f->name, &f->name_cap, &f->name_len, rec->u.event.name);
                 }
             } else {
                 selected = 0; /* too deep to track: dropped to keep the output balanced */
@@ -224,29 +313,33 @@ static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
         int flow = type >= FXT_EVENT_FLOW_BEGIN;
         int begin = type == FXT_EVENT_ASYNC_BEGIN || type == FXT_EVENT_FLOW_BEGIN;
         int end = type == FXT_EVENT_ASYNC_END || type == FXT_EVENT_FLOW_END;
-        uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, rec->u.event.id, (uint64_t)flow};
-        chain_t *ch = cli_map_get(&c->chains, key, sizeof key, begin && selected);
-        if (begin && selected && ch) {
-            free(ch->cat);
-            free(ch->name);
-            ch->open = 1;
-            ch->flow = flow;
-            ch->has_provider = rec->has_provider;
-            ch->provider = rec->provider;
-            ch->id = rec->u.event.id;
-            ch->pid = rec->u.event.thread.pid;
-            ch->tid = rec->u.event.thread.tid;
-            ch->cat = dup_str(rec->u.event.category, &ch->cat_len);
-            ch->name = dup_str(rec->u.event.name, &ch->name_len);
-        } else if (!begin) {
-            if (ch == NULL || !ch->open) {
-                selected = 0;
-            } else if (selected && end) {
-                ch->open = 0;
+        uint64_t h = chain_hash(rec->has_provider, rec->provider, rec->u.event.id, flow);
+        chain_t *ch = chain_find(&c->chains, rec->has_provider, rec->provider, rec->u.event.id, flow, h);
+        if (begin && selected) {
+            if (ch == NULL && (ch = chain_slot(&c->chains, h)) == NULL) {
+                selected = 0; /* out of memory: cannot track it, so do not start it */
+            } else {
+                ch->used = 1;
+                ch->hash = h;
+                ch->flow = flow;
+                ch->has_provider = rec->has_provider;
+                ch->provider = rec->provider;
+                ch->id = rec->u.event.id;
+                ch->pid = rec->u.event.thread.pid;
+                ch->tid = rec->u.event.thread.tid;
+                ch->last_ticks = rec->u.event.ts;
+                keep_str(&ch->cat, &ch->cat_cap, &ch->cat_len, rec->u.event.category);
+                keep_str(&ch->name, &ch->name_cap, &ch->name_len, rec->u.event.name);
             }
-        }
-        if (ch && selected) {
-            ch->last_ticks = rec->u.event.ts;
+        } else if (!begin) {
+            if (ch == NULL) {
+                selected = 0;
+            } else if (selected) {
+                ch->last_ticks = rec->u.event.ts;
+                if (end) {
+                    chain_remove(&c->chains, ch);
+                }
+            }
         }
     }
     if (!selected) {
@@ -438,7 +531,6 @@ static int run(int argc, char **argv) {
     }
     cli_map_init(&c.provs, sizeof(prov_t));
     cli_map_init(&c.stacks, sizeof(tstack_t));
-    cli_map_init(&c.chains, sizeof(chain_t));
     int rc = cli_read_trace("cut", in, NULL, on_record, on_error, &c, NULL);
     /* close kept begins that never ended */
     for (size_t i = 0; i < c.stacks.count; i++) {
@@ -457,9 +549,9 @@ static int run(int argc, char **argv) {
         }
     }
     /* end async and flow chains that were kept open */
-    for (size_t i = 0; i < c.chains.count; i++) {
-        chain_t *ch = cli_map_at(&c.chains, i, NULL, NULL);
-        if (ch->open) {
+    for (size_t i = 0; i < c.chains.cap; i++) {
+        chain_t *ch = &c.chains.slot[i];
+        if (ch->used) {
             prov_t *p = prov_of(&c, ch->has_provider, ch->provider);
             uint64_t ts = c.has_to ? window_end_ticks(&c, p ? p->tps : 1000000000u) : p ? p->max_ticks : ch->last_ticks;
             fxt_event_desc_t ev = {ch->flow ? FXT_EVENT_FLOW_END : FXT_EVENT_ASYNC_END, ts,
@@ -472,6 +564,7 @@ static int run(int argc, char **argv) {
         free(ch->cat);
         free(ch->name);
     }
+    free(c.chains.slot);
     fxt_status st = fxt_writer_finish(c.w);
     fxt_writer_destroy(c.w);
     if (cli_output_close(out, st != FXT_OK) != 0 && st == FXT_OK) {
@@ -479,7 +572,6 @@ static int run(int argc, char **argv) {
     }
     cli_map_free(&c.provs);
     cli_map_free(&c.stacks);
-    cli_map_free(&c.chains);
     free(c.scratch);
     if (rc != 0) {
         return rc;
