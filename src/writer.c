@@ -200,10 +200,23 @@ void fxt_writer_reset_tables(fxt_writer_t *w) {
 
 /* ---- hashing and the index maps ---------------------------------------------------------- */
 
+/*
+ * The bytes of a string shorter than 8 as one word, without a variable-length
+ * memcpy (a libc call per string): two overlapping 4-byte loads cover 4..7
+ * bytes, three byte loads cover 1..3. Equal words <=> equal bytes for the same
+ * n, so it serves both hashing and comparison.
+ */
 static inline uint64_t load_tail(const char *p, uint32_t n) {
-    uint64_t v = 0;
-    memcpy(&v, p, n); /* n < 8: no read past the string */
-    return v;
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+        return (uint64_t)a | ((uint64_t)b << 32);
+    }
+    if (n == 0) {
+        return 0;
+    }
+    return (uint64_t)(uint8_t)p[0] | ((uint64_t)(uint8_t)p[n / 2] << 8) | ((uint64_t)(uint8_t)p[n - 1] << 16);
 }
 
 static inline uint32_t hash_bytes(const char *p, uint32_t n) {
