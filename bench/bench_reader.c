@@ -170,6 +170,10 @@ static double decode_pass(const buf_t *b, size_t chunk, uint64_t *nrec) {
 int main(int argc, char **argv) {
     size_t mb = argc > 1 ? (size_t)strtoul(argv[1], NULL, 10) : 256;
     int reps = argc > 2 ? atoi(argv[2]) : 3;
+    if (mb < 1 || reps < 1) {
+        fprintf(stderr, "usage: bench_reader [MB >= 1] [repetitions >= 1]\n");
+        return 2;
+    }
     buf_t b;
     build(&b, mb << 20);
     double bytes = (double)b.n * 8;

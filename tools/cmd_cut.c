@@ -257,7 +257,8 @@ static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
         pv->max_ticks = rec->u.event.ts;
     }
     uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
-    int selected = in_window(c, ns) && matches(c, c->cats, c->ncats, rec->u.event.category) &&
+    int inwin = in_window(c, ns);
+    int selected = inwin && matches(c, c->cats, c->ncats, rec->u.event.category) &&
                    matches(c, c->names, c->nnames, rec->u.event.name);
     uint32_t type = rec->u.event.type;
     if (type == FXT_EVENT_DURATION_BEGIN || type == FXT_EVENT_DURATION_END) {
@@ -299,6 +300,9 @@ static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
                 c->dropped++;
                 return;
             }
+            /* the begin was kept: its end is kept too when in the window, whatever the
+             * category/name filters say (an end may carry other strings) */
+            selected = inwin;
             if (!selected) {
                 /* the begin was kept: close the pair at the window's end */
                 write_end(c, st, f, c->has_to ? window_end_ticks(c, tps) : rec->u.event.ts);
@@ -332,9 +336,10 @@ static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
                 keep_str(&ch->name, &ch->name_cap, &ch->name_len, rec->u.event.name);
             }
         } else if (!begin) {
-            if (ch == NULL) {
-                selected = 0;
-            } else if (selected) {
+            /* continuations of a kept chain are kept when in the window, whatever the
+             * category/name filters say (flows usually cross categories) */
+            selected = ch != NULL && inwin;
+            if (selected) {
                 ch->last_ticks = rec->u.event.ts;
                 if (end) {
                     chain_remove(&c->chains, ch);
@@ -473,8 +478,10 @@ static const char cut_help[] =
     "  -o, --output FILE      output (default: standard output); .gz/.zst compress\n"
     "  --compress FORMAT      gzip, zstd or none\n"
     "\n"
-    "Logs and scheduling records are kept when in the window and no category or\n"
-    "name filter is given.\n"
+    "The category and name filters select events and the begins of pairs and\n"
+    "async/flow chains; the ends and continuations of kept ones follow them when in\n"
+    "the window, whatever their own strings. Logs and scheduling records are kept\n"
+    "when in the window and no category or name filter is given.\n"
     "\n"
     "exit status: 0 ok, 1 damaged input records (skipped), 2 usage error, 3 I/O error\n";
 

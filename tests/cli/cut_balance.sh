@@ -23,6 +23,9 @@ t += event(END, 3000, T1, c, sref("b"))
 t += event(ASYNC_BEGIN, 200, T2, c, sref("as5"), ident=5)   # chain begun before: dropped
 t += event(ASYNC_END, 1200, T2, c, sref("as5"), ident=5)
 t += event(ASYNC_BEGIN, 1300, T2, c, sref("as6"), ident=6)  # never ended: closed
+t += event(FLOW_BEGIN, 1000, T2, c, sref("fl"), ident=9)    # a flow crossing categories
+t += event(FLOW_STEP, 1100, T1, sref("other"), sref("fl"), ident=9)
+t += event(FLOW_END, 1200, T2, sref("other"), sref("fl"), ident=9)
 # provider 2 at 2 ticks/ns, string and thread indexes of its own
 t += provider_info(2, "two") + init(2000000000) + string(1, "c2") + thread(1, 2, 20)
 t += event(INSTANT, 2400, 1, 1, sref("p2in"))       # 1200 ns: inside
@@ -34,15 +37,17 @@ evs() { "$FXT" dump --json "$1" | jq -c 'select(.kind=="event") | [.provider, .e
 
 "$FXT" cut in.fxt --from 500 --to 2000 --absolute -o abs.fxt 2> abs.err; rc=$?
 check "cut --absolute exits 0" '[ $rc -eq 0 ]'
-want='[1,"async_begin","as6",1300,"c"][1,"async_end","as6",2000,"c"][1,"duration_begin","a",700,"c"][1,"duration_begin","b",900,"c"][1,"duration_complete","x",1000,"c"][1,"duration_end","a",800,"c"][1,"duration_end","b",2000,"c"][1,"instant","i",1500,"c"][2,"instant","p2in",2400,"c2"]'
+want='[1,"async_begin","as6",1300,"c"][1,"async_end","as6",2000,"c"][1,"duration_begin","a",700,"c"][1,"duration_begin","b",900,"c"][1,"duration_complete","x",1000,"c"][1,"duration_end","a",800,"c"][1,"duration_end","b",2000,"c"][1,"flow_begin","fl",1000,"c"][1,"flow_end","fl",1200,"other"][1,"flow_step","fl",1100,"other"][1,"instant","i",1500,"c"][2,"instant","p2in",2400,"c2"]'
 got=$(evs abs.fxt)
 check "window [500,2000] ns: kept events, closed b and as6 at T1, dropped unmatched end and chain" '[ "$got" = "$want" ] || { echo "got $got"; false; }'
 check "cut output passes fxt check" '"$FXT" check abs.fxt > abs.check && grep -q " 0 errors" abs.check'
-check "cut reports what it closed and dropped" 'grep -q "kept 8 events" abs.err && grep -q "closed 2" abs.err && grep -q "dropped 1 unmatched" abs.err'
+check "cut reports what it closed and dropped" 'grep -q "kept 11 events" abs.err && grep -q "closed 2" abs.err && grep -q "dropped 1 unmatched" abs.err'
 "$FXT" cut in.fxt --from 400ns --to 1.9us -o rel.fxt 2>/dev/null
 check "relative times (from the first event, 100 ns) give the same output" 'cmp -s abs.fxt rel.fxt'
 "$FXT" cut in.fxt --name 'as*' -o names.fxt 2>/dev/null
 check "--name glob without a window: chains kept, open one closed at the provider's last time" '[ "$(evs names.fxt)" = "[1,\"async_begin\",\"as5\",200,\"c\"][1,\"async_begin\",\"as6\",1300,\"c\"][1,\"async_end\",\"as5\",1200,\"c\"][1,\"async_end\",\"as6\",3000,\"c\"]" ] && "$FXT" check names.fxt > /dev/null'
+"$FXT" cut in.fxt --category c --from 500 --to 1150 --absolute -o catf.fxt 2>/dev/null
+check "--category selects begins; a kept flow's continuations in other categories follow it, its end outside the window is synthesized" '[ "$(evs catf.fxt)" = "[1,\"duration_begin\",\"a\",700,\"c\"][1,\"duration_begin\",\"b\",900,\"c\"][1,\"duration_complete\",\"x\",1000,\"c\"][1,\"duration_end\",\"a\",800,\"c\"][1,\"duration_end\",\"b\",1150,\"c\"][1,\"flow_begin\",\"fl\",1000,\"c\"][1,\"flow_end\",\"fl\",1150,\"c\"][1,\"flow_step\",\"fl\",1100,\"other\"]" ] && "$FXT" check catf.fxt > /dev/null'
 gzip -c in.fxt | "$FXT" cut - --from 500 --to 2000 --absolute --compress zstd 2>/dev/null | zstd -dc > pipe.fxt
 check "cut from a gzip pipe to a zstd pipe: same result" 'cmp -s abs.fxt pipe.fxt'
 "$FXT" cut in.fxt --from 2000 --to 500 -o x.fxt 2>/dev/null; rc=$?
