@@ -52,6 +52,7 @@ struct fxt_writer {
     uint64_t truncations;
     uint64_t serial; /* record being written, for pinning */
     uint64_t trunc_mark; /* truncations before the current call */
+    uint64_t str_regs, str_evict, str_inline, thr_regs, thr_evict; /* fxt_writer_stats() */
     size_t reserved;   /* fxt_writer_reserve(): bytes promised */
 
     uint32_t max_strings, nstrings, shand;
@@ -356,6 +357,7 @@ static uint16_t string_victim(fxt_writer_t *w) {
             continue;
         }
         string_unmap(w, (uint16_t)w->shand); /* evict */
+        w->str_evict++;
         return (uint16_t)w->shand;
     }
     return 0; /* every slot is used by the current record: caller writes inline */
@@ -375,9 +377,11 @@ static fxt_status intern_string(fxt_writer_t *w, const char *p, uint32_t len, ui
     }
     uint16_t idx = string_victim(w);
     if (idx == 0) {
+        w->str_inline++;
         *ref = fxt_strref_inline((uint16_t)len);
         return FXT_OK;
     }
+    w->str_regs++;
     sslot_t *s = &w->strings[idx];
     if (len > s->cap || s->p == NULL) {
         uint32_t ncap = len < 32 ? 32 : len;
@@ -520,6 +524,7 @@ static uint8_t thread_victim(fxt_writer_t *w) {
             continue;
         }
         thread_unmap(w, (uint8_t)w->thand);
+        w->thr_evict++;
         return (uint8_t)w->thand;
     }
     return 0;
@@ -556,6 +561,7 @@ static fxt_status prep_thread(fxt_writer_t *w, fxt_wthread_t t, pthr_t *out) {
     s->pin = w->serial;
     thread_map(w, idx);
     out->ref = idx;
+    w->thr_regs++;
     fxt_status st = reserve(w, 24);
     if (st != FXT_OK) {
         return st;
@@ -1195,7 +1201,26 @@ void fxt_writer_reset(fxt_writer_t *w, fxt_sink_t sink) {
     w->truncations = 0;
     w->trunc_mark = 0;
     w->reserved = 0;
+    w->str_regs = w->str_evict = w->str_inline = w->thr_regs = w->thr_evict = 0;
     fxt_writer_reset_tables(w);
+}
+
+void fxt_writer_stats(const fxt_writer_t *w, fxt_writer_stats_t *out) {
+    if (out == NULL) {
+        return;
+    }
+    memset(out, 0, sizeof *out);
+    if (w == NULL) {
+        return;
+    }
+    out->bytes = w->flushed + w->len;
+    out->records = w->records;
+    out->truncations = w->truncations;
+    out->strings_registered = w->str_regs;
+    out->string_evictions = w->str_evict;
+    out->strings_inline = w->str_inline;
+    out->threads_registered = w->thr_regs;
+    out->thread_evictions = w->thr_evict;
 }
 
 int fxt_writer_last_truncated(const fxt_writer_t *w) { return w != NULL && w->truncations != w->trunc_mark; }

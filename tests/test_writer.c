@@ -418,6 +418,15 @@ static void test_table_recycling(void) {
     CHECK_EQ_U64(bad, 0);
     /* every distinct string registered once, hot categories not re-registered each time */
     CHECK(strings >= N + 50 && strings < N + 50 + 1000);
+    fxt_writer_stats_t ws;
+    fxt_writer_stats(w, &ws);
+    CHECK_EQ_U64(ws.strings_registered, strings);
+    CHECK(ws.string_evictions >= (uint64_t)N + 50 - 32767);
+    CHECK_EQ_U64(ws.strings_registered - ws.string_evictions, 32767); /* the table ends full */
+    CHECK(ws.threads_registered >= 300 && ws.thread_evictions >= 300 - 255);
+    CHECK_EQ_U64(ws.threads_registered - ws.thread_evictions, 255);
+    CHECK_EQ_U64(ws.strings_inline, 0);
+    CHECK_EQ_U64(ws.records, fxt_writer_records(w));
     fxt_reader_destroy(r);
     fxt_writer_destroy(w);
     fxt_membuf_free(&mem);
