@@ -364,8 +364,7 @@ static fxt_status merge_record(fxt_merger_t *m, const fxt_record_t *rec) {
         __extension__ typedef __int128 i128;
         by = (int64_t)((i128)m->offset_ns * (i128)tps / 1000000000);
     }
-    st = fxt_write_record(m->w, rec, by);
-    return st == FXT_E_UNSUPPORTED ? FXT_OK : st;
+    return fxt_write_record(m->w, rec, by);
 }
 
 fxt_status fxt_merger_feed(fxt_merger_t *m, const void *data, size_t len) {
@@ -388,6 +387,18 @@ fxt_status fxt_merger_feed(fxt_merger_t *m, const void *data, size_t len) {
             continue;
         }
         st = merge_record(m, &rec);
+        if (st != FXT_OK && st != FXT_E_NOMEM && fxt_writer_status(m->w) == FXT_OK) {
+            /* The writer refused this one record (e.g. an unknown record of the other byte
+             * order, which cannot be swapped blindly); its refusals are not sticky, so drop
+             * the record, say so, and go on with the rest of the input. */
+            m->stats.refused++;
+            m->diag.status = st;
+            m->diag.offset = rec.offset;
+            m->diag.header = rec.header;
+            m->diag.record_type = rec.type;
+            snprintf(m->diag.msg, sizeof m->diag.msg, "record cannot be re-encoded: %s", fxt_status_str(st));
+            continue;
+        }
         if (st != FXT_OK) {
             return m->status = st;
         }

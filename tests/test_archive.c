@@ -71,7 +71,62 @@ static void test_merge_api(void) {
     fxt_membuf_free(&out);
 }
 
+/* A record the output writer cannot re-encode (an unknown record of the other byte
+ * order: its words cannot be swapped blindly) is dropped and counted; the merge goes on. */
+static void test_merge_refused(void) {
+    fxt_membuf_t a = {0}, out = {0};
+    fxt_writer_options_t o = {sizeof o, FXT_WRITE_BIG_ENDIAN, 0, 0, 0};
+    fxt_writer_t *w;
+    CHECK(fxt_writer_create(&o, fxt_sink_membuf(&a), &w) == FXT_OK);
+    fxt_write_magic(w);
+    fxt_write_provider_info(w, 1, fxt_cstr("be"));
+    fxt_write_instant(w, 1, fxt_thread(1, 2), fxt_cstr("c"), fxt_cstr("before"), NULL, 0);
+    fxt_writer_flush(w);
+    size_t unknown_at = a.len;
+    /* record type 14 (reserved), 2 words, big-endian */
+    static const uint8_t unknown[16] = {0, 0, 0, 0, 0, 0, 0, (2u << 4) | 14u, 1, 2, 3, 4, 5, 6, 7, 8};
+    CHECK(fxt_write_raw(w, unknown, sizeof unknown) == FXT_OK);
+    fxt_write_instant(w, 2, fxt_thread(1, 2), fxt_cstr("c"), fxt_cstr("after"), NULL, 0);
+    CHECK(fxt_writer_finish(w) == FXT_OK);
+    fxt_writer_destroy(w);
+
+    fxt_merger_t *m;
+    CHECK(fxt_writer_create(NULL, fxt_sink_membuf(&out), &w) == FXT_OK);
+    CHECK(fxt_merger_create(w, &m) == FXT_OK);
+    fxt_merger_input_t in = FXT_MERGER_INPUT_INIT;
+    CHECK(fxt_merger_begin(m, &in) == FXT_OK);
+    CHECK(fxt_merger_feed(m, a.data, a.len) == FXT_OK);
+    CHECK(fxt_merger_end(m) == FXT_OK);
+    CHECK(fxt_merger_finish(m) == FXT_OK);
+    fxt_merger_stats_t st;
+    fxt_merger_get_stats(m, &st);
+    CHECK_EQ_U64(st.refused, 1);
+    CHECK_EQ_U64(st.damaged, 0);
+    CHECK_EQ_U64(fxt_merger_diag(m)->offset, unknown_at);
+    CHECK(fxt_merger_diag(m)->status == FXT_E_UNSUPPORTED);
+    CHECK(strstr(fxt_merger_diag(m)->msg, "re-encoded") != NULL);
+    fxt_merger_destroy(m);
+    fxt_writer_destroy(w);
+
+    /* both events made it, in host order */
+    fxt_reader_t *r;
+    fxt_reader_create(NULL, &r);
+    fxt_in_buffer_t ib = {out.data, out.len, 0};
+    fxt_record_t rec;
+    int events = 0, unknown_out = 0;
+    while (fxt_reader_next(r, &ib, &rec) == FXT_OK) {
+        events += rec.kind == FXT_KIND_EVENT;
+        unknown_out += rec.kind == FXT_KIND_UNKNOWN;
+    }
+    CHECK_EQ_U64(events, 2);
+    CHECK_EQ_U64(unknown_out, 0);
+    fxt_reader_destroy(r);
+    fxt_membuf_free(&a);
+    fxt_membuf_free(&out);
+}
+
 int main(void) {
     RUN(test_merge_api);
+    RUN(test_merge_refused);
     return TEST_EXIT();
 }

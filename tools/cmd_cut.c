@@ -87,7 +87,7 @@ typedef struct cut {
     int out_has_provider;
     uint32_t out_provider;
     int out_started;
-    uint64_t kept, dropped, closed, dropped_ends, errors;
+    uint64_t kept, dropped, closed, dropped_ends, errors, refused;
     char *scratch;
 } cut_t;
 
@@ -116,6 +116,23 @@ static prov_t *prov_of(cut_t *c, int has, uint32_t id) {
     return p;
 }
 
+/* The writer refuses a record it cannot encode (validation errors are not sticky, the
+ * output stays well-formed): count it and say where it came from, so nothing is lost
+ * silently. Sink errors are sticky and end the run through fxt_writer_status(). */
+static void put(cut_t *c, fxt_status st, const fxt_record_t *rec) {
+    if (st == FXT_OK || fxt_writer_status(c->w) != FXT_OK) {
+        return;
+    }
+    if (++c->refused <= 10) {
+        if (rec != NULL) {
+            fprintf(stderr, "fxt cut: offset %" PRIu64 ": record not re-encodable: %s (dropped)\n", rec->offset,
+                    fxt_status_str(st));
+        } else {
+            fprintf(stderr, "fxt cut: synthesized record refused: %s (dropped)\n", fxt_status_str(st));
+        }
+    }
+}
+
 /* Make the output's provider context the record's (announcing it on first use). */
 static void ensure_context(cut_t *c, int has, uint32_t id) {
     prov_t *p = prov_of(c, has, id);
@@ -124,9 +141,9 @@ static void ensure_context(cut_t *c, int has, uint32_t id) {
     }
     if (has && (!c->out_has_provider || c->out_provider != id || !p->announced)) {
         if (!p->announced) {
-            fxt_write_provider_info(c->w, id, fxt_str_n(p->name, p->name_len));
+            put(c, fxt_write_provider_info(c->w, id, fxt_str_n(p->name, p->name_len)), NULL);
         } else {
-            fxt_write_provider_section(c->w, id);
+            put(c, fxt_write_provider_section(c->w, id), NULL);
         }
         c->out_has_provider = 1;
         c->out_provider = id;
@@ -134,7 +151,7 @@ static void ensure_context(cut_t *c, int has, uint32_t id) {
     if (!p->announced) {
         p->announced = 1;
         if (p->has_init) {
-            fxt_write_init(c->w, p->tps);
+            put(c, fxt_write_init(c->w, p->tps), NULL);
         }
     }
 }
@@ -246,8 +263,10 @@ static void chain_remove(chains_t *t, chain_t *ch) {
 
 static void write_end(cut_t *c, const tstack_t *st, const frame_t *f, uint64_t ticks) {
     ensure_context(c, st->has_provider, st->provider);
-    fxt_write_duration_end(c->w, ticks, fxt_thread(f->pid, f->tid), fxt_str_n(f->cat, f->cat_len),
-                           fxt_str_n(f->name, f->name_len), NULL, 0);
+    put(c,
+        fxt_write_duration_end(c->w, ticks, fxt_thread(f->pid, f->tid), fxt_str_n(f->cat, f->cat_len),
+                               fxt_str_n(f->name, f->name_len), NULL, 0),
+        NULL);
 }
 
 static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
@@ -352,7 +371,7 @@ static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
         return;
     }
     ensure_context(c, rec->has_provider, rec->provider);
-    fxt_write_record(c->w, rec, 0);
+    put(c, fxt_write_record(c->w, rec, 0), rec);
     c->kept++;
 }
 
@@ -362,7 +381,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_KIND_MAGIC:
         if (!c->out_started) {
             c->out_started = 1;
-            fxt_write_magic(c->w);
+            put(c, fxt_write_magic(c->w), rec);
         }
         break;
     case FXT_KIND_PROVIDER_INFO: {
@@ -380,7 +399,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
             p->tps = rec->u.init.ticks_per_second;
             if (p->announced) {
                 ensure_context(c, rec->has_provider, rec->provider);
-                fxt_write_init(c->w, p->tps);
+                put(c, fxt_write_init(c->w, p->tps), rec);
             }
         }
         break;
@@ -391,7 +410,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         break; /* contexts are re-created on demand; the writer registers strings and threads */
     case FXT_KIND_PROVIDER_EVENT:
         ensure_context(c, rec->has_provider, rec->provider);
-        fxt_write_provider_event(c->w, rec->u.provider_event.id, rec->u.provider_event.event);
+        put(c, fxt_write_provider_event(c->w, rec->u.provider_event.id, rec->u.provider_event.event), rec);
         break;
     case FXT_KIND_EVENT:
         on_event(c, r, rec);
@@ -406,14 +425,14 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
                                                               : rec->u.legacy_context_switch.ts;
         if (in_window(c, cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r))) && c->ncats == 0 && c->nnames == 0) {
             ensure_context(c, rec->has_provider, rec->provider);
-            fxt_write_record(c->w, rec, 0);
+            put(c, fxt_write_record(c->w, rec, 0), rec);
         }
         break;
     }
     default:
         /* objects, blobs, large blobs, trace info, unknown records: kept (they describe the trace) */
         ensure_context(c, rec->has_provider, rec->provider);
-        fxt_write_record(c->w, rec, 0);
+        put(c, fxt_write_record(c->w, rec, 0), rec);
         break;
     }
     return fxt_writer_status(c->w) != FXT_OK;
@@ -483,7 +502,8 @@ static const char cut_help[] =
     "the window, whatever their own strings. Logs and scheduling records are kept\n"
     "when in the window and no category or name filter is given.\n"
     "\n"
-    "exit status: 0 ok, 1 damaged input records (skipped), 2 usage error, 3 I/O error\n";
+    "exit status: 0 ok, 1 damaged input records (skipped) or records that could not\n"
+    "be re-encoded (dropped), 2 usage error, 3 I/O error\n";
 
 static int run(int argc, char **argv) {
     static cut_t c;
@@ -565,7 +585,7 @@ static int run(int argc, char **argv) {
                                    fxt_thread(ch->pid, ch->tid), fxt_str_n(ch->cat, ch->cat_len),
                                    fxt_str_n(ch->name, ch->name_len), ch->id, 0, NULL, 0, NULL, 0};
             ensure_context(&c, ch->has_provider, ch->provider);
-            fxt_write_event(c.w, &ev);
+            put(&c, fxt_write_event(c.w, &ev), NULL);
             c.closed++;
         }
         free(ch->cat);
@@ -588,9 +608,13 @@ static int run(int argc, char **argv) {
         return st == FXT_E_IO ? CLI_EXIT_IO : CLI_EXIT_LIMIT;
     }
     fprintf(stderr, "fxt cut: kept %" PRIu64 " events, dropped %" PRIu64 ", closed %" PRIu64
-                    " durations/chains at the window's end, dropped %" PRIu64 " unmatched ends\n",
+                    " durations/chains at the window's end, dropped %" PRIu64 " unmatched ends",
             c.kept, c.dropped, c.closed, c.dropped_ends);
-    return c.errors ? CLI_EXIT_DATA : CLI_EXIT_OK;
+    if (c.refused) {
+        fprintf(stderr, ", %" PRIu64 " records not re-encodable", c.refused);
+    }
+    fputc('\n', stderr);
+    return c.errors || c.refused ? CLI_EXIT_DATA : CLI_EXIT_OK;
 }
 
 const cli_command_t cli_cmd_cut = {"cut", run, "keep a time window / categories / names of a trace", cut_help};

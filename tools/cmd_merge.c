@@ -31,7 +31,8 @@ static const char merge_help[] =
     "  --compress FORMAT     gzip, zstd or none, whatever the name\n"
     "  --offset FILE=NS      shift FILE's clock by NS nanoseconds (may be negative)\n"
     "\n"
-    "exit status: 0 ok, 1 some input had damaged records (skipped), 2 usage error,\n"
+    "exit status: 0 ok, 1 some input had damaged records (skipped) or records that\n"
+    "could not be re-encoded (dropped), 2 usage error,\n"
     "3 I/O error, 4 out of memory\n";
 
 static void base_name(const char *path, char *out, size_t cap) {
@@ -118,7 +119,7 @@ static int run(int argc, char **argv) {
         return CLI_EXIT_LIMIT;
     }
     int rc = CLI_EXIT_OK;
-    uint64_t damaged = 0;
+    uint64_t damaged = 0, refused = 0;
     for (int i = 0; i < ninputs && rc == CLI_EXIT_OK; i++) {
         cli_input_t *in;
         if (cli_input_open(inputs[i], &in, err, sizeof err) != 0) {
@@ -158,6 +159,11 @@ static int run(int argc, char **argv) {
                     inputs[i], ms.damaged - damaged, fxt_merger_diag(m)->offset, fxt_merger_diag(m)->msg);
             damaged = ms.damaged;
         }
+        if (ms.refused > refused) {
+            fprintf(stderr, "fxt merge: %s: %" PRIu64 " record(s) could not be re-encoded and were dropped (last at offset %" PRIu64 ": %s)\n",
+                    inputs[i], ms.refused - refused, fxt_merger_diag(m)->offset, fxt_merger_diag(m)->msg);
+            refused = ms.refused;
+        }
         cli_input_close(in);
     }
     fxt_status st = fxt_merger_finish(m);
@@ -180,7 +186,7 @@ static int run(int argc, char **argv) {
                         " records\n",
                 ms.inputs, ms.providers, ms.remapped, ms.records);
     }
-    return rc != CLI_EXIT_OK ? rc : (ms.damaged ? CLI_EXIT_DATA : CLI_EXIT_OK);
+    return rc != CLI_EXIT_OK ? rc : (ms.damaged || ms.refused ? CLI_EXIT_DATA : CLI_EXIT_OK);
 }
 
 const cli_command_t cli_cmd_merge = {"merge", run, "merge traces into one archive (trace manager)", merge_help};

@@ -82,9 +82,10 @@ FXT_API fxt_status fxt_merger_add_buffer(fxt_merger_t *m, uint32_t id, const voi
 
 typedef struct fxt_merger_stats {
     uint64_t inputs, records, damaged, providers, remapped;
+    uint64_t refused; /* records the writer could not re-encode (dropped; see fxt_merger_diag) */
 } fxt_merger_stats_t;
 FXT_API void fxt_merger_get_stats(const fxt_merger_t *m, fxt_merger_stats_t *out);
-/** The last damaged record's diagnostic (offset within the current input). */
+/** The last damaged or refused record's diagnostic (offset within the current input). */
 FXT_API const fxt_diag_t *fxt_merger_diag(const fxt_merger_t *m);
 
 #ifdef __cplusplus

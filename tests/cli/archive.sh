@@ -81,6 +81,20 @@ PY
 check "cut keeps exactly the events in the window (vs dump of the input)" 'python3 cmpcut.py'
 "$FXT" cut big.fxt --category gfx --name "Poll*" -o cat.fxt 2>/dev/null
 check "category/name filters, output valid" '[ "$("$FXT" dump --json cat.fxt | jq -r "select(.kind==\"event\") | .category" | sort -u | tr "\n" " ")" = "gfx " ] && "$FXT" check cat.fxt > /dev/null'
+# a record that cannot be re-encoded (an unknown record of the other byte order) is
+# dropped and reported, with its offset; everything else is kept and the exit status is 1
+"$FXT" synth --seed 4 --events 200 --big-endian -o be.fxt
+be_at=$(stat -c %s be.fxt)
+printf '\0\0\0\0\0\0\0\056\1\2\3\4\5\6\7\10' >> be.fxt
+# more records after it: a second trace minus its magic record
+"$FXT" synth --seed 4 --events 200 --big-endian -o be.tail && tail -c +9 be.tail >> be.fxt
+check "the hand-made unknown record reads as one (big-endian)" '[ "$("$FXT" dump --json be.fxt | jq -r "select(.kind==\"unknown\") | .offset")" = "$be_at" ]'
+"$FXT" merge be.fxt --offset be.fxt=10 -o be.m.fxt 2> be.m.err; rc=$?
+check "merge: refused record reported with its offset, exit 1" '[ $rc -eq 1 ] && grep -q "1 record(s) could not be re-encoded.*offset $be_at" be.m.err'
+check "merge: every event of the input kept" '[ "$("$FXT" dump --json be.m.fxt | jq -c "select(.kind==\"event\")" | wc -l)" = "$("$FXT" dump --json be.fxt | jq -c "select(.kind==\"event\")" | wc -l)" ]'
+"$FXT" cut be.fxt -o be.c.fxt 2> be.c.err; rc=$?
+check "cut: refused record reported with its offset, exit 1" '[ $rc -eq 1 ] && grep -q "offset $be_at: record not re-encodable" be.c.err && grep -q "1 records not re-encodable" be.c.err'
+check "cut: every event of the input kept" '[ "$("$FXT" dump --json be.c.fxt | jq -c "select(.kind==\"event\")" | wc -l)" = "$("$FXT" dump --json be.fxt | jq -c "select(.kind==\"event\")" | wc -l)" ]'
 "$FXT" merge /nonexistent.fxt -o x.fxt 2>/dev/null; rc=$?
 check "merge: missing input is an I/O error" '[ $rc -eq 3 ]'
 exit $fail
