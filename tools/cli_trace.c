@@ -1,8 +1,10 @@
 /* Shared trace-reading loop and time helpers for the fxt subcommands. */
 #include "cli_trace.h"
 
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "cli_io.h"
@@ -84,4 +86,87 @@ void cli_print_us_signed(FILE *f, int64_t ns) {
     } else {
         cli_print_us(f, (uint64_t)ns);
     }
+}
+
+/* ---- event selection ---------------------------------------------------------------- */
+
+int cli_parse_ns(const char *s, uint64_t *out) {
+    uint64_t ip = 0, frac = 0, fscale = 1;
+    const char *p = s;
+    int digits = 0;
+    for (; *p >= '0' && *p <= '9'; p++, digits++) {
+        if (ip > (UINT64_MAX - 9) / 10) {
+            return -1;
+        }
+        ip = ip * 10 + (uint64_t)(*p - '0');
+    }
+    if (*p == '.') {
+        for (p++; *p >= '0' && *p <= '9'; p++, digits++) {
+            if (fscale < UINT64_C(1000000000)) { /* 9 fraction digits are enough for any unit */
+                frac = frac * 10 + (uint64_t)(*p - '0');
+                fscale *= 10;
+            }
+        }
+    }
+    if (digits == 0) {
+        return -1;
+    }
+    uint64_t mul = strcmp(p, "us") == 0 ? 1000 : strcmp(p, "ms") == 0 ? 1000000 : strcmp(p, "s") == 0 ? 1000000000 : 1;
+    if (*p && strcmp(p, "ns") != 0 && mul == 1) {
+        return -1;
+    }
+    if (ip > UINT64_MAX / mul || ip * mul > UINT64_MAX - frac * mul / fscale) {
+        return -1;
+    }
+    *out = ip * mul + frac * mul / fscale;
+    return 0;
+}
+
+int cli_select_option(cli_select_t *sel, const char *opt, const char *val) {
+    int cat = strcmp(opt, "--category") == 0;
+    if (!cat && strcmp(opt, "--name") != 0) {
+        return 0;
+    }
+    unsigned *n = cat ? &sel->ncats : &sel->nnames;
+    if (val == NULL || *n == CLI_MAX_FILTERS) {
+        return -1;
+    }
+    (cat ? sel->cats : sel->names)[(*n)++] = val;
+    return 1;
+}
+
+int cli_select_match(cli_select_t *sel, const char *const *pats, unsigned n, fxt_str_t s) {
+    if (n == 0) {
+        return 1;
+    }
+    size_t len = s.ptr ? s.len : 0;
+    if (len > sizeof sel->scratch - 1) {
+        len = sizeof sel->scratch - 1;
+    }
+    if (len) {
+        memcpy(sel->scratch, s.ptr, len);
+    }
+    sel->scratch[len] = '\0';
+    for (unsigned i = 0; i < n; i++) {
+        if (fnmatch(pats[i], sel->scratch, 0) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int cli_select_time(cli_select_t *sel, uint64_t ns) {
+    if (!sel->have_base) {
+        sel->have_base = 1;
+        sel->base_ns = ns;
+    }
+    uint64_t rel = sel->absolute ? ns : (ns >= sel->base_ns ? ns - sel->base_ns : 0);
+    return !(sel->has_from && rel < sel->from_ns) && !(sel->has_to && rel > sel->to_ns);
+}
+
+uint64_t cli_select_end_ns(const cli_select_t *sel) {
+    if (sel->absolute) {
+        return sel->to_ns;
+    }
+    return sel->to_ns > UINT64_MAX - sel->base_ns ? UINT64_MAX : sel->base_ns + sel->to_ns;
 }

@@ -27,4 +27,36 @@ void cli_print_us(FILE *f, uint64_t ns);
 /* Print a signed nanosecond count as microseconds. */
 void cli_print_us_signed(FILE *f, int64_t ns);
 
+/*
+ * Event selection shared by fxt json and fxt cut: category and name globs
+ * (fnmatch, repeatable; an event passes when some pattern of each non-empty
+ * list matches) and a time window in ns, relative to the first record asked
+ * about unless `absolute`.
+ */
+#define CLI_MAX_FILTERS 64
+typedef struct cli_select {
+    const char *cats[CLI_MAX_FILTERS];
+    unsigned ncats;
+    const char *names[CLI_MAX_FILTERS];
+    unsigned nnames;
+    int has_from, has_to, absolute;
+    uint64_t from_ns, to_ns;
+    int have_base;
+    uint64_t base_ns;
+    char scratch[32768 + 1]; /* NUL-terminated copy of a string for fnmatch */
+} cli_select_t;
+
+/* "1500", "1.5us", "2ms", "0.25s", "3ns": exact decimal (digits below 1 ns are
+ * truncated). Returns 0, or -1 for a malformed or overflowing time. */
+int cli_parse_ns(const char *s, uint64_t *out);
+/* Take "--category PAT" or "--name PAT" into `sel`. Returns 1 if `opt` was one
+ * of them (the caller skips the value), 0 if not, -1 if full or `val` is NULL. */
+int cli_select_option(cli_select_t *sel, const char *opt, const char *val);
+/* Whether `s` matches one of the patterns (1 when there are none). */
+int cli_select_match(cli_select_t *sel, const char *const *pats, unsigned n, fxt_str_t s);
+/* Whether an event at `ns` is in the window (the first call fixes the base). */
+int cli_select_time(cli_select_t *sel, uint64_t ns);
+/* The window's end in absolute ns (valid once a time was asked about). */
+uint64_t cli_select_end_ns(const cli_select_t *sel);
+
 #endif

@@ -10,7 +10,6 @@
  */
 #include <fxt/archive.h>
 
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +20,6 @@
 #include "cli_map.h"
 #include "cli_trace.h"
 
-#define MAX_FILTERS 64
 #define MAX_DEPTH 256
 
 typedef struct prov {
@@ -73,14 +71,7 @@ typedef struct chains {
 typedef struct cut {
     fxt_writer_t *w;
     fxt_status wst;
-    const char *cats[MAX_FILTERS];
-    unsigned ncats;
-    const char *names[MAX_FILTERS];
-    unsigned nnames;
-    int has_from, has_to, absolute;
-    uint64_t from_ns, to_ns;
-    int have_base;
-    uint64_t base_ns;
+    cli_select_t sel;
     cli_map_t provs;   /* (has_provider, id) -> prov_t */
     cli_map_t stacks;  /* (has_provider, provider, pid, tid) -> tstack_t */
     chains_t chains;   /* (has_provider, provider, id, flow) -> open chain */
@@ -88,25 +79,7 @@ typedef struct cut {
     uint32_t out_provider;
     int out_started;
     uint64_t kept, dropped, closed, dropped_ends, errors, refused;
-    char *scratch;
 } cut_t;
-
-static int matches(cut_t *c, const char *const *pats, unsigned n, fxt_str_t s) {
-    if (n == 0) {
-        return 1;
-    }
-    size_t len = s.ptr ? s.len : 0;
-    if (len) {
-        memcpy(c->scratch, s.ptr, len);
-    }
-    c->scratch[len] = '\0';
-    for (unsigned i = 0; i < n; i++) {
-        if (fnmatch(pats[i], c->scratch, 0) == 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
 
 static prov_t *prov_of(cut_t *c, int has, uint32_t id) {
     prov_t *p = cli_map_get_u64(&c->provs, (uint64_t)has, id, 1);
@@ -157,18 +130,9 @@ static void ensure_context(cut_t *c, int has, uint32_t id) {
 }
 
 static uint64_t window_end_ticks(cut_t *c, uint64_t tps) {
-    uint64_t ns = c->absolute ? c->to_ns : c->base_ns + c->to_ns;
+    uint64_t ns = cli_select_end_ns(&c->sel);
     __extension__ typedef unsigned __int128 u128;
     return (uint64_t)((u128)ns * tps / 1000000000u);
-}
-
-static int in_window(cut_t *c, uint64_t ns) {
-    if (!c->have_base) {
-        c->have_base = 1;
-        c->base_ns = ns;
-    }
-    uint64_t rel = c->absolute ? ns : (ns >= c->base_ns ? ns - c->base_ns : 0);
-    return !(c->has_from && rel < c->from_ns) && !(c->has_to && rel > c->to_ns);
 }
 
 /* Copy s into a reusable buffer (grown only when too small). */
@@ -276,9 +240,9 @@ static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
         pv->max_ticks = rec->u.event.ts;
     }
     uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
-    int inwin = in_window(c, ns);
-    int selected = inwin && matches(c, c->cats, c->ncats, rec->u.event.category) &&
-                   matches(c, c->names, c->nnames, rec->u.event.name);
+    int inwin = cli_select_time(&c->sel, ns);
+    int selected = inwin && cli_select_match(&c->sel, c->sel.cats, c->sel.ncats, rec->u.event.category) &&
+                   cli_select_match(&c->sel, c->sel.names, c->sel.nnames, rec->u.event.name);
     uint32_t type = rec->u.event.type;
     if (type == FXT_EVENT_DURATION_BEGIN || type == FXT_EVENT_DURATION_END) {
         const fxt_thread_ref_t *t = &rec->u.event.thread;
@@ -324,7 +288,7 @@ static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
             selected = inwin;
             if (!selected) {
                 /* the begin was kept: close the pair at the window's end */
-                write_end(c, st, f, c->has_to ? window_end_ticks(c, tps) : rec->u.event.ts);
+                write_end(c, st, f, c->sel.has_to ? window_end_ticks(c, tps) : rec->u.event.ts);
                 c->closed++;
                 c->kept++;
                 return;
@@ -423,7 +387,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
                       : rec->kind == FXT_KIND_CONTEXT_SWITCH ? rec->u.context_switch.ts
                       : rec->kind == FXT_KIND_THREAD_WAKEUP  ? rec->u.thread_wakeup.ts
                                                               : rec->u.legacy_context_switch.ts;
-        if (in_window(c, cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r))) && c->ncats == 0 && c->nnames == 0) {
+        if (cli_select_time(&c->sel, cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r))) && c->sel.ncats == 0 && c->sel.nnames == 0) {
             ensure_context(c, rec->has_provider, rec->provider);
             put(c, fxt_write_record(c->w, rec, 0), rec);
         }
@@ -445,39 +409,6 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     if (c->errors <= 10) {
         fprintf(stderr, "fxt cut: offset %" PRIu64 ": %s (skipped)\n", d->offset, d->msg);
     }
-}
-
-/* "1500", "1.5us", "2ms", "0.25s": exact decimal (digits below 1 ns are truncated). */
-static int parse_ns(const char *s, uint64_t *out) {
-    uint64_t ip = 0, frac = 0, fscale = 1;
-    const char *p = s;
-    int digits = 0;
-    for (; *p >= '0' && *p <= '9'; p++, digits++) {
-        if (ip > (UINT64_MAX - 9) / 10) {
-            return -1;
-        }
-        ip = ip * 10 + (uint64_t)(*p - '0');
-    }
-    if (*p == '.') {
-        for (p++; *p >= '0' && *p <= '9'; p++, digits++) {
-            if (fscale < UINT64_C(1000000000)) { /* 9 fraction digits are enough for any unit */
-                frac = frac * 10 + (uint64_t)(*p - '0');
-                fscale *= 10;
-            }
-        }
-    }
-    if (digits == 0) {
-        return -1;
-    }
-    uint64_t mul = strcmp(p, "us") == 0 ? 1000 : strcmp(p, "ms") == 0 ? 1000000 : strcmp(p, "s") == 0 ? 1000000000 : 1;
-    if (*p && strcmp(p, "ns") != 0 && mul == 1) {
-        return -1;
-    }
-    if (ip > UINT64_MAX / mul) {
-        return -1;
-    }
-    *out = ip * mul + frac * mul / fscale;
-    return 0;
 }
 
 static const char cut_help[] =
@@ -512,8 +443,14 @@ static int run(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--absolute") == 0) {
-            c.absolute = 1;
+        int sel = cli_select_option(&c.sel, a, v);
+        if (sel > 0) {
+            i++;
+        } else if (sel < 0) {
+            fprintf(stderr, "fxt cut: too many filters or missing value: '%s'\n", a);
+            return CLI_EXIT_USAGE;
+        } else if (strcmp(a, "--absolute") == 0) {
+            c.sel.absolute = 1;
         } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && v) {
             outpath = v;
             i++;
@@ -522,17 +459,11 @@ static int run(int argc, char **argv) {
             i++;
         } else if ((strcmp(a, "--from") == 0 || strcmp(a, "--to") == 0) && v) {
             int from = a[2] == 'f';
-            if (parse_ns(v, from ? &c.from_ns : &c.to_ns) != 0) {
+            if (cli_parse_ns(v, from ? &c.sel.from_ns : &c.sel.to_ns) != 0) {
                 fprintf(stderr, "fxt cut: bad time '%s'\n", v);
                 return CLI_EXIT_USAGE;
             }
-            *(from ? &c.has_from : &c.has_to) = 1;
-            i++;
-        } else if (strcmp(a, "--category") == 0 && v && c.ncats < MAX_FILTERS) {
-            c.cats[c.ncats++] = v;
-            i++;
-        } else if (strcmp(a, "--name") == 0 && v && c.nnames < MAX_FILTERS) {
-            c.names[c.nnames++] = v;
+            *(from ? &c.sel.has_from : &c.sel.has_to) = 1;
             i++;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "fxt cut: unknown option or missing value: '%s'\n", a);
@@ -550,10 +481,10 @@ static int run(int argc, char **argv) {
         fprintf(stderr, "fxt cut: %s\n", err);
         return CLI_EXIT_IO;
     }
-    c.scratch = malloc(FXT_MAX_INLINE_STRING_LEN + 2);
     fxt_writer_options_t wo = {sizeof wo, 0, 1u << 20, 0, 0};
-    if (c.scratch == NULL || fxt_writer_create(&wo, cli_output_sink(out), &c.w) != FXT_OK) {
+    if (fxt_writer_create(&wo, cli_output_sink(out), &c.w) != FXT_OK) {
         fprintf(stderr, "fxt cut: out of memory\n");
+        cli_output_close(out, 1);
         return CLI_EXIT_LIMIT;
     }
     cli_map_init(&c.provs, sizeof(prov_t));
@@ -566,7 +497,7 @@ static int run(int argc, char **argv) {
             frame_t *f = &st->f[d - 1];
             if (f->kept) {
                 prov_t *p = prov_of(&c, st->has_provider, st->provider);
-                write_end(&c, st, f, c.has_to ? window_end_ticks(&c, p ? p->tps : 1000000000u) : p ? p->max_ticks : st->last_ticks);
+                write_end(&c, st, f, c.sel.has_to ? window_end_ticks(&c, p ? p->tps : 1000000000u) : p ? p->max_ticks : st->last_ticks);
                 c.closed++;
             }
         }
@@ -580,7 +511,7 @@ static int run(int argc, char **argv) {
         chain_t *ch = &c.chains.slot[i];
         if (ch->used) {
             prov_t *p = prov_of(&c, ch->has_provider, ch->provider);
-            uint64_t ts = c.has_to ? window_end_ticks(&c, p ? p->tps : 1000000000u) : p ? p->max_ticks : ch->last_ticks;
+            uint64_t ts = c.sel.has_to ? window_end_ticks(&c, p ? p->tps : 1000000000u) : p ? p->max_ticks : ch->last_ticks;
             fxt_event_desc_t ev = {ch->flow ? FXT_EVENT_FLOW_END : FXT_EVENT_ASYNC_END, ts,
                                    fxt_thread(ch->pid, ch->tid), fxt_str_n(ch->cat, ch->cat_len),
                                    fxt_str_n(ch->name, ch->name_len), ch->id, 0, NULL, 0, NULL, 0};
@@ -599,7 +530,6 @@ static int run(int argc, char **argv) {
     }
     cli_map_free(&c.provs);
     cli_map_free(&c.stacks);
-    free(c.scratch);
     if (rc != 0) {
         return rc;
     }

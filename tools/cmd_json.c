@@ -13,7 +13,6 @@
 #include <fxt/reader.h>
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,7 +23,6 @@
 #include "cli_json.h"
 #include "cli_trace.h"
 
-#define MAX_FILTERS 64
 
 typedef struct jbuf jbuf_t;
 struct jbuf {
@@ -41,15 +39,7 @@ typedef struct jctx {
     uint64_t nevents, nsys, nmeta, skipped, errors, overflows;
     int first_sys;
     /* filters */
-    const char *cats[MAX_FILTERS];
-    unsigned ncats;
-    const char *names[MAX_FILTERS];
-    unsigned nnames;
-    int has_from, has_to, absolute;
-    uint64_t from_ns, to_ns;
-    int have_base;
-    uint64_t base_ns;
-    char *scratch; /* NUL-terminated copies for fnmatch */
+    cli_select_t sel;
 } jctx_t;
 
 /* ---- output: a large buffer with inline number and string formatting --------------- */
@@ -243,45 +233,8 @@ static void jb_b64(jbuf_t *b, const uint8_t *p, uint64_t n) {
 
 /* ---- filters ---------------------------------------------------------------------- */
 
-static const char *cstr(jctx_t *j, fxt_str_t s) {
-    size_t n = s.ptr ? s.len : 0;
-    if (n) {
-        memcpy(j->scratch, s.ptr, n);
-    }
-    j->scratch[n] = '\0';
-    return j->scratch;
-}
-
-static int match_any(jctx_t *j, const char *const *pats, unsigned n, fxt_str_t s) {
-    if (n == 0) {
-        return 1;
-    }
-    const char *c = cstr(j, s);
-    for (unsigned i = 0; i < n; i++) {
-        if (fnmatch(pats[i], c, 0) == 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
-static int time_selected(jctx_t *j, u128 ns128) {
-    if (!j->has_from && !j->has_to) {
-        return 1;
-    }
-    uint64_t ns = sat64(ns128);
-    if (!j->have_base) {
-        j->have_base = 1;
-        j->base_ns = ns;
-    }
-    uint64_t rel = j->absolute ? ns : (ns >= j->base_ns ? ns - j->base_ns : 0);
-    if (j->has_from && rel < j->from_ns) {
-        return 0;
-    }
-    if (j->has_to && rel > j->to_ns) {
-        return 0;
-    }
-    return 1;
+static int time_selected(jctx_t *j, u128 ns) {
+    return (!j->sel.has_from && !j->sel.has_to) || cli_select_time(&j->sel, sat64(ns));
 }
 
 /* ---- events ----------------------------------------------------------------------- */
@@ -380,8 +333,8 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     }
     uint64_t tps = fxt_reader_ticks_per_second(r);
     u128 ns = ticks_ns(rec->u.event.ts, tps);
-    if (!time_selected(j, ns) || !match_any(j, j->cats, j->ncats, rec->u.event.category) ||
-        !match_any(j, j->names, j->nnames, rec->u.event.name)) {
+    if (!time_selected(j, ns) || !cli_select_match(&j->sel, j->sel.cats, j->sel.ncats, rec->u.event.category) ||
+        !cli_select_match(&j->sel, j->sel.names, j->sel.nnames, rec->u.event.name)) {
         return;
     }
     event_head(j, &rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
@@ -579,7 +532,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_KIND_LOG: {
         u128 ns = ticks_ns(rec->u.log.ts, fxt_reader_ticks_per_second(r));
         fxt_str_t logname = {"log", 3, 0};
-        if (!time_selected(j, ns) || j->ncats > 0 || !match_any(j, j->names, j->nnames, logname)) {
+        if (!time_selected(j, ns) || j->sel.ncats > 0 || !cli_select_match(&j->sel, j->sel.names, j->sel.nnames, logname)) {
             break;
         }
         event_head(j, NULL, logname, ns, &rec->u.log.thread);
@@ -601,8 +554,8 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         if (rec->u.large_blob.format == FXT_LARGE_BLOB_WITH_METADATA && rec->u.large_blob.category.ptr &&
             rec->u.large_blob.category.len == 9 && memcmp(rec->u.large_blob.category.ptr, "fidl:blob", 9) == 0) {
             u128 ns = ticks_ns(rec->u.large_blob.ts, fxt_reader_ticks_per_second(r));
-            if (!time_selected(j, ns) || !match_any(j, j->cats, j->ncats, rec->u.large_blob.category) ||
-                !match_any(j, j->names, j->nnames, rec->u.large_blob.name)) {
+            if (!time_selected(j, ns) || !cli_select_match(&j->sel, j->sel.cats, j->sel.ncats, rec->u.large_blob.category) ||
+                !cli_select_match(&j->sel, j->sel.names, j->sel.nnames, rec->u.large_blob.name)) {
                 break;
             }
             event_head(j, &rec->u.large_blob.category, rec->u.large_blob.name, ns, &rec->u.large_blob.thread);
@@ -642,28 +595,6 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     }
 }
 
-static int parse_ns(const char *s, uint64_t *out) {
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s) {
-        return -1;
-    }
-    uint64_t mul = 1;
-    if (strcmp(end, "ns") == 0 || *end == '\0') {
-        mul = 1;
-    } else if (strcmp(end, "us") == 0) {
-        mul = 1000;
-    } else if (strcmp(end, "ms") == 0) {
-        mul = 1000000;
-    } else if (strcmp(end, "s") == 0) {
-        mul = 1000000000;
-    } else {
-        return -1;
-    }
-    *out = (uint64_t)v * mul;
-    return 0;
-}
-
 static const char json_help[] =
     "usage: fxt json [options] [IN] [-o OUT]\n"
     "\n"
@@ -696,22 +627,23 @@ static int run(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int sel;
         if (strcmp(a, "--no-system-events") == 0) {
             no_sys = 1;
+        } else if ((sel = cli_select_option(&j.sel, a, v)) != 0) {
+            if (sel < 0) {
+                fprintf(stderr, "fxt json: too many filters or missing value: '%s'\n", a);
+                return CLI_EXIT_USAGE;
+            }
+            i++;
         } else if (strcmp(a, "--absolute") == 0) {
-            j.absolute = 1;
+            j.sel.absolute = 1;
         } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && v) {
             outpath = v;
             i++;
-        } else if (strcmp(a, "--category") == 0 && v && j.ncats < MAX_FILTERS) {
-            j.cats[j.ncats++] = v;
-            i++;
-        } else if (strcmp(a, "--name") == 0 && v && j.nnames < MAX_FILTERS) {
-            j.names[j.nnames++] = v;
-            i++;
         } else if (strcmp(a, "--time-range") == 0 && v) {
             if (v[0] == '@') { /* @FROM:TO: absolute trace time */
-                j.absolute = 1;
+                j.sel.absolute = 1;
                 v++;
             }
             const char *colon = strchr(v, ':');
@@ -721,16 +653,16 @@ static int run(int argc, char **argv) {
             }
             char from[64] = {0};
             snprintf(from, sizeof from, "%.*s", (int)(colon - v), v);
-            if (from[0] && parse_ns(from, &j.from_ns) != 0) {
+            if (from[0] && cli_parse_ns(from, &j.sel.from_ns) != 0) {
                 fprintf(stderr, "fxt json: bad time '%s'\n", from);
                 return CLI_EXIT_USAGE;
             }
-            if (colon[1] && parse_ns(colon + 1, &j.to_ns) != 0) {
+            if (colon[1] && cli_parse_ns(colon + 1, &j.sel.to_ns) != 0) {
                 fprintf(stderr, "fxt json: bad time '%s'\n", colon + 1);
                 return CLI_EXIT_USAGE;
             }
-            j.has_from = from[0] != '\0';
-            j.has_to = colon[1] != '\0';
+            j.sel.has_from = from[0] != '\0';
+            j.sel.has_to = colon[1] != '\0';
             i++;
         } else if (a[0] == '-' && a[1] != '\0') {
             fprintf(stderr, "fxt json: unknown option or missing value: '%s'\n", a);
@@ -742,11 +674,9 @@ static int run(int argc, char **argv) {
             return CLI_EXIT_USAGE;
         }
     }
-    j.scratch = malloc(FXT_MAX_INLINE_STRING_LEN + 2);
     j.out.p = malloc(JB_CAP);
     j.sys.p = no_sys ? NULL : malloc(JB_CAP);
-    if (j.scratch == NULL || j.out.p == NULL || (!no_sys && j.sys.p == NULL)) {
-        free(j.scratch);
+    if (j.out.p == NULL || (!no_sys && j.sys.p == NULL)) {
         free(j.out.p);
         free(j.sys.p);
         fprintf(stderr, "fxt json: out of memory\n");
@@ -826,7 +756,6 @@ done:
     if (j.out.f && j.out.f != stdout) {
         fclose(j.out.f);
     }
-    free(j.scratch);
     free(j.out.p);
     free(j.sys.p);
     return rc;

@@ -164,6 +164,10 @@ JQ
 check "invalid UTF-8 replaced by U+FFFD (maximal subparts)" 'jq -e -f utf8.jq sys.json > /dev/null'
 "$FXT" json --time-range @3000:3500 --no-system-events sys.fxt 2>/dev/null > abs.json
 check "--time-range @FROM:TO is absolute" '[ "$(jq -c "[.traceEvents[] | .ts]" abs.json)" = "[3,3.5]" ]'
+"$FXT" json --time-range @3.0us:3.5us --no-system-events sys.fxt 2>/dev/null > absd.json
+check "--time-range takes decimals with units, like fxt cut" 'cmp -s abs.json absd.json'
+"$FXT" json --time-range 1x:2 sys.fxt > /dev/null 2>&1; rc=$?
+check "--time-range: a malformed time is a usage error" '[ $rc -eq 2 ]'
 
 # byte order: a big-endian trace converts exactly like the same trace little-endian
 "$FXT" synth --big-endian --all-records --events 3000 -o be.fxt && "$FXT" synth --all-records --events 3000 -o le.fxt
