@@ -947,23 +947,6 @@ void fxt__blob(fxt__site_t *site, const char *name, const void *data, size_t siz
 
 /* ---- output ----------------------------------------------------------------------------------- */
 
-static fxt_status fd_sink_write(void *ctx, const void *data, size_t len) {
-    (void)ctx;
-    const uint8_t *p = data;
-    while (len > 0) {
-        ssize_t n = write(g.fd, p, len);
-        if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            return FXT_E_IO;
-        }
-        p += n;
-        len -= (size_t)n;
-    }
-    return FXT_OK;
-}
-
 static void out_write(const void *data, size_t len) {
     if (g.out_status != FXT_OK || len == 0) {
         return;
@@ -1086,8 +1069,7 @@ fxt_status fxt_session_start(const fxt_session_config_t *cfg) {
             return FXT_E_IO;
         }
         g.owns_fd = 1;
-        g.sink.write = fd_sink_write;
-        g.sink.ctx = NULL;
+        g.sink = fxt_sink_fd(&g.fd);
     } else {
         g.owns_fd = 0;
         g.sink = c.sink;
