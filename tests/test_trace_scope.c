@@ -1,6 +1,6 @@
-/* FXT_DURATION with arguments (C, cleanup attribute): one duration complete
- * event per scope exit, early returns included; arguments of a disabled
- * category are not evaluated. */
+/* FXT_DURATION with arguments: one duration complete event per scope exit,
+ * early returns included; arguments of a disabled category are not evaluated.
+ * Built as C (cleanup attribute) and, by test_trace_scope_cpp.cpp, as C++ (RAII). */
 #include "test.h"
 #include "trace_scope_check.h"
 
