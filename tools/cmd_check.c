@@ -563,7 +563,10 @@ static int run(int argc, char **argv) {
         }
         printf("%s\n", first ? "" : ")");
     }
-    fflush(stdout);
+    if ((fflush(stdout) != 0 || ferror(stdout)) && rc == 0) {
+        fprintf(stderr, "fxt check: error writing output\n");
+        rc = CLI_EXIT_IO;
+    }
     cli_map_free(&c.threads);
     cli_map_free(&c.asyncs);
     cli_map_free(&c.flows);

@@ -683,7 +683,8 @@ static int run(int argc, char **argv) {
     cli_map_free(&s.series);
     cli_map_free(&s.objects);
     free(s.keybuf);
-    if (fflush(stdout) != 0) {
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "fxt stats: error writing output\n");
         return CLI_EXIT_IO;
     }
     if (rc != 0) {

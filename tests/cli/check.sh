@@ -78,4 +78,10 @@ done
 check "damaged foreign trace: 1996 damaged records counted, 100 printed" '[ $rc -eq 1 ] && [ "$(tail -1 mal.jsonl | jq .summary.rules.damaged)" = 1996 ] && [ $(grep -c "\"rule\":\"damaged\"" mal.jsonl) -eq 100 ]'
 "$FXT" check --bogus > /dev/null 2>&1; rc=$?
 check "usage error: exit 2" '[ $rc -eq 2 ]'
+if [ -w /dev/full ]; then
+  "$FXT" check "$SHARED/samples/foreign/ftr_complete_2threads.fxt" > /dev/full 2> full.err; rc=$?
+  check "check: write error (disk full): exit 3 with a message" '[ $rc -eq 3 ] && grep -q "error writing output" full.err'
+  "$FXT" check --json "$SHARED/samples/foreign/ftr_complete_2threads.fxt" > /dev/full 2> full.err; rc=$?
+  check "check --json: write error (disk full): exit 3 with a message" '[ $rc -eq 3 ] && grep -q "error writing output" full.err'
+fi
 exit $fail

@@ -50,4 +50,10 @@ for f in "$SHARED"/samples/foreign/fxtcpp_*.fxt "$SHARED"/samples/foreign/ftr_co
 done
 "$FXT" stats --json "$SHARED/samples/foreign/ftr_counter_malformed.fxt" > mal.json 2>/dev/null; rc=$?
 check "damaged trace: still a JSON summary" '[ $rc -eq 1 ] && jq -e .records mal.json > /dev/null'
+if [ -w /dev/full ]; then
+  "$FXT" stats "$SHARED/samples/foreign/ftr_complete_2threads.fxt" > /dev/full 2> full.err; rc=$?
+  check "stats: write error (disk full): exit 3 with a message" '[ $rc -eq 3 ] && grep -q "error writing output" full.err'
+  "$FXT" stats --json "$SHARED/samples/foreign/ftr_complete_2threads.fxt" > /dev/full 2> full.err; rc=$?
+  check "stats --json: write error (disk full): exit 3 with a message" '[ $rc -eq 3 ] && grep -q "error writing output" full.err'
+fi
 exit $fail
