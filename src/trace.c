@@ -77,7 +77,7 @@ struct tls {
     sstr_t strs[MAX_THREAD_STRINGS + 1];
     uint32_t nstr;
     chunk_t **chunks; /* this thread's chunks, in order (oneshot, circular) */
-    size_t nchunks, capchunks, ring;
+    size_t nchunks, capchunks;
     uint64_t records, dropped, overwritten;
     int exited;
     uint32_t busy; /* 1 while the owner writes a record (see enter()) */
@@ -382,7 +382,7 @@ static tls_t *get_tls(void) {
     t->p = t->end = NULL;
     t->nstr = 0;
     memset(t->cache, 0, sizeof t->cache);
-    t->nchunks = t->ring = 0;
+    t->nchunks = 0;
     __atomic_store_n(&t->records, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&t->dropped, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&t->overwritten, 0, __ATOMIC_RELAXED);
@@ -498,6 +498,74 @@ static void enqueue(chunk_t *c) {
     pthread_cond_broadcast(&g.cond);
 }
 
+/* Room for one more chunk in t's list. 0, or -1 when out of memory. */
+static int reserve_chunk(tls_t *t) {
+    if (t->nchunks == t->capchunks) {
+        size_t nc = t->capchunks ? t->capchunks * 2 : 16;
+        chunk_t **n = realloc(t->chunks, nc * sizeof *n);
+        if (n == NULL) {
+            return -1;
+        }
+        t->chunks = n;
+        t->capchunks = nc;
+    }
+    return 0;
+}
+
+static int own_chunk(tls_t *t, chunk_t *c) {
+    if (reserve_chunk(t) != 0) {
+        return -1;
+    }
+    t->chunks[t->nchunks++] = c;
+    return 0;
+}
+
+/*
+ * Circular mode, under g.lock: a fresh chunk while any is left; then the
+ * oldest chunk of the thread holding the most chunks, as long as it holds at
+ * least two more than the taker (else the taker reuses its own oldest). The
+ * buffer thus ends up shared evenly among the threads that record: a lone
+ * thread keeps the whole buffer, and a busy thread cannot evict a quiet one
+ * below an equal share. Never the holder's current chunk. NULL: none (the
+ * record is dropped).
+ */
+static chunk_t *circular_take(tls_t *t) {
+    if (reserve_chunk(t) != 0) {
+        return NULL; /* so that nothing below can fail half-way */
+    }
+    uint32_t i = __atomic_load_n(&g.next_chunk, __ATOMIC_RELAXED);
+    if (i < g.nchunks) {
+        __atomic_store_n(&g.next_chunk, i + 1, __ATOMIC_RELAXED);
+        own_chunk(t, &g.chunks[i]);
+        return &g.chunks[i];
+    }
+    tls_t *v = t;
+    for (tls_t *o = g_threads; o != NULL; o = o->next_all) {
+        if (o->gen == g.gen && o->nchunks > v->nchunks) {
+            v = o;
+        }
+    }
+    if (v->nchunks < t->nchunks + 2) {
+        v = t;
+    }
+    size_t k = v->nchunks;
+    for (size_t j = 0; j < v->nchunks; j++) {
+        if (v->chunks[j] != v->cur && (k == v->nchunks || v->chunks[j]->seq < v->chunks[k]->seq)) {
+            k = j;
+        }
+    }
+    if (k == v->nchunks) {
+        return NULL; /* the taker's only chunk is the one it just filled */
+    }
+    chunk_t *c = v->chunks[k];
+    BUMP(v->overwritten);
+    if (v != t) {
+        v->chunks[k] = v->chunks[--v->nchunks]; /* order does not matter: stop sorts by seq */
+        own_chunk(t, c);
+    }
+    return c;
+}
+
 /* Seal the current chunk and take a new one. 0 when none is available (the record is dropped). */
 static int next_chunk(tls_t *t) {
     chunk_t *c = NULL;
@@ -514,38 +582,22 @@ static int next_chunk(tls_t *t) {
         if (c != NULL) {
             g.free_list = c->next;
         }
+        t->cur = c;
+        pthread_mutex_unlock(&g.lock);
+    } else if (g.mode == FXT_MODE_CIRCULAR) {
+        /* other threads read this thread's chunk list and current chunk when they
+         * take a chunk from it: both change only under the lock */
+        pthread_mutex_lock(&g.lock);
+        c = circular_take(t);
+        t->cur = c;
         pthread_mutex_unlock(&g.lock);
     } else {
-        /* circular: each thread keeps at most an eighth of the buffer (at least 2 chunks),
-         * so a busy thread cannot starve the others of their newest data */
-        uint32_t quota = g.nchunks / 8 > 2 ? g.nchunks / 8 : 2;
-        uint32_t i = g.mode == FXT_MODE_CIRCULAR && t->nchunks >= quota
-                         ? g.nchunks
-                         : __atomic_fetch_add(&g.next_chunk, 1, __ATOMIC_RELAXED);
-        if (i < g.nchunks) {
+        uint32_t i = __atomic_fetch_add(&g.next_chunk, 1, __ATOMIC_RELAXED);
+        if (i < g.nchunks && own_chunk(t, &g.chunks[i]) == 0) {
             c = &g.chunks[i];
-            if (t->nchunks == t->capchunks) {
-                size_t nc = t->capchunks ? t->capchunks * 2 : 16;
-                chunk_t **n = realloc(t->chunks, nc * sizeof *n);
-                if (n == NULL) {
-                    return 0;
-                }
-                t->chunks = n;
-                t->capchunks = nc;
-            }
-            t->chunks[t->nchunks++] = c;
-        } else if (g.mode == FXT_MODE_CIRCULAR && t->nchunks > 1) {
-            /* recycle this thread's oldest chunk (never the one just filled) */
-            c = t->chunks[t->ring];
-            if (c == t->cur) {
-                t->ring = (t->ring + 1) % t->nchunks;
-                c = t->chunks[t->ring];
-            }
-            t->ring = (t->ring + 1) % t->nchunks;
-            BUMP(t->overwritten);
         }
+        t->cur = c;
     }
-    t->cur = c;
     if (c == NULL) {
         t->p = t->end = NULL;
         return 0;

@@ -335,6 +335,114 @@ static void test_circular_keeps_newest(void) {
     fxt_membuf_free(&mem);
 }
 
+/* Events kept per thread id, in a trace_t. */
+static size_t kept_by(const trace_t *t, uint64_t tid) {
+    size_t n = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        n += t->ev[i].tid == tid;
+    }
+    return n;
+}
+
+/* Circular with one thread: the whole buffer holds its newest events (not a share). */
+static void test_circular_lone_thread_uses_whole_buffer(void) {
+    fxt_membuf_t m1 = {0}, m2 = {0};
+    fxt_session_config_t c = mem_config(&m1, FXT_MODE_ONESHOT, 256u << 10);
+    CHECK(fxt_session_start(&c) == FXT_OK);
+    run_threads(1, 100000);
+    CHECK(fxt_session_stop() == FXT_OK);
+    trace_t one, circ;
+    decode(m1.data, m1.len, &one);
+    c = mem_config(&m2, FXT_MODE_CIRCULAR, 256u << 10);
+    CHECK(fxt_session_start(&c) == FXT_OK);
+    run_threads(1, 100000);
+    CHECK(fxt_session_stop() == FXT_OK);
+    decode(m2.data, m2.len, &circ);
+    int nt = 0;
+    /* oneshot keeps the first buffer-full, circular the last: the same amount */
+    CHECK(one.n > 1000 && one.n < 100000);
+    CHECK(circ.n >= one.n - one.n / 16);
+    CHECK(per_thread_ok(&circ, 0, 0, &nt) && nt == 1);
+    CHECK_EQ_U64(circ.ev[circ.n - 1].value, 99999);
+    CHECK_EQ_U64(circ.unresolved, 0);
+    free(one.ev);
+    free(circ.ev);
+    fxt_membuf_free(&m1);
+    fxt_membuf_free(&m2);
+}
+
+/* A thread that filled most of the buffer early, then went quiet, keeps an equal share
+ * (and its newest events) while a busy thread wraps around many times. */
+typedef struct phased {
+    int n;
+    pthread_mutex_t *mu;
+    pthread_cond_t *cv;
+    int *phase;
+    uint64_t tid;
+} phased_t;
+
+static void *quiet_work(void *arg) {
+    phased_t *p = arg;
+    for (int i = 0; i < p->n; i++) {
+        FXT_INSTANT("test", "tick", FXT_I32("i", i));
+    }
+    pthread_mutex_lock(p->mu);
+    *p->phase = 1;
+    pthread_cond_broadcast(p->cv);
+    while (*p->phase != 2) {
+        pthread_cond_wait(p->cv, p->mu); /* stay alive while the busy thread runs */
+    }
+    pthread_mutex_unlock(p->mu);
+    return NULL;
+}
+
+static void test_circular_shares_evenly(void) {
+    fxt_membuf_t mem = {0};
+    fxt_session_config_t c = mem_config(&mem, FXT_MODE_CIRCULAR, 256u << 10);
+    CHECK(fxt_session_start(&c) == FXT_OK);
+    pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+    int phase = 0;
+    phased_t q = {6000, &mu, &cv, &phase, 0}; /* about 3/4 of the buffer */
+    pthread_t th;
+    pthread_create(&th, NULL, quiet_work, &q);
+    pthread_mutex_lock(&mu);
+    while (phase != 1) {
+        pthread_cond_wait(&cv, &mu);
+    }
+    pthread_mutex_unlock(&mu);
+    run_threads(1, 100000); /* the busy thread */
+    pthread_mutex_lock(&mu);
+    phase = 2;
+    pthread_cond_broadcast(&cv);
+    pthread_mutex_unlock(&mu);
+    pthread_join(th, NULL);
+    CHECK(fxt_session_stop() == FXT_OK);
+    trace_t t;
+    decode(mem.data, mem.len, &t);
+    int nt = 0;
+    CHECK(per_thread_ok(&t, 0, 0, &nt) && nt == 2);
+    CHECK_EQ_U64(t.unresolved, 0);
+    /* tell the threads apart by their last value */
+    uint64_t quiet = 0, busy = 0;
+    for (size_t i = 0; i < t.n; i++) {
+        if (t.ev[i].value == 5999) {
+            quiet = t.ev[i].tid;
+        }
+        if (t.ev[i].value == 99999) {
+            busy = t.ev[i].tid;
+        }
+    }
+    CHECK(quiet != 0 && busy != 0 && quiet != busy);
+    size_t kq = kept_by(&t, quiet), kb = kept_by(&t, busy);
+    /* equal shares, give or take a chunk each (events are the same size) */
+    CHECK(kq > 0 && kb > 0);
+    CHECK(kq * 10 >= kb * 7 && kb * 10 >= kq * 7);
+    CHECK(kq < 6000); /* the quiet thread did give up chunks */
+    free(t.ev);
+    fxt_membuf_free(&mem);
+}
+
 /* A slow sink: streaming must lose nothing, or report exactly what it dropped. */
 static fxt_status slow_write(void *ctx, const void *data, size_t len) {
     struct timespec d = {0, 200000};
@@ -411,6 +519,8 @@ int main(void) {
     RUN(test_oneshot_stress);
     RUN(test_oneshot_drops_counted);
     RUN(test_circular_keeps_newest);
+    RUN(test_circular_lone_thread_uses_whole_buffer);
+    RUN(test_circular_shares_evenly);
     RUN(test_streaming_slow_sink);
     RUN(test_env_config);
     return TEST_EXIT();
