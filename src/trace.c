@@ -1039,8 +1039,10 @@ static void write_preamble(int with_threads) {
     fxt_writer_destroy(w);
 }
 
-static void write_drop_report(uint64_t dropped) {
-    if (dropped == 0) {
+/* Lost data, said in the trace: a buffer overflow provider event (readers and
+ * fxt check know pairs may be broken after it), then an instant with the count. */
+static void write_loss_report(const char *what, uint64_t count) {
+    if (count == 0) {
         return;
     }
     fxt_sink_t s = {out_sink, NULL};
@@ -1049,11 +1051,13 @@ static void write_drop_report(uint64_t dropped) {
         return;
     }
     fxt_write_provider_event(w, 1, FXT_PROVIDER_EVENT_BUFFER_FULL);
-    fxt_warg_t a = fxt_arg_uint64(fxt_cstr("count"), dropped);
-    fxt_write_instant(w, now_ticks(), fxt_thread_inline(g.pid, 0), fxt_cstr("fxt"), fxt_cstr("records_dropped"), &a, 1);
+    fxt_warg_t a = fxt_arg_uint64(fxt_cstr("count"), count);
+    fxt_write_instant(w, now_ticks(), fxt_thread_inline(g.pid, 0), fxt_cstr("fxt"), fxt_cstr(what), &a, 1);
     fxt_writer_finish(w);
     fxt_writer_destroy(w);
 }
+
+static void write_drop_report(uint64_t dropped) { write_loss_report("records_dropped", dropped); }
 
 static void *writer_main(void *arg) {
     (void)arg;
@@ -1247,6 +1251,9 @@ fxt_status fxt_session_stop(void) {
         pthread_mutex_lock(&g.lock);
     } else {
         write_preamble(1);
+        /* circular: the oldest chunks were overwritten, so the kept events may
+         * start with ends whose begins are gone; say so before them */
+        write_loss_report("chunks_overwritten", s.overwritten);
         for (tls_t *t = g_threads; t != NULL; t = t->next_all) {
             if (t->gen != g.gen || t->nchunks == 0) {
                 continue;

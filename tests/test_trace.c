@@ -25,7 +25,7 @@ typedef struct trace {
     size_t n, cap;
     unsigned kinds[FXT_KIND_COUNT_];
     int errors, unresolved, thread_names;
-    uint64_t dropped_reported;
+    uint64_t dropped_reported, overwritten_reported;
 } trace_t;
 
 static void decode(const uint8_t *data, size_t len, trace_t *t) {
@@ -53,6 +53,11 @@ static void decode(const uint8_t *data, size_t len, trace_t *t) {
         }
         if (rec.u.event.name.ptr && rec.u.event.name.len == 15 && memcmp(rec.u.event.name.ptr, "records_dropped", 15) == 0) {
             t->dropped_reported = rec.args[0].v.u64;
+            continue;
+        }
+        if (rec.u.event.name.ptr && rec.u.event.name.len == 18 &&
+            memcmp(rec.u.event.name.ptr, "chunks_overwritten", 18) == 0) {
+            t->overwritten_reported = rec.args[0].v.u64;
             continue;
         }
         if (t->n == t->cap) {
@@ -318,6 +323,9 @@ static void test_circular_keeps_newest(void) {
     decode(mem.data, mem.len, &t);
     int nt = 0;
     CHECK(s.overwritten > 0);
+    /* the loss is said in the trace, before the kept events */
+    CHECK_EQ_U64(t.overwritten_reported, s.overwritten);
+    CHECK(t.kinds[FXT_KIND_PROVIDER_EVENT] == 1);
     CHECK(t.n > 1000 && t.n < 2 * 100000);
     CHECK_EQ_U64(t.unresolved, 0);
     CHECK_EQ_U64(t.errors, 0);

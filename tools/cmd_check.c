@@ -30,7 +30,7 @@ enum {
     R_INDEX_ZERO, R_UNRESOLVED_STRING, R_UNRESOLVED_THREAD, R_STRING_TOO_LONG, R_INVALID_UTF8,
     R_ARG_SIZE, R_UNKNOWN_RECORD, R_UNKNOWN_ARG, R_INIT_ZERO, R_TS_BACKWARDS, R_DURATION_UNMATCHED,
     R_DURATION_UNCLOSED, R_DURATION_NAME, R_COMPLETE_NEGATIVE, R_ASYNC_NO_BEGIN, R_ASYNC_NEVER_ENDED,
-    R_FLOW_NO_BEGIN, R_FLOW_NEVER_ENDED, R_THREAD_NO_PROCESS, R_COUNT
+    R_FLOW_NO_BEGIN, R_FLOW_NEVER_ENDED, R_THREAD_NO_PROCESS, R_PAIR_AFTER_LOSS, R_COUNT
 };
 
 static const rule_t rules[R_COUNT] = {
@@ -52,7 +52,7 @@ static const rule_t rules[R_COUNT] = {
     {"init-zero-ticks", SEV_ERROR, "an initialization record gives 0 ticks per second"},
     {"ts-backwards", SEV_WARNING, "an event's timestamp is earlier than the previous event's on the same thread"},
     {"duration-unmatched", SEV_ERROR, "a duration end has no open duration begin on its thread"},
-    {"duration-unclosed", SEV_ERROR, "a duration begin is never ended on its thread"},
+    {"duration-unclosed", SEV_WARNING, "a duration begin is never ended on its thread"},
     {"duration-name", SEV_WARNING, "a duration end's category/name differ from its begin's"},
     {"complete-negative", SEV_ERROR, "a duration complete event ends before it starts"},
     {"async-no-begin", SEV_ERROR, "an async instant/end uses an id with no open async begin"},
@@ -60,6 +60,9 @@ static const rule_t rules[R_COUNT] = {
     {"flow-no-begin", SEV_ERROR, "a flow step/end uses an id with no open flow begin"},
     {"flow-never-ended", SEV_WARNING, "a flow begin is never ended"},
     {"thread-no-process", SEV_WARNING, "a thread kernel object has no koid 'process' argument"},
+    {"pair-after-loss", SEV_WARNING,
+     "a duration end or async/flow step/end has no begin, after its provider reported lost records "
+     "(buffer overflow provider event): the begin was dropped or overwritten"},
 };
 
 #define MAX_DEPTH 256
@@ -87,7 +90,13 @@ typedef struct cctx {
     cli_map_t threads; /* (provider, pid, tid) -> thread_state_t */
     cli_map_t asyncs;  /* (provider, id) -> open_id_t */
     cli_map_t flows;
+    cli_map_t lossy;   /* (has_provider, provider) of providers that reported a buffer overflow */
 } cctx_t;
+
+/* An end without its begin is an error, unless its provider said it lost records. */
+static int unmatched_rule(cctx_t *c, const fxt_record_t *rec, int rule) {
+    return cli_map_get_u64(&c->lossy, (uint64_t)rec->has_provider, rec->provider, 0) ? R_PAIR_AFTER_LOSS : rule;
+}
 
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 5, 6)))
@@ -247,7 +256,8 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
         break;
     case FXT_EVENT_DURATION_END:
         if (t->depth == 0) {
-            report(c, R_DURATION_UNMATCHED, rec->offset, kind, "duration end with no open begin on thread %" PRIu64
+            report(c, unmatched_rule(c, rec, R_DURATION_UNMATCHED), rec->offset, kind,
+                   "duration end with no open begin on thread %" PRIu64
                    "/%" PRIu64, rec->u.event.thread.pid, rec->u.event.thread.tid);
             break;
         }
@@ -278,7 +288,7 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
                 o->offset = rec->offset;
             }
         } else if (o == NULL || !o->open) {
-            report(c, flow ? R_FLOW_NO_BEGIN : R_ASYNC_NO_BEGIN, rec->offset, kind,
+            report(c, unmatched_rule(c, rec, flow ? R_FLOW_NO_BEGIN : R_ASYNC_NO_BEGIN), rec->offset, kind,
                    "%s %s with id %" PRIu64 " has no open begin", flow ? "flow" : "async",
                    phase == 1 ? (flow ? "step" : "instant") : "end", rec->u.event.id);
         } else if (phase == 2) {
@@ -319,6 +329,10 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         break;
     case FXT_KIND_PROVIDER_EVENT:
         reserved(c, rec, h, FXT_MASK(meta_event_reserved), "provider event header");
+        if (rec->u.provider_event.event == FXT_PROVIDER_EVENT_BUFFER_FULL) {
+            /* the event names the provider whose records were lost */
+            cli_map_get_u64(&c->lossy, 1, rec->u.provider_event.id, 1);
+        }
         break;
     case FXT_KIND_INIT:
         reserved(c, rec, h, FXT_MASK(init_reserved), "initialization header");
@@ -523,6 +537,7 @@ static int run(int argc, char **argv) {
     cli_map_init(&c.threads, sizeof(thread_state_t));
     cli_map_init(&c.asyncs, sizeof(open_id_t));
     cli_map_init(&c.flows, sizeof(open_id_t));
+    cli_map_init(&c.lossy, 1);
     uint64_t bytes = 0;
     int rc = cli_read_trace("check", in, NULL, on_record, on_error, &c, &bytes);
     if (rc == 0) {
@@ -570,6 +585,7 @@ static int run(int argc, char **argv) {
     cli_map_free(&c.threads);
     cli_map_free(&c.asyncs);
     cli_map_free(&c.flows);
+    cli_map_free(&c.lossy);
     if (rc != 0) {
         return rc;
     }

@@ -44,6 +44,9 @@ cases = {
   # a large record announcing 2^31 words (16 GiB): over the reassembly limit, then cut
   "too-large": H + word(15 | ((1 << 31) << 4)) + word(0) * 4,
   "thread-no-process": H + kernel_object(11, 2, sref("thr")),
+  # after a buffer overflow provider event (e.g. a flight recorder that overwrote its
+  # oldest data), ends without begins are expected: warnings, not errors
+  "pair-after-loss": H + provider_event(1, 0) + ev(END, 5) + ev(ASYNC_END, 6, ident=3) + ev(FLOW_END, 7, ident=4),
 }
 for k, v in cases.items():
     write(k + ".fxt", v)
@@ -61,6 +64,14 @@ for rule in $("$FXT" check --rules | awk "{print \$1}"); do
   check "rule $rule: reported alone (got: $got), exit $want" '[ "$got" = "$expect" ] && [ $rc -eq $want ] && [ "$(tail -1 $rule.jsonl | jq -r .summary.rules[\"$rule\"])" -ge 1 ]'
 done
 check "reports carry offset, kind, severity, message" '[ "$(jq -c "select(.rule) | [.offset, .kind, .severity, (.message|length > 5)]" duration-unmatched.jsonl)" = "[96,\"event\",\"error\",true]" ]'
+python3 - <<PY
+import sys; sys.path.insert(0, "$SRC/tests/tools"); from fxtgen import *
+H = magic() + provider_info(1, "p") + init(1000000000) + string(1, "cat") + string(2, "name") + thread(1, 10, 11)
+# the loss notice of another provider (2) does not excuse provider 1's unmatched end
+write("other-lossy.fxt", H + provider_event(2, 0) + event(END, 5, 1, 1, 2))
+PY
+"$FXT" check --json other-lossy.fxt > other-lossy.jsonl; rc=$?
+check "a loss reported by another provider leaves duration-unmatched an error" '[ $rc -eq 1 ] && [ "$(jq -r "select(.rule) | .rule" other-lossy.jsonl)" = duration-unmatched ]'
 "$FXT" check --strict async-never-ended.fxt > /dev/null; rc=$?
 check "--strict: warnings make the trace invalid" '[ $rc -eq 1 ]'
 
