@@ -828,7 +828,7 @@ static inline uint16_t known_ref(const tls_t *t, const char *ptr, size_t len) {
 }
 
 /* tail: the id (has_id) or end timestamp (complete) word, if has_tail. 1 when written. */
-static inline int emit_fast(tls_t *t, uint32_t type, uint64_t ts, const char *cat, const char *name,
+__attribute__((always_inline)) static inline int emit_fast(tls_t *t, uint32_t type, uint64_t ts, const char *cat, const char *name,
                             const fxt_warg_t *args, size_t n, int has_tail, uint64_t tail) {
     uint8_t *p = t->p;
     /* room for the worst case without inline string values: header, timestamp,
@@ -996,6 +996,21 @@ void fxt__event_id(fxt__site_t *site, uint32_t type, const char *name, uint64_t 
     leave(t);
 }
 
+/* Everything the one-pass path leaves: resolve and register strings, take chunks,
+ * drop. Out of line, so that the fast path keeps a small frame. */
+__attribute__((noinline)) static void emit_general(tls_t *t, fxt__site_t *site, uint32_t type, const char *name,
+                                                   uint64_t ts, int has_id, uint64_t id, int has_end, uint64_t end_ts,
+                                                   const fxt_warg_t *args, size_t nargs) {
+    rec_t r;
+    start_rec_at(t, &r, site, type, name, ts);
+    r.has_id = has_id;
+    r.id = id;
+    r.has_end = has_end;
+    r.end_ts = end_ts;
+    prep_args(t, &r, args, nargs);
+    emit(t, &r);
+}
+
 void fxt__complete_args(fxt__site_t *site, const char *name, uint64_t start, const fxt_warg_t *args,
                         size_t nargs) {
     tls_t *t = enter();
@@ -1004,12 +1019,7 @@ void fxt__complete_args(fxt__site_t *site, const char *name, uint64_t start, con
     }
     uint64_t end = now_ticks();
     if (!emit_fast(t, FXT_EVENT_DURATION_COMPLETE, start, site->category, name, args, nargs, 1, end)) {
-        rec_t r;
-        start_rec_at(t, &r, site, FXT_EVENT_DURATION_COMPLETE, name, start);
-        r.end_ts = end;
-        r.has_end = 1;
-        prep_args(t, &r, args, nargs);
-        emit(t, &r);
+        emit_general(t, site, FXT_EVENT_DURATION_COMPLETE, name, start, 0, 0, 1, end, args, nargs);
     }
     leave(t);
 }
@@ -1022,12 +1032,7 @@ void fxt__event_args(fxt__site_t *site, uint32_t type, const char *name, int has
     }
     uint64_t ts = now_ticks();
     if (!emit_fast(t, type, ts, site->category, name, args, nargs, has_id != 0, id)) {
-        rec_t r;
-        start_rec_at(t, &r, site, type, name, ts);
-        r.has_id = has_id != 0;
-        r.id = id;
-        prep_args(t, &r, args, nargs);
-        emit(t, &r);
+        emit_general(t, site, type, name, ts, has_id != 0, id, 0, 0, args, nargs);
     }
     leave(t);
 }
@@ -1039,13 +1044,7 @@ void fxt__complete(fxt__site_t *site, const char *name, uint64_t start) {
     }
     uint64_t end = now_ticks();
     if (!emit_fast(t, FXT_EVENT_DURATION_COMPLETE, start, site->category, name, NULL, 0, 1, end)) {
-        rec_t r;
-        start_rec_at(t, &r, site, FXT_EVENT_DURATION_COMPLETE, name, start);
-        r.end_ts = end;
-        r.has_end = 1;
-        r.args = NULL;
-        r.nargs = 0;
-        emit(t, &r);
+        emit_general(t, site, FXT_EVENT_DURATION_COMPLETE, name, start, 0, 0, 1, end, NULL, 0);
     }
     leave(t);
 }
