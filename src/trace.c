@@ -828,8 +828,10 @@ static inline uint16_t known_ref(const tls_t *t, const char *ptr, size_t len) {
 }
 
 /* tail: the id (has_id) or end timestamp (complete) word, if has_tail. 1 when written. */
-__attribute__((always_inline)) static inline int emit_fast(tls_t *t, uint32_t type, uint64_t ts, const char *cat, const char *name,
-                            const fxt_warg_t *args, size_t n, int has_tail, uint64_t tail) {
+__attribute__((always_inline)) static inline int emit_fast(tls_t *t, uint32_t type, uint64_t ts,
+                                                           const char *cat, const char *name,
+                                                           const fxt_warg_t *args, size_t n, int has_tail,
+                                                           uint64_t tail) {
     uint8_t *p = t->p;
     /* room for the worst case without inline string values: header, timestamp,
      * 2 words per argument, tail (p == end == NULL without a chunk) */
@@ -854,9 +856,15 @@ __attribute__((always_inline)) static inline int emit_fast(tls_t *t, uint32_t ty
         }
         uint64_t h = fxt_put_arg_type(a->type) | fxt_put_arg_name(aref);
         switch (a->type) {
-        case FXT_ARG_INT32: put(&q, h | fxt_put_arg_size(1) | fxt_put_arg_i32((uint32_t)a->v.i32)); break;
-        case FXT_ARG_UINT32: put(&q, h | fxt_put_arg_size(1) | fxt_put_arg_i32(a->v.u32)); break;
-        case FXT_ARG_BOOL: put(&q, h | fxt_put_arg_size(1) | fxt_put_arg_bool(a->v.boolean ? 1 : 0)); break;
+        case FXT_ARG_INT32:
+            put(&q, h | fxt_put_arg_size(1) | fxt_put_arg_i32((uint32_t)a->v.i32));
+            break;
+        case FXT_ARG_UINT32:
+            put(&q, h | fxt_put_arg_size(1) | fxt_put_arg_i32(a->v.u32));
+            break;
+        case FXT_ARG_BOOL:
+            put(&q, h | fxt_put_arg_size(1) | fxt_put_arg_bool(a->v.boolean ? 1 : 0));
+            break;
         case FXT_ARG_INT64:
         case FXT_ARG_UINT64:
         case FXT_ARG_POINTER:
@@ -872,7 +880,8 @@ __attribute__((always_inline)) static inline int emit_fast(tls_t *t, uint32_t ty
             break;
         }
         case FXT_ARG_STRING: {
-            uint32_t len = a->str.ptr ? (a->str.len > FXT_MAX_STRING_LEN ? FXT_MAX_STRING_LEN : a->str.len) : 0;
+            uint32_t len =
+                a->str.ptr ? (a->str.len > FXT_MAX_STRING_LEN ? FXT_MAX_STRING_LEN : a->str.len) : 0;
             if (len == 0) {
                 put(&q, h | fxt_put_arg_size(1));
             } else if (a->str.ref & FXT_STRREF_INLINE_FLAG) {
@@ -881,7 +890,8 @@ __attribute__((always_inline)) static inline int emit_fast(tls_t *t, uint32_t ty
                 if ((uint64_t)(t->end - q) < (1 + w + 2 * (n - k - 1) + 1) * 8) {
                     return 0;
                 }
-                put(&q, h | fxt_put_arg_size(1 + w) | fxt_put_arg_str_value(fxt_strref_inline((uint16_t)len)));
+                put(&q,
+                    h | fxt_put_arg_size(1 + w) | fxt_put_arg_str_value(fxt_strref_inline((uint16_t)len)));
                 put_stream(&q, a->str.ptr, len);
             } else {
                 uint16_t vref = known_ref(t, a->str.ptr, len);
@@ -892,7 +902,9 @@ __attribute__((always_inline)) static inline int emit_fast(tls_t *t, uint32_t ty
             }
             break;
         }
-        default: put(&q, h | fxt_put_arg_size(1)); break; /* null */
+        default: /* null */
+            put(&q, h | fxt_put_arg_size(1));
+            break;
         }
     }
     if (has_tail) {
@@ -950,7 +962,8 @@ static void collect_args(tls_t *t, rec_t *r, fxt_warg_t *buf, va_list ap) {
     prep_args(t, r, buf, n);
 }
 
-static void start_rec_at(tls_t *t, rec_t *r, fxt__site_t *site, uint32_t type, const char *name, uint64_t ts) {
+static void start_rec_at(tls_t *t, rec_t *r, fxt__site_t *site, uint32_t type, const char *name,
+                         uint64_t ts) {
     r->type = type;
     r->ts = ts;
     r->has_id = r->has_end = 0;
@@ -998,9 +1011,10 @@ void fxt__event_id(fxt__site_t *site, uint32_t type, const char *name, uint64_t 
 
 /* Everything the one-pass path leaves: resolve and register strings, take chunks,
  * drop. Out of line, so that the fast path keeps a small frame. */
-__attribute__((noinline)) static void emit_general(tls_t *t, fxt__site_t *site, uint32_t type, const char *name,
-                                                   uint64_t ts, int has_id, uint64_t id, int has_end, uint64_t end_ts,
-                                                   const fxt_warg_t *args, size_t nargs) {
+__attribute__((noinline)) static void emit_general(tls_t *t, fxt__site_t *site, uint32_t type,
+                                                   const char *name, uint64_t ts, int has_id, uint64_t id,
+                                                   int has_end, uint64_t end_ts, const fxt_warg_t *args,
+                                                   size_t nargs) {
     rec_t r;
     start_rec_at(t, &r, site, type, name, ts);
     r.has_id = has_id;
