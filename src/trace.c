@@ -338,11 +338,18 @@ static tls_t *reuse_exited_locked(void) {
 
 static void make_key(void) { pthread_key_create(&g_key, thread_exit); }
 
-static tls_t *get_tls(void) {
+static tls_t *get_tls_slow(tls_t *t);
+
+/* Inlined into every event: the common case is a thread already in the session. */
+static inline tls_t *get_tls(void) {
     tls_t *t = t_tls;
     if (__builtin_expect(t != NULL && t->gen == __atomic_load_n(&g.gen, __ATOMIC_ACQUIRE), 1)) {
         return t;
     }
+    return get_tls_slow(t);
+}
+
+static tls_t *get_tls_slow(tls_t *t) {
     if (t == NULL) {
         /* a thread state is ~170 KB: reuse one of an exited thread when possible, so
          * that programs creating many short-lived threads do not grow without bound */
@@ -801,6 +808,122 @@ static void emit(tls_t *t, rec_t *r) {
     BUMP(t->dropped);
 }
 
+/*
+ * The steady state: every string of the event is already registered in the
+ * current chunk and the chunk has room. Then the event is encoded in one pass
+ * over the arguments (read in place), straight into the chunk, with no string
+ * preparation. Any other case returns 0 having committed nothing (bytes past
+ * t->p are not part of the chunk yet), and the general path (prep + emit)
+ * resolves, registers, takes a new chunk or drops, exactly as before.
+ */
+
+/* The index of `ptr` when the current chunk has registered it with this length, else 0. */
+static inline uint16_t known_ref(const tls_t *t, const char *ptr, size_t len) {
+    unsigned slot = (unsigned)(((uint64_t)(uintptr_t)ptr * 0x9E3779B97F4A7C15ull) >> (64 - CACHE_BITS));
+    uint16_t idx = t->cache[slot].idx;
+    if (t->cache[slot].ptr != ptr || idx == 0 || t->strs[idx].len != len || t->strs[idx].epoch != t->epoch) {
+        return 0;
+    }
+    return idx;
+}
+
+/* tail: the id (has_id) or end timestamp (complete) word, if has_tail. 1 when written. */
+__attribute__((always_inline)) static inline int emit_fast(tls_t *t, uint32_t type, uint64_t ts,
+                                                           const char *cat, const char *name,
+                                                           const fxt_warg_t *args, size_t n, int has_tail,
+                                                           uint64_t tail) {
+    uint8_t *p = t->p;
+    /* room for the worst case without inline string values: header, timestamp,
+     * 2 words per argument, tail (p == end == NULL without a chunk) */
+    if (n > FXT_MAX_ARGS || cat == NULL || name == NULL || (size_t)(t->end - p) < (3 + 2 * n) * 8) {
+        return 0;
+    }
+    uint16_t cref = known_ref(t, cat, strlen(cat));
+    uint16_t nref = known_ref(t, name, strlen(name));
+    if (cref == 0 || nref == 0) {
+        return 0;
+    }
+    uint8_t *q = p + 16;
+    size_t k = 0;
+    for (; k < n; k++) {
+        const fxt_warg_t *a = &args[k];
+        if (a->type >= FXT_ARG_TYPE_COUNT) {
+            break; /* an invalid argument ends the list (as prep_args) */
+        }
+        uint16_t aref = (a->name.ref & FXT_STRREF_INLINE_FLAG) ? 0 : known_ref(t, a->name.ptr, a->name.len);
+        if (aref == 0) {
+            return 0;
+        }
+        uint64_t h = fxt_put_arg_type(a->type) | fxt_put_arg_name(aref);
+        switch (a->type) {
+        case FXT_ARG_INT32:
+            put(&q, h | fxt_put_arg_size(1) | fxt_put_arg_i32((uint32_t)a->v.i32));
+            break;
+        case FXT_ARG_UINT32:
+            put(&q, h | fxt_put_arg_size(1) | fxt_put_arg_i32(a->v.u32));
+            break;
+        case FXT_ARG_BOOL:
+            put(&q, h | fxt_put_arg_size(1) | fxt_put_arg_bool(a->v.boolean ? 1 : 0));
+            break;
+        case FXT_ARG_INT64:
+        case FXT_ARG_UINT64:
+        case FXT_ARG_POINTER:
+        case FXT_ARG_KOID:
+            put(&q, h | fxt_put_arg_size(2));
+            put(&q, a->v.u64);
+            break;
+        case FXT_ARG_DOUBLE: {
+            uint64_t v;
+            memcpy(&v, &a->v.f64, sizeof v);
+            put(&q, h | fxt_put_arg_size(2));
+            put(&q, v);
+            break;
+        }
+        case FXT_ARG_STRING: {
+            uint32_t len =
+                a->str.ptr ? (a->str.len > FXT_MAX_STRING_LEN ? FXT_MAX_STRING_LEN : a->str.len) : 0;
+            if (len == 0) {
+                put(&q, h | fxt_put_arg_size(1));
+            } else if (a->str.ref & FXT_STRREF_INLINE_FLAG) {
+                uint64_t w = fxt_words(len);
+                /* beyond the 2 words reserved: keep room for the arguments left and the tail */
+                if ((uint64_t)(t->end - q) < (1 + w + 2 * (n - k - 1) + 1) * 8) {
+                    return 0;
+                }
+                put(&q,
+                    h | fxt_put_arg_size(1 + w) | fxt_put_arg_str_value(fxt_strref_inline((uint16_t)len)));
+                put_stream(&q, a->str.ptr, len);
+            } else {
+                uint16_t vref = known_ref(t, a->str.ptr, len);
+                if (vref == 0) {
+                    return 0;
+                }
+                put(&q, h | fxt_put_arg_size(1) | fxt_put_arg_str_value(vref));
+            }
+            break;
+        }
+        default: /* null */
+            put(&q, h | fxt_put_arg_size(1));
+            break;
+        }
+    }
+    if (has_tail) {
+        put(&q, tail);
+    }
+    uint64_t words = (uint64_t)(q - p) / 8;
+    if (words > FXT_MAX_RECORD_WORDS) {
+        return 0; /* the general path drops it */
+    }
+    fxt_store64(p, fxt_put_rec_type(FXT_RECORD_EVENT) | fxt_put_rec_size(words) | fxt_put_event_type(type) |
+                       fxt_put_event_nargs(k) | fxt_put_event_thread(1) | fxt_put_event_category(cref) |
+                       fxt_put_event_name(nref));
+    fxt_store64(p + 8, ts);
+    t->p = q;
+    commit(t);
+    BUMP(t->records);
+    return 1;
+}
+
 /* Resolve the strings of `n` arguments (invalid types are skipped). */
 static void prep_args(tls_t *t, rec_t *r, const fxt_warg_t *args, size_t n) {
     r->args = args;
@@ -839,12 +962,17 @@ static void collect_args(tls_t *t, rec_t *r, fxt_warg_t *buf, va_list ap) {
     prep_args(t, r, buf, n);
 }
 
-static void start_rec(tls_t *t, rec_t *r, fxt__site_t *site, uint32_t type, const char *name) {
+static void start_rec_at(tls_t *t, rec_t *r, fxt__site_t *site, uint32_t type, const char *name,
+                         uint64_t ts) {
     r->type = type;
-    r->ts = now_ticks();
+    r->ts = ts;
     r->has_id = r->has_end = 0;
     prep(t, fxt_cstr(site->category), &r->cat);
     prep(t, fxt_cstr(name), &r->name);
+}
+
+static void start_rec(tls_t *t, rec_t *r, fxt__site_t *site, uint32_t type, const char *name) {
+    start_rec_at(t, r, site, type, name, now_ticks());
 }
 
 void fxt__event(fxt__site_t *site, uint32_t type, const char *name, ...) {
@@ -881,19 +1009,32 @@ void fxt__event_id(fxt__site_t *site, uint32_t type, const char *name, uint64_t 
     leave(t);
 }
 
+/* Everything the one-pass path leaves: resolve and register strings, take chunks,
+ * drop. Out of line, so that the fast path keeps a small frame. */
+__attribute__((noinline)) static void emit_general(tls_t *t, fxt__site_t *site, uint32_t type,
+                                                   const char *name, uint64_t ts, int has_id, uint64_t id,
+                                                   int has_end, uint64_t end_ts, const fxt_warg_t *args,
+                                                   size_t nargs) {
+    rec_t r;
+    start_rec_at(t, &r, site, type, name, ts);
+    r.has_id = has_id;
+    r.id = id;
+    r.has_end = has_end;
+    r.end_ts = end_ts;
+    prep_args(t, &r, args, nargs);
+    emit(t, &r);
+}
+
 void fxt__complete_args(fxt__site_t *site, const char *name, uint64_t start, const fxt_warg_t *args,
                         size_t nargs) {
     tls_t *t = enter();
     if (t == NULL) {
         return;
     }
-    rec_t r;
-    start_rec(t, &r, site, FXT_EVENT_DURATION_COMPLETE, name);
-    r.end_ts = r.ts;
-    r.ts = start;
-    r.has_end = 1;
-    prep_args(t, &r, args, nargs);
-    emit(t, &r);
+    uint64_t end = now_ticks();
+    if (!emit_fast(t, FXT_EVENT_DURATION_COMPLETE, start, site->category, name, args, nargs, 1, end)) {
+        emit_general(t, site, FXT_EVENT_DURATION_COMPLETE, name, start, 0, 0, 1, end, args, nargs);
+    }
     leave(t);
 }
 
@@ -903,12 +1044,10 @@ void fxt__event_args(fxt__site_t *site, uint32_t type, const char *name, int has
     if (t == NULL) {
         return;
     }
-    rec_t r;
-    start_rec(t, &r, site, type, name);
-    r.has_id = has_id != 0;
-    r.id = id;
-    prep_args(t, &r, args, nargs);
-    emit(t, &r);
+    uint64_t ts = now_ticks();
+    if (!emit_fast(t, type, ts, site->category, name, args, nargs, has_id != 0, id)) {
+        emit_general(t, site, type, name, ts, has_id != 0, id, 0, 0, args, nargs);
+    }
     leave(t);
 }
 
@@ -917,14 +1056,10 @@ void fxt__complete(fxt__site_t *site, const char *name, uint64_t start) {
     if (t == NULL) {
         return;
     }
-    rec_t r;
-    start_rec(t, &r, site, FXT_EVENT_DURATION_COMPLETE, name);
-    r.end_ts = r.ts;
-    r.ts = start;
-    r.has_end = 1;
-    r.args = NULL;
-    r.nargs = 0;
-    emit(t, &r);
+    uint64_t end = now_ticks();
+    if (!emit_fast(t, FXT_EVENT_DURATION_COMPLETE, start, site->category, name, NULL, 0, 1, end)) {
+        emit_general(t, site, FXT_EVENT_DURATION_COMPLETE, name, start, 0, 0, 1, end, NULL, 0);
+    }
     leave(t);
 }
 

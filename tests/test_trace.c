@@ -206,6 +206,125 @@ static void test_every_macro(void) {
     fxt_membuf_free(&mem);
 }
 
+/* ---- steady state ------------------------------------------------------------------------- */
+
+/* Each event twice from the same call site: the first registers its strings in
+ * the chunk (general path), the second finds them registered (one-pass fast
+ * path). Both must decode to the same event but for the timestamps. */
+static char long_value[300];
+static char huge_value[2300];
+
+static void steady_events(void) {
+    FXT_INSTANT("test", "every", FXT_I32("i32", -7), FXT_U32("u32", 7), FXT_I64("i64", -1), FXT_U64("u64", 2),
+                FXT_F64("f64", 0.5), FXT_STR("str", "hello"), FXT_PTR("ptr", &long_value), FXT_KOID("koid", 42),
+                FXT_BOOL("bool", 1), FXT_NULL("null"), FXT_STR("long", long_value), FXT_STR("nullstr", NULL),
+                FXT_STR("empty", ""));
+    FXT_COUNTER("other", "counter", 3, FXT_I64("value", 10), FXT_F64("d", -2.25));
+    FXT_DURATION_BEGIN("test", "pair");
+    FXT_DURATION_END("test", "pair", FXT_U32("n", 5));
+    {
+        FXT_DURATION("test", "scope", FXT_I32("k", 9), FXT_STR("s", "v"));
+    }
+    { FXT_DURATION("test", "bare"); }
+    static fxt__site_t site = {"test", 0};
+    if (fxt__site_on(&site)) {
+        /* what the macros cannot express: interned string values, an inline-flagged
+         * name, a list cut by an invalid type, a complete event without arguments */
+        fxt_warg_t a[4] = {fxt_arg_string(fxt_cstr("interned"), fxt_cstr("value")),
+                           fxt_arg_int32(fxt_str_inline(fxt_cstr("inline name")), 1), fxt_arg_int32(fxt_cstr("x"), 2),
+                           fxt_arg_int32(fxt_cstr("cut"), 3)};
+        a[3].type = 0xee;
+        fxt__event_args(&site, FXT_EVENT_ASYNC_BEGIN, "direct", 1, 99, a, 4);
+        fxt__event_args(&site, FXT_EVENT_INSTANT, "direct2", 0, 0, a, 1);
+        fxt__complete(&site, "complete", fxt_ticks());
+        /* too big for a record (> 4095 words): dropped */
+        fxt_warg_t big[FXT_MAX_ARGS];
+        for (unsigned i = 0; i < FXT_MAX_ARGS; i++) {
+            big[i] = fxt_arg_string(fxt_cstr("big"), fxt_str_inline(fxt_cstr(huge_value)));
+        }
+        fxt__event_args(&site, FXT_EVENT_INSTANT, "huge", 0, 0, big, FXT_MAX_ARGS);
+    }
+}
+
+/* An event as text: what it decodes to (string indexes may differ between
+ * the two passes when two strings share a slot of the intern cache). */
+static void event_text(const fxt_record_t *rec, char *out, size_t cap) {
+    uint32_t type = rec->u.event.type;
+    uint64_t id = type == FXT_EVENT_COUNTER || type >= FXT_EVENT_ASYNC_BEGIN ? rec->u.event.id : 0;
+    size_t k = (size_t)snprintf(out, cap, "%u %.*s/%.*s id=%llu size=%llu:", (unsigned)type,
+                                (int)rec->u.event.category.len, rec->u.event.category.ptr, (int)rec->u.event.name.len,
+                                rec->u.event.name.ptr, (unsigned long long)id, (unsigned long long)rec->size);
+    for (unsigned i = 0; i < rec->nargs && k < cap; i++) {
+        const fxt_arg_t *x = &rec->args[i];
+        uint64_t v = 0; /* only the bytes the type defines */
+        switch (x->type) {
+        case FXT_ARG_INT32:
+        case FXT_ARG_UINT32: v = x->v.u32; break;
+        case FXT_ARG_BOOL: v = (uint64_t)x->v.boolean; break;
+        case FXT_ARG_NULL:
+        case FXT_ARG_STRING: break;
+        default: v = x->v.u64; break;
+        }
+        k += (size_t)snprintf(out + k, cap - k, " %u:%.*s=%llx/%.*s", (unsigned)x->type, (int)x->name.len,
+                              x->name.ptr ? x->name.ptr : "", (unsigned long long)v,
+                              x->type == FXT_ARG_STRING ? (int)x->str.len : 0, x->str.ptr ? x->str.ptr : "");
+    }
+}
+
+static void test_steady_state_same_events(void) {
+    memset(long_value, 'L', sizeof long_value - 1);
+    memset(huge_value, 'H', sizeof huge_value - 1);
+    fxt_membuf_t mem = {0};
+    fxt_session_config_t c = mem_config(&mem, FXT_MODE_ONESHOT, 1 << 20);
+    CHECK(fxt_session_start(&c) == FXT_OK);
+    for (int rep = 0; rep < 2; rep++) {
+        steady_events();
+    }
+    fxt_session_stats_t st;
+    fxt_session_get_stats(&st);
+    CHECK_EQ_U64(st.dropped, 2); /* the huge event, both times */
+    CHECK(fxt_session_stop() == FXT_OK);
+
+    fxt_reader_t *r;
+    fxt_reader_create(NULL, &r);
+    fxt_in_buffer_t in = {mem.data, mem.len, 0};
+    fxt_record_t rec;
+    static char text[32][2048];
+    size_t n = 0;
+    int errors = 0;
+    fxt_status s;
+    while ((s = fxt_reader_next(r, &in, &rec)) != FXT_NEED_INPUT && s != FXT_END) {
+        if (s != FXT_OK) {
+            errors++;
+            continue;
+        }
+        /* the session's own events (e.g. records_dropped) have another category */
+        if (rec.kind != FXT_KIND_EVENT || n == 32 || rec.u.event.category.ptr == NULL ||
+            (rec.u.event.category.len != 4 && rec.u.event.category.len != 5) ||
+            (memcmp(rec.u.event.category.ptr, "test", 4) != 0 && memcmp(rec.u.event.category.ptr, "other", 5) != 0)) {
+            continue;
+        }
+        CHECK(rec.u.event.thread.resolved);
+        event_text(&rec, text[n++], sizeof text[0]);
+        if (rec.u.event.type == FXT_EVENT_ASYNC_BEGIN) {
+            /* the list stops at the invalid type; the inline name is kept */
+            CHECK(rec.nargs == 3 && rec.u.event.id == 99);
+            CHECK_STR(rec.args[0].str, "value");
+            CHECK_STR(rec.args[1].name, "inline name");
+        }
+    }
+    CHECK_EQ_U64(errors, 0);
+    CHECK_EQ_U64(n, 18); /* 9 events (the huge one dropped), twice */
+    for (size_t i = 0; i < 9 && i + 9 < n; i++) {
+        if (strcmp(text[i], text[i + 9]) != 0) {
+            fprintf(stderr, "first:  %s\nsecond: %s\n", text[i], text[i + 9]);
+            CHECK(0);
+        }
+    }
+    fxt_reader_destroy(r);
+    fxt_membuf_free(&mem);
+}
+
 /* ---- threads ------------------------------------------------------------------------------- */
 
 typedef struct worker {
@@ -524,6 +643,7 @@ static void test_env_config(void) {
 
 int main(void) {
     RUN(test_every_macro);
+    RUN(test_steady_state_same_events);
     RUN(test_oneshot_stress);
     RUN(test_oneshot_drops_counted);
     RUN(test_circular_keeps_newest);
