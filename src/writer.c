@@ -24,6 +24,7 @@
 #define MIN_BUFFER (32u << 10) /* holds any normal record (32760 bytes) */
 #define STR_MAP_SIZE 65536u    /* power of two > 2 x 32767 */
 #define THR_MAP_SIZE 512u      /* power of two > 2 x 255 */
+#define SCACHE_SIZE 256u       /* power of two: (pointer, length) -> slot hints */
 
 typedef struct sslot {
     char *p;
@@ -32,6 +33,17 @@ typedef struct sslot {
     uint8_t used, refbit;
     uint64_t pin;
 } sslot_t;
+
+/*
+ * A hint: the caller's string at (p, len) was last found in slot idx. Only a
+ * hint: a hit is checked against the slot's own bytes, so a reused buffer
+ * with new bytes misses and a recycled slot misses.
+ */
+typedef struct scache {
+    const char *p;
+    uint32_t len;
+    uint16_t idx;
+} scache_t;
 
 typedef struct tslot {
     uint64_t pid, tid;
@@ -58,8 +70,10 @@ struct fxt_writer {
     uint32_t max_strings, nstrings, shand;
     sslot_t *strings;  /* [1..max_strings] */
     uint16_t *smap;    /* hash -> string index, 0 = empty */
+    scache_t scache[SCACHE_SIZE];
 
     uint32_t max_threads, nthreads, thand;
+    uint8_t thint;     /* slot of the last thread looked up: checked before hashing */
     tslot_t threads[256];
     uint8_t tmap[THR_MAP_SIZE];
 };
@@ -191,10 +205,12 @@ void fxt_writer_reset_tables(fxt_writer_t *w) {
         w->strings[i].refbit = 0;
     }
     memset(w->smap, 0, STR_MAP_SIZE * sizeof *w->smap);
+    memset(w->scache, 0, sizeof w->scache);
     w->nstrings = 0;
     w->shand = 0;
     memset(w->threads, 0, sizeof w->threads);
     memset(w->tmap, 0, sizeof w->tmap);
+    w->thint = 0;
     w->nthreads = 0;
     w->thand = 0;
 }
@@ -363,7 +379,24 @@ static uint16_t string_victim(fxt_writer_t *w) {
     return 0; /* every slot is used by the current record: caller writes inline */
 }
 
+static inline scache_t *scache_entry(fxt_writer_t *w, const char *p, uint32_t len) {
+    uint64_t k = ((uint64_t)(uintptr_t)p + len) * 0x9e3779b97f4a7c15ull;
+    return &w->scache[k >> 56];
+}
+
 static fxt_status intern_string(fxt_writer_t *w, const char *p, uint32_t len, uint16_t *ref) {
+    /* callers mostly pass the same literals again: try the slot this buffer
+       was last found in, comparing contents (cheaper than hashing them) */
+    scache_t *c = scache_entry(w, p, len);
+    if (c->p == p && c->len == len) {
+        sslot_t *s = &w->strings[c->idx];
+        if (s->used && s->len == len && same_bytes(s->p, p, len)) {
+            s->refbit = 1;
+            s->pin = w->serial;
+            *ref = c->idx;
+            return FXT_OK;
+        }
+    }
     uint32_t h = hash_bytes(p, len);
     size_t mask = STR_MAP_SIZE - 1, pos = h & mask;
     for (uint16_t idx; (idx = w->smap[pos]) != 0; pos = (pos + 1) & mask) {
@@ -372,6 +405,9 @@ static fxt_status intern_string(fxt_writer_t *w, const char *p, uint32_t len, ui
             s->refbit = 1;
             s->pin = w->serial;
             *ref = idx;
+            c->p = p;
+            c->len = len;
+            c->idx = idx;
             return FXT_OK;
         }
     }
@@ -399,6 +435,9 @@ static fxt_status intern_string(fxt_writer_t *w, const char *p, uint32_t len, ui
     s->pin = w->serial;
     string_map(w, idx);
     *ref = idx;
+    c->p = p;
+    c->len = len;
+    c->idx = idx;
     return emit_string_record(w, idx, p, len);
 }
 
@@ -537,6 +576,14 @@ static fxt_status prep_thread(fxt_writer_t *w, fxt_wthread_t t, pthr_t *out) {
         out->ref = FXT_THREADREF_INLINE;
         return FXT_OK;
     }
+    /* events mostly come from the thread of the previous one */
+    tslot_t *last = &w->threads[w->thint];
+    if (last->used && last->pid == t.pid && last->tid == t.tid) {
+        last->refbit = 1;
+        last->pin = w->serial;
+        out->ref = w->thint;
+        return FXT_OK;
+    }
     uint32_t h = hash_thread(t.pid, t.tid);
     size_t mask = THR_MAP_SIZE - 1, pos = h & mask;
     for (uint8_t idx; (idx = w->tmap[pos]) != 0; pos = (pos + 1) & mask) {
@@ -545,6 +592,7 @@ static fxt_status prep_thread(fxt_writer_t *w, fxt_wthread_t t, pthr_t *out) {
             s->refbit = 1;
             s->pin = w->serial;
             out->ref = idx;
+            w->thint = idx;
             return FXT_OK;
         }
     }
@@ -561,6 +609,7 @@ static fxt_status prep_thread(fxt_writer_t *w, fxt_wthread_t t, pthr_t *out) {
     s->pin = w->serial;
     thread_map(w, idx);
     out->ref = idx;
+    w->thint = idx;
     w->thr_regs++;
     fxt_status st = reserve(w, 24);
     if (st != FXT_OK) {
@@ -787,6 +836,9 @@ fxt_status fxt_write_string_record(fxt_writer_t *w, uint16_t index, fxt_str_t va
         if (s->used) {
             string_unmap(w, index);
         }
+        /* the hints must keep naming the slot a lookup would find, and this
+           slot may now duplicate another's string */
+        memset(w->scache, 0, sizeof w->scache);
         /* a different slot holding the same string keeps serving it: fine */
         if (len > s->cap || s->p == NULL) {
             uint32_t ncap = len < 32 ? 32 : len;
@@ -818,6 +870,7 @@ fxt_status fxt_write_thread_record(fxt_writer_t *w, uint8_t index, uint64_t pid,
         if (t->used) {
             thread_unmap(w, index);
         }
+        w->thint = 0; /* this slot may now duplicate another's thread: look up afresh */
         t->pid = pid;
         t->tid = tid;
         t->hash = hash_thread(pid, tid);
