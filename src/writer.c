@@ -506,7 +506,7 @@ static fxt_status plan_done(uint64_t words) {
     return words > FXT_MAX_RECORD_WORDS ? FXT_E_RECORD_TOO_LARGE : FXT_OK;
 }
 
-static fxt_status prep_str(fxt_writer_t *w, fxt_str_t s, pstr_t *out) {
+static fxt_status prep_str_slow(fxt_writer_t *w, fxt_str_t s, pstr_t *out) {
     if (s.ptr == NULL && s.len != 0) {
         return FXT_E_INVALID_ARG;
     }
@@ -529,6 +529,30 @@ static fxt_status prep_str(fxt_writer_t *w, fxt_str_t s, pstr_t *out) {
         out->p = s.ptr;
     }
     return st;
+}
+
+/*
+ * The common case inline (a call per string costs as much as the check): a
+ * string to intern, not truncated, found where its hint says. Everything
+ * else, including every statistic and error, goes the general way.
+ */
+static inline __attribute__((always_inline)) fxt_status prep_str(fxt_writer_t *w, fxt_str_t s, pstr_t *out) {
+    if (s.ptr != NULL && s.len - 1u < FXT_MAX_STRING_LEN && !(s.ref & FXT_STRREF_INLINE_FLAG) &&
+        !(w->flags & FXT_WRITE_NO_INTERN)) {
+        const scache_t *c = scache_entry(w, s.ptr, s.len);
+        if (c->p == s.ptr && c->len == s.len) {
+            sslot_t *sl = &w->strings[c->idx];
+            if (sl->used && sl->len == s.len && same_bytes(sl->p, s.ptr, s.len)) {
+                sl->refbit = 1;
+                sl->pin = w->serial;
+                out->ref = c->idx;
+                out->len = 0;
+                out->p = NULL;
+                return FXT_OK;
+            }
+        }
+    }
+    return prep_str_slow(w, s, out);
 }
 
 static inline uint64_t pstr_words(const pstr_t *s) { return fxt_words(s->len); }
