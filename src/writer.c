@@ -223,7 +223,7 @@ void fxt_writer_reset_tables(fxt_writer_t *w) {
  * bytes, three byte loads cover 1..3. Equal words <=> equal bytes for the same
  * n, so it serves both hashing and comparison.
  */
-static inline uint64_t load_tail(const char *p, uint32_t n) {
+static inline __attribute__((always_inline)) uint64_t load_tail(const char *p, uint32_t n) {
     if (n >= 4) {
         uint32_t a, b;
         memcpy(&a, p, 4);
@@ -252,7 +252,7 @@ static inline uint32_t hash_bytes(const char *p, uint32_t n) {
 }
 
 /* Equality of two strings of length n; short ones without a libc call. */
-static inline int same_bytes(const char *a, const char *b, uint32_t n) {
+static inline __attribute__((always_inline)) int same_bytes(const char *a, const char *b, uint32_t n) {
     if (n < 8) {
         return load_tail(a, n) == load_tail(b, n);
     }
