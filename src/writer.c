@@ -465,7 +465,7 @@ static uint32_t clamp_len(fxt_writer_t *w, const char *p, uint32_t len) {
  * record (possible only with a tiny max_strings), and that case is caught by
  * start_record() later.
  */
-static fxt_status plan_str(const fxt_writer_t *w, fxt_str_t s, uint64_t *words) {
+static inline __attribute__((always_inline)) fxt_status plan_str(const fxt_writer_t *w, fxt_str_t s, uint64_t *words) {
     if (s.ptr == NULL && s.len != 0) {
         return FXT_E_INVALID_ARG;
     }
@@ -593,19 +593,11 @@ static uint8_t thread_victim(fxt_writer_t *w) {
     return 0;
 }
 
-static fxt_status prep_thread(fxt_writer_t *w, fxt_wthread_t t, pthr_t *out) {
+static fxt_status prep_thread_slow(fxt_writer_t *w, fxt_wthread_t t, pthr_t *out) {
     out->pid = t.pid;
     out->tid = t.tid;
     if (t.inline_ref || (w->flags & FXT_WRITE_NO_INTERN)) {
         out->ref = FXT_THREADREF_INLINE;
-        return FXT_OK;
-    }
-    /* events mostly come from the thread of the previous one */
-    tslot_t *last = &w->threads[w->thint];
-    if (last->used && last->pid == t.pid && last->tid == t.tid) {
-        last->refbit = 1;
-        last->pin = w->serial;
-        out->ref = w->thint;
         return FXT_OK;
     }
     uint32_t h = hash_thread(t.pid, t.tid);
@@ -644,6 +636,21 @@ static fxt_status prep_thread(fxt_writer_t *w, fxt_wthread_t t, pthr_t *out) {
     put(w, t.tid);
     w->records++;
     return FXT_OK;
+}
+
+/* Inline: the thread of the previous event (the common case); else the general way. */
+static inline __attribute__((always_inline)) fxt_status prep_thread(fxt_writer_t *w, fxt_wthread_t t, pthr_t *out) {
+    tslot_t *last = &w->threads[w->thint];
+    if (last->used && last->pid == t.pid && last->tid == t.tid && !t.inline_ref &&
+        !(w->flags & FXT_WRITE_NO_INTERN)) {
+        last->refbit = 1;
+        last->pin = w->serial;
+        out->ref = w->thint;
+        out->pid = t.pid;
+        out->tid = t.tid;
+        return FXT_OK;
+    }
+    return prep_thread_slow(w, t, out);
 }
 
 static inline uint64_t pthr_words(const pthr_t *t) { return t->ref == FXT_THREADREF_INLINE ? 2 : 0; }
