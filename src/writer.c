@@ -593,7 +593,8 @@ static uint8_t thread_victim(fxt_writer_t *w) {
     return 0;
 }
 
-static fxt_status prep_thread_slow(fxt_writer_t *w, fxt_wthread_t t, pthr_t *out) {
+static fxt_status prep_thread_slow(fxt_writer_t *w, const fxt_wthread_t *tp, pthr_t *out) {
+    fxt_wthread_t t = *tp;
     out->pid = t.pid;
     out->tid = t.tid;
     if (t.inline_ref || (w->flags & FXT_WRITE_NO_INTERN)) {
@@ -639,15 +640,21 @@ static fxt_status prep_thread_slow(fxt_writer_t *w, fxt_wthread_t t, pthr_t *out
 }
 
 /* Inline: the thread of the previous event (the common case); else the general way. */
-static inline __attribute__((always_inline)) fxt_status prep_thread(fxt_writer_t *w, fxt_wthread_t t, pthr_t *out) {
+/*
+ * Taken by pointer and read field by field: a by-value copy became one
+ * 16-byte load of pid and tid, which the CPU cannot forward from the caller's
+ * two 8-byte stores (a stall of ~3 ns per event).
+ */
+static inline __attribute__((always_inline)) fxt_status prep_thread(fxt_writer_t *w, const fxt_wthread_t *t,
+                                                                    pthr_t *out) {
     tslot_t *last = &w->threads[w->thint];
-    if (last->used && last->pid == t.pid && last->tid == t.tid && !t.inline_ref &&
+    if (last->used && last->pid == t->pid && last->tid == t->tid && !t->inline_ref &&
         !(w->flags & FXT_WRITE_NO_INTERN)) {
         last->refbit = 1;
         last->pin = w->serial;
         out->ref = w->thint;
-        out->pid = t.pid;
-        out->tid = t.tid;
+        out->pid = last->pid;
+        out->tid = last->tid;
         return FXT_OK;
     }
     return prep_thread_slow(w, t, out);
@@ -934,7 +941,7 @@ fxt_status fxt_write_event(fxt_writer_t *w, const fxt_event_desc_t *ev) {
     pthr_t t;
     pstr_t cat, name;
     pargs_t pa;
-    TRY(prep_thread(w, ev->thread, &t));
+    TRY(prep_thread(w, &ev->thread, &t));
     TRY(prep_str(w, ev->category, &cat));
     TRY(prep_str(w, ev->name, &name));
     TRY(prep_args(w, ev->args, ev->nargs, &pa));
@@ -1132,8 +1139,8 @@ fxt_status fxt_write_legacy_context_switch(fxt_writer_t *w, uint64_t ts, uint32_
         return FXT_E_INVALID_ARG;
     }
     pthr_t o, i;
-    TRY(prep_thread(w, out, &o));
-    TRY(prep_thread(w, in, &i));
+    TRY(prep_thread(w, &out, &o));
+    TRY(prep_thread(w, &in, &i));
     uint64_t words = 2 + pthr_words(&o) + pthr_words(&i);
     TRY(start_record(w, words));
     put(w, fxt_put_rec_type(FXT_RECORD_SCHEDULING) | fxt_put_rec_size(words) |
@@ -1153,7 +1160,7 @@ fxt_status fxt_write_log(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_
         return FXT_E_INVALID_ARG;
     }
     pthr_t th;
-    TRY(prep_thread(w, t, &th));
+    TRY(prep_thread(w, &t, &th));
     uint32_t len = clamp_len(w, message.ptr, message.len);
     uint64_t words = 2 + pthr_words(&th) + fxt_words(len);
     TRY(start_record(w, words));
@@ -1193,7 +1200,7 @@ fxt_status fxt_write_large_blob(fxt_writer_t *w, const fxt_large_blob_desc_t *b)
     TRY(prep_str(w, b->name, &name));
     int meta = b->format == FXT_LARGE_BLOB_WITH_METADATA;
     if (meta) {
-        TRY(prep_thread(w, b->thread, &t));
+        TRY(prep_thread(w, &b->thread, &t));
         TRY(prep_args(w, b->args, b->nargs, &pa));
     }
     uint64_t head = 2 + pstr_words(&cat) + pstr_words(&name) + (meta ? 1 + pthr_words(&t) + pa.words : 0) + 1;
