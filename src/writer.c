@@ -479,7 +479,8 @@ static uint64_t plan_thread(const fxt_writer_t *w, fxt_wthread_t t) {
     return (t.inline_ref || (w->flags & FXT_WRITE_NO_INTERN)) ? 2 : 0;
 }
 
-static fxt_status plan_args(const fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs, uint64_t *words) {
+/* Inlined into fxt_write_event only (the hot path); other records call plan_args(). */
+static inline __attribute__((always_inline)) fxt_status plan_args_in(const fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs, uint64_t *words) {
     if (nargs > FXT_MAX_ARGS) {
         return FXT_E_TOO_MANY_ARGS;
     }
@@ -500,6 +501,10 @@ static fxt_status plan_args(const fxt_writer_t *w, const fxt_warg_t *args, unsig
         }
     }
     return FXT_OK;
+}
+
+static fxt_status plan_args(const fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs, uint64_t *words) {
+    return plan_args_in(w, args, nargs, words);
 }
 
 static fxt_status plan_done(uint64_t words) {
@@ -678,7 +683,8 @@ typedef struct pargs {
     pstr_t sval[FXT_MAX_ARGS];
 } pargs_t;
 
-static fxt_status prep_args(fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs, pargs_t *pa) {
+/* Inlined into fxt_write_event only (the hot path); other records call prep_args(). */
+static inline __attribute__((always_inline)) fxt_status prep_args_in(fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs, pargs_t *pa) {
     if (nargs > FXT_MAX_ARGS) {
         return FXT_E_TOO_MANY_ARGS;
     }
@@ -721,6 +727,10 @@ static fxt_status prep_args(fxt_writer_t *w, const fxt_warg_t *args, unsigned na
         pa->words += words;
     }
     return FXT_OK;
+}
+
+static fxt_status prep_args(fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs, pargs_t *pa) {
+    return prep_args_in(w, args, nargs, pa);
 }
 
 static void put_args(fxt_writer_t *w, const fxt_warg_t *args, const pargs_t *pa) {
@@ -936,7 +946,7 @@ fxt_status fxt_write_event(fxt_writer_t *w, const fxt_event_desc_t *ev) {
     uint64_t plan = 2 + plan_thread(w, ev->thread) + (uint64_t)(has_id || has_end) + ev->nextra;
     TRY(plan_str(w, ev->category, &plan));
     TRY(plan_str(w, ev->name, &plan));
-    TRY(plan_args(w, ev->args, ev->nargs, &plan));
+    TRY(plan_args_in(w, ev->args, ev->nargs, &plan));
     TRY(plan_done(plan));
     pthr_t t;
     pstr_t cat, name;
@@ -944,7 +954,7 @@ fxt_status fxt_write_event(fxt_writer_t *w, const fxt_event_desc_t *ev) {
     TRY(prep_thread(w, &ev->thread, &t));
     TRY(prep_str(w, ev->category, &cat));
     TRY(prep_str(w, ev->name, &name));
-    TRY(prep_args(w, ev->args, ev->nargs, &pa));
+    TRY(prep_args_in(w, ev->args, ev->nargs, &pa));
     uint64_t words = 2 + pthr_words(&t) + pstr_words(&cat) + pstr_words(&name) + pa.words +
                      (uint64_t)(has_id || has_end) + ev->nextra;
     TRY(start_record(w, words));
