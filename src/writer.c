@@ -733,7 +733,8 @@ static fxt_status prep_args(fxt_writer_t *w, const fxt_warg_t *args, unsigned na
     return prep_args_in(w, args, nargs, pa);
 }
 
-static void put_args(fxt_writer_t *w, const fxt_warg_t *args, const pargs_t *pa) {
+/* Inlined into fxt_write_event only (the hot path); other records call put_args(). */
+static inline __attribute__((always_inline)) void put_args_in(fxt_writer_t *w, const fxt_warg_t *args, const pargs_t *pa) {
     for (unsigned i = 0; i < pa->n; i++) {
         const fxt_warg_t *a = &args[i];
         const pstr_t *nm = &pa->name[i];
@@ -773,6 +774,8 @@ static void put_args(fxt_writer_t *w, const fxt_warg_t *args, const pargs_t *pa)
         }
     }
 }
+
+static void put_args(fxt_writer_t *w, const fxt_warg_t *args, const pargs_t *pa) { put_args_in(w, args, pa); }
 
 /* ---- records ------------------------------------------------------------------------------ */
 
@@ -965,7 +968,7 @@ fxt_status fxt_write_event(fxt_writer_t *w, const fxt_event_desc_t *ev) {
     put_pthr(w, &t);
     put_pstr(w, &cat);
     put_pstr(w, &name);
-    put_args(w, ev->args, &pa);
+    put_args_in(w, ev->args, &pa);
     if (has_id) {
         put(w, ev->id);
     } else if (has_end) {
