@@ -26,6 +26,10 @@
 #define THR_MAP_SIZE 512u      /* power of two > 2 x 255 */
 #define SCACHE_SIZE 256u       /* power of two: (pointer, length) -> slot hints */
 
+/* For the hot path's helpers: gcc's heuristics left some of them as calls,
+   which cost as much as the work they do. */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+
 typedef struct sslot {
     char *p;
     uint32_t len, cap;
@@ -223,7 +227,7 @@ void fxt_writer_reset_tables(fxt_writer_t *w) {
  * bytes, three byte loads cover 1..3. Equal words <=> equal bytes for the same
  * n, so it serves both hashing and comparison.
  */
-static inline __attribute__((always_inline)) uint64_t load_tail(const char *p, uint32_t n) {
+static ALWAYS_INLINE uint64_t load_tail(const char *p, uint32_t n) {
     if (n >= 4) {
         uint32_t a, b;
         memcpy(&a, p, 4);
@@ -252,7 +256,7 @@ static inline uint32_t hash_bytes(const char *p, uint32_t n) {
 }
 
 /* Equality of two strings of length n; short ones without a libc call. */
-static inline __attribute__((always_inline)) int same_bytes(const char *a, const char *b, uint32_t n) {
+static ALWAYS_INLINE int same_bytes(const char *a, const char *b, uint32_t n) {
     if (n < 8) {
         return load_tail(a, n) == load_tail(b, n);
     }
@@ -465,7 +469,7 @@ static uint32_t clamp_len(fxt_writer_t *w, const char *p, uint32_t len) {
  * record (possible only with a tiny max_strings), and that case is caught by
  * start_record() later.
  */
-static inline __attribute__((always_inline)) fxt_status plan_str(const fxt_writer_t *w, fxt_str_t s, uint64_t *words) {
+static ALWAYS_INLINE fxt_status plan_str(const fxt_writer_t *w, fxt_str_t s, uint64_t *words) {
     if (s.ptr == NULL && s.len != 0) {
         return FXT_E_INVALID_ARG;
     }
@@ -480,7 +484,8 @@ static uint64_t plan_thread(const fxt_writer_t *w, fxt_wthread_t t) {
 }
 
 /* Inlined into fxt_write_event only (the hot path); other records call plan_args(). */
-static inline __attribute__((always_inline)) fxt_status plan_args_in(const fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs, uint64_t *words) {
+static ALWAYS_INLINE fxt_status plan_args_in(const fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs,
+                                             uint64_t *words) {
     if (nargs > FXT_MAX_ARGS) {
         return FXT_E_TOO_MANY_ARGS;
     }
@@ -541,7 +546,7 @@ static fxt_status prep_str_slow(fxt_writer_t *w, fxt_str_t s, pstr_t *out) {
  * string to intern, not truncated, found where its hint says. Everything
  * else, including every statistic and error, goes the general way.
  */
-static inline __attribute__((always_inline)) fxt_status prep_str(fxt_writer_t *w, fxt_str_t s, pstr_t *out) {
+static ALWAYS_INLINE fxt_status prep_str(fxt_writer_t *w, fxt_str_t s, pstr_t *out) {
     if (s.ptr != NULL && s.len - 1u < FXT_MAX_STRING_LEN && !(s.ref & FXT_STRREF_INLINE_FLAG) &&
         !(w->flags & FXT_WRITE_NO_INTERN)) {
         const scache_t *c = scache_entry(w, s.ptr, s.len);
@@ -644,14 +649,13 @@ static fxt_status prep_thread_slow(fxt_writer_t *w, const fxt_wthread_t *tp, pth
     return FXT_OK;
 }
 
-/* Inline: the thread of the previous event (the common case); else the general way. */
 /*
- * Taken by pointer and read field by field: a by-value copy became one
- * 16-byte load of pid and tid, which the CPU cannot forward from the caller's
- * two 8-byte stores (a stall of ~3 ns per event).
+ * Inline: the thread of the previous event (the common case); else the
+ * general way. Taken by pointer and read field by field: a by-value copy
+ * became one 16-byte load of pid and tid, which the CPU cannot forward from
+ * the caller's two 8-byte stores.
  */
-static inline __attribute__((always_inline)) fxt_status prep_thread(fxt_writer_t *w, const fxt_wthread_t *t,
-                                                                    pthr_t *out) {
+static ALWAYS_INLINE fxt_status prep_thread(fxt_writer_t *w, const fxt_wthread_t *t, pthr_t *out) {
     tslot_t *last = &w->threads[w->thint];
     if (last->used && last->pid == t->pid && last->tid == t->tid && !t->inline_ref &&
         !(w->flags & FXT_WRITE_NO_INTERN)) {
@@ -684,7 +688,8 @@ typedef struct pargs {
 } pargs_t;
 
 /* Inlined into fxt_write_event only (the hot path); other records call prep_args(). */
-static inline __attribute__((always_inline)) fxt_status prep_args_in(fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs, pargs_t *pa) {
+static ALWAYS_INLINE fxt_status prep_args_in(fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs,
+                                             pargs_t *pa) {
     if (nargs > FXT_MAX_ARGS) {
         return FXT_E_TOO_MANY_ARGS;
     }
@@ -734,7 +739,7 @@ static fxt_status prep_args(fxt_writer_t *w, const fxt_warg_t *args, unsigned na
 }
 
 /* Inlined into fxt_write_event only (the hot path); other records call put_args(). */
-static inline __attribute__((always_inline)) void put_args_in(fxt_writer_t *w, const fxt_warg_t *args, const pargs_t *pa) {
+static ALWAYS_INLINE void put_args_in(fxt_writer_t *w, const fxt_warg_t *args, const pargs_t *pa) {
     for (unsigned i = 0; i < pa->n; i++) {
         const fxt_warg_t *a = &args[i];
         const pstr_t *nm = &pa->name[i];
