@@ -24,6 +24,11 @@
 #define MIN_BUFFER (32u << 10) /* holds any normal record (32760 bytes) */
 #define STR_MAP_SIZE 65536u    /* power of two > 2 x 32767 */
 #define THR_MAP_SIZE 512u      /* power of two > 2 x 255 */
+#define SCACHE_SIZE 256u       /* power of two: (pointer, length) -> slot hints */
+
+/* For the hot path's helpers: gcc's heuristics left some of them as calls,
+   which cost as much as the work they do. */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 
 typedef struct sslot {
     char *p;
@@ -32,6 +37,17 @@ typedef struct sslot {
     uint8_t used, refbit;
     uint64_t pin;
 } sslot_t;
+
+/*
+ * A hint: the caller's string at (p, len) was last found in slot idx. Only a
+ * hint: a hit is checked against the slot's own bytes, so a reused buffer
+ * with new bytes misses and a recycled slot misses.
+ */
+typedef struct scache {
+    const char *p;
+    uint32_t len;
+    uint16_t idx;
+} scache_t;
 
 typedef struct tslot {
     uint64_t pid, tid;
@@ -58,8 +74,10 @@ struct fxt_writer {
     uint32_t max_strings, nstrings, shand;
     sslot_t *strings;  /* [1..max_strings] */
     uint16_t *smap;    /* hash -> string index, 0 = empty */
+    scache_t scache[SCACHE_SIZE];
 
     uint32_t max_threads, nthreads, thand;
+    uint8_t thint;     /* slot of the last thread looked up: checked before hashing */
     tslot_t threads[256];
     uint8_t tmap[THR_MAP_SIZE];
 };
@@ -191,10 +209,12 @@ void fxt_writer_reset_tables(fxt_writer_t *w) {
         w->strings[i].refbit = 0;
     }
     memset(w->smap, 0, STR_MAP_SIZE * sizeof *w->smap);
+    memset(w->scache, 0, sizeof w->scache);
     w->nstrings = 0;
     w->shand = 0;
     memset(w->threads, 0, sizeof w->threads);
     memset(w->tmap, 0, sizeof w->tmap);
+    w->thint = 0;
     w->nthreads = 0;
     w->thand = 0;
 }
@@ -207,7 +227,7 @@ void fxt_writer_reset_tables(fxt_writer_t *w) {
  * bytes, three byte loads cover 1..3. Equal words <=> equal bytes for the same
  * n, so it serves both hashing and comparison.
  */
-static inline uint64_t load_tail(const char *p, uint32_t n) {
+static ALWAYS_INLINE uint64_t load_tail(const char *p, uint32_t n) {
     if (n >= 4) {
         uint32_t a, b;
         memcpy(&a, p, 4);
@@ -236,7 +256,7 @@ static inline uint32_t hash_bytes(const char *p, uint32_t n) {
 }
 
 /* Equality of two strings of length n; short ones without a libc call. */
-static inline int same_bytes(const char *a, const char *b, uint32_t n) {
+static ALWAYS_INLINE int same_bytes(const char *a, const char *b, uint32_t n) {
     if (n < 8) {
         return load_tail(a, n) == load_tail(b, n);
     }
@@ -363,7 +383,24 @@ static uint16_t string_victim(fxt_writer_t *w) {
     return 0; /* every slot is used by the current record: caller writes inline */
 }
 
+static inline scache_t *scache_entry(fxt_writer_t *w, const char *p, uint32_t len) {
+    uint64_t k = ((uint64_t)(uintptr_t)p + len) * 0x9e3779b97f4a7c15ull;
+    return &w->scache[k >> 56];
+}
+
 static fxt_status intern_string(fxt_writer_t *w, const char *p, uint32_t len, uint16_t *ref) {
+    /* callers mostly pass the same literals again: try the slot this buffer
+       was last found in, comparing contents (cheaper than hashing them) */
+    scache_t *c = scache_entry(w, p, len);
+    if (c->p == p && c->len == len) {
+        sslot_t *s = &w->strings[c->idx];
+        if (s->used && s->len == len && same_bytes(s->p, p, len)) {
+            s->refbit = 1;
+            s->pin = w->serial;
+            *ref = c->idx;
+            return FXT_OK;
+        }
+    }
     uint32_t h = hash_bytes(p, len);
     size_t mask = STR_MAP_SIZE - 1, pos = h & mask;
     for (uint16_t idx; (idx = w->smap[pos]) != 0; pos = (pos + 1) & mask) {
@@ -372,6 +409,9 @@ static fxt_status intern_string(fxt_writer_t *w, const char *p, uint32_t len, ui
             s->refbit = 1;
             s->pin = w->serial;
             *ref = idx;
+            c->p = p;
+            c->len = len;
+            c->idx = idx;
             return FXT_OK;
         }
     }
@@ -399,6 +439,9 @@ static fxt_status intern_string(fxt_writer_t *w, const char *p, uint32_t len, ui
     s->pin = w->serial;
     string_map(w, idx);
     *ref = idx;
+    c->p = p;
+    c->len = len;
+    c->idx = idx;
     return emit_string_record(w, idx, p, len);
 }
 
@@ -426,7 +469,7 @@ static uint32_t clamp_len(fxt_writer_t *w, const char *p, uint32_t len) {
  * record (possible only with a tiny max_strings), and that case is caught by
  * start_record() later.
  */
-static fxt_status plan_str(const fxt_writer_t *w, fxt_str_t s, uint64_t *words) {
+static ALWAYS_INLINE fxt_status plan_str(const fxt_writer_t *w, fxt_str_t s, uint64_t *words) {
     if (s.ptr == NULL && s.len != 0) {
         return FXT_E_INVALID_ARG;
     }
@@ -440,7 +483,9 @@ static uint64_t plan_thread(const fxt_writer_t *w, fxt_wthread_t t) {
     return (t.inline_ref || (w->flags & FXT_WRITE_NO_INTERN)) ? 2 : 0;
 }
 
-static fxt_status plan_args(const fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs, uint64_t *words) {
+/* Inlined into fxt_write_event only (the hot path); other records call plan_args(). */
+static ALWAYS_INLINE fxt_status plan_args_in(const fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs,
+                                             uint64_t *words) {
     if (nargs > FXT_MAX_ARGS) {
         return FXT_E_TOO_MANY_ARGS;
     }
@@ -463,11 +508,15 @@ static fxt_status plan_args(const fxt_writer_t *w, const fxt_warg_t *args, unsig
     return FXT_OK;
 }
 
+static fxt_status plan_args(const fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs, uint64_t *words) {
+    return plan_args_in(w, args, nargs, words);
+}
+
 static fxt_status plan_done(uint64_t words) {
     return words > FXT_MAX_RECORD_WORDS ? FXT_E_RECORD_TOO_LARGE : FXT_OK;
 }
 
-static fxt_status prep_str(fxt_writer_t *w, fxt_str_t s, pstr_t *out) {
+static fxt_status prep_str_slow(fxt_writer_t *w, fxt_str_t s, pstr_t *out) {
     if (s.ptr == NULL && s.len != 0) {
         return FXT_E_INVALID_ARG;
     }
@@ -490,6 +539,30 @@ static fxt_status prep_str(fxt_writer_t *w, fxt_str_t s, pstr_t *out) {
         out->p = s.ptr;
     }
     return st;
+}
+
+/*
+ * The common case inline (a call per string costs as much as the check): a
+ * string to intern, not truncated, found where its hint says. Everything
+ * else, including every statistic and error, goes the general way.
+ */
+static ALWAYS_INLINE fxt_status prep_str(fxt_writer_t *w, fxt_str_t s, pstr_t *out) {
+    if (s.ptr != NULL && s.len - 1u < FXT_MAX_STRING_LEN && !(s.ref & FXT_STRREF_INLINE_FLAG) &&
+        !(w->flags & FXT_WRITE_NO_INTERN)) {
+        const scache_t *c = scache_entry(w, s.ptr, s.len);
+        if (c->p == s.ptr && c->len == s.len) {
+            sslot_t *sl = &w->strings[c->idx];
+            if (sl->used && sl->len == s.len && same_bytes(sl->p, s.ptr, s.len)) {
+                sl->refbit = 1;
+                sl->pin = w->serial;
+                out->ref = c->idx;
+                out->len = 0;
+                out->p = NULL;
+                return FXT_OK;
+            }
+        }
+    }
+    return prep_str_slow(w, s, out);
 }
 
 static inline uint64_t pstr_words(const pstr_t *s) { return fxt_words(s->len); }
@@ -530,7 +603,8 @@ static uint8_t thread_victim(fxt_writer_t *w) {
     return 0;
 }
 
-static fxt_status prep_thread(fxt_writer_t *w, fxt_wthread_t t, pthr_t *out) {
+static fxt_status prep_thread_slow(fxt_writer_t *w, const fxt_wthread_t *tp, pthr_t *out) {
+    fxt_wthread_t t = *tp;
     out->pid = t.pid;
     out->tid = t.tid;
     if (t.inline_ref || (w->flags & FXT_WRITE_NO_INTERN)) {
@@ -545,6 +619,7 @@ static fxt_status prep_thread(fxt_writer_t *w, fxt_wthread_t t, pthr_t *out) {
             s->refbit = 1;
             s->pin = w->serial;
             out->ref = idx;
+            w->thint = idx;
             return FXT_OK;
         }
     }
@@ -561,6 +636,7 @@ static fxt_status prep_thread(fxt_writer_t *w, fxt_wthread_t t, pthr_t *out) {
     s->pin = w->serial;
     thread_map(w, idx);
     out->ref = idx;
+    w->thint = idx;
     w->thr_regs++;
     fxt_status st = reserve(w, 24);
     if (st != FXT_OK) {
@@ -571,6 +647,26 @@ static fxt_status prep_thread(fxt_writer_t *w, fxt_wthread_t t, pthr_t *out) {
     put(w, t.tid);
     w->records++;
     return FXT_OK;
+}
+
+/*
+ * Inline: the thread of the previous event (the common case); else the
+ * general way. Taken by pointer and read field by field: a by-value copy
+ * became one 16-byte load of pid and tid, which the CPU cannot forward from
+ * the caller's two 8-byte stores.
+ */
+static ALWAYS_INLINE fxt_status prep_thread(fxt_writer_t *w, const fxt_wthread_t *t, pthr_t *out) {
+    tslot_t *last = &w->threads[w->thint];
+    if (last->used && last->pid == t->pid && last->tid == t->tid && !t->inline_ref &&
+        !(w->flags & FXT_WRITE_NO_INTERN)) {
+        last->refbit = 1;
+        last->pin = w->serial;
+        out->ref = w->thint;
+        out->pid = last->pid;
+        out->tid = last->tid;
+        return FXT_OK;
+    }
+    return prep_thread_slow(w, t, out);
 }
 
 static inline uint64_t pthr_words(const pthr_t *t) { return t->ref == FXT_THREADREF_INLINE ? 2 : 0; }
@@ -591,7 +687,9 @@ typedef struct pargs {
     pstr_t sval[FXT_MAX_ARGS];
 } pargs_t;
 
-static fxt_status prep_args(fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs, pargs_t *pa) {
+/* Inlined into fxt_write_event only (the hot path); other records call prep_args(). */
+static ALWAYS_INLINE fxt_status prep_args_in(fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs,
+                                             pargs_t *pa) {
     if (nargs > FXT_MAX_ARGS) {
         return FXT_E_TOO_MANY_ARGS;
     }
@@ -636,7 +734,12 @@ static fxt_status prep_args(fxt_writer_t *w, const fxt_warg_t *args, unsigned na
     return FXT_OK;
 }
 
-static void put_args(fxt_writer_t *w, const fxt_warg_t *args, const pargs_t *pa) {
+static fxt_status prep_args(fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs, pargs_t *pa) {
+    return prep_args_in(w, args, nargs, pa);
+}
+
+/* Inlined into fxt_write_event only (the hot path); other records call put_args(). */
+static ALWAYS_INLINE void put_args_in(fxt_writer_t *w, const fxt_warg_t *args, const pargs_t *pa) {
     for (unsigned i = 0; i < pa->n; i++) {
         const fxt_warg_t *a = &args[i];
         const pstr_t *nm = &pa->name[i];
@@ -676,6 +779,8 @@ static void put_args(fxt_writer_t *w, const fxt_warg_t *args, const pargs_t *pa)
         }
     }
 }
+
+static void put_args(fxt_writer_t *w, const fxt_warg_t *args, const pargs_t *pa) { put_args_in(w, args, pa); }
 
 /* ---- records ------------------------------------------------------------------------------ */
 
@@ -787,6 +892,9 @@ fxt_status fxt_write_string_record(fxt_writer_t *w, uint16_t index, fxt_str_t va
         if (s->used) {
             string_unmap(w, index);
         }
+        /* the hints must keep naming the slot a lookup would find, and this
+           slot may now duplicate another's string */
+        memset(w->scache, 0, sizeof w->scache);
         /* a different slot holding the same string keeps serving it: fine */
         if (len > s->cap || s->p == NULL) {
             uint32_t ncap = len < 32 ? 32 : len;
@@ -818,6 +926,7 @@ fxt_status fxt_write_thread_record(fxt_writer_t *w, uint8_t index, uint64_t pid,
         if (t->used) {
             thread_unmap(w, index);
         }
+        w->thint = 0; /* this slot may now duplicate another's thread: look up afresh */
         t->pid = pid;
         t->tid = tid;
         t->hash = hash_thread(pid, tid);
@@ -845,15 +954,15 @@ fxt_status fxt_write_event(fxt_writer_t *w, const fxt_event_desc_t *ev) {
     uint64_t plan = 2 + plan_thread(w, ev->thread) + (uint64_t)(has_id || has_end) + ev->nextra;
     TRY(plan_str(w, ev->category, &plan));
     TRY(plan_str(w, ev->name, &plan));
-    TRY(plan_args(w, ev->args, ev->nargs, &plan));
+    TRY(plan_args_in(w, ev->args, ev->nargs, &plan));
     TRY(plan_done(plan));
     pthr_t t;
     pstr_t cat, name;
     pargs_t pa;
-    TRY(prep_thread(w, ev->thread, &t));
+    TRY(prep_thread(w, &ev->thread, &t));
     TRY(prep_str(w, ev->category, &cat));
     TRY(prep_str(w, ev->name, &name));
-    TRY(prep_args(w, ev->args, ev->nargs, &pa));
+    TRY(prep_args_in(w, ev->args, ev->nargs, &pa));
     uint64_t words = 2 + pthr_words(&t) + pstr_words(&cat) + pstr_words(&name) + pa.words +
                      (uint64_t)(has_id || has_end) + ev->nextra;
     TRY(start_record(w, words));
@@ -864,7 +973,7 @@ fxt_status fxt_write_event(fxt_writer_t *w, const fxt_event_desc_t *ev) {
     put_pthr(w, &t);
     put_pstr(w, &cat);
     put_pstr(w, &name);
-    put_args(w, ev->args, &pa);
+    put_args_in(w, ev->args, &pa);
     if (has_id) {
         put(w, ev->id);
     } else if (has_end) {
@@ -1048,8 +1157,8 @@ fxt_status fxt_write_legacy_context_switch(fxt_writer_t *w, uint64_t ts, uint32_
         return FXT_E_INVALID_ARG;
     }
     pthr_t o, i;
-    TRY(prep_thread(w, out, &o));
-    TRY(prep_thread(w, in, &i));
+    TRY(prep_thread(w, &out, &o));
+    TRY(prep_thread(w, &in, &i));
     uint64_t words = 2 + pthr_words(&o) + pthr_words(&i);
     TRY(start_record(w, words));
     put(w, fxt_put_rec_type(FXT_RECORD_SCHEDULING) | fxt_put_rec_size(words) |
@@ -1069,7 +1178,7 @@ fxt_status fxt_write_log(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_
         return FXT_E_INVALID_ARG;
     }
     pthr_t th;
-    TRY(prep_thread(w, t, &th));
+    TRY(prep_thread(w, &t, &th));
     uint32_t len = clamp_len(w, message.ptr, message.len);
     uint64_t words = 2 + pthr_words(&th) + fxt_words(len);
     TRY(start_record(w, words));
@@ -1109,7 +1218,7 @@ fxt_status fxt_write_large_blob(fxt_writer_t *w, const fxt_large_blob_desc_t *b)
     TRY(prep_str(w, b->name, &name));
     int meta = b->format == FXT_LARGE_BLOB_WITH_METADATA;
     if (meta) {
-        TRY(prep_thread(w, b->thread, &t));
+        TRY(prep_thread(w, &b->thread, &t));
         TRY(prep_args(w, b->args, b->nargs, &pa));
     }
     uint64_t head = 2 + pstr_words(&cat) + pstr_words(&name) + (meta ? 1 + pthr_words(&t) + pa.words : 0) + 1;

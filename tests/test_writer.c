@@ -694,6 +694,65 @@ static void test_shorthands(void) {
     fxt_membuf_free(&mem);
 }
 
+/*
+ * The lookup hints ((pointer, length) -> slot, last thread) are only hints:
+ * a buffer reused with new bytes, a slot recycled for another string or
+ * thread, and an explicit registration duplicating an interned string must
+ * all give what a lookup by content gives.
+ */
+static uint16_t last_event_name_ref(fxt_writer_t *w, const fxt_membuf_t *mem) {
+    /* the last record: an instant without args and with an interned thread (2 words) */
+    fxt_writer_flush(w);
+    return (uint16_t)fxt_get_event_name(fxt_load64(mem->data + mem->len - 16));
+}
+
+static void test_lookup_hints(void) {
+    fxt_membuf_t mem = {0};
+    fxt_writer_t *w;
+    fxt_writer_options_t o = {sizeof o, 0, 0, 2, 1}; /* 2 string slots, 1 thread slot */
+    CHECK(fxt_writer_create(&o, fxt_sink_membuf(&mem), &w) == FXT_OK);
+    char buf[8], other[8];
+    static const char *const seq[] = {"alpha", "bravo", "alpha", "bravo", "charl", "alpha", "alpha"};
+    const int n = (int)(sizeof seq / sizeof seq[0]);
+    for (int i = 0; i < n; i++) {
+        memcpy(buf, seq[i], 6); /* same pointer and length, new bytes */
+        memcpy(other, "zz", 3);  /* a second string competing for the 2 slots */
+        fxt_wthread_t t = fxt_thread(1, (uint64_t)(i % 3 == 0 ? 10 : 20)); /* 1 slot: recycled */
+        CHECK_EQ_I64(fxt_write_instant(w, (uint64_t)i, t, S(other), fxt_cstr(buf), NULL, 0), FXT_OK);
+    }
+    CHECK_EQ_I64(fxt_writer_finish(w), FXT_OK);
+    fxt_in_buffer_t in;
+    fxt_reader_t *r = reader_over(&mem, &in);
+    fxt_record_t rec;
+    for (int i = 0; i < n; i++) {
+        CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_EVENT);
+        CHECK(str_eq(rec.u.event.name, seq[i], strlen(seq[i])));
+        CHECK(str_eq(rec.u.event.category, "zz", 2));
+        CHECK_EQ_U64(rec.u.event.thread.tid, i % 3 == 0 ? 10 : 20);
+    }
+    CHECK(next_content(r, &in, &rec) == FXT_NEED_INPUT);
+    fxt_reader_destroy(r);
+    fxt_writer_destroy(w);
+    fxt_membuf_free(&mem);
+
+    /* "x" interned into a slot, explicitly duplicated into 300, then its first
+       slot registered again: a lookup by content now meets 300 first, and so
+       must the hint */
+    memset(&mem, 0, sizeof mem);
+    CHECK(fxt_writer_create(NULL, fxt_sink_membuf(&mem), &w) == FXT_OK);
+    fxt_wthread_t t = fxt_thread(1, 10);
+    CHECK_EQ_I64(fxt_write_instant(w, 100, t, S("c"), S("x"), NULL, 0), FXT_OK);
+    uint16_t first = last_event_name_ref(w, &mem);
+    CHECK_EQ_I64(fxt_write_instant(w, 101, t, S("c"), S("x"), NULL, 0), FXT_OK);
+    CHECK_EQ_U64(last_event_name_ref(w, &mem), first);
+    CHECK_EQ_I64(fxt_write_string_record(w, 300, S("x")), FXT_OK);
+    CHECK_EQ_I64(fxt_write_string_record(w, first, S("x")), FXT_OK);
+    CHECK_EQ_I64(fxt_write_instant(w, 102, t, S("c"), S("x"), NULL, 0), FXT_OK);
+    CHECK_EQ_U64(last_event_name_ref(w, &mem), 300);
+    fxt_writer_destroy(w);
+    fxt_membuf_free(&mem);
+}
+
 int main(void) {
     RUN(test_bytes_exact_le);
     RUN(test_bytes_exact_be);
@@ -702,6 +761,7 @@ int main(void) {
     RUN(test_roundtrip_random_be);
     RUN(test_roundtrip_other_records);
     RUN(test_table_recycling);
+    RUN(test_lookup_hints);
     RUN(test_validation);
     RUN(test_truncation);
     RUN(test_sinks);
