@@ -636,6 +636,38 @@ typedef struct pref {
     uint32_t len;
 } pref_t;
 
+/* The pointer -> string index cache slot of a string (interned by address). */
+static inline unsigned cache_slot(const char *ptr) {
+    return (unsigned)(((uint64_t)(uintptr_t)ptr * 0x9E3779B97F4A7C15ull) >> (64 - CACHE_BITS));
+}
+
+/* Argument header bits holding a value that fits the header (int32, uint32, bool). */
+static inline uint64_t arg_header_value(const fxt_warg_t *a) {
+    switch (a->type) {
+    case FXT_ARG_INT32: return fxt_put_arg_i32((uint32_t)a->v.i32);
+    case FXT_ARG_UINT32: return fxt_put_arg_i32(a->v.u32);
+    case FXT_ARG_BOOL: return fxt_put_arg_bool(a->v.boolean ? 1 : 0);
+    default: return 0;
+    }
+}
+
+/* The value word of a 64-bit argument: 1 with *v set, 0 for types without one. */
+static inline int arg_value_word(const fxt_warg_t *a, uint64_t *v) {
+    switch (a->type) {
+    case FXT_ARG_INT64:
+    case FXT_ARG_UINT64:
+    case FXT_ARG_POINTER:
+    case FXT_ARG_KOID:
+        *v = a->v.u64;
+        return 1;
+    case FXT_ARG_DOUBLE:
+        memcpy(v, &a->v.f64, sizeof *v);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* Resolve a string: inline, or an index of this thread's table (registered per chunk). */
 static void prep(tls_t *t, fxt_str_t s, pref_t *o) {
     o->reg = 0;
@@ -649,7 +681,7 @@ static void prep(tls_t *t, fxt_str_t s, pref_t *o) {
         o->ref = fxt_strref_inline((uint16_t)o->len);
         return;
     }
-    unsigned slot = (unsigned)(((uint64_t)(uintptr_t)s.ptr * 0x9E3779B97F4A7C15ull) >> (64 - CACHE_BITS));
+    unsigned slot = cache_slot(s.ptr);
     uint16_t idx = t->cache[slot].ptr == s.ptr ? t->cache[slot].idx : 0;
     if (idx == 0 || t->strs[idx].len != o->len) {
         if (t->nstr >= MAX_THREAD_STRINGS) {
@@ -765,35 +797,16 @@ static void emit(tls_t *t, rec_t *r) {
         put_inline(t, &r->name);
         for (unsigned i = 0; i < r->nargs; i++) {
             const fxt_warg_t *a = &r->args[i];
-            uint64_t data = 0;
-            switch (a->type) {
-            case FXT_ARG_INT32: data = fxt_put_arg_i32((uint32_t)a->v.i32); break;
-            case FXT_ARG_UINT32: data = fxt_put_arg_i32(a->v.u32); break;
-            case FXT_ARG_STRING: data = fxt_put_arg_str_value(r->aval[i].ref); break;
-            case FXT_ARG_BOOL: data = fxt_put_arg_bool(a->v.boolean ? 1 : 0); break;
-            default: break;
-            }
+            int str = a->type == FXT_ARG_STRING;
+            uint64_t v;
             put(&t->p, fxt_put_arg_type(a->type) | fxt_put_arg_size(arg_words(r, i)) |
-                           fxt_put_arg_name(r->aname[i].ref) | data);
+                           fxt_put_arg_name(r->aname[i].ref) |
+                           (str ? fxt_put_arg_str_value(r->aval[i].ref) : arg_header_value(a)));
             put_inline(t, &r->aname[i]);
-            switch (a->type) {
-            case FXT_ARG_INT64:
-            case FXT_ARG_UINT64:
-            case FXT_ARG_POINTER:
-            case FXT_ARG_KOID:
-                put(&t->p, a->v.u64);
-                break;
-            case FXT_ARG_DOUBLE: {
-                uint64_t v;
-                memcpy(&v, &a->v.f64, sizeof v);
-                put(&t->p, v);
-                break;
-            }
-            case FXT_ARG_STRING:
+            if (str) {
                 put_inline(t, &r->aval[i]);
-                break;
-            default:
-                break;
+            } else if (arg_value_word(a, &v)) {
+                put(&t->p, v);
             }
         }
         if (r->has_id) {
@@ -819,7 +832,7 @@ static void emit(tls_t *t, rec_t *r) {
 
 /* The index of `ptr` when the current chunk has registered it with this length, else 0. */
 static inline uint16_t known_ref(const tls_t *t, const char *ptr, size_t len) {
-    unsigned slot = (unsigned)(((uint64_t)(uintptr_t)ptr * 0x9E3779B97F4A7C15ull) >> (64 - CACHE_BITS));
+    unsigned slot = cache_slot(ptr);
     uint16_t idx = t->cache[slot].idx;
     if (t->cache[slot].ptr != ptr || idx == 0 || t->strs[idx].len != len || t->strs[idx].epoch != t->epoch) {
         return 0;
@@ -855,56 +868,35 @@ __attribute__((always_inline)) static inline int emit_fast(tls_t *t, uint32_t ty
             return 0;
         }
         uint64_t h = fxt_put_arg_type(a->type) | fxt_put_arg_name(aref);
-        switch (a->type) {
-        case FXT_ARG_INT32:
-            put(&q, h | fxt_put_arg_size(1) | fxt_put_arg_i32((uint32_t)a->v.i32));
-            break;
-        case FXT_ARG_UINT32:
-            put(&q, h | fxt_put_arg_size(1) | fxt_put_arg_i32(a->v.u32));
-            break;
-        case FXT_ARG_BOOL:
-            put(&q, h | fxt_put_arg_size(1) | fxt_put_arg_bool(a->v.boolean ? 1 : 0));
-            break;
-        case FXT_ARG_INT64:
-        case FXT_ARG_UINT64:
-        case FXT_ARG_POINTER:
-        case FXT_ARG_KOID:
-            put(&q, h | fxt_put_arg_size(2));
-            put(&q, a->v.u64);
-            break;
-        case FXT_ARG_DOUBLE: {
+        if (a->type != FXT_ARG_STRING) {
             uint64_t v;
-            memcpy(&v, &a->v.f64, sizeof v);
-            put(&q, h | fxt_put_arg_size(2));
-            put(&q, v);
-            break;
-        }
-        case FXT_ARG_STRING: {
-            uint32_t len =
-                a->str.ptr ? (a->str.len > FXT_MAX_STRING_LEN ? FXT_MAX_STRING_LEN : a->str.len) : 0;
-            if (len == 0) {
-                put(&q, h | fxt_put_arg_size(1));
-            } else if (a->str.ref & FXT_STRREF_INLINE_FLAG) {
-                uint64_t w = fxt_words(len);
-                /* beyond the 2 words reserved: keep room for the arguments left and the tail */
-                if ((uint64_t)(t->end - q) < (1 + w + 2 * (n - k - 1) + 1) * 8) {
-                    return 0;
-                }
-                put(&q,
-                    h | fxt_put_arg_size(1 + w) | fxt_put_arg_str_value(fxt_strref_inline((uint16_t)len)));
-                put_stream(&q, a->str.ptr, len);
-            } else {
-                uint16_t vref = known_ref(t, a->str.ptr, len);
-                if (vref == 0) {
-                    return 0;
-                }
-                put(&q, h | fxt_put_arg_size(1) | fxt_put_arg_str_value(vref));
+            int w = arg_value_word(a, &v);
+            put(&q, h | fxt_put_arg_size(1u + (unsigned)w) | arg_header_value(a));
+            if (w) {
+                put(&q, v);
             }
-            break;
+            continue;
         }
-        default: /* null */
+        /* string value */
+        uint32_t len =
+            a->str.ptr ? (a->str.len > FXT_MAX_STRING_LEN ? FXT_MAX_STRING_LEN : a->str.len) : 0;
+        if (len == 0) {
             put(&q, h | fxt_put_arg_size(1));
-            break;
+        } else if (a->str.ref & FXT_STRREF_INLINE_FLAG) {
+            uint64_t w = fxt_words(len);
+            /* beyond the 2 words reserved: keep room for the arguments left and the tail */
+            if ((uint64_t)(t->end - q) < (1 + w + 2 * (n - k - 1) + 1) * 8) {
+                return 0;
+            }
+            put(&q,
+                h | fxt_put_arg_size(1 + w) | fxt_put_arg_str_value(fxt_strref_inline((uint16_t)len)));
+            put_stream(&q, a->str.ptr, len);
+        } else {
+            uint16_t vref = known_ref(t, a->str.ptr, len);
+            if (vref == 0) {
+                return 0;
+            }
+            put(&q, h | fxt_put_arg_size(1) | fxt_put_arg_str_value(vref));
         }
     }
     if (has_tail) {

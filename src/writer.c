@@ -388,18 +388,36 @@ static inline scache_t *scache_entry(fxt_writer_t *w, const char *p, uint32_t le
     return &w->scache[k >> 56];
 }
 
-static fxt_status intern_string(fxt_writer_t *w, const char *p, uint32_t len, uint16_t *ref) {
-    /* callers mostly pass the same literals again: try the slot this buffer
-       was last found in, comparing contents (cheaper than hashing them) */
-    scache_t *c = scache_entry(w, p, len);
+/*
+ * Callers mostly pass the same literals again: try the slot this buffer was
+ * last found in, comparing contents (cheaper than hashing them). The slot's
+ * index (marked used by this record), or 0 on a miss.
+ */
+static ALWAYS_INLINE uint16_t scache_hit(fxt_writer_t *w, const char *p, uint32_t len) {
+    const scache_t *c = scache_entry(w, p, len);
     if (c->p == p && c->len == len) {
         sslot_t *s = &w->strings[c->idx];
         if (s->used && s->len == len && same_bytes(s->p, p, len)) {
             s->refbit = 1;
             s->pin = w->serial;
-            *ref = c->idx;
-            return FXT_OK;
+            return c->idx;
         }
+    }
+    return 0;
+}
+
+static void scache_note(fxt_writer_t *w, const char *p, uint32_t len, uint16_t idx) {
+    scache_t *c = scache_entry(w, p, len);
+    c->p = p;
+    c->len = len;
+    c->idx = idx;
+}
+
+static fxt_status intern_string(fxt_writer_t *w, const char *p, uint32_t len, uint16_t *ref) {
+    uint16_t hit = scache_hit(w, p, len);
+    if (hit != 0) {
+        *ref = hit;
+        return FXT_OK;
     }
     uint32_t h = hash_bytes(p, len);
     size_t mask = STR_MAP_SIZE - 1, pos = h & mask;
@@ -409,9 +427,7 @@ static fxt_status intern_string(fxt_writer_t *w, const char *p, uint32_t len, ui
             s->refbit = 1;
             s->pin = w->serial;
             *ref = idx;
-            c->p = p;
-            c->len = len;
-            c->idx = idx;
+            scache_note(w, p, len, idx);
             return FXT_OK;
         }
     }
@@ -439,9 +455,7 @@ static fxt_status intern_string(fxt_writer_t *w, const char *p, uint32_t len, ui
     s->pin = w->serial;
     string_map(w, idx);
     *ref = idx;
-    c->p = p;
-    c->len = len;
-    c->idx = idx;
+    scache_note(w, p, len, idx);
     return emit_string_record(w, idx, p, len);
 }
 
@@ -549,17 +563,12 @@ static fxt_status prep_str_slow(fxt_writer_t *w, fxt_str_t s, pstr_t *out) {
 static ALWAYS_INLINE fxt_status prep_str(fxt_writer_t *w, fxt_str_t s, pstr_t *out) {
     if (s.ptr != NULL && s.len - 1u < FXT_MAX_STRING_LEN && !(s.ref & FXT_STRREF_INLINE_FLAG) &&
         !(w->flags & FXT_WRITE_NO_INTERN)) {
-        const scache_t *c = scache_entry(w, s.ptr, s.len);
-        if (c->p == s.ptr && c->len == s.len) {
-            sslot_t *sl = &w->strings[c->idx];
-            if (sl->used && sl->len == s.len && same_bytes(sl->p, s.ptr, s.len)) {
-                sl->refbit = 1;
-                sl->pin = w->serial;
-                out->ref = c->idx;
-                out->len = 0;
-                out->p = NULL;
-                return FXT_OK;
-            }
+        uint16_t hit = scache_hit(w, s.ptr, s.len);
+        if (hit != 0) {
+            out->ref = hit;
+            out->len = 0;
+            out->p = NULL;
+            return FXT_OK;
         }
     }
     return prep_str_slow(w, s, out);
