@@ -43,7 +43,7 @@ typedef struct cli_select {
     uint64_t from_ns, to_ns;
     int have_base;
     uint64_t base_ns;
-    char scratch[32768 + 1]; /* NUL-terminated copy of a string for fnmatch */
+    char scratch[FXT_MAX_INLINE_STRING_LEN + 1]; /* NUL-terminated copy of a string for fnmatch */
 } cli_select_t;
 
 /* "1500", "1.5us", "2ms", "0.25s", "3ns": exact decimal (digits below 1 ns are
