@@ -1,13 +1,17 @@
+# SPDX-License-Identifier: MIT
 # Convenience wrapper around CMake. `make demo` runs the main job, `make test`
-# builds and runs every test (plain build with gcc, then ASan+UBSan with clang,
-# then the threaded tests under TSan).
+# builds and runs every test in four phases: plain (gcc, every test), no
+# compression (gcc, FXT_WITH_COMPRESSION=OFF, the suite minus `slow`), TSan
+# (clang, no compression: the `threads` tests) and ASan+UBSan (clang, the
+# suite minus `slow`). Together they are the build matrix: gcc and clang, with
+# and without zlib/libzstd, all under -Werror.
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 CC      ?= cc
 SANCC   ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo gcc)
 SANCXX  ?= $(shell command -v clang++ >/dev/null 2>&1 && echo clang++ || echo g++)
 CTEST   := ctest --output-on-failure -j $(JOBS)
 
-.PHONY: all build demo test test-plain test-asan test-tsan bench install clean
+.PHONY: all build demo test test-plain test-nocomp test-asan test-tsan bench install clean
 
 all: build
 
@@ -21,18 +25,23 @@ demo: build
 test-plain: build
 	cd build && $(CTEST)
 
+test-nocomp:
+	CC=$(CC) cmake -S . -B build-nocomp -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFXT_WITH_COMPRESSION=OFF -DFXT_BUILD_BENCH=OFF -DFXT_BUILD_EXAMPLES=OFF >/dev/null
+	cmake --build build-nocomp -j $(JOBS)
+	cd build-nocomp && $(CTEST) -LE slow
+
 test-tsan:
-	CC=$(SANCC) CXX=$(SANCXX) cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DFXT_SANITIZE=thread -DFXT_BUILD_BENCH=OFF >/dev/null
+	CC=$(SANCC) CXX=$(SANCXX) cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DFXT_SANITIZE=thread -DFXT_WITH_COMPRESSION=OFF -DFXT_BUILD_BENCH=OFF >/dev/null
 	cmake --build build-tsan -j $(JOBS)
 	cd build-tsan && TSAN_OPTIONS=halt_on_error=1 $(CTEST) -L threads
 
 test-asan:
 	CC=$(SANCC) CXX=$(SANCXX) cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFXT_SANITIZE=address,undefined -DFXT_BUILD_BENCH=OFF >/dev/null
 	cmake --build build-asan -j $(JOBS)
-	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 $(CTEST)
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 $(CTEST) -LE slow
 
 # The sanitizer run goes last so CTest's summary of the full suite ends the output.
-test: test-plain test-tsan test-asan
+test: test-plain test-nocomp test-tsan test-asan
 
 bench: build
 	@bash scripts/bench.sh
@@ -41,4 +50,4 @@ install: build
 	cmake --install build $(if $(PREFIX),--prefix $(PREFIX),)
 
 clean:
-	rm -rf build build-asan build-tsan
+	rm -rf build build-nocomp build-asan build-tsan

@@ -125,7 +125,8 @@ static void test_merge_refused(void) {
     fxt_membuf_free(&out);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    TEST_INIT(argc, argv);
     RUN(test_merge_api);
     RUN(test_merge_refused);
     return TEST_EXIT();

@@ -82,7 +82,8 @@ static void test_doubles(void) {
     CHECK_EQ_U64(bad, 0);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    TEST_INIT(argc, argv);
     RUN(test_escapes);
     RUN(test_valid_utf8_kept);
     RUN(test_maximal_subparts);

@@ -66,7 +66,8 @@ static void names(void) {
     CHECK(strcmp(fxt_status_str(FXT_OK), "success") == 0);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    TEST_INIT(argc, argv);
     RUN(magic_record_fields);
     RUN(field_masks);
     RUN(event_header_fields);

@@ -109,7 +109,8 @@ static void test_buffers(void) {
     fxt_membuf_free(&out);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    TEST_INIT(argc, argv);
     RUN(test_buffers);
     return TEST_EXIT();
 }

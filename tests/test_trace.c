@@ -641,7 +641,8 @@ static void test_env_config(void) {
     CHECK(fxt_session_start_from_env() == FXT_E_NOT_FOUND);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    TEST_INIT(argc, argv);
     RUN(test_every_macro);
     RUN(test_steady_state_same_events);
     RUN(test_oneshot_stress);

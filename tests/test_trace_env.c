@@ -81,7 +81,8 @@ static void test_autostart_and_atexit(void) {
     CHECK_EQ_U64(other, 0);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    TEST_INIT(argc, argv);
     RUN(test_autostart_and_atexit);
     return TEST_EXIT();
 }

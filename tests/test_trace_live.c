@@ -127,7 +127,8 @@ static void test_short_threads_reuse_states(void) {
     CHECK(added <= 20);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    TEST_INIT(argc, argv);
     RUN(test_stop_while_tracing);
     RUN(test_short_threads_reuse_states);
     return TEST_EXIT();

@@ -26,7 +26,8 @@ static void test_compiled_out(void) {
     (void)f; /* referenced only here: the macros must not expand their arguments */
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    TEST_INIT(argc, argv);
     RUN(test_compiled_out);
     return TEST_EXIT();
 }

@@ -38,7 +38,8 @@ static void test_scoped_args(void) {
     fxt_membuf_free(&mem);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    TEST_INIT(argc, argv);
     RUN(test_scoped_args);
     return TEST_EXIT();
 }

@@ -753,7 +753,8 @@ static void test_lookup_hints(void) {
     fxt_membuf_free(&mem);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    TEST_INIT(argc, argv);
     RUN(test_bytes_exact_le);
     RUN(test_bytes_exact_be);
     RUN(test_roundtrip_random);

@@ -428,7 +428,8 @@ static void test_property_mixed(void) {
     fxt_membuf_free(&mem);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    TEST_INIT(argc, argv);
     RUN(test_encode_bytes_exact);
     RUN(test_encode_validation);
     RUN(test_refs_roundtrip_le);

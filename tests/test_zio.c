@@ -139,7 +139,8 @@ static void test_session_compressed(void) {
     fxt_membuf_free(&out);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    TEST_INIT(argc, argv);
     RUN(test_gzip);
     RUN(test_zstd);
     RUN(test_names);

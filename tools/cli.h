@@ -32,6 +32,12 @@ CLI_DECLARE_COMMAND(synth);
 CLI_DECLARE_COMMAND(merge);
 CLI_DECLARE_COMMAND(cut);
 
+/*
+ * The whole fxt command: argv[0] is the program name, argv[1] the command.
+ * Returns the exit status. main() calls it; the hostile-input tests and the
+ * tools fuzz target call it in-process.
+ */
+int cli_main(int argc, char **argv);
 /* Print a command's help to f. */
 void cli_print_help(FILE *f, const cli_command_t *cmd);
 /* 1 if argv contains -h or --help (callers print help and exit 0). */

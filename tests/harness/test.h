@@ -1,7 +1,7 @@
 /*
  * Minimal test harness: CHECK macros that report the expression and both
- * values, and RUN() to run a test function. A test executable returns
- * non-zero when any check failed. Include once per executable.
+ * values, and RUN() to run a test case. A test executable returns non-zero
+ * when any check failed. Include once per executable.
  */
 #ifndef FXT_TEST_H
 #define FXT_TEST_H
@@ -62,16 +62,65 @@ static int fxt_test_checks;
 /* Compare an fxt_str_t with a C string. */
 #define CHECK_STR(s, cstr) CHECK_MEM_STR((s).ptr, (s).len, cstr)
 
-#define RUN(fn)                                                                          \
+/*
+ * Cases. main(argc, argv) starts with TEST_INIT(argc, argv); each case is a
+ * void function run by RUN(fn). With no argument every case runs; with a case
+ * name as argv[1] only that one does (CMake registers one ctest entry per
+ * RUN line, see fxt_add_unit_test). A case that cannot run here (a sample file
+ * absent, a library not built) calls TEST_SKIP(reason) and returns: run alone
+ * it exits 77, which ctest reports as skipped with the reason printed.
+ */
+static const char *fxt_test_only;
+static int fxt_test_ran;
+static int fxt_test_skips;
+static int fxt_test_skipped_now;
+
+#define TEST_INIT(argc, argv) (fxt_test_only = (argc) > 1 ? (argv)[1] : NULL)
+
+#define TEST_SKIP(...)                                                                   \
     do {                                                                                 \
-        int before_ = fxt_test_failures;                                                 \
-        fn();                                                                            \
-        printf("%s %s\n", fxt_test_failures == before_ ? "ok  " : "FAIL", #fn);          \
+        printf("SKIP: ");                                                                \
+        printf(__VA_ARGS__);                                                             \
+        printf("\n");                                                                    \
+        fxt_test_skipped_now = 1;                                                        \
     } while (0)
 
-/* End of main(): summary line and exit status. */
-#define TEST_EXIT()                                                                      \
-    (printf("%d checks, %d failed\n", fxt_test_checks, fxt_test_failures),               \
-     (fxt_test_failures ? 1 : (fxt_test_checks ? 0 : 1)))
+#define RUN(fn)                                                                          \
+    do {                                                                                 \
+        if (fxt_test_only != NULL && strcmp(fxt_test_only, #fn) != 0) {                  \
+            break;                                                                       \
+        }                                                                                \
+        int before_ = fxt_test_failures;                                                 \
+        fxt_test_ran++;                                                                  \
+        fxt_test_skipped_now = 0;                                                        \
+        fn();                                                                            \
+        fxt_test_skips += fxt_test_skipped_now && fxt_test_failures == before_;          \
+        printf("%s %s\n",                                                                \
+               fxt_test_failures != before_ ? "FAIL"                                    \
+               : fxt_test_skipped_now       ? "skip"                                    \
+                                            : "ok  ",                                   \
+               #fn);                                                                     \
+        fflush(stdout);                                                                  \
+    } while (0)
+
+/*
+ * End of main(): summary line and exit status. A run that checked nothing
+ * fails (a test that cannot fail is a defect) unless its one case skipped.
+ */
+static inline int fxt_test_exit(void) {
+    printf("%d checks, %d failed\n", fxt_test_checks, fxt_test_failures);
+    if (fxt_test_only != NULL && fxt_test_ran == 0) {
+        printf("no case named '%s'\n", fxt_test_only);
+        return 1;
+    }
+    if (fxt_test_failures) {
+        return 1;
+    }
+    if (fxt_test_skips == fxt_test_ran) {
+        return 77;
+    }
+    return fxt_test_checks ? 0 : 1;
+}
+#define TEST_EXIT() fxt_test_exit()
 
 #endif /* FXT_TEST_H */

@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Every fxt subcommand on one input, in-process (cli_main), so thousands of
+ * hostile inputs cost milliseconds instead of a process launch each. The
+ * subcommands write to stdout; the driver points file descriptor 1 (and 2)
+ * at files in its scratch directory for the duration of each call.
+ */
+#include "tools_driver.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* ---- a strict JSON validator (RFC 8259), recursive with a depth limit ---- */
+
+typedef struct {
+    const unsigned char *p, *end;
+    int depth;
+} jv_t;
+
+static void jv_ws(jv_t *j) {
+    while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')) {
+        j->p++;
+    }
+}
+
+static int jv_lit(jv_t *j, const char *lit) {
+    size_t n = strlen(lit);
+    if ((size_t)(j->end - j->p) < n || memcmp(j->p, lit, n) != 0) {
+        return 0;
+    }
+    j->p += n;
+    return 1;
+}
+
+static int jv_digits(jv_t *j) {
+    const unsigned char *s = j->p;
+    while (j->p < j->end && *j->p >= '0' && *j->p <= '9') {
+        j->p++;
+    }
+    return j->p > s;
+}
+
+static int jv_number(jv_t *j) {
+    if (j->p < j->end && *j->p == '-') {
+        j->p++;
+    }
+    if (j->p < j->end && *j->p == '0') {
+        j->p++; /* no leading zeros */
+    } else if (!jv_digits(j)) {
+        return 0;
+    }
+    if (j->p < j->end && *j->p == '.') {
+        j->p++;
+        if (!jv_digits(j)) {
+            return 0;
+        }
+    }
+    if (j->p < j->end && (*j->p == 'e' || *j->p == 'E')) {
+        j->p++;
+        if (j->p < j->end && (*j->p == '+' || *j->p == '-')) {
+            j->p++;
+        }
+        if (!jv_digits(j)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Length of the well-formed UTF-8 sequence at p (Unicode table 3-7), 0 if ill-formed. */
+static size_t utf8_len(const unsigned char *p, const unsigned char *end) {
+    unsigned c = p[0];
+    size_t n;
+    unsigned lo = 0x80, hi = 0xbf;
+    if (c < 0x80) {
+        return 1;
+    } else if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        lo = c == 0xe0 ? 0xa0 : 0x80;
+        hi = c == 0xed ? 0x9f : 0xbf;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        lo = c == 0xf0 ? 0x90 : 0x80;
+        hi = c == 0xf4 ? 0x8f : 0xbf;
+    } else {
+        return 0;
+    }
+    if ((size_t)(end - p) < n || p[1] < lo || p[1] > hi) {
+        return 0;
+    }
+    for (size_t i = 2; i < n; i++) {
+        if (p[i] < 0x80 || p[i] > 0xbf) {
+            return 0;
+        }
+    }
+    return n;
+}
+
+static int jv_string(jv_t *j) {
+    j->p++; /* opening quote */
+    while (j->p < j->end) {
+        unsigned c = *j->p;
+        if (c == '"') {
+            j->p++;
+            return 1;
+        }
+        if (c < 0x20) {
+            return 0; /* control characters must be escaped */
+        }
+        if (c == '\\') {
+            if (++j->p >= j->end) {
+                return 0;
+            }
+            c = *j->p++;
+            if (c == 'u') {
+                for (int i = 0; i < 4; i++, j->p++) {
+                    if (j->p >= j->end || !((*j->p >= '0' && *j->p <= '9') || (*j->p >= 'a' && *j->p <= 'f') ||
+                                            (*j->p >= 'A' && *j->p <= 'F'))) {
+                        return 0;
+                    }
+                }
+            } else if (!strchr("\"\\/bfnrt", (int)c) || c == 0) {
+                return 0;
+            }
+            continue;
+        }
+        size_t n = utf8_len(j->p, j->end);
+        if (n == 0) {
+            return 0;
+        }
+        j->p += n;
+    }
+    return 0;
+}
+
+static int jv_value(jv_t *j);
+
+/* An object or array: close is '}' or ']'; members of objects are "key": value. */
+static int jv_container(jv_t *j, unsigned char close) {
+    if (++j->depth > 512) {
+        return 0;
+    }
+    j->p++;
+    jv_ws(j);
+    if (j->p < j->end && *j->p == close) {
+        j->p++;
+        j->depth--;
+        return 1;
+    }
+    for (;;) {
+        jv_ws(j);
+        if (close == '}') {
+            if (j->p >= j->end || *j->p != '"' || !jv_string(j)) {
+                return 0;
+            }
+            jv_ws(j);
+            if (j->p >= j->end || *j->p++ != ':') {
+                return 0;
+            }
+        }
+        if (!jv_value(j)) {
+            return 0;
+        }
+        jv_ws(j);
+        if (j->p >= j->end) {
+            return 0;
+        }
+        if (*j->p == ',') {
+            j->p++;
+            continue;
+        }
+        if (*j->p != close) {
+            return 0;
+        }
+        j->p++;
+        j->depth--;
+        return 1;
+    }
+}
+
+static int jv_value(jv_t *j) {
+    jv_ws(j);
+    if (j->p >= j->end) {
+        return 0;
+    }
+    switch (*j->p) {
+    case '{':
+        return jv_container(j, '}');
+    case '[':
+        return jv_container(j, ']');
+    case '"':
+        return jv_string(j);
+    case 't':
+        return jv_lit(j, "true");
+    case 'f':
+        return jv_lit(j, "false");
+    case 'n':
+        return jv_lit(j, "null");
+    default:
+        return jv_number(j);
+    }
+}
+
+int fxt_json_valid(const char *text, size_t len) {
+    jv_t j = {(const unsigned char *)text, (const unsigned char *)text + len, 0};
+    if (!jv_value(&j)) {
+        return 0;
+    }
+    jv_ws(&j);
+    return j.p == j.end;
+}
+
+/* ---- the driver ---------------------------------------------------------- */
+
+int fxt_tools_driver_init(char *dir, size_t dirlen) {
+    const char *tmp = getenv("TMPDIR");
+    if (tmp == NULL || tmp[0] == '\0') {
+        tmp = "/tmp";
+    }
+    if ((size_t)snprintf(dir, dirlen, "%s/fxt-tools-XXXXXX", tmp) >= dirlen) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return mkdtemp(dir) != NULL ? 0 : -1;
+}
+
+static void path_in(char *out, size_t n, const char *dir, const char *name) {
+    snprintf(out, n, "%s/%s", dir, name);
+}
+
+void fxt_tools_driver_fini(const char *dir) {
+    static const char *const files[] = {"in.fxt", "out.txt", "err.txt", "out.json"};
+    char p[4096];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        path_in(p, sizeof p, dir, files[i]);
+        unlink(p);
+    }
+    rmdir(dir);
+}
+
+static char *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return NULL;
+    }
+    size_t cap = 4096, n = 0, got;
+    char *buf = malloc(cap);
+    while (buf != NULL && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (nb == NULL) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+/* Run `fxt ARGS...` with stdout and stderr sent to files in dir; returns the exit status. */
+static int run_cli(const char *dir, char **argv, int argc) {
+    char out[4096], err[4096];
+    path_in(out, sizeof out, dir, "out.txt");
+    path_in(err, sizeof err, dir, "err.txt");
+    fflush(stdout);
+    fflush(stderr);
+    int save1 = dup(1), save2 = dup(2);
+    int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int fe = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (save1 < 0 || save2 < 0 || fo < 0 || fe < 0) {
+        return -1;
+    }
+    dup2(fo, 1);
+    dup2(fe, 2);
+    close(fo);
+    close(fe);
+    int rc = cli_main(argc, argv);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(save1, 1);
+    dup2(save2, 2);
+    close(save1);
+    close(save2);
+    return rc;
+}
+
+/* Every line of path is one valid JSON value (JSON Lines); whole = the file is one value. */
+static int output_valid(const char *path, int whole) {
+    size_t len = 0;
+    char *t = slurp(path, &len);
+    if (t == NULL) {
+        return 0;
+    }
+    int ok = 1;
+    if (whole) {
+        ok = fxt_json_valid(t, len);
+    } else {
+        for (size_t at = 0; at < len && ok;) {
+            char *nl = memchr(t + at, '\n', len - at);
+            size_t end = nl != NULL ? (size_t)(nl - t) : len;
+            ok = fxt_json_valid(t + at, end - at);
+            at = end + 1;
+        }
+    }
+    free(t);
+    return ok;
+}
+
+int fxt_tools_driver_run(const char *dir, const uint8_t *data, size_t size, fxt_tools_result_t *res,
+                         char *why, size_t whylen) {
+    char in[4096], json[4096], out[4096];
+    path_in(in, sizeof in, dir, "in.fxt");
+    path_in(json, sizeof json, dir, "out.json");
+    path_in(out, sizeof out, dir, "out.txt");
+    FILE *f = fopen(in, "wb");
+    if (f == NULL || (size > 0 && fwrite(data, 1, size, f) != size) || fclose(f) != 0) {
+        snprintf(why, whylen, "cannot write %s: %s", in, strerror(errno));
+        return -1;
+    }
+    /* command, its options, then the input; jsonl: stdout is JSON Lines */
+    static const struct {
+        const char *args[4];
+        int jsonl;
+    } cmds[] = {
+        {{"dump"}, 0},       {{"dump", "--json"}, 1},  {{"check"}, 0},
+        {{"check", "--json"}, 1}, {{"stats"}, 0},      {{"stats", "--json"}, 1},
+        {{"cut", "--from", "1us"}, 0}, {{"merge"}, 0},
+    };
+    memset(res, 0, sizeof *res);
+    for (size_t c = 0; c <= sizeof cmds / sizeof cmds[0]; c++) {
+        char *argv[8];
+        int argc = 0;
+        argv[argc++] = (char *)"fxt";
+        int jsonl = 0, is_json = c == sizeof cmds / sizeof cmds[0];
+        if (is_json) {
+            argv[argc++] = (char *)"json";
+            argv[argc++] = in;
+            argv[argc++] = (char *)"-o";
+            argv[argc++] = json;
+        } else {
+            for (int a = 0; a < 4 && cmds[c].args[a] != NULL; a++) {
+                argv[argc++] = (char *)cmds[c].args[a];
+            }
+            argv[argc++] = in;
+            jsonl = cmds[c].jsonl;
+        }
+        argv[argc] = NULL;
+        int rc = run_cli(dir, argv, argc);
+        res->runs++;
+        if (strcmp(argv[1], "check") == 0 && argc == 3) {
+            res->check_rc = rc;
+        }
+        if (rc != 0 && rc != 1) {
+            char err[4096];
+            size_t elen = 0;
+            path_in(err, sizeof err, dir, "err.txt");
+            char *e = slurp(err, &elen);
+            snprintf(why, whylen, "fxt %s%s: exit %d: %.*s", argv[1], jsonl ? " --json" : "", rc,
+                     e != NULL ? (int)(elen > 200 ? 200 : elen) : 0, e != NULL ? e : "");
+            free(e);
+            return -1;
+        }
+        if (is_json && !output_valid(json, 1)) {
+            snprintf(why, whylen, "fxt json: output is not valid JSON (exit %d)", rc);
+            return -1;
+        }
+        if (jsonl && !output_valid(out, 0)) {
+            snprintf(why, whylen, "fxt %s --json: a line is not valid JSON (exit %d)", argv[1], rc);
+            return -1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,86 @@
+/* The fxt command: dispatch to subcommands (one file per subcommand). Kept
+ * apart from main() so tests and fuzz targets run the whole CLI in-process. */
+#include <fxt/common.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const cli_command_t *const commands[] = {
+    &cli_cmd_dump, &cli_cmd_json, &cli_cmd_check, &cli_cmd_stats,
+    &cli_cmd_synth, &cli_cmd_merge, &cli_cmd_cut,
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+void cli_print_help(FILE *f, const cli_command_t *cmd) { fputs(cmd->help, f); }
+
+int cli_wants_help(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) {
+            break;
+        }
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: fxt <command> [options] [args]\n\n"
+               "Tools for the Fuchsia Trace Format (FXT).\n\ncommands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        fprintf(f, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
+    }
+    fprintf(f, "  %-8s %s\n", "help", "show help for a command (fxt help <command>)");
+    fprintf(f, "  %-8s %s\n", "version", "print the version");
+    fprintf(f, "\nexit codes: 0 ok, 1 trace has errors, 2 usage error, 3 I/O error, 4 limit\n");
+}
+
+static const cli_command_t *find(const char *name) {
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        if (strcmp(commands[i]->name, name) == 0) {
+            return commands[i];
+        }
+    }
+    return NULL;
+}
+
+int cli_main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "-h") == 0 || strcmp(name, "--help") == 0) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(name, "version") == 0 || strcmp(name, "--version") == 0) {
+        printf("fxt %s\n", fxt_version());
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(name, "help") == 0) {
+        if (argc < 3) {
+            usage(stdout);
+            return CLI_EXIT_OK;
+        }
+        const cli_command_t *cmd = find(argv[2]);
+        if (!cmd) {
+            fprintf(stderr, "fxt: unknown command '%s'\n", argv[2]);
+            return CLI_EXIT_USAGE;
+        }
+        cli_print_help(stdout, cmd);
+        return CLI_EXIT_OK;
+    }
+    const cli_command_t *cmd = find(name);
+    if (!cmd) {
+        fprintf(stderr, "fxt: unknown command '%s' (try 'fxt --help')\n", name);
+        return CLI_EXIT_USAGE;
+    }
+    if (cli_wants_help(argc - 1, argv + 1)) {
+        cli_print_help(stdout, cmd);
+        return CLI_EXIT_OK;
+    }
+    return cmd->run(argc - 1, argv + 1);
+}
