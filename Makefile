@@ -40,8 +40,10 @@ test-asan:
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 $(CTEST) -LE slow
 
-# The sanitizer run goes last so CTest's summary of the full suite ends the output.
-test: test-plain test-nocomp test-tsan test-asan
+# Every phase, even after a failure; the sanitizer run goes last so CTest's
+# summary of the full suite ends the output (scripts/test.sh).
+test:
+	@MAKE="$(MAKE)" bash scripts/test.sh
 
 bench: build
 	@bash scripts/bench.sh
