@@ -1,2 +1,1 @@
-fxt_add_cli_test(cli.check ${CMAKE_CURRENT_SOURCE_DIR}/cli/check.sh)
 fxt_add_cli_test(cli.hostile ${CMAKE_CURRENT_SOURCE_DIR}/cli/hostile.sh)
