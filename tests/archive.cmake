@@ -1,4 +1,3 @@
-fxt_add_cli_test(cli.archive ${CMAKE_CURRENT_SOURCE_DIR}/cli/archive.sh)
 fxt_add_unit_test(unit.archive SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_archive.c)
 if(FXT_HAVE_ZIO)
   fxt_add_unit_test(unit.zio SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_zio.c LIBS fxt_zio)
