@@ -1,7 +1,5 @@
-fxt_add_cli_test(cli.archive ${CMAKE_CURRENT_SOURCE_DIR}/cli/archive.sh)
 fxt_add_unit_test(unit.archive SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_archive.c)
 if(FXT_HAVE_ZIO)
   fxt_add_unit_test(unit.zio SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_zio.c LIBS fxt_zio)
 endif()
 fxt_add_unit_test(unit.archive.buffers SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_merge_buffers.c)
-fxt_add_cli_test(cli.archive.cut_balance ${CMAKE_CURRENT_SOURCE_DIR}/cli/cut_balance.sh)

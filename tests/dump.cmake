@@ -1,4 +1,3 @@
-fxt_add_cli_test(cli.dump.contract ${CMAKE_CURRENT_SOURCE_DIR}/cli/dump_contract.sh)
 fxt_add_unit_test(unit.cli_json SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_json.c
   ${PROJECT_SOURCE_DIR}/tools/cli_json.c)
 target_include_directories(unit.cli_json PRIVATE ${PROJECT_SOURCE_DIR}/tools)

@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: MIT
+# needs: jq
+# Around a refused record, cut keeps every event of the input.
+"$FXT" cut be.fxt -o "$T/be.c.fxt" 2> /dev/null || true
+expect_eq "events" "$("$FXT" dump --json "$T/be.c.fxt" | jq -c 'select(.kind=="event")' | wc -l)" \
+  "$("$FXT" dump --json be.fxt | jq -c 'select(.kind=="event")' | wc -l)"

@@ -1,0 +1,5 @@
+# SPDX-License-Identifier: MIT
+# needs: compression gzip
+# Input compressed by the gzip command dumps like the plain trace.
+"$FXT" dump --json p.fxt.gz > "$T/gz.jsonl"
+cmp p.jsonl "$T/gz.jsonl" || fail "dump of p.fxt.gz differs"

@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: MIT
+# needs: python3
+# fxt json of the merge: every event of every input, in order, at the right
+# time (a.fxt shifted by its 1500 ns offset) with the right names.
+for f in a b c ftr m; do
+  "$FXT" json $f.fxt -o "$T/$f.json" 2> /dev/null
+done
+cd "$T" || exit 1
+"$PYTHON" - <<'PY'
+import json, decimal, sys
+def ev(path, shift=0):
+    d = json.load(open(path), parse_float=decimal.Decimal)
+    return [(e.get("cat"), e["name"], e["ts"] + shift, e["ph"], e.get("pid"), e.get("tid")) for e in d["traceEvents"] if e["ph"] != "M"]
+want = ev("a.json", decimal.Decimal("1.5")) + ev("b.json") + ev("c.json") + ev("ftr.json")
+got = ev("m.json")
+print("expected", len(want), "got", len(got))
+if want != got:
+    for k, (g, w) in enumerate(zip(got, want)):
+        if g != w:
+            print("first difference at", k, "got", g, "expected", w)
+            break
+    sys.exit(1)
+PY

@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: MIT
+# needs: jq
+# Every section keeps its initialization record (its tick rate).
+expect_eq "init [provider,ticks_per_second]" \
+  "$(jq -c 'select(.kind=="init") | [.provider,.ticks_per_second]' m.jsonl | tr -d '\n')" \
+  '[1,1000000000][2,19200000][3,3000000000][4,6000000000][5,2595382466]'

@@ -1,0 +1,5 @@
+# SPDX-License-Identifier: MIT
+# needs: compression zstd
+# Input compressed by the zstd command dumps like the plain trace.
+"$FXT" dump --json p.fxt.zst > "$T/zst.jsonl"
+cmp p.jsonl "$T/zst.jsonl" || fail "dump of p.fxt.zst differs"

@@ -1,0 +1,8 @@
+# SPDX-License-Identifier: MIT
+# needs: devfull
+# A write error (disk full) on the JSON report: exit status 3 and a message.
+rc=0
+"$FXT" check --json synth.fxt > /dev/full 2> "$T/err" || rc=$?
+cat "$T/err" >&2
+expect_eq "exit status" $rc 3
+grep -q "error writing output" "$T/err" || fail "no 'error writing output' message"

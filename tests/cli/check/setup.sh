@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: MIT
+# fxt check: hand-built traces (tests/tools/fxtgen.py), one per rule that
+# triggers that rule and only it, a valid one that triggers nothing; synth traces.
+if have python3; then
+  "$PYTHON" - <<'PY'
+import os, sys; sys.path.insert(0, os.environ["SRC"] + "/tests/tools"); from fxtgen import *
+H = magic() + provider_info(1, "p") + init(1000000000) + string(1, "cat") + string(2, "name") + thread(1, 10, 11)
+ok_kobj = kernel_object(10, 1, sref("proc")) + kernel_object(11, 2, sref("thr"), args=[arg(8, sref("process"), 10)])
+def ev(t, ts, **kw):
+    return event(t, ts, 1, 1, 2, **kw)
+cases = {
+  # rule: trace
+  "valid": H + ok_kobj + ev(BEGIN, 1) + ev(END, 2) + ev(COMPLETE, 3, end_ts=9) + ev(ASYNC_BEGIN, 4, ident=7) + ev(ASYNC_END, 5, ident=7)
+           + ev(FLOW_BEGIN, 6, ident=8) + ev(FLOW_STEP, 7, ident=8) + ev(FLOW_END, 8, ident=8) + ev(INSTANT, 9, extra=word(2))
+           + ev(COUNTER, 10, ident=1, args=[arg(1, 2, -1), arg(6, 2, sref("v")), arg(9, 2, True)]) + log(11, 1, "hello"),
+  "size-zero": H + word(0x4),
+  "truncated": H + ev(INSTANT, 1)[:12],
+  "damaged": H + event(INSTANT, 1, 1, 1, 2, args=[arg(3, 2, 5, size=1)]),
+  "reserved-bits": H + string(3, "x", extra_bits=1 << 31),
+  "bad-magic": magic() + word(0x0016547846040010 | (1 << 60)) + provider_info(1, "p"),
+  "magic-first": provider_info(1, "p") + magic(),
+  "index-zero": H + string(0, "zero"),
+  "unresolved-string": H + event(INSTANT, 1, 1, 1, 9),
+  "unresolved-thread": H + event(INSTANT, 1, 7, 1, 2),
+  "string-too-long": H + string(3, "x" * 32001),
+  "invalid-utf8": H + event(INSTANT, 1, 1, sref(b"\xc0\xaf"), 2),
+  "arg-size": H + event(INSTANT, 1, 1, 1, 2, args=[arg(1, 2, 5, size=2) + word(0)]),
+  "unknown-record": H + unknown_record(12, 2),
+  "unknown-arg": H + event(INSTANT, 1, 1, 1, 2, args=[arg(13, 2)]),
+  "init-zero-ticks": H + init(0),
+  "ts-backwards": H + ev(INSTANT, 5) + ev(INSTANT, 4),
+  "duration-unmatched": H + ev(END, 5),
+  "duration-unclosed": H + ev(BEGIN, 5),
+  "duration-name": H + ev(BEGIN, 5) + event(END, 6, 1, 1, 1),
+  "complete-negative": H + ev(COMPLETE, 5, end_ts=4),
+  "async-no-begin": H + ev(ASYNC_END, 5, ident=3),
+  "async-never-ended": H + ev(ASYNC_BEGIN, 5, ident=3),
+  "flow-no-begin": H + ev(FLOW_STEP, 5, ident=3) + ev(FLOW_END, 6, ident=3),
+  "flow-never-ended": H + ev(FLOW_BEGIN, 5, ident=3),
+  # a large record announcing 2^31 words (16 GiB): over the reassembly limit, then cut
+  "too-large": H + word(15 | ((1 << 31) << 4)) + word(0) * 4,
+  "thread-no-process": H + kernel_object(11, 2, sref("thr")),
+  # after a buffer overflow provider event (e.g. a flight recorder that overwrote its
+  # oldest data), ends without begins are expected: warnings, not errors
+  "pair-after-loss": H + provider_event(1, 0) + ev(END, 5) + ev(ASYNC_END, 6, ident=3) + ev(FLOW_END, 7, ident=4),
+  # the loss notice of another provider (2) does not excuse provider 1's unmatched end
+  "other-lossy": H + provider_event(2, 0) + event(END, 5, 1, 1, 2),
+}
+for k, v in cases.items():
+    write(k + ".fxt", v)
+PY
+fi
+
+"$FXT" synth --all-records --providers 2 --events 20000 -o synth.fxt
+"$FXT" synth --big-endian --all-records --providers 2 --events 3000 -o be.fxt

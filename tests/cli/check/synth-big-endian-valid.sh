@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: MIT
+# A big-endian synth trace is valid (reserved bits read in its byte order).
+"$FXT" check be.fxt

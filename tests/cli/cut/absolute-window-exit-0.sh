@@ -1,0 +1,5 @@
+# SPDX-License-Identifier: MIT
+# needs: python3
+# fxt cut in.fxt --from 500 --to 2000 --absolute (setup.sh) exits 0.
+cat abs.err
+expect_eq "exit status" "$(< abs.rc)" 0

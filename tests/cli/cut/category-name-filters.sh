@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: MIT
+# needs: jq
+# --category and --name together: only that category left; the output is valid.
+"$FXT" cut big.fxt --category gfx --name "Poll*" -o "$T/cat.fxt"
+expect_eq "categories" "$("$FXT" dump --json "$T/cat.fxt" | jq -r 'select(.kind=="event") | .category' | sort -u | tr '\n' ' ')" "gfx "
+"$FXT" check "$T/cat.fxt" > /dev/null || fail "fxt check rejects the output"

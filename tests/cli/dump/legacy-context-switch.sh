@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: MIT
+# needs: jq
+# A legacy context switch: both threads and priorities.
+expect_eq "legacy_context_switch" \
+  "$(jq -c 'select(.kind=="legacy_context_switch") | [.out_pid,.out_tid,.in_pid,.in_tid,.out_prio,.in_prio]' le.jsonl)" \
+  '[16,32,65,66,10,20]'

@@ -1,0 +1,5 @@
+# SPDX-License-Identifier: MIT
+# needs: jq
+# A provider info record makes its id the current provider.
+expect_eq "provider_info [provider,id,name]" \
+  "$(jq -c 'select(.kind=="provider_info") | [.provider,.id,.name]' le.jsonl)" '[7,7,"prov"]'

@@ -1,0 +1,4 @@
+# SPDX-License-Identifier: MIT
+# "-" reads the trace from standard input, with the same output.
+"$FXT" dump --json - < "$SRC/fuzz/corpus/reader/all_records_le.fxt" > "$T/stdin.jsonl"
+cmp le.jsonl "$T/stdin.jsonl" || fail "dump of stdin differs"

@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: MIT
+# The consumer linked with the shared library runs (found through the build rpath).
+consumer-build/consumer_shared

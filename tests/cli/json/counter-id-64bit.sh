@@ -1,0 +1,4 @@
+# SPDX-License-Identifier: MIT
+# needs: python3 jq
+# A 64-bit counter id is written as a hex string.
+expect_eq "counter id" "$(jq -r '.traceEvents[] | select(.ph=="C") | .id' hand.json)" 0x8000000000000005

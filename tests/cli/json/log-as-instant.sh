@@ -1,0 +1,5 @@
+# SPDX-License-Identifier: MIT
+# needs: python3 jq
+# A log record becomes a global instant named log, its message escaped.
+expect_eq "log event" "$(jq -c '.traceEvents[] | select(.name=="log")' sys.json)" \
+  '{"name":"log","ts":3,"pid":100,"tid":102,"ph":"i","s":"g","args":{"message":"hello \"world\""}}'

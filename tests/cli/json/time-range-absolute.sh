@@ -1,0 +1,5 @@
+# SPDX-License-Identifier: MIT
+# needs: python3 jq
+# --time-range @FROM:TO is absolute (ticks in ns at 2 ticks/ns: 1.5..4 us).
+"$FXT" json --time-range @3000:3500 --no-system-events sys.fxt > "$T/abs.json" 2> /dev/null
+expect_eq "ts" "$(jq -c '[.traceEvents[] | .ts]' "$T/abs.json")" '[3,3.5]'

@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: MIT
+# An unknown option is a usage error (exit status 2, see .exit).
+"$FXT" json --bogus > /dev/null

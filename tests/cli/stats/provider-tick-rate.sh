@@ -1,0 +1,4 @@
+# SPDX-License-Identifier: MIT
+# needs: python3 jq
+# D is converted with its own provider's 2 GHz rate.
+expect_eq "D [total]" "$(q '.names[] | select(.name=="D") | [.total_ns]')" '[1000]'

@@ -1,0 +1,4 @@
+# SPDX-License-Identifier: MIT
+# needs: python3 jq
+# Records counted by kind.
+expect_eq "[event,string,kernel_object]" "$(q '[.kinds.event.count, .kinds.string.count, .kinds.kernel_object.count]')" '[12,6,2]'

@@ -1,0 +1,4 @@
+# SPDX-License-Identifier: MIT
+# needs: python3 jq
+# The time span in ns, across providers of different rates.
+expect_eq "[first,last,span]" "$(q '[.first_ns,.last_ns,.span_ns]')" '[1000,10000,9000]'

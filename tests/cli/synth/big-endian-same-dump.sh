@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: MIT
+# The big-endian trace of a seed dumps like the little-endian one.
+"$FXT" synth --seed 7 --size 300k --big-endian -o "$T/be.fxt"
+"$FXT" dump --json a.fxt > "$T/le.jsonl"
+"$FXT" dump --json "$T/be.fxt" > "$T/be.jsonl"
+cmp "$T/le.jsonl" "$T/be.jsonl" || fail "dumps differ"

@@ -1,0 +1,6 @@
+# SPDX-License-Identifier: MIT
+# needs: jq
+# Without -o, the trace goes to standard output.
+"$FXT" synth --events 100 > "$T/stdout.fxt"
+n=$("$FXT" dump --json "$T/stdout.fxt" | jq -r 'select(.kind=="event") | .kind' | wc -l)
+[ "$n" -ge 100 ] || fail "$n events, expected at least 100"
