@@ -39,7 +39,7 @@ int cli_parse_size(const char *s, uint64_t *out) {
     uint64_t ip = 0, frac = 0, fscale = 1;
     int digits = 0;
     for (; *s >= '0' && *s <= '9'; s++, digits++) {
-        if (ip > (UINT64_MAX - 9) / 10) {
+        if (ip > (UINT64_MAX - (uint64_t)(*s - '0')) / 10) {
             return -1;
         }
         ip = ip * 10 + (uint64_t)(*s - '0');
