@@ -144,7 +144,11 @@ static int apply(const cli_opt_t *o, const char *v, void *config, char *err, siz
         }
         store_unsigned(config, o->offset, sizeof(uint64_t), n);
         break;
-    case CLI_OPT_CHOICE: return choice_value(o, v, config, err, errlen);
+    case CLI_OPT_CHOICE:
+        if (choice_value(o, v, config, err, errlen) != 0) {
+            return -1;
+        }
+        break;
     case CLI_OPT_LIST: {
         unsigned k = load_unsigned(config, o->count);
         if (k >= o->max) {
@@ -155,7 +159,11 @@ static int apply(const cli_opt_t *o, const char *v, void *config, char *err, siz
         store_unsigned(config, o->count, sizeof(unsigned), k + 1);
         break;
     }
-    case CLI_OPT_CUSTOM: return o->parse(config, v, err, errlen);
+    case CLI_OPT_CUSTOM:
+        if (o->parse(config, v, err, errlen) != 0) {
+            return -1;
+        }
+        break;
     }
     if (o->seen) {
         store_int(config, o->seen - 1, 1);
