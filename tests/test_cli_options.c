@@ -139,8 +139,12 @@ static const cli_opt_t topts[] = {
     CLI_STRING(tcfg_t, out, "output", 'o', "FILE", "a string"),
     CLI_UINT(tcfg_t, count, unsigned, "count", 1, 10, "N", "a small number"),
     CLI_UINT(tcfg_t, big, uint64_t, "big", 0, 0, "N", "any number"),
-    {.name = "size", .kind = CLI_OPT_SIZE, CLI_FIELD_(tcfg_t, size, uint64_t), .seen = CLI_SEEN_(tcfg_t, seen_size),
-     .value_name = "N", .help = "a size"},
+    {.name = "size",
+     .kind = CLI_OPT_SIZE,
+     CLI_FIELD(tcfg_t, size, uint64_t),
+     .seen = CLI_SEEN(tcfg_t, seen_size),
+     .value_name = "N",
+     .help = "a size"},
     CLI_TIME(tcfg_t, time_ns, has_time, "time", "T", "a time"),
     CLI_CHOICE(tcfg_t, mode, "mode", kModes, "MODE", "a choice"),
     CLI_LIST(tcfg_t, pats, npats, "pat", "P", "repeatable"),
@@ -150,8 +154,16 @@ static const cli_opt_t topts[] = {
 static const tcfg_t tdefaults = {{NULL}, 0, 0, 0, "default-out", 5, 7, 0, 0, 0, 1, {NULL}, 0, NULL};
 
 static const cli_spec_t tspec = {
-    "t", topts, sizeof topts / sizeof topts[0], &tdefaults, sizeof(tcfg_t),
-    "IN", offsetof(tcfg_t, pos), offsetof(tcfg_t, npos) + 1, 1, 3,
+    "t",
+    topts,
+    sizeof topts / sizeof topts[0],
+    &tdefaults,
+    sizeof(tcfg_t),
+    "IN",
+    offsetof(tcfg_t, pos),
+    offsetof(tcfg_t, npos) + 1,
+    1,
+    3,
 };
 
 /* cli_parse on a NULL-terminated argument list (argv[0] = "t"); stderr's one line in msg. */
@@ -211,9 +223,9 @@ static void test_parse_every_kind(void) {
     tcfg_t c;
     char msg[256];
     CHECK_EQ_I64(parse(&c, msg, sizeof msg,
-                       ARGS("-f", "--output", "o.txt", "a", "--count", "10", "--big", "18446744073709551615", "--size",
-                            "1.5M", "b", "--time", "2.5us", "--mode", "fast", "--pat", "x*", "--pat", "y", "--custom",
-                            "yes")),
+                       ARGS("-f", "--output", "o.txt", "a", "--count", "10", "--big", "18446744073709551615",
+                            "--size", "1.5M", "b", "--time", "2.5us", "--mode", "fast", "--pat", "x*",
+                            "--pat", "y", "--custom", "yes")),
                  0);
     CHECK(msg[0] == '\0');
     CHECK_EQ_U64(c.flag, 1);
@@ -236,15 +248,18 @@ static void test_parse_every_kind(void) {
 static void test_parse_equals_and_space(void) {
     tcfg_t a, b;
     char msg[256];
-    CHECK_EQ_I64(parse(&a, msg, sizeof msg, ARGS("--output=x.gz", "--count=3", "--time=1ms", "--pat=a=b", "in")), 0);
-    CHECK_EQ_I64(parse(&b, msg, sizeof msg, ARGS("--output", "x.gz", "--count", "3", "--time", "1ms", "--pat", "a=b", "in")), 0);
+    CHECK_EQ_I64(
+        parse(&a, msg, sizeof msg, ARGS("--output=x.gz", "--count=3", "--time=1ms", "--pat=a=b", "in")), 0);
+    CHECK_EQ_I64(parse(&b, msg, sizeof msg,
+                       ARGS("--output", "x.gz", "--count", "3", "--time", "1ms", "--pat", "a=b", "in")),
+                 0);
     CHECK(strcmp(a.out, "x.gz") == 0 && strcmp(b.out, "x.gz") == 0);
     CHECK_EQ_U64(a.count, 3);
     CHECK_EQ_U64(b.count, 3);
     CHECK_EQ_U64(a.time_ns, 1000000);
     CHECK_EQ_U64(b.time_ns, 1000000);
     CHECK(strcmp(a.pats[0], "a=b") == 0 && strcmp(b.pats[0], "a=b") == 0); /* split at the first '=' only */
-    CHECK_EQ_I64(parse(&a, msg, sizeof msg, ARGS("--output=", "in")), 0); /* an empty value is a value */
+    CHECK_EQ_I64(parse(&a, msg, sizeof msg, ARGS("--output=", "in")), 0);  /* an empty value is a value */
     CHECK(strcmp(a.out, "") == 0);
     /* a value that looks like an option is still the value */
     CHECK_EQ_I64(parse(&a, msg, sizeof msg, ARGS("-o", "--flag", "in")), 0);
@@ -268,7 +283,7 @@ static void test_parse_double_dash(void) {
 static void test_parse_unknown_option(void) {
     check_usage_error(ARGS("--bogus", "in"), "unknown option '--bogus'");
     check_usage_error(ARGS("-x", "in"), "unknown option '-x'");
-    check_usage_error(ARGS("-fo", "in"), "unknown option '-fo'"); /* no bundling of short options */
+    check_usage_error(ARGS("-fo", "in"), "unknown option '-fo'");     /* no bundling of short options */
     check_usage_error(ARGS("--fla", "in"), "unknown option '--fla'"); /* no abbreviations */
 }
 
@@ -305,12 +320,30 @@ static void test_parse_size_values(void) {
         int ok;
         uint64_t v;
     } cases[] = {
-        {"0", 1, 0},          {"1000", 1, 1000},      {"300k", 1, 307200},   {"300K", 1, 307200},
-        {"1.5M", 1, 1572864}, {"2G", 1, 2147483648u}, {"64KB", 1, 65536},    {"10b", 1, 10},
-        {"0.5k", 1, 512},     {"1.", 1, 1},           {".5k", 1, 512},       {"18446744073709551615", 1, UINT64_MAX},
-        {"", 0, 0},           {"k", 0, 0},            {"-1", 0, 0},          {"1e3", 0, 0},
-        {" 1", 0, 0},         {"1 ", 0, 0},           {"0x10", 0, 0},        {"18446744073709551616", 0, 0},
-        {"17179869184G", 0, 0}, {"1kk", 0, 0},        {"nan", 0, 0},         {"inf", 0, 0},
+        {"0", 1, 0},
+        {"1000", 1, 1000},
+        {"300k", 1, 307200},
+        {"300K", 1, 307200},
+        {"1.5M", 1, 1572864},
+        {"2G", 1, 2147483648u},
+        {"64KB", 1, 65536},
+        {"10b", 1, 10},
+        {"0.5k", 1, 512},
+        {"1.", 1, 1},
+        {".5k", 1, 512},
+        {"18446744073709551615", 1, UINT64_MAX},
+        {"", 0, 0},
+        {"k", 0, 0},
+        {"-1", 0, 0},
+        {"1e3", 0, 0},
+        {" 1", 0, 0},
+        {"1 ", 0, 0},
+        {"0x10", 0, 0},
+        {"18446744073709551616", 0, 0},
+        {"17179869184G", 0, 0},
+        {"1kk", 0, 0},
+        {"nan", 0, 0},
+        {"inf", 0, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         uint64_t v = 12345;
@@ -334,8 +367,9 @@ static int has_long(const char *text, const char *name) {
     size_t n = strlen(name);
     for (const char *p = strstr(text, "--"); p != NULL; p = strstr(p + 1, "--")) {
         char after = p[2 + n];
-        if (strncmp(p + 2, name, n) == 0 && !((after >= 'a' && after <= 'z') || (after >= '0' && after <= '9') ||
-                                              after == '-' || after == '_')) {
+        if (strncmp(p + 2, name, n) == 0 &&
+            !((after >= 'a' && after <= 'z') || (after >= '0' && after <= '9') || after == '-' ||
+              after == '_')) {
             return 1;
         }
     }
@@ -361,8 +395,9 @@ static int unknown_longs(const cli_command_t *cmd, const char *text, size_t len,
             continue;
         }
         size_t n = 0;
-        while (i + 2 + n < len && ((text[i + 2 + n] >= 'a' && text[i + 2 + n] <= 'z') ||
-                                   (text[i + 2 + n] >= '0' && text[i + 2 + n] <= '9') || text[i + 2 + n] == '-')) {
+        while (i + 2 + n < len &&
+               ((text[i + 2 + n] >= 'a' && text[i + 2 + n] <= 'z') ||
+                (text[i + 2 + n] >= '0' && text[i + 2 + n] <= '9') || text[i + 2 + n] == '-')) {
             n++;
         }
         if (n == 0 || (n == 4 && strncmp(text + i + 2, "help", 4) == 0)) {
@@ -407,8 +442,8 @@ static void test_help_lists_every_option(void) {
             char line[128];
             /* the option's own line: "  -x, --name VALUE" or "  --name VALUE" */
             if (o->short_name) {
-                snprintf(line, sizeof line, "\n  -%c, --%s%s%s", o->short_name, o->name, o->value_name ? " " : "",
-                         o->value_name ? o->value_name : "");
+                snprintf(line, sizeof line, "\n  -%c, --%s%s%s", o->short_name, o->name,
+                         o->value_name ? " " : "", o->value_name ? o->value_name : "");
             } else {
                 snprintf(line, sizeof line, "\n  --%s%s%s", o->name, o->value_name ? " " : "",
                          o->value_name ? o->value_name : "");
@@ -485,7 +520,8 @@ static void test_docs_list_every_option(void) {
                     known |= cmd->spec->opts[i].short_name == p[2];
                 }
                 if (!known) {
-                    fprintf(stderr, "docs/cli.md, fxt %s: -%c is not an option of the command\n", cmd->name, p[2]);
+                    fprintf(stderr, "docs/cli.md, fxt %s: -%c is not an option of the command\n", cmd->name,
+                            p[2]);
                 }
                 CHECK(known);
             }
@@ -523,7 +559,8 @@ static void test_commands_usage_errors(void) {
         char err[1024];
         int rc = run_fxt(err, sizeof err, args);
         if (rc != CLI_EXIT_USAGE || strncmp(err, cases[i].msg, strlen(cases[i].msg)) != 0) {
-            fprintf(stderr, "fxt %s ...: exit %d, '%s' (wanted 2, '%s')\n", cases[i].args[0], rc, err, cases[i].msg);
+            fprintf(stderr, "fxt %s ...: exit %d, '%s' (wanted 2, '%s')\n", cases[i].args[0], rc, err,
+                    cases[i].msg);
         }
         CHECK_EQ_I64(rc, CLI_EXIT_USAGE);
         CHECK(strncmp(err, cases[i].msg, strlen(cases[i].msg)) == 0);
@@ -596,8 +633,9 @@ static void test_output_write_error(void) {
 }
 
 static void cleanup(void) {
-    static const char *const names[] = {"stderr.txt", "parse.txt", "help.txt", "in.fxt", "in2.fxt", "t.json.gz",
-                                        "t.json.zst", "s.fxt.gz", "m.fxt.zst", "c.fxt.gz", "forced.out"};
+    static const char *const names[] = {"stderr.txt", "parse.txt", "help.txt",   "in.fxt",
+                                        "in2.fxt",    "t.json.gz", "t.json.zst", "s.fxt.gz",
+                                        "m.fxt.zst",  "c.fxt.gz",  "forced.out"};
     if (scratch[0] == '\0') {
         return;
     }

@@ -57,10 +57,23 @@ int cli_parse_size(const char *s, uint64_t *out) {
     }
     uint64_t mul = 1;
     switch (*s) {
-    case 'k': case 'K': mul = UINT64_C(1) << 10; s++; break;
-    case 'm': case 'M': mul = UINT64_C(1) << 20; s++; break;
-    case 'g': case 'G': mul = UINT64_C(1) << 30; s++; break;
-    default: break;
+    case 'k':
+    case 'K':
+        mul = UINT64_C(1) << 10;
+        s++;
+        break;
+    case 'm':
+    case 'M':
+        mul = UINT64_C(1) << 20;
+        s++;
+        break;
+    case 'g':
+    case 'G':
+        mul = UINT64_C(1) << 30;
+        s++;
+        break;
+    default:
+        break;
     }
     if (*s == 'B' || *s == 'b') {
         s++;
@@ -100,7 +113,8 @@ static int number_value(const cli_opt_t *o, const char *v, uint64_t *n, char *er
     uint64_t hi = o->max ? o->max : (o->size == sizeof(uint64_t) ? UINT64_MAX : (uint64_t)(unsigned)-1);
     int bad = o->kind == CLI_OPT_UINT ? cli_parse_uint(v, n) : cli_parse_size(v, n);
     if (bad != 0) {
-        snprintf(err, errlen, o->kind == CLI_OPT_UINT ? "a whole number" : "a number, with k, M or G allowed");
+        snprintf(err, errlen,
+                 o->kind == CLI_OPT_UINT ? "a whole number" : "a number, with k, M or G allowed");
         return -1;
     }
     if (*n < o->min || *n > hi) {
@@ -128,8 +142,12 @@ static int choice_value(const cli_opt_t *o, const char *v, void *config, char *e
 static int apply(const cli_opt_t *o, const char *v, void *config, char *err, size_t errlen) {
     uint64_t n = 0;
     switch (o->kind) {
-    case CLI_OPT_FLAG: store_int(config, o->offset, 1); break;
-    case CLI_OPT_STRING: store_ptr(config, o->offset, v); break;
+    case CLI_OPT_FLAG:
+        store_int(config, o->offset, 1);
+        break;
+    case CLI_OPT_STRING:
+        store_ptr(config, o->offset, v);
+        break;
     case CLI_OPT_UINT:
     case CLI_OPT_SIZE:
         if (number_value(o, v, &n, err, errlen) != 0) {
@@ -287,7 +305,7 @@ int cli_parse(const cli_spec_t *spec, int argc, char **argv, void *config) {
 
 /* ---- help ------------------------------------------------------------------------------ */
 
-#define HELP_COL 25   /* where the descriptions start */
+#define HELP_COL 25 /* where the descriptions start */
 #define HELP_WIDTH 80
 
 /* Print text wrapped at HELP_WIDTH, continuation lines indented to HELP_COL. */

@@ -292,8 +292,8 @@ static const cli_opt_t synth_opts[] = {
     CLI_OUTPUT_OPTS(synth_config_t, out, compress,
                     "output file (default: standard output); a name ending in .gz or .zst is compressed "
                     "with gzip or zstd"),
-    {.name = "size", .kind = CLI_OPT_SIZE, CLI_FIELD_(synth_config_t, size, uint64_t),
-     .seen = CLI_SEEN_(synth_config_t, size_given), .value_name = "N",
+    {.name = "size", .kind = CLI_OPT_SIZE, CLI_FIELD(synth_config_t, size, uint64_t),
+     .seen = CLI_SEEN(synth_config_t, size_given), .value_name = "N",
      .help = "stop after about N bytes (suffixes k, M, G; default 1M)"},
     CLI_SIZE(synth_config_t, events, uint64_t, "events", 0, 0, "N", "stop after N events (instead of --size)"),
     CLI_SIZE(synth_config_t, threads, unsigned, "threads", 1, 255, "N", "threads per provider (1..255, default 4)"),
