@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fxt command: shared declarations of the subcommands and CLI helpers. */
 #ifndef FXT_CLI_H
 #define FXT_CLI_H
@@ -5,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "cli_opts.h"
 
 /* Exit codes, documented in docs/cli.md. */
 enum {
@@ -15,12 +18,21 @@ enum {
     CLI_EXIT_LIMIT = 4   /* out of memory or an internal limit */
 };
 
-/* One subcommand: `run` gets argv with argv[0] = the command name. */
+/*
+ * One subcommand. `main` gets argv with argv[0] = the command name; it parses
+ * the command line with cli_parse(spec) into the command's config struct and
+ * runs from that. The help text is assembled from usage, about, the option
+ * table (spec->opts) and notes, so it always lists exactly the options the
+ * parser accepts.
+ */
 typedef struct cli_command {
     const char *name;
-    int (*run)(int argc, char **argv);
-    const char *summary; /* one line */
-    const char *help;    /* full usage text, printed by `fxt help NAME` and `fxt NAME --help` */
+    int (*main)(int argc, char **argv);
+    const char *summary;     /* one line, for `fxt --help` */
+    const char *usage;       /* the synopsis, after "usage: " */
+    const char *about;       /* what the command does (before the options) */
+    const cli_spec_t *spec;  /* options and positional arguments */
+    const char *notes;       /* details and exit status (after the options); may be NULL */
 } cli_command_t;
 
 #define CLI_DECLARE_COMMAND(name) extern const cli_command_t cli_cmd_##name
@@ -32,13 +44,19 @@ CLI_DECLARE_COMMAND(synth);
 CLI_DECLARE_COMMAND(merge);
 CLI_DECLARE_COMMAND(cut);
 
+/* Every subcommand, in the order `fxt --help` lists them. */
+extern const cli_command_t *const cli_commands[];
+extern const size_t cli_ncommands;
+/* The subcommand called `name`, or NULL. */
+const cli_command_t *cli_find_command(const char *name);
+
 /*
  * The whole fxt command: argv[0] is the program name, argv[1] the command.
  * Returns the exit status. main() calls it; the hostile-input tests and the
  * tools fuzz target call it in-process.
  */
 int cli_main(int argc, char **argv);
-/* Print a command's help to f. */
+/* Print a command's help to f: usage, about, the options from its table, notes. */
 void cli_print_help(FILE *f, const cli_command_t *cmd);
 /* 1 if argv contains -h or --help (callers print help and exit 0). */
 int cli_wants_help(int argc, char **argv);

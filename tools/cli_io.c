@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Input and output for the fxt command: files or stdin/stdout ("-"), read in
  * chunks; gzip and zstd inputs are recognised by their magic bytes and
@@ -5,6 +6,8 @@
  * compressed when their name ends in .gz / .zst or a format is forced.
  */
 #include "cli_io.h"
+
+#include "cli.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -198,11 +201,40 @@ struct cli_output {
     char name[256];
 };
 
+/* 0 none, 1 gzip, 2 zstd: forced by `format`, else from the name. -1 for an unknown format. */
+static int output_format(const char *path, const char *format) {
+    if (format != NULL) {
+        return strcmp(format, "gzip") == 0 ? 1 : strcmp(format, "zstd") == 0 ? 2 : strcmp(format, "none") == 0 ? 0 : -1;
+    }
+    size_t n = path != NULL ? strlen(path) : 0;
+    if (n > 3 && strcmp(path + n - 3, ".gz") == 0) {
+        return 1;
+    }
+    if ((n > 4 && strcmp(path + n - 4, ".zst") == 0) || (n > 5 && strcmp(path + n - 5, ".zstd") == 0)) {
+        return 2;
+    }
+    return 0;
+}
+
 int cli_output_open(const char *path, const char *format, cli_output_t **out, char *err, size_t errlen) {
+    /* the format is settled before the file is created, so a refused request leaves no empty file */
+    int want = output_format(path, format);
+    if (want < 0) {
+        snprintf(err, errlen, "unknown compression '%s' (gzip, zstd, none)", format);
+        return CLI_EXIT_USAGE;
+    }
+#ifndef FXT_HAVE_ZIO
+    if (want) {
+        snprintf(err, errlen, "%s: %s output, but this fxt was built without compression support "
+                              "(use another name or --compress none)",
+                 path != NULL ? path : "<stdout>", want == 1 ? "gzip" : "zstd");
+        return CLI_EXIT_USAGE;
+    }
+#endif
     cli_output_t *o = calloc(1, sizeof *o);
     if (o == NULL) {
         snprintf(err, errlen, "out of memory");
-        return -1;
+        return CLI_EXIT_LIMIT;
     }
     if (path == NULL || strcmp(path, "-") == 0) {
         o->fd = 1;
@@ -212,43 +244,22 @@ int cli_output_open(const char *path, const char *format, cli_output_t **out, ch
         if (o->fd < 0) {
             snprintf(err, errlen, "%s: %s", path, strerror(errno));
             free(o);
-            return -1;
+            return CLI_EXIT_IO;
         }
         o->owns_fd = 1;
         snprintf(o->name, sizeof o->name, "%s", path);
     }
     o->sink = fxt_sink_fd(&o->fd);
-    int want = 0; /* 0 none, 1 gzip, 2 zstd */
-    if (format != NULL && strcmp(format, "gzip") == 0) {
-        want = 1;
-    } else if (format != NULL && strcmp(format, "zstd") == 0) {
-        want = 2;
-    } else if (format != NULL && strcmp(format, "none") != 0) {
-        snprintf(err, errlen, "unknown compression '%s' (gzip, zstd, none)", format);
+#ifdef FXT_HAVE_ZIO
+    if (want && fxt_zsink_create(want == 1 ? FXT_ZIO_GZIP : FXT_ZIO_ZSTD, 0, o->sink, &o->z) != FXT_OK) {
+        snprintf(err, errlen, "cannot start compression");
         cli_output_close(o, 1);
-        return -1;
-    } else if (format == NULL && path != NULL) {
-        size_t n = strlen(path);
-        if (n > 3 && strcmp(path + n - 3, ".gz") == 0) {
-            want = 1;
-        } else if ((n > 4 && strcmp(path + n - 4, ".zst") == 0) || (n > 5 && strcmp(path + n - 5, ".zstd") == 0)) {
-            want = 2;
-        }
+        return CLI_EXIT_LIMIT;
     }
     if (want) {
-#ifdef FXT_HAVE_ZIO
-        if (fxt_zsink_create(want == 1 ? FXT_ZIO_GZIP : FXT_ZIO_ZSTD, 0, o->sink, &o->z) != FXT_OK) {
-            snprintf(err, errlen, "cannot start compression");
-            cli_output_close(o, 1);
-            return -1;
-        }
         o->sink = fxt_zsink_sink(o->z);
-#else
-        snprintf(err, errlen, "this fxt was built without compression support");
-        cli_output_close(o, 1);
-        return -1;
-#endif
     }
+#endif
     *out = o;
     return 0;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Input for the fxt command: files or stdin ("-"), read in chunks. */
 #ifndef FXT_CLI_IO_H
 #define FXT_CLI_IO_H
@@ -27,8 +28,13 @@ void cli_input_close(cli_input_t *in);
 #include <fxt/writer.h>
 
 /*
- * Output for commands that write FXT: a file or "-" (stdout). `format` is
- * "gzip", "zstd", "none", or NULL to choose from the name (.gz, .zst).
+ * Output of the commands that write a file (-o): a file or "-"/NULL (stdout).
+ * `format` is "gzip", "zstd", "none", or NULL to choose from the name (.gz,
+ * .zst, .zstd). Returns 0, or a CLI exit code with a message in err:
+ * CLI_EXIT_USAGE for an unknown format or compression this build lacks
+ * (decided before the file is created), CLI_EXIT_IO when the file cannot be
+ * created, CLI_EXIT_LIMIT when out of memory. Bytes go through
+ * cli_output_sink(); cli_output_close() finishes the compressed stream.
  */
 typedef struct cli_output cli_output_t;
 int cli_output_open(const char *path, const char *format, cli_output_t **out, char *err, size_t errlen);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* JSON output helpers: UTF-8-repairing string literals and round-trip doubles. */
 #include "cli_json.h"
 
@@ -52,10 +53,15 @@ static long utf8_seq(const unsigned char *s, size_t n) {
     return (long)i;
 }
 
-void cli_json_str(FILE *f, const char *str, size_t len) {
+/*
+ * The one definition of the string rules, writing through `put`. static
+ * inline so each wrapper below gets its own copy with `put` known: fxt dump
+ * calls this for every string and must not pay an indirect call per piece.
+ */
+static inline void json_str(cli_json_put_fn put, void *ctx, const char *str, size_t len) {
     const unsigned char *s = (const unsigned char *)str;
     size_t i = 0, run = 0; /* s[run..i) is plain text not yet written */
-    putc('"', f);
+    put(ctx, "\"", 1);
     while (i < len) {
         unsigned char c = s[i];
         if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
@@ -68,51 +74,70 @@ void cli_json_str(FILE *f, const char *str, size_t len) {
                 i += (size_t)l;
                 continue;
             }
-            fwrite(s + run, 1, i - run, f);
-            fputs("\xef\xbf\xbd", f); /* U+FFFD */
+            put(ctx, str + run, i - run);
+            put(ctx, "\xef\xbf\xbd", 3); /* U+FFFD */
             i += (size_t)(-l);
             run = i;
             continue;
         }
-        fwrite(s + run, 1, i - run, f);
+        put(ctx, str + run, i - run);
         switch (c) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\t': fputs("\\t", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\b': fputs("\\b", f); break;
-        case '\f': fputs("\\f", f); break;
+        case '"': put(ctx, "\\\"", 2); break;
+        case '\\': put(ctx, "\\\\", 2); break;
+        case '\n': put(ctx, "\\n", 2); break;
+        case '\t': put(ctx, "\\t", 2); break;
+        case '\r': put(ctx, "\\r", 2); break;
+        case '\b': put(ctx, "\\b", 2); break;
+        case '\f': put(ctx, "\\f", 2); break;
         default: {
-            char e[7] = {'\\', 'u', '0', '0', hexdig[c >> 4], hexdig[c & 15], 0};
-            fputs(e, f);
+            char e[6] = {'\\', 'u', '0', '0', hexdig[c >> 4], hexdig[c & 15]};
+            put(ctx, e, sizeof e);
             break;
         }
         }
         i++;
         run = i;
     }
-    fwrite(s + run, 1, i - run, f);
-    putc('"', f);
+    put(ctx, str + run, i - run);
+    put(ctx, "\"", 1);
 }
 
-void cli_json_double(FILE *f, double v) {
+static inline void put_file(void *f, const char *p, size_t n) {
+    if (n == 1) {
+        putc(*p, (FILE *)f);
+    } else if (n > 0) {
+        fwrite(p, 1, n, (FILE *)f);
+    }
+}
+
+void cli_json_str(FILE *f, const char *s, size_t len) { json_str(put_file, f, s, len); }
+
+void cli_json_str_to(cli_json_put_fn put, void *ctx, const char *s, size_t len) { json_str(put, ctx, s, len); }
+
+size_t cli_json_double_fmt(char *buf, double v) {
     if (isnan(v)) {
-        fputs("\"NaN\"", f);
-        return;
+        memcpy(buf, "\"NaN\"", 6);
+        return 5;
     }
     if (isinf(v)) {
-        fputs(v > 0 ? "\"Infinity\"" : "\"-Infinity\"", f);
-        return;
+        const char *t = v > 0 ? "\"Infinity\"" : "\"-Infinity\"";
+        size_t n = strlen(t);
+        memcpy(buf, t, n + 1);
+        return n;
     }
-    char buf[40];
+    int n = 0;
     for (int prec = 15; prec <= 17; prec++) {
-        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        n = snprintf(buf, CLI_JSON_DOUBLE_MAX, "%.*g", prec, v);
         if (prec == 17 || strtod(buf, NULL) == v) {
             break;
         }
     }
-    fputs(buf, f);
+    return (size_t)n;
+}
+
+void cli_json_double(FILE *f, double v) {
+    char buf[CLI_JSON_DOUBLE_MAX];
+    fwrite(buf, 1, cli_json_double_fmt(buf, v), f);
 }
 
 int cli_utf8_valid(const char *str, size_t len) {

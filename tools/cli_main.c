@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fxt command: dispatch to subcommands (one file per subcommand). Kept
  * apart from main() so tests and fuzz targets run the whole CLI in-process. */
 #include <fxt/common.h>
@@ -6,13 +7,22 @@
 
 #include "cli.h"
 
-static const cli_command_t *const commands[] = {
+const cli_command_t *const cli_commands[] = {
     &cli_cmd_dump, &cli_cmd_json, &cli_cmd_check, &cli_cmd_stats,
     &cli_cmd_synth, &cli_cmd_merge, &cli_cmd_cut,
 };
-#define NCOMMANDS (sizeof commands / sizeof commands[0])
+const size_t cli_ncommands = sizeof cli_commands / sizeof cli_commands[0];
 
-void cli_print_help(FILE *f, const cli_command_t *cmd) { fputs(cmd->help, f); }
+void cli_print_help(FILE *f, const cli_command_t *cmd) {
+    fprintf(f, "usage: %s\n\n%s", cmd->usage, cmd->about);
+    if (cmd->spec->nopts > 0) {
+        fputc('\n', f);
+        cli_opts_print(f, cmd->spec->opts, cmd->spec->nopts);
+    }
+    if (cmd->notes != NULL) {
+        fprintf(f, "\n%s", cmd->notes);
+    }
+}
 
 int cli_wants_help(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
@@ -29,18 +39,18 @@ int cli_wants_help(int argc, char **argv) {
 static void usage(FILE *f) {
     fprintf(f, "usage: fxt <command> [options] [args]\n\n"
                "Tools for the Fuchsia Trace Format (FXT).\n\ncommands:\n");
-    for (size_t i = 0; i < NCOMMANDS; i++) {
-        fprintf(f, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
+    for (size_t i = 0; i < cli_ncommands; i++) {
+        fprintf(f, "  %-8s %s\n", cli_commands[i]->name, cli_commands[i]->summary);
     }
     fprintf(f, "  %-8s %s\n", "help", "show help for a command (fxt help <command>)");
     fprintf(f, "  %-8s %s\n", "version", "print the version");
     fprintf(f, "\nexit codes: 0 ok, 1 trace has errors, 2 usage error, 3 I/O error, 4 limit\n");
 }
 
-static const cli_command_t *find(const char *name) {
-    for (size_t i = 0; i < NCOMMANDS; i++) {
-        if (strcmp(commands[i]->name, name) == 0) {
-            return commands[i];
+const cli_command_t *cli_find_command(const char *name) {
+    for (size_t i = 0; i < cli_ncommands; i++) {
+        if (strcmp(cli_commands[i]->name, name) == 0) {
+            return cli_commands[i];
         }
     }
     return NULL;
@@ -65,7 +75,7 @@ int cli_main(int argc, char **argv) {
             usage(stdout);
             return CLI_EXIT_OK;
         }
-        const cli_command_t *cmd = find(argv[2]);
+        const cli_command_t *cmd = cli_find_command(argv[2]);
         if (!cmd) {
             fprintf(stderr, "fxt: unknown command '%s'\n", argv[2]);
             return CLI_EXIT_USAGE;
@@ -73,7 +83,7 @@ int cli_main(int argc, char **argv) {
         cli_print_help(stdout, cmd);
         return CLI_EXIT_OK;
     }
-    const cli_command_t *cmd = find(name);
+    const cli_command_t *cmd = cli_find_command(name);
     if (!cmd) {
         fprintf(stderr, "fxt: unknown command '%s' (try 'fxt --help')\n", name);
         return CLI_EXIT_USAGE;
@@ -82,5 +92,5 @@ int cli_main(int argc, char **argv) {
         cli_print_help(stdout, cmd);
         return CLI_EXIT_OK;
     }
-    return cmd->run(argc - 1, argv + 1);
+    return cmd->main(argc - 1, argv + 1);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared trace-reading loop and time helpers for the fxt subcommands. */
 #include "cli_trace.h"
 
@@ -122,17 +123,10 @@ int cli_parse_ns(const char *s, uint64_t *out) {
     return 0;
 }
 
-int cli_select_option(cli_select_t *sel, const char *opt, const char *val) {
-    int cat = strcmp(opt, "--category") == 0;
-    if (!cat && strcmp(opt, "--name") != 0) {
-        return 0;
-    }
-    unsigned *n = cat ? &sel->ncats : &sel->nnames;
-    if (val == NULL || *n == CLI_MAX_FILTERS) {
-        return -1;
-    }
-    (cat ? sel->cats : sel->names)[(*n)++] = val;
-    return 1;
+void cli_select_init(cli_select_t *sel, const cli_filter_t *f) {
+    sel->f = *f;
+    sel->have_base = 0;
+    sel->base_ns = 0;
 }
 
 int cli_select_match(cli_select_t *sel, const char *const *pats, unsigned n, fxt_str_t s) {
@@ -160,13 +154,13 @@ int cli_select_time(cli_select_t *sel, uint64_t ns) {
         sel->have_base = 1;
         sel->base_ns = ns;
     }
-    uint64_t rel = sel->absolute ? ns : (ns >= sel->base_ns ? ns - sel->base_ns : 0);
-    return !(sel->has_from && rel < sel->from_ns) && !(sel->has_to && rel > sel->to_ns);
+    uint64_t rel = sel->f.absolute ? ns : (ns >= sel->base_ns ? ns - sel->base_ns : 0);
+    return !(sel->f.has_from && rel < sel->f.from_ns) && !(sel->f.has_to && rel > sel->f.to_ns);
 }
 
 uint64_t cli_select_end_ns(const cli_select_t *sel) {
-    if (sel->absolute) {
-        return sel->to_ns;
+    if (sel->f.absolute) {
+        return sel->f.to_ns;
     }
-    return sel->to_ns > UINT64_MAX - sel->base_ns ? UINT64_MAX : sel->base_ns + sel->to_ns;
+    return sel->f.to_ns > UINT64_MAX - sel->base_ns ? UINT64_MAX : sel->base_ns + sel->f.to_ns;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared trace-reading loop and time helpers for the fxt subcommands. */
 #ifndef FXT_CLI_TRACE_H
 #define FXT_CLI_TRACE_H
@@ -31,16 +32,21 @@ void cli_print_us_signed(FILE *f, int64_t ns);
  * Event selection shared by fxt json and fxt cut: category and name globs
  * (fnmatch, repeatable; an event passes when some pattern of each non-empty
  * list matches) and a time window in ns, relative to the first record asked
- * about unless `absolute`.
+ * about unless `absolute`. cli_filter_t is what the command line asks for (it
+ * lives in the commands' config structs); cli_select_t adds the state of a run.
  */
 #define CLI_MAX_FILTERS 64
-typedef struct cli_select {
+typedef struct cli_filter {
     const char *cats[CLI_MAX_FILTERS];
     unsigned ncats;
     const char *names[CLI_MAX_FILTERS];
     unsigned nnames;
     int has_from, has_to, absolute;
     uint64_t from_ns, to_ns;
+} cli_filter_t;
+
+typedef struct cli_select {
+    cli_filter_t f;
     int have_base;
     uint64_t base_ns;
     char scratch[FXT_MAX_INLINE_STRING_LEN + 1]; /* NUL-terminated copy of a string for fnmatch */
@@ -49,9 +55,8 @@ typedef struct cli_select {
 /* "1500", "1.5us", "2ms", "0.25s", "3ns": exact decimal (digits below 1 ns are
  * truncated). Returns 0, or -1 for a malformed or overflowing time. */
 int cli_parse_ns(const char *s, uint64_t *out);
-/* Take "--category PAT" or "--name PAT" into `sel`. Returns 1 if `opt` was one
- * of them (the caller skips the value), 0 if not, -1 if full or `val` is NULL. */
-int cli_select_option(cli_select_t *sel, const char *opt, const char *val);
+/* Start a run of the selection `f` (copied). */
+void cli_select_init(cli_select_t *sel, const cli_filter_t *f);
 /* Whether `s` matches one of the patterns (1 when there are none). */
 int cli_select_match(cli_select_t *sel, const char *const *pats, unsigned n, fxt_str_t s);
 /* Whether an event at `ns` is in the window (the first call fixes the base). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fxt check: a validator for producers of FXT. Every violation is reported
  * with its byte offset, record kind, a stable rule id, a severity and a
@@ -482,56 +483,74 @@ static void finish_open(cctx_t *c) {
     }
 }
 
-static const char check_help[] =
-    "usage: fxt check [--json] [--strict] [--max-per-rule N] [--rules] [IN]\n"
-    "\n"
-    "Validate an FXT trace against the spec. Every violation is reported with its\n"
-    "byte offset, record kind, a stable rule id, a severity and a message; a\n"
-    "summary counts violations by rule. IN defaults to standard input.\n"
-    "\n"
-    "  --json             JSON Lines: one object per violation\n"
-    "                     {offset, kind, rule, severity, message}, then {\"summary\": ...}\n"
-    "  --strict           warnings also make the trace invalid (exit 1)\n"
-    "  --max-per-rule N   print at most N reports per rule (default 100, 0 = all);\n"
-    "                     the summary always counts them all\n"
-    "  --rules            list the rules and exit\n"
-    "\n"
-    "exit status: 0 valid (no errors; warnings allowed unless --strict),\n"
-    "1 violations, 2 usage error, 3 I/O error, 4 out of memory\n";
+/* ---- command ------------------------------------------------------------------------ */
 
-static int run(int argc, char **argv) {
-    static cctx_t c;
-    memset(&c, 0, sizeof c);
-    c.max_per_rule = 100;
-    const char *in = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--json") == 0) {
-            c.json = 1;
-        } else if (strcmp(a, "--strict") == 0) {
-            c.strict = 1;
-        } else if (strcmp(a, "--rules") == 0) {
-            for (int k = 0; k < R_COUNT; k++) {
-                printf("%-18s %-7s %s\n", rules[k].id, rules[k].sev == SEV_ERROR ? "error" : "warning", rules[k].what);
+typedef struct check_config {
+    const char *in;
+    int json, strict, rules;
+    uint64_t max_per_rule;
+} check_config_t;
+
+static const check_config_t check_defaults = {NULL, 0, 0, 0, 100};
+
+static const cli_opt_t check_opts[] = {
+    CLI_FLAG(check_config_t, json, "json", 0,
+             "JSON Lines: one object per violation {offset, kind, rule, severity, message}, "
+             "then {\"summary\": ...}"),
+    CLI_FLAG(check_config_t, strict, "strict", 0, "warnings also make the trace invalid (exit 1)"),
+    CLI_UINT(check_config_t, max_per_rule, uint64_t, "max-per-rule", 0, 0, "N",
+             "print at most N reports per rule (default 100, 0 = all); the summary always counts them all"),
+    CLI_FLAG(check_config_t, rules, "rules", 0, "list the rules and exit"),
+};
+
+static const cli_spec_t check_spec = {
+    "check", check_opts, sizeof check_opts / sizeof check_opts[0], &check_defaults, sizeof(check_config_t),
+    "IN", offsetof(check_config_t, in), 0, 0, 1,
+};
+
+static void check_list_rules(void) {
+    for (int k = 0; k < R_COUNT; k++) {
+        printf("%-18s %-7s %s\n", rules[k].id, rules[k].sev == SEV_ERROR ? "error" : "warning", rules[k].what);
+    }
+}
+
+/* The summary line (text) or object (--json) after the reports. */
+static void check_summary(const cctx_t *c, uint64_t bytes, uint64_t errors, uint64_t warnings) {
+    int first = 1;
+    if (c->json) {
+        printf("{\"summary\":{\"bytes\":%" PRIu64 ",\"records\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64
+               ",\"rules\":{",
+               bytes, c->records, errors, warnings);
+        for (int k = 0; k < R_COUNT; k++) {
+            if (c->count[k]) {
+                printf("%s\"%s\":%" PRIu64, first ? "" : ",", rules[k].id, c->count[k]);
+                first = 0;
             }
-            return CLI_EXIT_OK;
-        } else if (strcmp(a, "--max-per-rule") == 0 && i + 1 < argc) {
-            char *end;
-            c.max_per_rule = strtoull(argv[++i], &end, 10);
-            if (*end) {
-                fprintf(stderr, "fxt check: bad number '%s'\n", argv[i]);
-                return CLI_EXIT_USAGE;
-            }
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "fxt check: unknown option or missing value: '%s'\n", a);
-            return CLI_EXIT_USAGE;
-        } else if (in == NULL) {
-            in = a;
-        } else {
-            fprintf(stderr, "fxt check: more than one input\n");
-            return CLI_EXIT_USAGE;
+        }
+        printf("},\"valid\":%s}}\n", (errors || (c->strict && warnings)) ? "false" : "true");
+        return;
+    }
+    printf("fxt check: %" PRIu64 " records, %" PRIu64 " bytes: %" PRIu64 " error%s, %" PRIu64 " warning%s",
+           c->records, bytes, errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
+    for (int k = 0; k < R_COUNT; k++) {
+        if (c->count[k]) {
+            printf("%s%s x%" PRIu64, first ? " (" : ", ", rules[k].id, c->count[k]);
+            first = 0;
         }
     }
+    printf("%s\n", first ? "" : ")");
+}
+
+static int check_run(const check_config_t *cfg) {
+    if (cfg->rules) {
+        check_list_rules();
+        return CLI_EXIT_OK;
+    }
+    static cctx_t c; /* large (per-rule counters, maps): static, reset for in-process reruns */
+    memset(&c, 0, sizeof c);
+    c.json = cfg->json;
+    c.strict = cfg->strict;
+    c.max_per_rule = cfg->max_per_rule;
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     cli_map_init(&c.threads, sizeof(thread_state_t));
@@ -539,7 +558,7 @@ static int run(int argc, char **argv) {
     cli_map_init(&c.flows, sizeof(open_id_t));
     cli_map_init(&c.lossy, 1);
     uint64_t bytes = 0;
-    int rc = cli_read_trace("check", in, NULL, on_record, on_error, &c, &bytes);
+    int rc = cli_read_trace("check", cfg->in, NULL, on_record, on_error, &c, &bytes);
     if (rc == 0) {
         if (!c.seen_first) {
             report(&c, R_MAGIC_FIRST, 0, "magic", "the trace is empty");
@@ -548,36 +567,9 @@ static int run(int argc, char **argv) {
     }
     uint64_t errors = 0, warnings = 0;
     for (int k = 0; k < R_COUNT; k++) {
-        if (rules[k].sev == SEV_ERROR) {
-            errors += c.count[k];
-        } else {
-            warnings += c.count[k];
-        }
+        *(rules[k].sev == SEV_ERROR ? &errors : &warnings) += c.count[k];
     }
-    if (c.json) {
-        printf("{\"summary\":{\"bytes\":%" PRIu64 ",\"records\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64
-               ",\"rules\":{",
-               bytes, c.records, errors, warnings);
-        int first = 1;
-        for (int k = 0; k < R_COUNT; k++) {
-            if (c.count[k]) {
-                printf("%s\"%s\":%" PRIu64, first ? "" : ",", rules[k].id, c.count[k]);
-                first = 0;
-            }
-        }
-        printf("},\"valid\":%s}}\n", (errors || (c.strict && warnings)) ? "false" : "true");
-    } else {
-        printf("fxt check: %" PRIu64 " records, %" PRIu64 " bytes: %" PRIu64 " error%s, %" PRIu64 " warning%s",
-               c.records, bytes, errors, errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
-        int first = 1;
-        for (int k = 0; k < R_COUNT; k++) {
-            if (c.count[k]) {
-                printf("%s%s x%" PRIu64, first ? " (" : ", ", rules[k].id, c.count[k]);
-                first = 0;
-            }
-        }
-        printf("%s\n", first ? "" : ")");
-    }
+    check_summary(&c, bytes, errors, warnings);
     if ((fflush(stdout) != 0 || ferror(stdout)) && rc == 0) {
         fprintf(stderr, "fxt check: error writing output\n");
         rc = CLI_EXIT_IO;
@@ -592,4 +584,19 @@ static int run(int argc, char **argv) {
     return (errors || (c.strict && warnings)) ? CLI_EXIT_DATA : CLI_EXIT_OK;
 }
 
-const cli_command_t cli_cmd_check = {"check", run, "validate a trace against the spec", check_help};
+static int check_main(int argc, char **argv) {
+    check_config_t cfg;
+    int rc = cli_parse(&check_spec, argc, argv, &cfg);
+    return rc != 0 ? rc : check_run(&cfg);
+}
+
+const cli_command_t cli_cmd_check = {
+    "check", check_main, "validate a trace against the spec",
+    "fxt check [--json] [--strict] [--max-per-rule N] [--rules] [IN]",
+    "Validate an FXT trace against the spec. Every violation is reported with its\n"
+    "byte offset, record kind, a stable rule id, a severity and a message; a\n"
+    "summary counts violations by rule. IN defaults to standard input.\n",
+    &check_spec,
+    "exit status: 0 valid (no errors; warnings allowed unless --strict),\n"
+    "1 violations, 2 usage error, 3 I/O error, 4 out of memory\n",
+};

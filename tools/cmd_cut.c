@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fxt cut: a valid trace holding only the selected events (time window,
  * category and name filters). Records are re-encoded through the writer, so
@@ -241,8 +242,8 @@ static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     }
     uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
     int inwin = cli_select_time(&c->sel, ns);
-    int selected = inwin && cli_select_match(&c->sel, c->sel.cats, c->sel.ncats, rec->u.event.category) &&
-                   cli_select_match(&c->sel, c->sel.names, c->sel.nnames, rec->u.event.name);
+    int selected = inwin && cli_select_match(&c->sel, c->sel.f.cats, c->sel.f.ncats, rec->u.event.category) &&
+                   cli_select_match(&c->sel, c->sel.f.names, c->sel.f.nnames, rec->u.event.name);
     uint32_t type = rec->u.event.type;
     if (type == FXT_EVENT_DURATION_BEGIN || type == FXT_EVENT_DURATION_END) {
         const fxt_thread_ref_t *t = &rec->u.event.thread;
@@ -288,7 +289,7 @@ static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
             selected = inwin;
             if (!selected) {
                 /* the begin was kept: close the pair at the window's end */
-                write_end(c, st, f, c->sel.has_to ? window_end_ticks(c, tps) : rec->u.event.ts);
+                write_end(c, st, f, c->sel.f.has_to ? window_end_ticks(c, tps) : rec->u.event.ts);
                 c->closed++;
                 c->kept++;
                 return;
@@ -387,7 +388,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
                       : rec->kind == FXT_KIND_CONTEXT_SWITCH ? rec->u.context_switch.ts
                       : rec->kind == FXT_KIND_THREAD_WAKEUP  ? rec->u.thread_wakeup.ts
                                                               : rec->u.legacy_context_switch.ts;
-        if (cli_select_time(&c->sel, cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r))) && c->sel.ncats == 0 && c->sel.nnames == 0) {
+        if (cli_select_time(&c->sel, cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r))) && c->sel.f.ncats == 0 && c->sel.f.nnames == 0) {
             ensure_context(c, rec->has_provider, rec->provider);
             put(c, fxt_write_record(c->w, rec, 0), rec);
         }
@@ -411,75 +412,96 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     }
 }
 
-static const char cut_help[] =
-    "usage: fxt cut [options] IN -o OUT\n"
-    "\n"
-    "Write a valid trace holding only the selected events. Every string, thread,\n"
-    "provider, initialization, kernel object and userspace object record the kept\n"
-    "events need is emitted again (in their provider). Duration begin/end pairs\n"
-    "that straddle the window are balanced: an end whose begin was dropped is\n"
-    "dropped, a kept begin is closed at the window's end. Streaming.\n"
-    "\n"
-    "  --from T, --to T       window, in ns relative to the first event (suffixes\n"
-    "                         ns, us, ms, s; decimals like 1.5ms); either may be omitted\n"
-    "  --absolute             --from/--to are absolute trace times in ns\n"
-    "  --category PATTERN     keep events whose category matches (glob; repeatable)\n"
-    "  --name PATTERN         keep events whose name matches (glob; repeatable)\n"
-    "  -o, --output FILE      output (default: standard output); .gz/.zst compress\n"
-    "  --compress FORMAT      gzip, zstd or none\n"
-    "\n"
-    "The category and name filters select events and the begins of pairs and\n"
-    "async/flow chains; the ends and continuations of kept ones follow them when in\n"
-    "the window, whatever their own strings. Logs and scheduling records are kept\n"
-    "when in the window and no category or name filter is given.\n"
-    "\n"
-    "exit status: 0 ok, 1 damaged input records (skipped) or records that could not\n"
-    "be re-encoded (dropped), 2 usage error, 3 I/O error\n";
+/* ---- command ------------------------------------------------------------------------ */
 
-static int run(int argc, char **argv) {
-    static cut_t c;
-    memset(&c, 0, sizeof c);
-    const char *in = NULL, *outpath = NULL, *compress = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int sel = cli_select_option(&c.sel, a, v);
-        if (sel > 0) {
-            i++;
-        } else if (sel < 0) {
-            fprintf(stderr, "fxt cut: too many filters or missing value: '%s'\n", a);
-            return CLI_EXIT_USAGE;
-        } else if (strcmp(a, "--absolute") == 0) {
-            c.sel.absolute = 1;
-        } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && v) {
-            outpath = v;
-            i++;
-        } else if (strcmp(a, "--compress") == 0 && v) {
-            compress = v;
-            i++;
-        } else if ((strcmp(a, "--from") == 0 || strcmp(a, "--to") == 0) && v) {
-            int from = a[2] == 'f';
-            if (cli_parse_ns(v, from ? &c.sel.from_ns : &c.sel.to_ns) != 0) {
-                fprintf(stderr, "fxt cut: bad time '%s'\n", v);
-                return CLI_EXIT_USAGE;
+typedef struct cut_config {
+    const char *in, *out, *compress;
+    cli_filter_t filter;
+} cut_config_t;
+
+static const cli_opt_t cut_opts[] = {
+    CLI_TIME(cut_config_t, filter.from_ns, filter.has_from, "from", "T",
+             "start of the window, in ns relative to the first event (suffixes ns, us, ms, s; decimals "
+             "like 1.5ms); may be omitted"),
+    CLI_TIME(cut_config_t, filter.to_ns, filter.has_to, "to", "T", "end of the window, like --from; may be omitted"),
+    CLI_FLAG(cut_config_t, filter.absolute, "absolute", 0, "--from/--to are absolute trace times in ns"),
+    CLI_LIST(cut_config_t, filter.cats, filter.ncats, "category", "PATTERN",
+             "keep events whose category matches (glob; repeatable)"),
+    CLI_LIST(cut_config_t, filter.names, filter.nnames, "name", "PATTERN",
+             "keep events whose name matches (glob; repeatable)"),
+    CLI_OUTPUT_OPTS(cut_config_t, out, compress, "output (default: standard output); .gz/.zst compress"),
+};
+
+static const cli_spec_t cut_spec = {
+    "cut", cut_opts, sizeof cut_opts / sizeof cut_opts[0], NULL, sizeof(cut_config_t),
+    "IN", offsetof(cut_config_t, in), 0, 0, 1,
+};
+
+/* Where pairs and chains left open are closed: the window's end, else the provider's last event. */
+static uint64_t close_ticks(cut_t *c, const prov_t *p, uint64_t last_ticks) {
+    if (c->sel.f.has_to) {
+        return window_end_ticks(c, p ? p->tps : 1000000000u);
+    }
+    return p ? p->max_ticks : last_ticks;
+}
+
+/* End the kept duration begins that never ended, and free the stacks' strings. */
+static void cut_close_durations(cut_t *c) {
+    for (size_t i = 0; i < c->stacks.count; i++) {
+        tstack_t *st = cli_map_at(&c->stacks, i, NULL, NULL);
+        for (uint32_t d = st->depth < MAX_DEPTH ? st->depth : MAX_DEPTH; d > 0; d--) {
+            frame_t *f = &st->f[d - 1];
+            if (f->kept) {
+                write_end(c, st, f, close_ticks(c, prov_of(c, st->has_provider, st->provider), st->last_ticks));
+                c->closed++;
             }
-            *(from ? &c.sel.has_from : &c.sel.has_to) = 1;
-            i++;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "fxt cut: unknown option or missing value: '%s'\n", a);
-            return CLI_EXIT_USAGE;
-        } else if (in == NULL) {
-            in = a;
-        } else {
-            fprintf(stderr, "fxt cut: more than one input\n");
-            return CLI_EXIT_USAGE;
+        }
+        for (uint32_t d = 0; d < MAX_DEPTH; d++) {
+            free(st->f[d].cat);
+            free(st->f[d].name);
         }
     }
+}
+
+/* End the async and flow chains that were kept open, and free the chain table. */
+static void cut_close_chains(cut_t *c) {
+    for (size_t i = 0; i < c->chains.cap; i++) {
+        chain_t *ch = &c->chains.slot[i];
+        if (ch->used) {
+            uint64_t ts = close_ticks(c, prov_of(c, ch->has_provider, ch->provider), ch->last_ticks);
+            fxt_event_desc_t ev = {ch->flow ? FXT_EVENT_FLOW_END : FXT_EVENT_ASYNC_END, ts,
+                                   fxt_thread(ch->pid, ch->tid), fxt_str_n(ch->cat, ch->cat_len),
+                                   fxt_str_n(ch->name, ch->name_len), ch->id, 0, NULL, 0, NULL, 0};
+            ensure_context(c, ch->has_provider, ch->provider);
+            put(c, fxt_write_event(c->w, &ev), NULL);
+            c->closed++;
+        }
+        free(ch->cat);
+        free(ch->name);
+    }
+    free(c->chains.slot);
+}
+
+static void cut_report(const cut_t *c) {
+    fprintf(stderr, "fxt cut: kept %" PRIu64 " events, dropped %" PRIu64 ", closed %" PRIu64
+                    " durations/chains at the window's end, dropped %" PRIu64 " unmatched ends",
+            c->kept, c->dropped, c->closed, c->dropped_ends);
+    if (c->refused) {
+        fprintf(stderr, ", %" PRIu64 " records not re-encodable", c->refused);
+    }
+    fputc('\n', stderr);
+}
+
+static int cut_run(const cut_config_t *cfg) {
+    static cut_t c; /* large (per-thread stacks in maps): static, reset for in-process reruns */
+    memset(&c, 0, sizeof c);
+    cli_select_init(&c.sel, &cfg->filter);
     char err[512];
     cli_output_t *out;
-    if (cli_output_open(outpath, compress, &out, err, sizeof err) != 0) {
+    int orc = cli_output_open(cfg->out, cfg->compress, &out, err, sizeof err);
+    if (orc != 0) {
         fprintf(stderr, "fxt cut: %s\n", err);
-        return CLI_EXIT_IO;
+        return orc;
     }
     fxt_writer_options_t wo = {sizeof wo, 0, 1u << 20, 0, 0};
     if (fxt_writer_create(&wo, cli_output_sink(out), &c.w) != FXT_OK) {
@@ -489,40 +511,9 @@ static int run(int argc, char **argv) {
     }
     cli_map_init(&c.provs, sizeof(prov_t));
     cli_map_init(&c.stacks, sizeof(tstack_t));
-    int rc = cli_read_trace("cut", in, NULL, on_record, on_error, &c, NULL);
-    /* close kept begins that never ended */
-    for (size_t i = 0; i < c.stacks.count; i++) {
-        tstack_t *st = cli_map_at(&c.stacks, i, NULL, NULL);
-        for (uint32_t d = st->depth < MAX_DEPTH ? st->depth : MAX_DEPTH; d > 0; d--) {
-            frame_t *f = &st->f[d - 1];
-            if (f->kept) {
-                prov_t *p = prov_of(&c, st->has_provider, st->provider);
-                write_end(&c, st, f, c.sel.has_to ? window_end_ticks(&c, p ? p->tps : 1000000000u) : p ? p->max_ticks : st->last_ticks);
-                c.closed++;
-            }
-        }
-        for (uint32_t d = 0; d < MAX_DEPTH; d++) {
-            free(st->f[d].cat);
-            free(st->f[d].name);
-        }
-    }
-    /* end async and flow chains that were kept open */
-    for (size_t i = 0; i < c.chains.cap; i++) {
-        chain_t *ch = &c.chains.slot[i];
-        if (ch->used) {
-            prov_t *p = prov_of(&c, ch->has_provider, ch->provider);
-            uint64_t ts = c.sel.has_to ? window_end_ticks(&c, p ? p->tps : 1000000000u) : p ? p->max_ticks : ch->last_ticks;
-            fxt_event_desc_t ev = {ch->flow ? FXT_EVENT_FLOW_END : FXT_EVENT_ASYNC_END, ts,
-                                   fxt_thread(ch->pid, ch->tid), fxt_str_n(ch->cat, ch->cat_len),
-                                   fxt_str_n(ch->name, ch->name_len), ch->id, 0, NULL, 0, NULL, 0};
-            ensure_context(&c, ch->has_provider, ch->provider);
-            put(&c, fxt_write_event(c.w, &ev), NULL);
-            c.closed++;
-        }
-        free(ch->cat);
-        free(ch->name);
-    }
-    free(c.chains.slot);
+    int rc = cli_read_trace("cut", cfg->in, NULL, on_record, on_error, &c, NULL);
+    cut_close_durations(&c);
+    cut_close_chains(&c);
     fxt_status st = fxt_writer_finish(c.w);
     fxt_writer_destroy(c.w);
     if (cli_output_close(out, st != FXT_OK) != 0 && st == FXT_OK) {
@@ -537,14 +528,30 @@ static int run(int argc, char **argv) {
         fprintf(stderr, "fxt cut: %s\n", fxt_status_str(st));
         return st == FXT_E_IO ? CLI_EXIT_IO : CLI_EXIT_LIMIT;
     }
-    fprintf(stderr, "fxt cut: kept %" PRIu64 " events, dropped %" PRIu64 ", closed %" PRIu64
-                    " durations/chains at the window's end, dropped %" PRIu64 " unmatched ends",
-            c.kept, c.dropped, c.closed, c.dropped_ends);
-    if (c.refused) {
-        fprintf(stderr, ", %" PRIu64 " records not re-encodable", c.refused);
-    }
-    fputc('\n', stderr);
+    cut_report(&c);
     return c.errors || c.refused ? CLI_EXIT_DATA : CLI_EXIT_OK;
 }
 
-const cli_command_t cli_cmd_cut = {"cut", run, "keep a time window / categories / names of a trace", cut_help};
+static int cut_main(int argc, char **argv) {
+    cut_config_t cfg;
+    int rc = cli_parse(&cut_spec, argc, argv, &cfg);
+    return rc != 0 ? rc : cut_run(&cfg);
+}
+
+const cli_command_t cli_cmd_cut = {
+    "cut", cut_main, "keep a time window / categories / names of a trace",
+    "fxt cut [options] IN -o OUT",
+    "Write a valid trace holding only the selected events. Every string, thread,\n"
+    "provider, initialization, kernel object and userspace object record the kept\n"
+    "events need is emitted again (in their provider). Duration begin/end pairs\n"
+    "that straddle the window are balanced: an end whose begin was dropped is\n"
+    "dropped, a kept begin is closed at the window's end. Streaming.\n",
+    &cut_spec,
+    "The category and name filters select events and the begins of pairs and\n"
+    "async/flow chains; the ends and continuations of kept ones follow them when in\n"
+    "the window, whatever their own strings. Logs and scheduling records are kept\n"
+    "when in the window and no category or name filter is given.\n"
+    "\n"
+    "exit status: 0 ok, 1 damaged input records (skipped) or records that could not\n"
+    "be re-encoded (dropped), 2 usage error, 3 I/O error\n",
+};

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fxt dump: every record, one line each, as text (default) or as JSON Lines
  * following ../shared/contracts/dump-jsonl.md (--json).
@@ -295,30 +296,66 @@ static void error(dump_t *d, const fxt_reader_t *r) {
 
 /* ---- command ------------------------------------------------------------------------ */
 
-static int run(int argc, char **argv) {
-    dump_t d = {stdout, 0, 0, 0};
-    const char *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) {
-            d.json = 1;
-        } else if (strcmp(argv[i], "--") == 0 && i + 1 < argc && path == NULL) {
-            path = argv[++i];
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "fxt dump: unknown option '%s'\n", argv[i]);
-            return CLI_EXIT_USAGE;
-        } else if (path == NULL) {
-            path = argv[i];
-        } else {
-            fprintf(stderr, "fxt dump: more than one input\n");
-            return CLI_EXIT_USAGE;
+typedef struct dump_config {
+    const char *in; /* NULL or "-": standard input */
+    int json;
+} dump_config_t;
+
+static const cli_opt_t dump_opts[] = {
+    CLI_FLAG(dump_config_t, json, "json", 0,
+             "JSON Lines: one object per record with offset, kind, provider and the kind's fields "
+             "(schema: docs/dump.md, the dump contract)"),
+};
+
+static const cli_spec_t dump_spec = {
+    "dump", dump_opts, sizeof dump_opts / sizeof dump_opts[0], NULL, sizeof(dump_config_t),
+    "IN", offsetof(dump_config_t, in), 0, 0, 1,
+};
+
+/* Decode every chunk of `in`, printing records and damaged ones; 0 or CLI_EXIT_IO. */
+static int dump_records(dump_t *d, cli_input_t *in, fxt_reader_t *r) {
+    char err[512];
+    fxt_record_t rec;
+    const uint8_t *data;
+    size_t len;
+    int got;
+    while ((got = cli_input_read(in, &data, &len, err, sizeof err)) > 0) {
+        fxt_in_buffer_t buf = {data, len, 0};
+        for (;;) {
+            fxt_status st = fxt_reader_next(r, &buf, &rec);
+            if (st == FXT_OK) {
+                record(d, &rec);
+            } else if (st == FXT_NEED_INPUT) {
+                break;
+            } else if (st == FXT_END) {
+                return 0;
+            } else {
+                error(d, r);
+                if (st == FXT_E_BAD_RECORD_SIZE) {
+                    return 0; /* the next record's start is unknown: nothing more to read */
+                }
+            }
         }
     }
+    if (got < 0) {
+        fflush(stdout);
+        fprintf(stderr, "fxt dump: %s\n", err);
+        return CLI_EXIT_IO;
+    }
+    if (fxt_reader_end(r) != FXT_OK) {
+        error(d, r); /* the input ended inside a record */
+    }
+    return 0;
+}
+
+static int dump_run(const dump_config_t *cfg) {
+    dump_t d = {stdout, cfg->json, 0, 0};
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
 
     char err[512];
     cli_input_t *in;
-    if (cli_input_open(path, &in, err, sizeof err) != 0) {
+    if (cli_input_open(cfg->in, &in, err, sizeof err) != 0) {
         fprintf(stderr, "fxt dump: %s\n", err);
         return CLI_EXIT_IO;
     }
@@ -328,38 +365,7 @@ static int run(int argc, char **argv) {
         fprintf(stderr, "fxt dump: out of memory\n");
         return CLI_EXIT_LIMIT;
     }
-    fxt_record_t rec;
-    int rc = CLI_EXIT_OK, stopped = 0;
-    const uint8_t *data;
-    size_t len;
-    int got;
-    while (!stopped && (got = cli_input_read(in, &data, &len, err, sizeof err)) > 0) {
-        fxt_in_buffer_t buf = {data, len, 0};
-        for (;;) {
-            fxt_status st = fxt_reader_next(r, &buf, &rec);
-            if (st == FXT_OK) {
-                record(&d, &rec);
-            } else if (st == FXT_NEED_INPUT) {
-                break;
-            } else if (st == FXT_END) {
-                stopped = 1;
-                break;
-            } else {
-                error(&d, r);
-                if (st == FXT_E_BAD_RECORD_SIZE) {
-                    stopped = 1;
-                    break;
-                }
-            }
-        }
-    }
-    if (!stopped && got < 0) {
-        fflush(stdout);
-        fprintf(stderr, "fxt dump: %s\n", err);
-        rc = CLI_EXIT_IO;
-    } else if (!stopped && fxt_reader_end(r) != FXT_OK) {
-        error(&d, r);
-    }
+    int rc = dump_records(&d, in, r);
     fxt_reader_destroy(r);
     cli_input_close(in);
     if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -375,16 +381,18 @@ static int run(int argc, char **argv) {
     return rc;
 }
 
+static int dump_main(int argc, char **argv) {
+    dump_config_t cfg;
+    int rc = cli_parse(&dump_spec, argc, argv, &cfg);
+    return rc != 0 ? rc : dump_run(&cfg);
+}
+
 const cli_command_t cli_cmd_dump = {
-    "dump", run, "print every record, as text or JSON Lines (--json)",
-    "usage: fxt dump [--json] [FILE|-]\n"
-    "\n"
+    "dump", dump_main, "print every record, as text or JSON Lines (--json)",
+    "fxt dump [--json] [IN|-]",
     "Print every record of an FXT trace, one line per record, in input order.\n"
-    "Reads FILE, or standard input when FILE is '-' or absent.\n"
-    "\n"
-    "  --json   JSON Lines: one object per record with offset, kind, provider and\n"
-    "           the kind's fields (schema: docs/dump.md, the dump contract)\n"
-    "\n"
+    "Reads IN, or standard input when IN is '-' or absent.\n",
+    &dump_spec,
     "Text lines start with the record's byte offset, [pN] for the provider\n"
     "context, and the record kind. Strings are printed as JSON string literals.\n"
     "Damaged records are printed as 'error' lines and reading goes on with the\n"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fxt json: Chrome Trace Event Format JSON (loads in Perfetto UI and
  * chrome://tracing), in one streaming pass with constant memory.
@@ -20,13 +21,16 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_io.h"
 #include "cli_json.h"
 #include "cli_trace.h"
 
 
+/* Buffered output into a sink: the JSON output (cli_output_t, so .gz/.zst compress)
+ * or the temporary file holding the system events. */
 typedef struct jbuf jbuf_t;
 struct jbuf {
-    FILE *f;
+    fxt_sink_t sink;
     char *p;
     size_t n;
     int err; /* a write failed: stop converting */
@@ -47,11 +51,15 @@ typedef struct jctx {
 #define JB_CAP (1u << 20)
 
 
+static void jb_write(jbuf_t *b, const void *p, size_t n) {
+    if (!b->err && b->sink.write(b->sink.ctx, p, n) != FXT_OK) {
+        b->err = 1;
+    }
+}
+
 static void jb_flush(jbuf_t *b) {
     if (b->n) {
-        if (fwrite(b->p, 1, b->n, b->f) != b->n) {
-            b->err = 1;
-        }
+        jb_write(b, b->p, b->n);
         b->n = 0;
     }
 }
@@ -71,9 +79,7 @@ static inline void jb_putc(jbuf_t *b, char c) {
 static inline void jb_mem(jbuf_t *b, const void *s, size_t len) {
     if (len > JB_CAP) {
         jb_flush(b);
-        if (fwrite(s, 1, len, b->f) != len) {
-            b->err = 1;
-        }
+        jb_write(b, s, len);
         return;
     }
     jb_room(b, len);
@@ -164,6 +170,8 @@ static void jb_us_signed(jbuf_t *b, u128 from, u128 to) {
     }
 }
 
+static void jb_put(void *b, const char *p, size_t n) { jb_mem(b, p, n); }
+
 /* A JSON string: plain text is copied directly; anything needing escapes or
  * U+FFFD replacement goes through cli_json_str (the one definition of the rules). */
 static void jb_str(jbuf_t *b, const char *s, size_t len) {
@@ -187,16 +195,15 @@ static void jb_str(jbuf_t *b, const char *s, size_t len) {
         return;
     }
 slow:
-    jb_flush(b);
-    cli_json_str(b->f, s, len);
+    cli_json_str_to(jb_put, b, s, len);
 }
 
 static inline void jb_fstr(jbuf_t *b, fxt_str_t s) { jb_str(b, s.ptr ? s.ptr : "", s.ptr ? s.len : 0); }
 
 static void jb_double(jbuf_t *b, double v) {
     if (v != v || v > 1.7976931348623157e308 || v < -1.7976931348623157e308) {
-        jb_flush(b);
-        cli_json_double(b->f, v); /* NaN / infinities: the shared spelling */
+        char t[CLI_JSON_DOUBLE_MAX];
+        jb_mem(b, t, cli_json_double_fmt(t, v)); /* NaN / infinities: the shared spelling */
         return;
     }
     char buf[40];
@@ -234,7 +241,7 @@ static void jb_b64(jbuf_t *b, const uint8_t *p, uint64_t n) {
 /* ---- filters ---------------------------------------------------------------------- */
 
 static int time_selected(jctx_t *j, u128 ns) {
-    return (!j->sel.has_from && !j->sel.has_to) || cli_select_time(&j->sel, sat64(ns));
+    return (!j->sel.f.has_from && !j->sel.f.has_to) || cli_select_time(&j->sel, sat64(ns));
 }
 
 /* ---- events ----------------------------------------------------------------------- */
@@ -333,8 +340,8 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     }
     uint64_t tps = fxt_reader_ticks_per_second(r);
     u128 ns = ticks_ns(rec->u.event.ts, tps);
-    if (!time_selected(j, ns) || !cli_select_match(&j->sel, j->sel.cats, j->sel.ncats, rec->u.event.category) ||
-        !cli_select_match(&j->sel, j->sel.names, j->sel.nnames, rec->u.event.name)) {
+    if (!time_selected(j, ns) || !cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats, rec->u.event.category) ||
+        !cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.event.name)) {
         return;
     }
     event_head(j, &rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
@@ -532,7 +539,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_KIND_LOG: {
         u128 ns = ticks_ns(rec->u.log.ts, fxt_reader_ticks_per_second(r));
         fxt_str_t logname = {"log", 3, 0};
-        if (!time_selected(j, ns) || j->sel.ncats > 0 || !cli_select_match(&j->sel, j->sel.names, j->sel.nnames, logname)) {
+        if (!time_selected(j, ns) || j->sel.f.ncats > 0 || !cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, logname)) {
             break;
         }
         event_head(j, NULL, logname, ns, &rec->u.log.thread);
@@ -554,8 +561,8 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         if (rec->u.large_blob.format == FXT_LARGE_BLOB_WITH_METADATA && rec->u.large_blob.category.ptr &&
             rec->u.large_blob.category.len == 9 && memcmp(rec->u.large_blob.category.ptr, "fidl:blob", 9) == 0) {
             u128 ns = ticks_ns(rec->u.large_blob.ts, fxt_reader_ticks_per_second(r));
-            if (!time_selected(j, ns) || !cli_select_match(&j->sel, j->sel.cats, j->sel.ncats, rec->u.large_blob.category) ||
-                !cli_select_match(&j->sel, j->sel.names, j->sel.nnames, rec->u.large_blob.name)) {
+            if (!time_selected(j, ns) || !cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats, rec->u.large_blob.category) ||
+                !cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.large_blob.name)) {
                 break;
             }
             event_head(j, &rec->u.large_blob.category, rec->u.large_blob.name, ns, &rec->u.large_blob.thread);
@@ -595,170 +602,172 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     }
 }
 
-static const char json_help[] =
-    "usage: fxt json [options] [IN] [-o OUT]\n"
-    "\n"
-    "Convert an FXT trace to Chrome Trace Event Format JSON, which loads in\n"
-    "Perfetto UI (ui.perfetto.dev) and chrome://tracing. One streaming pass,\n"
-    "constant memory; IN and OUT may be '-' (stdin / stdout, the defaults).\n"
-    "\n"
-    "  -o, --output FILE      write JSON to FILE\n"
-    "  --category PATTERN     keep events whose category matches (glob; repeatable)\n"
-    "  --name PATTERN         keep events whose name matches (glob; repeatable)\n"
-    "  --time-range FROM:TO   keep events in [FROM, TO], nanoseconds relative to the first\n"
-    "                         event (suffixes ns, us, ms, s; either side may be empty)\n"
-    "  --absolute             --time-range is in absolute trace time (ns); same as\n"
-    "                         writing it @FROM:TO\n"
-    "  --no-system-events     drop scheduling records (systemTraceEvents)\n"
-    "\n"
-    "Timestamps are exact: ticks are converted to nanoseconds with integer\n"
-    "arithmetic using each provider's own tick rate and printed as decimal\n"
-    "microseconds. Ids are strings. Process and thread names from kernel object\n"
-    "records become 'M' metadata events. See docs/json.md for the full mapping.\n"
-    "\n"
-    "exit status: 0 ok, 1 the trace had damaged records (the JSON is still\n"
-    "complete and valid), 2 usage error, 3 I/O error, 4 out of memory\n";
+/* ---- command ------------------------------------------------------------------------ */
 
-static int run(int argc, char **argv) {
-    static jctx_t j;
-    memset(&j, 0, sizeof j);
-    const char *in = NULL, *outpath = NULL;
-    int no_sys = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int sel;
-        if (strcmp(a, "--no-system-events") == 0) {
-            no_sys = 1;
-        } else if ((sel = cli_select_option(&j.sel, a, v)) != 0) {
-            if (sel < 0) {
-                fprintf(stderr, "fxt json: too many filters or missing value: '%s'\n", a);
-                return CLI_EXIT_USAGE;
-            }
-            i++;
-        } else if (strcmp(a, "--absolute") == 0) {
-            j.sel.absolute = 1;
-        } else if ((strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) && v) {
-            outpath = v;
-            i++;
-        } else if (strcmp(a, "--time-range") == 0 && v) {
-            if (v[0] == '@') { /* @FROM:TO: absolute trace time */
-                j.sel.absolute = 1;
-                v++;
-            }
-            const char *colon = strchr(v, ':');
-            if (colon == NULL) {
-                fprintf(stderr, "fxt json: --time-range wants FROM:TO\n");
-                return CLI_EXIT_USAGE;
-            }
-            char from[64] = {0};
-            snprintf(from, sizeof from, "%.*s", (int)(colon - v), v);
-            if (from[0] && cli_parse_ns(from, &j.sel.from_ns) != 0) {
-                fprintf(stderr, "fxt json: bad time '%s'\n", from);
-                return CLI_EXIT_USAGE;
-            }
-            if (colon[1] && cli_parse_ns(colon + 1, &j.sel.to_ns) != 0) {
-                fprintf(stderr, "fxt json: bad time '%s'\n", colon + 1);
-                return CLI_EXIT_USAGE;
-            }
-            j.sel.has_from = from[0] != '\0';
-            j.sel.has_to = colon[1] != '\0';
-            i++;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "fxt json: unknown option or missing value: '%s'\n", a);
-            return CLI_EXIT_USAGE;
-        } else if (in == NULL) {
-            in = a;
-        } else {
-            fprintf(stderr, "fxt json: more than one input\n");
-            return CLI_EXIT_USAGE;
-        }
+typedef struct json_config {
+    const char *in, *out, *compress;
+    int no_system_events;
+    cli_filter_t filter;
+} json_config_t;
+
+/* --time-range [@]FROM:TO: either side may be empty; '@' makes both absolute. */
+static int json_time_range(void *config, const char *v, char *err, size_t errlen) {
+    cli_filter_t *f = &((json_config_t *)config)->filter;
+    if (v[0] == '@') {
+        f->absolute = 1;
+        v++;
     }
+    const char *colon = strchr(v, ':');
+    if (colon == NULL) {
+        snprintf(err, errlen, "FROM:TO wanted");
+        return -1;
+    }
+    char from[64] = {0};
+    snprintf(from, sizeof from, "%.*s", (int)(colon - v), v);
+    if ((from[0] && cli_parse_ns(from, &f->from_ns) != 0) || (colon[1] && cli_parse_ns(colon + 1, &f->to_ns) != 0)) {
+        snprintf(err, errlen, "times are ns, or with a unit: 1.5us, 2ms, 0.25s");
+        return -1;
+    }
+    f->has_from = from[0] != '\0';
+    f->has_to = colon[1] != '\0';
+    return 0;
+}
+
+static const cli_opt_t json_opts[] = {
+    CLI_OUTPUT_OPTS(json_config_t, out, compress, "write JSON to FILE (default: standard output); .gz/.zst compress"),
+    CLI_LIST(json_config_t, filter.cats, filter.ncats, "category", "PATTERN",
+             "keep events whose category matches (glob; repeatable)"),
+    CLI_LIST(json_config_t, filter.names, filter.nnames, "name", "PATTERN",
+             "keep events whose name matches (glob; repeatable)"),
+    CLI_CUSTOM("time-range", json_time_range, "FROM:TO",
+               "keep events in [FROM, TO], nanoseconds relative to the first event (suffixes ns, us, ms, s; "
+               "either side may be empty)"),
+    CLI_FLAG(json_config_t, filter.absolute, "absolute", 0,
+             "--time-range is in absolute trace time (ns); same as writing it @FROM:TO"),
+    CLI_FLAG(json_config_t, no_system_events, "no-system-events", 0, "drop scheduling records (systemTraceEvents)"),
+};
+
+static const cli_spec_t json_spec = {
+    "json", json_opts, sizeof json_opts / sizeof json_opts[0], NULL, sizeof(json_config_t),
+    "IN", offsetof(json_config_t, in), 0, 0, 1,
+};
+
+/* Append the spilled system events to the output as "systemTraceEvents". */
+static void json_system_events(jctx_t *j, FILE *spill) {
+    JB_LIT(&j->out, ",\"systemTraceEvents\":{\"type\":\"fuchsia\",\"events\":[");
+    jb_flush(&j->sys);
+    j->sys.err |= fflush(spill) != 0 || ferror(spill);
+    rewind(spill);
+    jb_flush(&j->out);
+    size_t n;
+    while ((n = fread(j->sys.p, 1, JB_CAP, spill)) > 0) {
+        jb_write(&j->out, j->sys.p, n);
+    }
+    j->sys.err |= ferror(spill) != 0;
+    JB_LIT(&j->out, "\n]}");
+}
+
+static void json_report(const jctx_t *j, uint64_t bytes) {
+    fprintf(stderr, "fxt json: %" PRIu64 " events, %" PRIu64 " metadata events, %" PRIu64
+                    " system events from %" PRIu64 " bytes",
+            j->nevents, j->nmeta, j->nsys, bytes);
+    if (j->skipped) {
+        fprintf(stderr, "; %" PRIu64 " records without a JSON form skipped", j->skipped);
+    }
+    if (j->overflows) {
+        fprintf(stderr, "; %" PRIu64 " buffer-overflow reports", j->overflows);
+    }
+    if (j->errors) {
+        fprintf(stderr, "; %" PRIu64 " damaged records", j->errors);
+    }
+    fputc('\n', stderr);
+}
+
+/* Convert into j->out (and j->sys when spill is not NULL); returns the exit status. */
+static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
+    JB_LIT(&j->out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+    uint64_t bytes = 0;
+    int rc = cli_read_trace("json", cfg->in, NULL, on_record, on_error, j, &bytes);
+    JB_LIT(&j->out, "\n]");
+    if (spill != NULL) {
+        json_system_events(j, spill);
+    }
+    JB_LIT(&j->out, "}\n");
+    jb_flush(&j->out);
+    if (j->out.err | j->sys.err) {
+        return CLI_EXIT_IO;
+    }
+    json_report(j, bytes);
+    return rc == 0 && j->errors ? CLI_EXIT_DATA : rc;
+}
+
+static int json_run(const json_config_t *cfg) {
+    static jctx_t j; /* holds the selection's scratch string: static, reset for in-process reruns */
+    memset(&j, 0, sizeof j);
+    cli_select_init(&j.sel, &cfg->filter);
+    int sys = !cfg->no_system_events;
     j.out.p = malloc(JB_CAP);
-    j.sys.p = no_sys ? NULL : malloc(JB_CAP);
-    if (j.out.p == NULL || (!no_sys && j.sys.p == NULL)) {
+    j.sys.p = sys ? malloc(JB_CAP) : NULL;
+    if (j.out.p == NULL || (sys && j.sys.p == NULL)) {
         free(j.out.p);
         free(j.sys.p);
         fprintf(stderr, "fxt json: out of memory\n");
         return CLI_EXIT_LIMIT;
     }
-    int rc = 0;
-    j.out.f = stdout;
-    if (outpath != NULL && strcmp(outpath, "-") != 0) {
-        j.out.f = fopen(outpath, "wb");
-        if (j.out.f == NULL) {
-            fprintf(stderr, "fxt json: cannot create '%s': %s\n", outpath, strerror(errno));
-            rc = CLI_EXIT_IO;
-            goto done;
-        }
-    }
-    setvbuf(j.out.f, NULL, _IONBF, 0); /* jbuf_t does the buffering */
-    if (!no_sys) {
-        j.sys.f = tmpfile();
-        if (j.sys.f == NULL) {
-            fprintf(stderr, "fxt json: cannot create a temporary file for system events (%s); "
-                            "use --no-system-events\n", strerror(errno));
-            rc = CLI_EXIT_IO;
-            goto done;
-        }
-        j.sys_on = 1;
-    }
-    j.first_sys = 1;
-    JB_LIT(&j.out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
-    uint64_t bytes = 0;
-    rc = cli_read_trace("json", in, NULL, on_record, on_error, &j, &bytes);
-    JB_LIT(&j.out, "\n]");
-    int werr = j.out.err | j.sys.err;
-    if (j.sys_on) {
-        JB_LIT(&j.out, ",\"systemTraceEvents\":{\"type\":\"fuchsia\",\"events\":[");
-        jb_flush(&j.sys);
-        werr |= fflush(j.sys.f) != 0 || ferror(j.sys.f);
-        rewind(j.sys.f);
-        size_t n;
-        jb_flush(&j.out);
-        while ((n = fread(j.sys.p, 1, JB_CAP, j.sys.f)) > 0) {
-            fwrite(j.sys.p, 1, n, j.out.f);
-        }
-        JB_LIT(&j.out, "\n]}");
-    }
-    JB_LIT(&j.out, "}\n");
-    jb_flush(&j.out);
-    werr |= fflush(j.out.f) != 0 || ferror(j.out.f);
-    if (j.out.f != stdout) {
-        werr |= fclose(j.out.f) != 0;
-    }
-    j.out.f = NULL;
-    if (werr) {
-        fprintf(stderr, "fxt json: error writing output\n");
+    char err[512];
+    cli_output_t *out = NULL;
+    FILE *spill = NULL;
+    int rc = cli_output_open(cfg->out, cfg->compress, &out, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "fxt json: %s\n", err);
+    } else if (sys && (spill = tmpfile()) == NULL) {
+        fprintf(stderr, "fxt json: cannot create a temporary file for system events (%s); "
+                        "use --no-system-events\n", strerror(errno));
         rc = CLI_EXIT_IO;
-        goto done;
+    } else {
+        j.out.sink = cli_output_sink(out);
+        if (spill != NULL) {
+            j.sys.sink = fxt_sink_file(spill);
+            j.sys_on = 1;
+        }
+        j.first_sys = 1;
+        rc = json_convert(&j, cfg, spill);
     }
-    fprintf(stderr, "fxt json: %" PRIu64 " events, %" PRIu64 " metadata events, %" PRIu64
-                    " system events from %" PRIu64 " bytes",
-            j.nevents, j.nmeta, j.nsys, bytes);
-    if (j.skipped) {
-        fprintf(stderr, "; %" PRIu64 " records without a JSON form skipped", j.skipped);
+    if (spill != NULL) {
+        fclose(spill);
     }
-    if (j.overflows) {
-        fprintf(stderr, "; %" PRIu64 " buffer-overflow reports", j.overflows);
+    /* a failed output gets no compressed-stream trailer; a close error (the trailer or
+     * close(2) failing) is a write error too */
+    if (out != NULL && cli_output_close(out, j.out.err) != 0 && !j.out.err) {
+        rc = CLI_EXIT_IO;
+        j.out.err = 1;
     }
-    if (j.errors) {
-        fprintf(stderr, "; %" PRIu64 " damaged records", j.errors);
-    }
-    fputc('\n', stderr);
-    if (rc == 0 && j.errors) {
-        rc = CLI_EXIT_DATA;
-    }
-done:
-    if (j.sys.f) {
-        fclose(j.sys.f);
-    }
-    if (j.out.f && j.out.f != stdout) {
-        fclose(j.out.f);
+    if (j.out.err | j.sys.err) {
+        fprintf(stderr, "fxt json: error writing output\n");
     }
     free(j.out.p);
     free(j.sys.p);
     return rc;
 }
 
-const cli_command_t cli_cmd_json = {"json", run, "convert to Chrome/Perfetto JSON", json_help};
+static int json_main(int argc, char **argv) {
+    json_config_t cfg;
+    int rc = cli_parse(&json_spec, argc, argv, &cfg);
+    return rc != 0 ? rc : json_run(&cfg);
+}
+
+const cli_command_t cli_cmd_json = {
+    "json", json_main, "convert to Chrome/Perfetto JSON",
+    "fxt json [options] [IN] [-o OUT]",
+    "Convert an FXT trace to Chrome Trace Event Format JSON, which loads in\n"
+    "Perfetto UI (ui.perfetto.dev) and chrome://tracing. One streaming pass,\n"
+    "constant memory; IN and OUT may be '-' (stdin / stdout, the defaults).\n",
+    &json_spec,
+    "Timestamps are exact: ticks are converted to nanoseconds with integer\n"
+    "arithmetic using each provider's own tick rate and printed as decimal\n"
+    "microseconds. Ids are strings. Process and thread names from kernel object\n"
+    "records become 'M' metadata events. See docs/json.md for the full mapping.\n"
+    "\n"
+    "exit status: 0 ok, 1 the trace had damaged records (the JSON is still\n"
+    "complete and valid), 2 usage error, 3 I/O error, 4 out of memory\n",
+};

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fxt stats: a summary of a trace in one streaming pass. Memory grows with
  * the number of distinct providers, threads, (category, name) pairs and
@@ -609,47 +610,47 @@ static void print_json(sctx_t *s, uint64_t bytes) {
            s->inline_bytes);
 }
 
-static const char stats_help[] =
-    "usage: fxt stats [--json] [--top N] [IN]\n"
-    "\n"
-    "Summarise a trace in one streaming pass: size; records and bytes by kind;\n"
-    "providers (tick rates, string/thread table usage, dropped-record reports);\n"
-    "processes and threads with their names; time span; events by category; the\n"
-    "top (category, name) pairs by total duration with count, total, min, mean,\n"
-    "p50/p90/p99 (within 6.25%) and max of durations measured from begin/end pairs\n"
-    "and duration complete events; counters.\n"
-    "\n"
-    "  --json    one JSON object instead of text\n"
-    "  --top N   rows of the (category, name) and counter tables (default 20)\n"
-    "\n"
-    "exit status: 0 ok, 1 the trace had damaged records, 2 usage error, 3 I/O error\n";
+/* ---- command ------------------------------------------------------------------------ */
 
-static int run(int argc, char **argv) {
-    static sctx_t s;
-    memset(&s, 0, sizeof s);
-    s.top = 20;
-    const char *in = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--json") == 0) {
-            s.json = 1;
-        } else if (strcmp(a, "--top") == 0 && i + 1 < argc) {
-            char *end;
-            s.top = (unsigned)strtoul(argv[++i], &end, 10);
-            if (*end) {
-                fprintf(stderr, "fxt stats: bad number '%s'\n", argv[i]);
-                return CLI_EXIT_USAGE;
-            }
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "fxt stats: unknown option or missing value: '%s'\n", a);
-            return CLI_EXIT_USAGE;
-        } else if (in == NULL) {
-            in = a;
-        } else {
-            fprintf(stderr, "fxt stats: more than one input\n");
-            return CLI_EXIT_USAGE;
-        }
+typedef struct stats_config {
+    const char *in;
+    int json;
+    unsigned top;
+} stats_config_t;
+
+static const stats_config_t stats_defaults = {NULL, 0, 20};
+
+static const cli_opt_t stats_opts[] = {
+    CLI_FLAG(stats_config_t, json, "json", 0, "one JSON object instead of text"),
+    CLI_UINT(stats_config_t, top, unsigned, "top", 0, 0, "N",
+             "rows of the (category, name) and counter tables (default 20)"),
+};
+
+static const cli_spec_t stats_spec = {
+    "stats", stats_opts, sizeof stats_opts / sizeof stats_opts[0], &stats_defaults, sizeof(stats_config_t),
+    "IN", offsetof(stats_config_t, in), 0, 0, 1,
+};
+
+static void stats_free(sctx_t *s) {
+    for (size_t i = 0; i < s->names.count; i++) {
+        name_stat_t *n = cli_map_at(&s->names, i, NULL, NULL);
+        free(n->hist);
     }
+    cli_map_free(&s->providers);
+    cli_map_free(&s->threads);
+    cli_map_free(&s->names);
+    cli_map_free(&s->cats);
+    cli_map_free(&s->counters);
+    cli_map_free(&s->series);
+    cli_map_free(&s->objects);
+    free(s->keybuf);
+}
+
+static int stats_run(const stats_config_t *cfg) {
+    static sctx_t s; /* large: static, reset for in-process reruns */
+    memset(&s, 0, sizeof s);
+    s.json = cfg->json;
+    s.top = cfg->top;
     s.keybuf = malloc(SERIES_KEY_OFF + 8 + FXT_MAX_INLINE_STRING_LEN + 8);
     if (s.keybuf == NULL) {
         return CLI_EXIT_LIMIT;
@@ -663,7 +664,7 @@ static int run(int argc, char **argv) {
     cli_map_init(&s.objects, sizeof(obj_name_t));
     uint64_t bytes = 0;
     fxt_reader_options_t ro = {sizeof ro, FXT_READ_NO_OBJECT_TABLES, 0};
-    int rc = cli_read_trace("stats", in, &ro, on_record, on_error, &s, &bytes);
+    int rc = cli_read_trace("stats", cfg->in, &ro, on_record, on_error, &s, &bytes);
     if (rc == 0) {
         if (s.json) {
             print_json(&s, bytes);
@@ -671,18 +672,7 @@ static int run(int argc, char **argv) {
             print_text(&s, bytes);
         }
     }
-    for (size_t i = 0; i < s.names.count; i++) {
-        name_stat_t *n = cli_map_at(&s.names, i, NULL, NULL);
-        free(n->hist);
-    }
-    cli_map_free(&s.providers);
-    cli_map_free(&s.threads);
-    cli_map_free(&s.names);
-    cli_map_free(&s.cats);
-    cli_map_free(&s.counters);
-    cli_map_free(&s.series);
-    cli_map_free(&s.objects);
-    free(s.keybuf);
+    stats_free(&s);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "fxt stats: error writing output\n");
         return CLI_EXIT_IO;
@@ -693,4 +683,21 @@ static int run(int argc, char **argv) {
     return s.errors ? CLI_EXIT_DATA : CLI_EXIT_OK;
 }
 
-const cli_command_t cli_cmd_stats = {"stats", run, "summarise a trace (durations, counts, threads)", stats_help};
+static int stats_main(int argc, char **argv) {
+    stats_config_t cfg;
+    int rc = cli_parse(&stats_spec, argc, argv, &cfg);
+    return rc != 0 ? rc : stats_run(&cfg);
+}
+
+const cli_command_t cli_cmd_stats = {
+    "stats", stats_main, "summarise a trace (durations, counts, threads)",
+    "fxt stats [--json] [--top N] [IN]",
+    "Summarise a trace in one streaming pass: size; records and bytes by kind;\n"
+    "providers (tick rates, string/thread table usage, dropped-record reports);\n"
+    "processes and threads with their names; time span; events by category; the\n"
+    "top (category, name) pairs by total duration with count, total, min, mean,\n"
+    "p50/p90/p99 (within 6.25%) and max of durations measured from begin/end pairs\n"
+    "and duration complete events; counters.\n",
+    &stats_spec,
+    "exit status: 0 ok, 1 the trace had damaged records, 2 usage error, 3 I/O error\n",
+};

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fxt synth: realistic synthetic traces of a given size, written with the
  * writer library. Deterministic for a given seed and options.
@@ -30,7 +31,8 @@ typedef struct synth_opt {
     int big_endian;
     const char *out;
     const char *compress;
-} synth_opt_t;
+    int size_given;      /* --size was given (else the default applies unless --events is) */
+} synth_config_t;
 
 typedef struct rng {
     uint64_t s;
@@ -42,39 +44,6 @@ static uint64_t rnd(rng_t *g) {
     g->s ^= g->s << 25;
     g->s ^= g->s >> 27;
     return g->s * 0x2545f4914f6cdd1dull;
-}
-
-static int parse_size(const char *s, uint64_t *out) {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || v < 0) {
-        return -1;
-    }
-    double mul = 1;
-    switch (*end) {
-    case 'k': case 'K': mul = 1024.0; end++; break;
-    case 'm': case 'M': mul = 1024.0 * 1024; end++; break;
-    case 'g': case 'G': mul = 1024.0 * 1024 * 1024; end++; break;
-    default: break;
-    }
-    if (*end == 'B' || *end == 'b') {
-        end++;
-    }
-    if (*end != '\0') {
-        return -1;
-    }
-    *out = (uint64_t)(v * mul);
-    return 0;
-}
-
-static int parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out) {
-    uint64_t v;
-    if (parse_size(s, &v) != 0 || v < lo || v > hi) {
-        return -1;
-    }
-    *out = (unsigned)v;
-    return 0;
 }
 
 #define MAX_DEPTH 16
@@ -98,7 +67,7 @@ typedef struct prov {
 
 typedef struct synth {
     fxt_writer_t *w;
-    synth_opt_t o;
+    synth_config_t o;
     rng_t g;
     uint64_t now_ns;
     uint64_t events;
@@ -126,7 +95,7 @@ static uint64_t ticks_of(const prov_t *p, uint64_t ns) {
 
 /* --args-mix: the argument kinds (cases of make_args) each mix draws from */
 enum { MIX_ALL, MIX_INT, MIX_NUMERIC, MIX_STRING, MIX_COUNT_ };
-static const char *const kMixNames[MIX_COUNT_] = {"all", "int", "numeric", "string"};
+static const char *const kMixNames[MIX_COUNT_ + 1] = {"all", "int", "numeric", "string", NULL}; /* + NULL: a CLI_CHOICE list */
 static const unsigned char kMixKinds[MIX_COUNT_][10] = {
     {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, /* every argument type */
     {0, 1, 2, 8, 0, 1, 2, 8, 0, 2}, /* int32, uint64, int64, uint32 */
@@ -315,180 +284,155 @@ static void close_all(synth_t *s, prov_t *p) {
     }
 }
 
-static const char synth_help[] =
-    "usage: fxt synth [options] [-o FILE]\n"
-    "\n"
-    "Write a realistic synthetic FXT trace (deterministic for a seed): per provider a\n"
-    "provider info record, an initialization record, kernel objects naming the\n"
-    "process and its threads, then nested duration begin/end pairs, instants,\n"
-    "duration complete, counter, async and flow events and logs, with interned and\n"
-    "inline strings and arguments of every type.\n"
-    "\n"
-    "  -o, --output FILE    output file (default: standard output); a name ending in\n"
-    "                       .gz or .zst is compressed with gzip or zstd\n"
-    "  --compress FORMAT    gzip, zstd or none, whatever the name\n"
-    "  --size N             stop after about N bytes (suffixes k, M, G; default 1M)\n"
-    "  --events N           stop after N events (instead of --size)\n"
-    "  --threads N          threads per provider (1..255, default 4)\n"
-    "  --providers N        providers; sections alternate between them (default 1)\n"
-    "  --categories N       distinct categories (1..64, default 8)\n"
-    "  --names N            distinct event names (1..512, default 64)\n"
-    "  --args N             at most N arguments per event (0..15, default 4)\n"
-    "  --args-mix MIX       argument types: all (default: every type), int,\n"
-    "                       numeric (integers and doubles) or string\n"
-    "  --seed N             random seed (default 1)\n"
-    "  --ticks-per-second N provider 1's tick rate (default 1000000000); provider k\n"
-    "                       uses N*k, so merged traces mix rates\n"
-    "  --all-records        also write one record of every other type (blob, objects,\n"
-    "                       scheduling, log, large blobs, provider event, trace info)\n"
-    "  --big-endian         write a big-endian trace\n"
-    "\n"
-    "exit status: 0 ok, 2 usage error, 3 I/O error\n";
+/* ---- command ------------------------------------------------------------------------ */
 
-static int run(int argc, char **argv) {
-    synth_opt_t o = {0, 0, 4, 1, 8, 64, 4, MIX_ALL, 1, 1000000000u, 0, 0, NULL, NULL};
-    int size_given = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int bad = 0;
-        if (strcmp(a, "--all-records") == 0) {
-            o.all_records = 1;
-            continue;
-        }
-        if (strcmp(a, "--big-endian") == 0) {
-            o.big_endian = 1;
-            continue;
-        }
-        if (v == NULL) {
-            fprintf(stderr, "fxt synth: %s: missing value or unknown option\n", a);
-            return CLI_EXIT_USAGE;
-        }
-        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-            o.out = v;
-        } else if (strcmp(a, "--compress") == 0) {
-            o.compress = v;
-        } else if (strcmp(a, "--size") == 0) {
-            bad = parse_size(v, &o.size);
-            size_given = 1;
-        } else if (strcmp(a, "--events") == 0) {
-            bad = parse_size(v, &o.events);
-        } else if (strcmp(a, "--threads") == 0) {
-            bad = parse_uint(v, 1, 255, &o.threads);
-        } else if (strcmp(a, "--providers") == 0) {
-            bad = parse_uint(v, 1, 1000, &o.providers);
-        } else if (strcmp(a, "--categories") == 0) {
-            bad = parse_uint(v, 1, 64, &o.categories);
-        } else if (strcmp(a, "--names") == 0) {
-            bad = parse_uint(v, 1, 512, &o.names);
-        } else if (strcmp(a, "--args") == 0) {
-            bad = parse_uint(v, 0, 15, &o.args);
-        } else if (strcmp(a, "--args-mix") == 0) {
-            bad = 1;
-            for (unsigned m = 0; m < MIX_COUNT_; m++) {
-                if (strcmp(v, kMixNames[m]) == 0) {
-                    o.args_mix = m;
-                    bad = 0;
-                }
-            }
-        } else if (strcmp(a, "--seed") == 0) {
-            bad = parse_size(v, &o.seed);
-        } else if (strcmp(a, "--ticks-per-second") == 0) {
-            bad = parse_size(v, &o.ticks) || o.ticks == 0;
-        } else {
-            fprintf(stderr, "fxt synth: unknown option '%s'\n", a);
-            return CLI_EXIT_USAGE;
-        }
-        if (bad) {
-            fprintf(stderr, "fxt synth: bad value for %s: '%s'\n", a, v);
-            return CLI_EXIT_USAGE;
-        }
-        i++;
-    }
-    if (!size_given && o.events == 0) {
-        o.size = 1u << 20;
-    }
+static const synth_config_t synth_defaults = {0, 0, 4, 1, 8, 64, 4, MIX_ALL, 1, 1000000000u, 0, 0, NULL, NULL, 0};
 
-    char err[256];
-    cli_output_t *out;
-    if (cli_output_open(o.out, o.compress, &out, err, sizeof err) != 0) {
-        fprintf(stderr, "fxt synth: %s\n", err);
-        return CLI_EXIT_IO;
+static const cli_opt_t synth_opts[] = {
+    CLI_OUTPUT_OPTS(synth_config_t, out, compress,
+                    "output file (default: standard output); a name ending in .gz or .zst is compressed "
+                    "with gzip or zstd"),
+    {.name = "size", .kind = CLI_OPT_SIZE, CLI_FIELD(synth_config_t, size, uint64_t),
+     .seen = CLI_SEEN(synth_config_t, size_given), .value_name = "N",
+     .help = "stop after about N bytes (suffixes k, M, G; default 1M)"},
+    CLI_SIZE(synth_config_t, events, uint64_t, "events", 0, 0, "N", "stop after N events (instead of --size)"),
+    CLI_SIZE(synth_config_t, threads, unsigned, "threads", 1, 255, "N", "threads per provider (1..255, default 4)"),
+    CLI_SIZE(synth_config_t, providers, unsigned, "providers", 1, 1000, "N",
+             "providers; sections alternate between them (1..1000, default 1)"),
+    CLI_SIZE(synth_config_t, categories, unsigned, "categories", 1, 64, "N", "distinct categories (1..64, default 8)"),
+    CLI_SIZE(synth_config_t, names, unsigned, "names", 1, 512, "N", "distinct event names (1..512, default 64)"),
+    CLI_SIZE(synth_config_t, args, unsigned, "args", 0, 15, "N", "at most N arguments per event (0..15, default 4)"),
+    CLI_CHOICE(synth_config_t, args_mix, "args-mix", kMixNames, "MIX",
+               "argument types: all (default: every type), int, numeric (integers and doubles) or string"),
+    CLI_SIZE(synth_config_t, seed, uint64_t, "seed", 0, 0, "N", "random seed (default 1)"),
+    CLI_SIZE(synth_config_t, ticks, uint64_t, "ticks-per-second", 1, 0, "N",
+             "provider 1's tick rate (default 1000000000); provider k uses N*k, so merged traces mix rates"),
+    CLI_FLAG(synth_config_t, all_records, "all-records", 0,
+             "also write one record of every other type (blob, objects, scheduling, log, large blobs, "
+             "provider event, trace info)"),
+    CLI_FLAG(synth_config_t, big_endian, "big-endian", 0, "write a big-endian trace"),
+};
+
+static const cli_spec_t synth_spec = {
+    "synth", synth_opts, sizeof synth_opts / sizeof synth_opts[0], &synth_defaults, sizeof(synth_config_t),
+    "argument", 0, 0, 0, 0,
+};
+
+static int synth_parse(int argc, char **argv, synth_config_t *cfg) {
+    int rc = cli_parse(&synth_spec, argc, argv, cfg);
+    if (rc == 0 && !cfg->size_given && cfg->events == 0) {
+        cfg->size = 1u << 20; /* neither limit given: 1 MiB */
     }
-    static synth_t s;
-    memset(&s, 0, sizeof s);
-    s.o = o;
-    s.g.s = o.seed * 0x9e3779b97f4a7c15ull + 1;
-    s.now_ns = 1000000;
-    fxt_writer_options_t wo = {sizeof wo, o.big_endian ? FXT_WRITE_BIG_ENDIAN : 0, 1u << 20, 0, 0};
-    if (fxt_writer_create(&wo, cli_output_sink(out), &s.w) != FXT_OK) {
-        fprintf(stderr, "fxt synth: out of memory\n");
-        return CLI_EXIT_LIMIT;
-    }
-    for (unsigned i = 0; i < o.categories; i++) {
+    return rc;
+}
+
+/* The category and event name pools: readable words, numbered once they run out. */
+static void synth_names(synth_t *s) {
+    for (unsigned i = 0; i < s->o.categories; i++) {
         if (i < 8) {
-            snprintf(s.catbuf[i], sizeof s.catbuf[i], "%s", kCatWords[i]);
+            snprintf(s->catbuf[i], sizeof s->catbuf[i], "%s", kCatWords[i]);
         } else {
-            snprintf(s.catbuf[i], sizeof s.catbuf[i], "%s.%u", kCatWords[i % 8], i / 8);
+            snprintf(s->catbuf[i], sizeof s->catbuf[i], "%s.%u", kCatWords[i % 8], i / 8);
         }
     }
-    for (unsigned i = 0; i < o.names; i++) {
-        snprintf(s.namebuf[i], sizeof s.namebuf[i], "%s%s", kNameWords[i % 12],
-                 kNameWords[(i / 12) % 12]);
+    for (unsigned i = 0; i < s->o.names; i++) {
+        snprintf(s->namebuf[i], sizeof s->namebuf[i], "%s%s", kNameWords[i % 12], kNameWords[(i / 12) % 12]);
         if (i >= 144) {
-            size_t l = strlen(s.namebuf[i]);
-            snprintf(s.namebuf[i] + l, sizeof s.namebuf[i] - l, "%u", i / 144);
+            size_t l = strlen(s->namebuf[i]);
+            snprintf(s->namebuf[i] + l, sizeof s->namebuf[i] - l, "%u", i / 144);
         }
     }
-    prov_t *provs = calloc(o.providers, sizeof *provs);
-    if (provs == NULL) {
-        return CLI_EXIT_LIMIT;
+}
+
+static void synth_free_providers(prov_t *provs, unsigned n) {
+    for (unsigned i = 0; provs != NULL && i < n; i++) {
+        free(provs[i].threads);
     }
-    for (unsigned i = 0; i < o.providers; i++) {
+    free(provs);
+}
+
+/* Providers k = 1..n with their process, threads and tick rate; NULL when out of memory. */
+static prov_t *synth_providers(const synth_config_t *o) {
+    prov_t *provs = calloc(o->providers, sizeof *provs);
+    for (unsigned i = 0; provs != NULL && i < o->providers; i++) {
         prov_t *p = &provs[i];
         p->id = i + 1;
-        p->ticks = o.ticks * (i + 1);
+        p->ticks = o->ticks * (i + 1);
         p->pid = 1000 + 1000 * (uint64_t)i;
-        p->nthreads = o.threads;
-        p->threads = calloc(o.threads, sizeof *p->threads);
+        p->nthreads = o->threads;
+        p->threads = calloc(o->threads, sizeof *p->threads);
         if (p->threads == NULL) {
-            return CLI_EXIT_LIMIT;
+            synth_free_providers(provs, o->providers);
+            return NULL;
         }
-        for (unsigned t = 0; t < o.threads; t++) {
+        for (unsigned t = 0; t < o->threads; t++) {
             p->threads[t].pid = p->pid;
             p->threads[t].tid = p->pid + 1 + t;
         }
     }
-    fxt_write_magic(s.w);
-    for (unsigned i = 0; i < o.providers; i++) {
-        preamble(&s, &provs[i], 1);
-        if (o.all_records) {
-            all_records_once(&s, &provs[i]);
+    return provs;
+}
+
+/* The whole trace: preambles, steps until the size or event limit, then everything closed. */
+static void synth_generate(synth_t *s, prov_t *provs) {
+    const synth_config_t *o = &s->o;
+    fxt_write_magic(s->w);
+    for (unsigned i = 0; i < o->providers; i++) {
+        preamble(s, &provs[i], 1);
+        if (o->all_records) {
+            all_records_once(s, &provs[i]);
         }
     }
-    unsigned cur = o.providers - 1;
-    while (fxt_writer_status(s.w) == FXT_OK) {
-        if (o.events ? s.events >= o.events : fxt_writer_bytes(s.w) >= o.size) {
+    unsigned cur = o->providers - 1;
+    while (fxt_writer_status(s->w) == FXT_OK) {
+        if (o->events ? s->events >= o->events : fxt_writer_bytes(s->w) >= o->size) {
             break;
         }
-        if (o.providers > 1 && s.events % 1000 == 0) {
-            cur = (cur + 1) % o.providers;
-            preamble(&s, &provs[cur], 0);
+        if (o->providers > 1 && s->events % 1000 == 0) {
+            cur = (cur + 1) % o->providers;
+            preamble(s, &provs[cur], 0);
         }
-        step(&s, &provs[cur]);
+        step(s, &provs[cur]);
     }
-    for (unsigned i = 0; i < o.providers; i++) {
-        if (o.providers > 1) {
-            preamble(&s, &provs[i], 0);
+    for (unsigned i = 0; i < o->providers; i++) {
+        if (o->providers > 1) {
+            preamble(s, &provs[i], 0);
         }
-        close_all(&s, &provs[i]);
+        close_all(s, &provs[i]);
     }
+}
+
+static int synth_run(const synth_config_t *cfg) {
+    static synth_t s; /* the name pools are large: static, reset for in-process reruns */
+    memset(&s, 0, sizeof s);
+    s.o = *cfg;
+    s.g.s = cfg->seed * 0x9e3779b97f4a7c15ull + 1;
+    s.now_ns = 1000000;
+    synth_names(&s);
+    prov_t *provs = synth_providers(cfg);
+    if (provs == NULL) {
+        fprintf(stderr, "fxt synth: out of memory\n");
+        return CLI_EXIT_LIMIT;
+    }
+    char err[512];
+    cli_output_t *out;
+    int orc = cli_output_open(cfg->out, cfg->compress, &out, err, sizeof err);
+    if (orc != 0) {
+        fprintf(stderr, "fxt synth: %s\n", err);
+        synth_free_providers(provs, cfg->providers);
+        return orc;
+    }
+    fxt_writer_options_t wo = {sizeof wo, cfg->big_endian ? FXT_WRITE_BIG_ENDIAN : 0, 1u << 20, 0, 0};
+    if (fxt_writer_create(&wo, cli_output_sink(out), &s.w) != FXT_OK) {
+        fprintf(stderr, "fxt synth: out of memory\n");
+        cli_output_close(out, 1);
+        synth_free_providers(provs, cfg->providers);
+        return CLI_EXIT_LIMIT;
+    }
+    synth_generate(&s, provs);
     fxt_status st = fxt_writer_finish(s.w);
     fxt_writer_destroy(s.w);
-    for (unsigned i = 0; i < o.providers; i++) {
-        free(provs[i].threads);
-    }
-    free(provs);
+    synth_free_providers(provs, cfg->providers);
     if (cli_output_close(out, st != FXT_OK) != 0 && st == FXT_OK) {
         st = FXT_E_IO;
     }
@@ -499,4 +443,20 @@ static int run(int argc, char **argv) {
     return CLI_EXIT_OK;
 }
 
-const cli_command_t cli_cmd_synth = {"synth", run, "generate a realistic synthetic trace", synth_help};
+static int synth_main(int argc, char **argv) {
+    synth_config_t cfg;
+    int rc = synth_parse(argc, argv, &cfg);
+    return rc != 0 ? rc : synth_run(&cfg);
+}
+
+const cli_command_t cli_cmd_synth = {
+    "synth", synth_main, "generate a realistic synthetic trace",
+    "fxt synth [options] [-o FILE]",
+    "Write a realistic synthetic FXT trace (deterministic for a seed): per provider a\n"
+    "provider info record, an initialization record, kernel objects naming the\n"
+    "process and its threads, then nested duration begin/end pairs, instants,\n"
+    "duration complete, counter, async and flow events and logs, with interned and\n"
+    "inline strings and arguments of every type.\n",
+    &synth_spec,
+    "exit status: 0 ok, 2 usage error, 3 I/O error\n",
+};

@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: MIT
+# The fxt command line: the shared option parser, every command's help and
+# docs/cli.md against the option tables, and the shared output handling
+# (in-process, through the fxt_cli_objs object library).
+if(FXT_BUILD_CLI)
+  fxt_add_unit_test(unit.cli_options SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_options.c LIBS fxt_cli_objs)
+endif()
