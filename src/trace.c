@@ -17,6 +17,8 @@
 #define _GNU_SOURCE 1 /* pthread_getname_np, program_invocation_short_name */
 #include <fxt/trace.h>
 
+#include "encode.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -413,17 +415,10 @@ void fxt_set_thread_name(const char *name) {
 #define BUMP(x) __atomic_store_n(&(x), __atomic_load_n(&(x), __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED)
 #define READ(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 
-static inline void put(uint8_t **p, uint64_t v) {
-    fxt_store64(*p, v);
-    *p += 8;
-}
+/* Chunks hold host-order words: the encoding core's output with no swap. */
+static inline void put(uint8_t **p, uint64_t v) { *p = fxt__put_word(*p, v, 0); }
 
-static void put_stream(uint8_t **p, const char *s, size_t n) {
-    size_t padded = (size_t)fxt_pad8(n);
-    memcpy(*p, s, n);
-    memset(*p + n, 0, padded - n);
-    *p += padded;
-}
+static inline void put_stream(uint8_t **p, const char *s, size_t n) { *p = fxt__put_bytes(*p, s, n); }
 
 /*
  * Stopping a session while other threads trace: a writer marks itself busy,
@@ -483,15 +478,15 @@ static void commit(tls_t *t) { __atomic_store_n(&t->cur->used, (uint32_t)(t->p -
 
 static void write_thread_kobj(uint8_t **p, const tls_t *t) {
     /* kernel object (thread), inline name, one koid arg "process" with inline name */
-    size_t nlen = strlen(t->name);
-    uint64_t words = 2 + fxt_words(nlen) + 3;
-    put(p, fxt_put_rec_type(FXT_RECORD_KERNEL_OBJECT) | fxt_put_rec_size(words) | fxt_put_kobj_type(FXT_OBJ_THREAD) |
-               fxt_put_kobj_name(fxt_strref_inline((uint16_t)nlen)) | fxt_put_kobj_nargs(1));
+    static const char process[] = "process";
+    fxt__estr_t name = fxt__estr_inline(t->name, (uint32_t)strlen(t->name));
+    fxt__estr_t aname = fxt__estr_inline(process, sizeof process - 1);
+    fxt_warg_t a = fxt_arg_koid(fxt_str_inline(fxt_str_n(process, sizeof process - 1)), t->pid);
+    uint64_t words = 2 + fxt__estr_words(&name) + fxt__arg_words(FXT_ARG_KOID, &aname, NULL);
+    put(p, fxt__hdr_kernel_object(words, FXT_OBJ_THREAD, name.ref, 1));
     put(p, t->tid);
-    put_stream(p, t->name, nlen);
-    put(p, fxt_put_arg_type(FXT_ARG_KOID) | fxt_put_arg_size(3) | fxt_put_arg_name(fxt_strref_inline(7)));
-    put_stream(p, "process", 7);
-    put(p, t->pid);
+    *p = fxt__put_estr(*p, &name);
+    *p = fxt__put_arg(*p, 0, &a, &aname, NULL);
 }
 
 static void enqueue(chunk_t *c) {
@@ -620,7 +615,7 @@ static int next_chunk(tls_t *t) {
         t->named = 1;
     }
     /* every chunk starts by registering its thread as index 1 */
-    put(&t->p, fxt_put_rec_type(FXT_RECORD_THREAD) | fxt_put_rec_size(3) | fxt_put_thread_index(1));
+    put(&t->p, fxt__hdr_thread(1));
     put(&t->p, t->pid);
     put(&t->p, t->tid);
     commit(t);
@@ -641,38 +636,12 @@ static inline unsigned cache_slot(const char *ptr) {
     return (unsigned)(((uint64_t)(uintptr_t)ptr * 0x9E3779B97F4A7C15ull) >> (64 - CACHE_BITS));
 }
 
-/* Argument header bits holding a value that fits the header (int32, uint32, bool). */
-static inline uint64_t arg_header_value(const fxt_warg_t *a) {
-    switch (a->type) {
-    case FXT_ARG_INT32: return fxt_put_arg_i32((uint32_t)a->v.i32);
-    case FXT_ARG_UINT32: return fxt_put_arg_i32(a->v.u32);
-    case FXT_ARG_BOOL: return fxt_put_arg_bool(a->v.boolean ? 1 : 0);
-    default: return 0;
-    }
-}
-
-/* The value word of a 64-bit argument: 1 with *v set, 0 for types without one. */
-static inline int arg_value_word(const fxt_warg_t *a, uint64_t *v) {
-    switch (a->type) {
-    case FXT_ARG_INT64:
-    case FXT_ARG_UINT64:
-    case FXT_ARG_POINTER:
-    case FXT_ARG_KOID:
-        *v = a->v.u64;
-        return 1;
-    case FXT_ARG_DOUBLE:
-        memcpy(v, &a->v.f64, sizeof *v);
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 /* Resolve a string: inline, or an index of this thread's table (registered per chunk). */
 static void prep(tls_t *t, fxt_str_t s, pref_t *o) {
     o->reg = 0;
     o->ptr = s.ptr;
-    o->len = s.ptr ? (s.len > FXT_MAX_STRING_LEN ? FXT_MAX_STRING_LEN : s.len) : 0;
+    /* cut like every other API (at a UTF-8 boundary): the one rule of the encoding core */
+    o->len = s.ptr ? fxt__str_clamp(s.ptr, s.len) : 0;
     if (o->len == 0) {
         o->ref = 0;
         return;
@@ -705,13 +674,17 @@ static void refresh_reg(const tls_t *t, pref_t *r) {
     r->reg = (r->ref != 0 && !fxt_strref_is_inline(r->ref) && t->strs[r->ref].epoch != t->epoch) ? r->ref : 0;
 }
 
+/* The string as the record carries it (its bytes only when inline). */
+static inline fxt__estr_t pref_estr(const pref_t *r) {
+    return fxt_strref_is_inline(r->ref) ? fxt__estr_inline(r->ptr, r->len) : fxt__estr_index(r->ref);
+}
+
 static uint64_t pref_words(const pref_t *r) { return fxt_strref_is_inline(r->ref) ? fxt_words(r->len) : 0; }
 static uint64_t reg_words(const pref_t *r) { return r->reg ? 1 + fxt_words(r->len) : 0; }
 
 static void put_reg(tls_t *t, pref_t *r) {
     if (r->reg && t->strs[r->reg].epoch != t->epoch) {
-        put(&t->p, fxt_put_rec_type(FXT_RECORD_STRING) | fxt_put_rec_size(1 + fxt_words(r->len)) |
-                       fxt_put_string_index(r->reg) | fxt_put_string_len(r->len));
+        put(&t->p, fxt__hdr_string(r->reg, r->len));
         put_stream(&t->p, r->ptr, r->len);
         t->strs[r->reg].epoch = t->epoch;
         BUMP(t->records);
@@ -724,8 +697,6 @@ static void put_inline(tls_t *t, const pref_t *r) {
     }
 }
 
-#define MAX_REFS (2 + 2 * FXT_MAX_ARGS)
-
 typedef struct rec {
     uint32_t type;
     uint64_t ts, id, end_ts;
@@ -736,19 +707,8 @@ typedef struct rec {
 } rec_t;
 
 static uint64_t arg_words(const rec_t *r, unsigned i) {
-    uint64_t w = 1 + pref_words(&r->aname[i]);
-    switch (r->args[i].type) {
-    case FXT_ARG_INT64:
-    case FXT_ARG_UINT64:
-    case FXT_ARG_DOUBLE:
-    case FXT_ARG_POINTER:
-    case FXT_ARG_KOID:
-        return w + 1;
-    case FXT_ARG_STRING:
-        return w + pref_words(&r->aval[i]);
-    default:
-        return w;
-    }
+    fxt__estr_t nm = pref_estr(&r->aname[i]), sv = pref_estr(&r->aval[i]);
+    return fxt__arg_words(r->args[i].type, &nm, &sv);
 }
 
 /* Write an event (string registrations first), taking a new chunk if needed. */
@@ -789,25 +749,13 @@ static void emit(tls_t *t, rec_t *r) {
             put_reg(t, &r->aname[i]);
             put_reg(t, &r->aval[i]);
         }
-        put(&t->p, fxt_put_rec_type(FXT_RECORD_EVENT) | fxt_put_rec_size(words) | fxt_put_event_type(r->type) |
-                       fxt_put_event_nargs(r->nargs) | fxt_put_event_thread(1) | fxt_put_event_category(r->cat.ref) |
-                       fxt_put_event_name(r->name.ref));
+        put(&t->p, fxt__hdr_event(r->type, r->nargs, 1, r->cat.ref, r->name.ref, words));
         put(&t->p, r->ts);
         put_inline(t, &r->cat);
         put_inline(t, &r->name);
         for (unsigned i = 0; i < r->nargs; i++) {
-            const fxt_warg_t *a = &r->args[i];
-            int str = a->type == FXT_ARG_STRING;
-            uint64_t v;
-            put(&t->p, fxt_put_arg_type(a->type) | fxt_put_arg_size(arg_words(r, i)) |
-                           fxt_put_arg_name(r->aname[i].ref) |
-                           (str ? fxt_put_arg_str_value(r->aval[i].ref) : arg_header_value(a)));
-            put_inline(t, &r->aname[i]);
-            if (str) {
-                put_inline(t, &r->aval[i]);
-            } else if (arg_value_word(a, &v)) {
-                put(&t->p, v);
-            }
+            fxt__estr_t nm = pref_estr(&r->aname[i]), sv = pref_estr(&r->aval[i]);
+            t->p = fxt__put_arg(t->p, 0, &r->args[i], &nm, &sv);
         }
         if (r->has_id) {
             put(&t->p, r->id);
@@ -867,37 +815,27 @@ __attribute__((always_inline)) static inline int emit_fast(tls_t *t, uint32_t ty
         if (aref == 0) {
             return 0;
         }
-        uint64_t h = fxt_put_arg_type(a->type) | fxt_put_arg_name(aref);
-        if (a->type != FXT_ARG_STRING) {
-            uint64_t v;
-            int w = arg_value_word(a, &v);
-            put(&q, h | fxt_put_arg_size(1u + (unsigned)w) | arg_header_value(a));
-            if (w) {
-                put(&q, v);
+        fxt__estr_t nm = fxt__estr_index(aref), sv = fxt__estr_index(FXT_STRREF_EMPTY);
+        if (a->type == FXT_ARG_STRING && a->str.ptr != NULL) {
+            /* cut like every other API (a UTF-8 boundary) */
+            uint32_t len = fxt__str_clamp(a->str.ptr, a->str.len);
+            if (len == 0) {
+                /* the empty string */
+            } else if (a->str.ref & FXT_STRREF_INLINE_FLAG) {
+                sv = fxt__estr_inline(a->str.ptr, len);
+                /* beyond the 2 words reserved: keep room for the arguments left and the tail */
+                if ((uint64_t)(t->end - q) < (1 + fxt__estr_words(&sv) + 2 * (n - k - 1) + 1) * 8) {
+                    return 0;
+                }
+            } else {
+                uint16_t vref = known_ref(t, a->str.ptr, len);
+                if (vref == 0) {
+                    return 0;
+                }
+                sv = fxt__estr_index(vref);
             }
-            continue;
         }
-        /* string value */
-        uint32_t len =
-            a->str.ptr ? (a->str.len > FXT_MAX_STRING_LEN ? FXT_MAX_STRING_LEN : a->str.len) : 0;
-        if (len == 0) {
-            put(&q, h | fxt_put_arg_size(1));
-        } else if (a->str.ref & FXT_STRREF_INLINE_FLAG) {
-            uint64_t w = fxt_words(len);
-            /* beyond the 2 words reserved: keep room for the arguments left and the tail */
-            if ((uint64_t)(t->end - q) < (1 + w + 2 * (n - k - 1) + 1) * 8) {
-                return 0;
-            }
-            put(&q,
-                h | fxt_put_arg_size(1 + w) | fxt_put_arg_str_value(fxt_strref_inline((uint16_t)len)));
-            put_stream(&q, a->str.ptr, len);
-        } else {
-            uint16_t vref = known_ref(t, a->str.ptr, len);
-            if (vref == 0) {
-                return 0;
-            }
-            put(&q, h | fxt_put_arg_size(1) | fxt_put_arg_str_value(vref));
-        }
+        q = fxt__put_arg(q, 0, a, &nm, &sv);
     }
     if (has_tail) {
         put(&q, tail);
@@ -906,10 +844,8 @@ __attribute__((always_inline)) static inline int emit_fast(tls_t *t, uint32_t ty
     if (words > FXT_MAX_RECORD_WORDS) {
         return 0; /* the general path drops it */
     }
-    fxt_store64(p, fxt_put_rec_type(FXT_RECORD_EVENT) | fxt_put_rec_size(words) | fxt_put_event_type(type) |
-                       fxt_put_event_nargs(k) | fxt_put_event_thread(1) | fxt_put_event_category(cref) |
-                       fxt_put_event_name(nref));
-    fxt_store64(p + 8, ts);
+    put(&p, fxt__hdr_event(type, (unsigned)k, 1, cref, nref, words));
+    put(&p, ts);
     t->p = q;
     commit(t);
     BUMP(t->records);
@@ -1076,13 +1012,11 @@ static void emit_stream(tls_t *t, int is_log, const char *name, const void *data
             continue;
         }
         if (is_log) {
-            put(&t->p, fxt_put_rec_type(FXT_RECORD_LOG) | fxt_put_rec_size(words) | fxt_put_log_len(len) |
-                           fxt_put_log_thread(1));
+            put(&t->p, fxt__hdr_log(words, (uint32_t)len, 1));
             put(&t->p, ts);
         } else {
             put_reg(t, &nm);
-            put(&t->p, fxt_put_rec_type(FXT_RECORD_BLOB) | fxt_put_rec_size(words) | fxt_put_blob_name(nm.ref) |
-                           fxt_put_blob_size(len) | fxt_put_blob_type(FXT_BLOB_DATA));
+            put(&t->p, fxt__hdr_blob(words, nm.ref, len, FXT_BLOB_DATA));
             put_inline(t, &nm);
         }
         put_stream(&t->p, data, len);
@@ -1116,7 +1050,7 @@ void fxt__blob(fxt__site_t *site, const char *name, const void *data, size_t siz
     if (t == NULL) {
         return;
     }
-    if (size > 0x7fff || size + 64 > g.chunk_size) {
+    if (size > FXT_MAX_BLOB_SIZE || size + 64 > g.chunk_size) {
         BUMP(t->dropped); /* larger than a blob record (or a chunk) can hold */
     } else {
         emit_stream(t, 0, name, data, size);
