@@ -226,7 +226,7 @@ static void steady_events(void) {
         FXT_DURATION("test", "scope", FXT_I32("k", 9), FXT_STR("s", "v"));
     }
     { FXT_DURATION("test", "bare"); }
-    static fxt__site_t site = {"test", 0};
+    static fxt__site_t site = {"test", 0, 0};
     if (fxt__site_on(&site)) {
         /* what the macros cannot express: interned string values, an inline-flagged
          * name, a list cut by an invalid type, a complete event without arguments */
