@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int fxt__writer_swapped(const fxt_writer_t *w);
+#include "writer_internal.h" /* the encoding core, fxt__writer_swapped() */
 
 /* ---- re-encoding ---------------------------------------------------------------------- */
 
@@ -285,10 +285,9 @@ fxt_status fxt_merger_begin(fxt_merger_t *m, const fxt_merger_input_t *in) {
  * record written through the writer API, which resets them.
  */
 static fxt_status raw_section(fxt_merger_t *m, uint32_t id) {
-    uint64_t h = fxt_put_rec_type(FXT_RECORD_METADATA) | fxt_put_rec_size(1) |
-                 fxt_put_meta_type(FXT_META_PROVIDER_SECTION) | fxt_put_meta_provider_id(id);
+    /* raw mode: the section header as the output's bytes (the writer's byte order) */
     unsigned char b[8];
-    fxt_store64(b, fxt__writer_swapped(m->w) ? fxt_bswap64(h) : h);
+    fxt__put_word(b, fxt__hdr_provider_section(id), fxt__writer_swapped(m->w));
     return fxt_write_raw(m->w, b, sizeof b);
 }
 
@@ -300,7 +299,7 @@ static fxt_status open_implicit(fxt_merger_t *m) {
         return st;
     }
     size_t len = strlen(m->name);
-    st = fxt_write_provider_info(m->w, id, fxt_str_n(m->name, len > 255 ? 255 : len));
+    st = fxt_write_provider_info(m->w, id, fxt_str_n(m->name, len > FXT_MAX_PROVIDER_NAME_LEN ? FXT_MAX_PROVIDER_NAME_LEN : len));
     m->in_provider = 1;
     m->cur_out = id;
     return st;
@@ -336,7 +335,7 @@ static fxt_status merge_record(fxt_merger_t *m, const fxt_record_t *rec) {
         if (fresh) {
             /* a section of a provider this input never described: name it after the input */
             size_t len = strlen(m->name);
-            return fxt_write_provider_info(m->w, id, fxt_str_n(m->name, len > 255 ? 255 : len));
+            return fxt_write_provider_info(m->w, id, fxt_str_n(m->name, len > FXT_MAX_PROVIDER_NAME_LEN ? FXT_MAX_PROVIDER_NAME_LEN : len));
         }
         return m->raw ? raw_section(m, id) : fxt_write_provider_section(m->w, id);
     case FXT_KIND_PROVIDER_EVENT:
@@ -438,7 +437,7 @@ fxt_status fxt_merger_add_provider(fxt_merger_t *m, const char *name, uint32_t *
     }
     const char *n = name ? name : "provider";
     size_t len = strlen(n);
-    st = fxt_write_provider_info(m->w, out, fxt_str_n(n, len > 255 ? 255 : len));
+    st = fxt_write_provider_info(m->w, out, fxt_str_n(n, len > FXT_MAX_PROVIDER_NAME_LEN ? FXT_MAX_PROVIDER_NAME_LEN : len));
     if (st != FXT_OK) {
         return m->status = st;
     }

@@ -112,18 +112,14 @@ static inline fxt_status reserve(fxt_writer_t *w, size_t bytes) {
     return FXT_OK;
 }
 
+/* Output through the encoding core (src/encode.h), at the buffer's end, in the writer's byte order. */
 static inline void put(fxt_writer_t *w, uint64_t v) {
-    fxt_store64(w->buf + w->len, w->swap ? fxt_bswap64(v) : v);
+    fxt__put_word(w->buf + w->len, v, w->swap);
     w->len += 8;
 }
 
 static inline void put_stream(fxt_writer_t *w, const void *p, size_t n) {
-    size_t padded = (size_t)fxt_pad8(n);
-    if (n) {
-        memcpy(w->buf + w->len, p, n);
-    }
-    memset(w->buf + w->len + n, 0, padded - n);
-    w->len += padded;
+    w->len = (size_t)(fxt__put_bytes(w->buf + w->len, p, n) - w->buf);
 }
 
 /* ---- lifecycle ---------------------------------------------------------------------- */
@@ -351,8 +347,7 @@ static fxt_status emit_string_record(fxt_writer_t *w, uint16_t index, const char
     if (st != FXT_OK) {
         return st;
     }
-    put(w, fxt_put_rec_type(FXT_RECORD_STRING) | fxt_put_rec_size(words) | fxt_put_string_index(index) |
-               fxt_put_string_len(len));
+    put(w, fxt__hdr_string(index, len));
     put_stream(w, p, len);
     w->records++;
     return FXT_OK;
@@ -460,15 +455,11 @@ static fxt_status intern_string(fxt_writer_t *w, const char *p, uint32_t len, ui
 }
 
 /* A string resolved for a record: its ref and, when inline, its bytes. */
-typedef struct pstr {
-    uint16_t ref;
-    uint32_t len; /* inline bytes */
-    const char *p;
-} pstr_t;
+typedef fxt__estr_t pstr_t;
 
 /* Truncate to 32000 bytes at a UTF-8 boundary (never split a sequence), and count it. */
 static uint32_t clamp_len(fxt_writer_t *w, const char *p, uint32_t len) {
-    uint32_t n = fxt__utf8_clamp(p, len);
+    uint32_t n = fxt__str_clamp(p, len);
     if (n != len) {
         w->truncations++;
     }
@@ -488,7 +479,7 @@ static ALWAYS_INLINE fxt_status plan_str(const fxt_writer_t *w, fxt_str_t s, uin
         return FXT_E_INVALID_ARG;
     }
     if (s.len != 0 && ((s.ref & FXT_STRREF_INLINE_FLAG) || (w->flags & FXT_WRITE_NO_INTERN))) {
-        *words += fxt_words(fxt__utf8_clamp(s.ptr, s.len));
+        *words += fxt_words(fxt__str_clamp(s.ptr, s.len));
     }
     return FXT_OK;
 }
@@ -510,7 +501,7 @@ static ALWAYS_INLINE fxt_status plan_args_in(const fxt_writer_t *w, const fxt_wa
         if (args[i].type >= FXT_ARG_TYPE_COUNT) {
             return FXT_E_BAD_ARG;
         }
-        *words += 1 + fxt__arg_value_words(args[i].type);
+        *words += 1 + (uint64_t)fxt_arg_has_value_word(args[i].type);
         fxt_status st = plan_str(w, args[i].name, words);
         if (st == FXT_OK && args[i].type == FXT_ARG_STRING) {
             st = plan_str(w, args[i].str, words);
@@ -535,23 +526,14 @@ static fxt_status prep_str_slow(fxt_writer_t *w, fxt_str_t s, pstr_t *out) {
         return FXT_E_INVALID_ARG;
     }
     uint32_t len = clamp_len(w, s.ptr, s.len);
-    out->len = 0;
-    out->p = NULL;
-    if (len == 0) {
-        out->ref = FXT_STRREF_EMPTY;
+    if (len == 0 || (s.ref & FXT_STRREF_INLINE_FLAG) || (w->flags & FXT_WRITE_NO_INTERN)) {
+        *out = fxt__estr_inline(s.ptr, len);
         return FXT_OK;
     }
-    if ((s.ref & FXT_STRREF_INLINE_FLAG) || (w->flags & FXT_WRITE_NO_INTERN)) {
-        out->ref = fxt_strref_inline((uint16_t)len);
-        out->len = len;
-        out->p = s.ptr;
-        return FXT_OK;
-    }
-    fxt_status st = intern_string(w, s.ptr, len, &out->ref);
-    if (st == FXT_OK && fxt_strref_is_inline(out->ref)) {
-        out->len = len; /* no slot could be freed: inline */
-        out->p = s.ptr;
-    }
+    uint16_t ref = FXT_STRREF_EMPTY;
+    fxt_status st = intern_string(w, s.ptr, len, &ref);
+    /* no slot could be freed: inline */
+    *out = fxt_strref_is_inline(ref) ? fxt__estr_inline(s.ptr, len) : fxt__estr_index(ref);
     return st;
 }
 
@@ -565,21 +547,17 @@ static ALWAYS_INLINE fxt_status prep_str(fxt_writer_t *w, fxt_str_t s, pstr_t *o
         !(w->flags & FXT_WRITE_NO_INTERN)) {
         uint16_t hit = scache_hit(w, s.ptr, s.len);
         if (hit != 0) {
-            out->ref = hit;
-            out->len = 0;
-            out->p = NULL;
+            *out = fxt__estr_index(hit);
             return FXT_OK;
         }
     }
     return prep_str_slow(w, s, out);
 }
 
-static inline uint64_t pstr_words(const pstr_t *s) { return fxt_words(s->len); }
+static inline uint64_t pstr_words(const pstr_t *s) { return fxt__estr_words(s); }
 
 static inline void put_pstr(fxt_writer_t *w, const pstr_t *s) {
-    if (s->len) {
-        put_stream(w, s->p, s->len);
-    }
+    w->len = (size_t)(fxt__put_estr(w->buf + w->len, s) - w->buf);
 }
 
 /* ---- thread interning ------------------------------------------------------------------------ */
@@ -651,7 +629,7 @@ static fxt_status prep_thread_slow(fxt_writer_t *w, const fxt_wthread_t *tp, pth
     if (st != FXT_OK) {
         return st;
     }
-    put(w, fxt_put_rec_type(FXT_RECORD_THREAD) | fxt_put_rec_size(3) | fxt_put_thread_index(idx));
+    put(w, fxt__hdr_thread(idx));
     put(w, t.pid);
     put(w, t.tid);
     w->records++;
@@ -678,13 +656,10 @@ static ALWAYS_INLINE fxt_status prep_thread(fxt_writer_t *w, const fxt_wthread_t
     return prep_thread_slow(w, t, out);
 }
 
-static inline uint64_t pthr_words(const pthr_t *t) { return t->ref == FXT_THREADREF_INLINE ? 2 : 0; }
+static inline uint64_t pthr_words(const pthr_t *t) { return fxt__thread_words(t->ref); }
 
 static inline void put_pthr(fxt_writer_t *w, const pthr_t *t) {
-    if (t->ref == FXT_THREADREF_INLINE) {
-        put(w, t->pid);
-        put(w, t->tid);
-    }
+    w->len = (size_t)(fxt__put_thread(w->buf + w->len, w->swap, t->ref, t->pid, t->tid) - w->buf);
 }
 
 /* ---- arguments --------------------------------------------------------------------------- */
@@ -716,25 +691,13 @@ static ALWAYS_INLINE fxt_status prep_args_in(fxt_writer_t *w, const fxt_warg_t *
         if (st != FXT_OK) {
             return st;
         }
-        uint64_t words = 1 + pstr_words(&pa->name[i]);
-        switch (a->type) {
-        case FXT_ARG_INT64:
-        case FXT_ARG_UINT64:
-        case FXT_ARG_DOUBLE:
-        case FXT_ARG_POINTER:
-        case FXT_ARG_KOID:
-            words++;
-            break;
-        case FXT_ARG_STRING:
+        if (a->type == FXT_ARG_STRING) {
             st = prep_str(w, a->str, &pa->sval[i]);
             if (st != FXT_OK) {
                 return st;
             }
-            words += pstr_words(&pa->sval[i]);
-            break;
-        default:
-            break;
         }
+        uint64_t words = fxt__arg_words(a->type, &pa->name[i], &pa->sval[i]);
         if (words > FXT_MAX_RECORD_WORDS) {
             return FXT_E_RECORD_TOO_LARGE;
         }
@@ -749,44 +712,7 @@ static fxt_status prep_args(fxt_writer_t *w, const fxt_warg_t *args, unsigned na
 
 /* Inlined into fxt_write_event only (the hot path); other records call put_args(). */
 static ALWAYS_INLINE void put_args_in(fxt_writer_t *w, const fxt_warg_t *args, const pargs_t *pa) {
-    for (unsigned i = 0; i < pa->n; i++) {
-        const fxt_warg_t *a = &args[i];
-        const pstr_t *nm = &pa->name[i];
-        uint64_t words = 1 + pstr_words(nm);
-        uint64_t data = 0;
-        int value_word = 0;
-        switch (a->type) {
-        case FXT_ARG_INT32: data = fxt_put_arg_i32((uint32_t)a->v.i32); break;
-        case FXT_ARG_UINT32: data = fxt_put_arg_i32(a->v.u32); break;
-        case FXT_ARG_INT64:
-        case FXT_ARG_UINT64:
-        case FXT_ARG_DOUBLE:
-        case FXT_ARG_POINTER:
-        case FXT_ARG_KOID:
-            value_word = 1;
-            words++;
-            break;
-        case FXT_ARG_STRING:
-            data = fxt_put_arg_str_value(pa->sval[i].ref);
-            words += pstr_words(&pa->sval[i]);
-            break;
-        case FXT_ARG_BOOL: data = fxt_put_arg_bool(a->v.boolean ? 1 : 0); break;
-        default: break;
-        }
-        put(w, fxt_put_arg_type(a->type) | fxt_put_arg_size(words) | fxt_put_arg_name(nm->ref) | data);
-        put_pstr(w, nm);
-        if (value_word) {
-            uint64_t v;
-            if (a->type == FXT_ARG_DOUBLE) {
-                memcpy(&v, &a->v.f64, sizeof v);
-            } else {
-                v = a->v.u64;
-            }
-            put(w, v);
-        } else if (a->type == FXT_ARG_STRING) {
-            put_pstr(w, &pa->sval[i]);
-        }
-    }
+    w->len = (size_t)(fxt__put_args(w->buf + w->len, w->swap, args, pa->n, pa->name, pa->sval) - w->buf);
 }
 
 static void put_args(fxt_writer_t *w, const fxt_warg_t *args, const pargs_t *pa) { put_args_in(w, args, pa); }
@@ -826,33 +752,24 @@ static fxt_status start_record(fxt_writer_t *w, uint64_t words) {
 static fxt_status simple_meta(fxt_writer_t *w, uint64_t header) {
     BEGIN(w);
     TRY(start_record(w, 1));
-    put(w, header | fxt_put_rec_type(FXT_RECORD_METADATA) | fxt_put_rec_size(1));
+    put(w, header);
     return FXT_OK;
 }
 
-fxt_status fxt_write_magic(fxt_writer_t *w) { return simple_meta(w, FXT_MAGIC_RECORD); }
+fxt_status fxt_write_magic(fxt_writer_t *w) { return simple_meta(w, fxt__hdr_magic()); }
 
 fxt_status fxt_write_provider_info(fxt_writer_t *w, uint32_t provider_id, fxt_str_t name) {
     BEGIN(w);
-    if (name.ptr == NULL && name.len) {
-        return FXT_E_INVALID_ARG;
-    }
-    if (name.len > FXT_MAX_PROVIDER_NAME_LEN) {
-        return FXT_E_STRING_TOO_LONG;
-    }
-    uint64_t words = 1 + fxt_words(name.len);
-    TRY(start_record(w, words));
-    put(w, fxt_put_rec_type(FXT_RECORD_METADATA) | fxt_put_rec_size(words) |
-               fxt_put_meta_type(FXT_META_PROVIDER_INFO) | fxt_put_meta_provider_id(provider_id) |
-               fxt_put_meta_name_len(name.len));
+    TRY(fxt__check_provider_name(name));
+    TRY(start_record(w, 1 + fxt_words(name.len)));
+    put(w, fxt__hdr_provider_info(provider_id, name.len));
     put_stream(w, name.ptr, name.len);
     fxt_writer_reset_tables(w); /* a new provider context: its tables start empty for us */
     return FXT_OK;
 }
 
 fxt_status fxt_write_provider_section(fxt_writer_t *w, uint32_t provider_id) {
-    fxt_status st = simple_meta(w, fxt_put_meta_type(FXT_META_PROVIDER_SECTION) |
-                                       fxt_put_meta_provider_id(provider_id));
+    fxt_status st = simple_meta(w, fxt__hdr_provider_section(provider_id));
     if (st == FXT_OK) {
         fxt_writer_reset_tables(w);
     }
@@ -860,19 +777,17 @@ fxt_status fxt_write_provider_section(fxt_writer_t *w, uint32_t provider_id) {
 }
 
 fxt_status fxt_write_provider_event(fxt_writer_t *w, uint32_t provider_id, uint32_t event) {
-    if (w != NULL && event > 15) {
+    if (w != NULL && fxt__check_provider_event(event) != FXT_OK) {
         return FXT_E_INVALID_ARG;
     }
-    return simple_meta(w, fxt_put_meta_type(FXT_META_PROVIDER_EVENT) |
-                              fxt_put_meta_provider_id(provider_id) | fxt_put_meta_event_id(event));
+    return simple_meta(w, fxt__hdr_provider_event(provider_id, event));
 }
 
 fxt_status fxt_write_trace_info(fxt_writer_t *w, uint32_t info_type, uint64_t data) {
-    if (w != NULL && (info_type == FXT_TRACE_INFO_MAGIC || info_type > 15 || (data >> 40) != 0)) {
+    if (w != NULL && fxt__check_trace_info(info_type, data) != FXT_OK) {
         return FXT_E_INVALID_ARG;
     }
-    return simple_meta(w, fxt_put_meta_type(FXT_META_TRACE_INFO) | fxt_put_meta_trace_info_type(info_type) |
-                              fxt_put_meta_trace_info_data(data));
+    return simple_meta(w, fxt__hdr_trace_info(info_type, data));
 }
 
 fxt_status fxt_write_init(fxt_writer_t *w, uint64_t ticks_per_second) {
@@ -881,7 +796,7 @@ fxt_status fxt_write_init(fxt_writer_t *w, uint64_t ticks_per_second) {
         return FXT_E_INVALID_ARG;
     }
     TRY(start_record(w, 2));
-    put(w, fxt_put_rec_type(FXT_RECORD_INITIALIZATION) | fxt_put_rec_size(2));
+    put(w, fxt__hdr_init());
     put(w, ticks_per_second);
     return FXT_OK;
 }
@@ -943,7 +858,7 @@ fxt_status fxt_write_thread_record(fxt_writer_t *w, uint8_t index, uint64_t pid,
         thread_map(w, index);
     }
     TRY(start_record(w, 3));
-    put(w, fxt_put_rec_type(FXT_RECORD_THREAD) | fxt_put_rec_size(3) | fxt_put_thread_index(index));
+    put(w, fxt__hdr_thread(index));
     put(w, pid);
     put(w, tid);
     return FXT_OK;
@@ -957,10 +872,10 @@ fxt_status fxt_write_event(fxt_writer_t *w, const fxt_event_desc_t *ev) {
     if (ev->nextra && ev->extra == NULL) {
         return FXT_E_INVALID_ARG;
     }
-    int has_id = ev->type == FXT_EVENT_COUNTER ||
-                 (ev->type >= FXT_EVENT_ASYNC_BEGIN && ev->type <= FXT_EVENT_FLOW_END);
-    int has_end = ev->type == FXT_EVENT_DURATION_COMPLETE;
-    uint64_t plan = 2 + plan_thread(w, ev->thread) + (uint64_t)(has_id || has_end) + ev->nextra;
+    int has_id = fxt_event_has_id(ev->type);
+    int has_end = fxt_event_has_end_ts(ev->type);
+    uint64_t tail = fxt__event_tail_words(ev->type);
+    uint64_t plan = 2 + plan_thread(w, ev->thread) + tail + ev->nextra;
     TRY(plan_str(w, ev->category, &plan));
     TRY(plan_str(w, ev->name, &plan));
     TRY(plan_args_in(w, ev->args, ev->nargs, &plan));
@@ -972,12 +887,9 @@ fxt_status fxt_write_event(fxt_writer_t *w, const fxt_event_desc_t *ev) {
     TRY(prep_str(w, ev->category, &cat));
     TRY(prep_str(w, ev->name, &name));
     TRY(prep_args_in(w, ev->args, ev->nargs, &pa));
-    uint64_t words = 2 + pthr_words(&t) + pstr_words(&cat) + pstr_words(&name) + pa.words +
-                     (uint64_t)(has_id || has_end) + ev->nextra;
+    uint64_t words = 2 + pthr_words(&t) + pstr_words(&cat) + pstr_words(&name) + pa.words + tail + ev->nextra;
     TRY(start_record(w, words));
-    put(w, fxt_put_rec_type(FXT_RECORD_EVENT) | fxt_put_rec_size(words) | fxt_put_event_type(ev->type) |
-               fxt_put_event_nargs(pa.n) | fxt_put_event_thread(t.ref) |
-               fxt_put_event_category(cat.ref) | fxt_put_event_name(name.ref));
+    put(w, fxt__hdr_event(ev->type, pa.n, t.ref, cat.ref, name.ref, words));
     put(w, ev->ts);
     put_pthr(w, &t);
     put_pstr(w, &cat);
@@ -1044,12 +956,7 @@ fxt_status fxt_write_duration_complete(fxt_writer_t *w, uint64_t start_ts, uint6
 fxt_status fxt_write_blob(fxt_writer_t *w, fxt_str_t name, uint32_t blob_type, const void *data,
                           size_t size) {
     BEGIN(w);
-    if (blob_type > 0xff || (data == NULL && size)) {
-        return FXT_E_INVALID_ARG;
-    }
-    if (size > 0x7fff) {
-        return FXT_E_RECORD_TOO_LARGE;
-    }
+    TRY(fxt__check_blob(blob_type, data, size));
     uint64_t plan = 1 + fxt_words(size);
     TRY(plan_str(w, name, &plan));
     TRY(plan_done(plan));
@@ -1057,8 +964,7 @@ fxt_status fxt_write_blob(fxt_writer_t *w, fxt_str_t name, uint32_t blob_type, c
     TRY(prep_str(w, name, &nm));
     uint64_t words = 1 + pstr_words(&nm) + fxt_words(size);
     TRY(start_record(w, words));
-    put(w, fxt_put_rec_type(FXT_RECORD_BLOB) | fxt_put_rec_size(words) | fxt_put_blob_name(nm.ref) |
-               fxt_put_blob_size(size) | fxt_put_blob_type(blob_type));
+    put(w, fxt__hdr_blob(words, nm.ref, size, blob_type));
     put_pstr(w, &nm);
     put_stream(w, data, size);
     return FXT_OK;
@@ -1078,9 +984,7 @@ fxt_status fxt_write_userspace_object(fxt_writer_t *w, uint64_t ptr, uint64_t pr
     TRY(prep_args(w, args, nargs, &pa));
     uint64_t words = 3 + pstr_words(&nm) + pa.words;
     TRY(start_record(w, words));
-    put(w, fxt_put_rec_type(FXT_RECORD_USERSPACE_OBJECT) | fxt_put_rec_size(words) |
-               fxt_put_uobj_process(FXT_THREADREF_INLINE) | fxt_put_uobj_name(nm.ref) |
-               fxt_put_uobj_nargs(pa.n));
+    put(w, fxt__hdr_userspace_object(words, FXT_THREADREF_INLINE, nm.ref, pa.n));
     put(w, ptr);
     put(w, process);
     put_pstr(w, &nm);
@@ -1091,9 +995,7 @@ fxt_status fxt_write_userspace_object(fxt_writer_t *w, uint64_t ptr, uint64_t pr
 fxt_status fxt_write_kernel_object(fxt_writer_t *w, uint64_t koid, uint32_t obj_type, fxt_str_t name,
                                    const fxt_warg_t *args, unsigned nargs) {
     BEGIN(w);
-    if (obj_type > 0xff) {
-        return FXT_E_INVALID_ARG;
-    }
+    TRY(fxt__check_object_type(obj_type));
     uint64_t plan = 2;
     TRY(plan_str(w, name, &plan));
     TRY(plan_args(w, args, nargs, &plan));
@@ -1104,8 +1006,7 @@ fxt_status fxt_write_kernel_object(fxt_writer_t *w, uint64_t koid, uint32_t obj_
     TRY(prep_args(w, args, nargs, &pa));
     uint64_t words = 2 + pstr_words(&nm) + pa.words;
     TRY(start_record(w, words));
-    put(w, fxt_put_rec_type(FXT_RECORD_KERNEL_OBJECT) | fxt_put_rec_size(words) |
-               fxt_put_kobj_type(obj_type) | fxt_put_kobj_name(nm.ref) | fxt_put_kobj_nargs(pa.n));
+    put(w, fxt__hdr_kernel_object(words, obj_type, nm.ref, pa.n));
     put(w, koid);
     put_pstr(w, &nm);
     put_args(w, args, &pa);
@@ -1116,9 +1017,7 @@ fxt_status fxt_write_context_switch(fxt_writer_t *w, uint64_t ts, uint32_t cpu, 
                                     uint64_t out_tid, uint64_t in_tid, const fxt_warg_t *args,
                                     unsigned nargs) {
     BEGIN(w);
-    if (cpu > 0xffff || out_state > 15) {
-        return FXT_E_INVALID_ARG;
-    }
+    TRY(fxt__check_context_switch(cpu, out_state));
     uint64_t plan = 4;
     TRY(plan_args(w, args, nargs, &plan));
     TRY(plan_done(plan));
@@ -1126,9 +1025,7 @@ fxt_status fxt_write_context_switch(fxt_writer_t *w, uint64_t ts, uint32_t cpu, 
     TRY(prep_args(w, args, nargs, &pa));
     uint64_t words = 4 + pa.words;
     TRY(start_record(w, words));
-    put(w, fxt_put_rec_type(FXT_RECORD_SCHEDULING) | fxt_put_rec_size(words) |
-               fxt_put_cswitch_nargs(pa.n) | fxt_put_cswitch_cpu(cpu) |
-               fxt_put_cswitch_out_state(out_state) | fxt_put_sched_type(FXT_SCHED_CONTEXT_SWITCH));
+    put(w, fxt__hdr_context_switch(words, pa.n, cpu, out_state));
     put(w, ts);
     put(w, out_tid);
     put(w, in_tid);
@@ -1139,9 +1036,7 @@ fxt_status fxt_write_context_switch(fxt_writer_t *w, uint64_t ts, uint32_t cpu, 
 fxt_status fxt_write_thread_wakeup(fxt_writer_t *w, uint64_t ts, uint32_t cpu, uint64_t tid,
                                    const fxt_warg_t *args, unsigned nargs) {
     BEGIN(w);
-    if (cpu > 0xffff) {
-        return FXT_E_INVALID_ARG;
-    }
+    TRY(fxt__check_thread_wakeup(cpu));
     uint64_t plan = 3;
     TRY(plan_args(w, args, nargs, &plan));
     TRY(plan_done(plan));
@@ -1149,9 +1044,7 @@ fxt_status fxt_write_thread_wakeup(fxt_writer_t *w, uint64_t ts, uint32_t cpu, u
     TRY(prep_args(w, args, nargs, &pa));
     uint64_t words = 3 + pa.words;
     TRY(start_record(w, words));
-    put(w, fxt_put_rec_type(FXT_RECORD_SCHEDULING) | fxt_put_rec_size(words) |
-               fxt_put_wakeup_nargs(pa.n) | fxt_put_wakeup_cpu(cpu) |
-               fxt_put_sched_type(FXT_SCHED_THREAD_WAKEUP));
+    put(w, fxt__hdr_thread_wakeup(words, pa.n, cpu));
     put(w, ts);
     put(w, tid);
     put_args(w, args, &pa);
@@ -1162,19 +1055,13 @@ fxt_status fxt_write_legacy_context_switch(fxt_writer_t *w, uint64_t ts, uint32_
                                            uint32_t out_state, fxt_wthread_t out, fxt_wthread_t in,
                                            uint32_t out_prio, uint32_t in_prio) {
     BEGIN(w);
-    if (cpu > 0xff || out_state > 15 || out_prio > 0xff || in_prio > 0xff) {
-        return FXT_E_INVALID_ARG;
-    }
+    TRY(fxt__check_legacy_context_switch(cpu, out_state, out_prio, in_prio));
     pthr_t o, i;
     TRY(prep_thread(w, &out, &o));
     TRY(prep_thread(w, &in, &i));
     uint64_t words = 2 + pthr_words(&o) + pthr_words(&i);
     TRY(start_record(w, words));
-    put(w, fxt_put_rec_type(FXT_RECORD_SCHEDULING) | fxt_put_rec_size(words) |
-               fxt_put_lcswitch_cpu(cpu) | fxt_put_lcswitch_out_state(out_state) |
-               fxt_put_lcswitch_out_thread(o.ref) | fxt_put_lcswitch_in_thread(i.ref) |
-               fxt_put_lcswitch_out_prio(out_prio) | fxt_put_lcswitch_in_prio(in_prio) |
-               fxt_put_sched_type(FXT_SCHED_LEGACY_CONTEXT_SWITCH));
+    put(w, fxt__hdr_legacy_context_switch(words, cpu, out_state, o.ref, i.ref, out_prio, in_prio));
     put(w, ts);
     put_pthr(w, &o);
     put_pthr(w, &i);
@@ -1191,8 +1078,7 @@ fxt_status fxt_write_log(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_
     uint32_t len = clamp_len(w, message.ptr, message.len);
     uint64_t words = 2 + pthr_words(&th) + fxt_words(len);
     TRY(start_record(w, words));
-    put(w, fxt_put_rec_type(FXT_RECORD_LOG) | fxt_put_rec_size(words) | fxt_put_log_len(len) |
-               fxt_put_log_thread(th.ref));
+    put(w, fxt__hdr_log(words, len, th.ref));
     put(w, ts);
     put_pthr(w, &th);
     put_stream(w, message.ptr, len);
@@ -1240,13 +1126,8 @@ fxt_status fxt_write_large_blob(fxt_writer_t *w, const fxt_large_blob_desc_t *b)
     uint64_t words = head + fxt_words(b->size);
     TRY(reserve(w, (size_t)head * 8));
     w->records++;
-    put(w, fxt_put_rec_type(FXT_RECORD_LARGE) | fxt_put_large_size(words) |
-               fxt_put_large_type(FXT_LARGE_BLOB) | fxt_put_large_blob_format(b->format));
-    uint64_t fh = fxt_put_lblob_category(cat.ref) | fxt_put_lblob_name(name.ref);
-    if (meta) {
-        fh |= fxt_put_lblob_nargs(pa.n) | fxt_put_lblob_thread(t.ref);
-    }
-    put(w, fh);
+    put(w, fxt__hdr_large_blob(words, b->format));
+    put(w, fxt__large_blob_format_word(cat.ref, name.ref, meta, pa.n, t.ref));
     put_pstr(w, &cat);
     put_pstr(w, &name);
     if (meta) {

@@ -226,7 +226,7 @@ static void steady_events(void) {
         FXT_DURATION("test", "scope", FXT_I32("k", 9), FXT_STR("s", "v"));
     }
     { FXT_DURATION("test", "bare"); }
-    static fxt__site_t site = {"test", 0};
+    static fxt__site_t site = {"test", 0, 0};
     if (fxt__site_on(&site)) {
         /* what the macros cannot express: interned string values, an inline-flagged
          * name, a list cut by an invalid type, a complete event without arguments */
@@ -641,6 +641,121 @@ static void test_env_config(void) {
     CHECK(fxt_session_start_from_env() == FXT_E_NOT_FOUND);
 }
 
+/* ---- one truncation rule for every API --------------------------------------------------- */
+
+/* 1 when p[0..n) is well-formed UTF-8 (no sequence cut short, no stray continuation byte). */
+static int utf8_valid(const char *p, size_t n) {
+    for (size_t i = 0; i < n;) {
+        unsigned char c = (unsigned char)p[i];
+        size_t k = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+        if (k == 0 || i + k > n) {
+            return 0;
+        }
+        for (size_t j = 1; j < k; j++) {
+            if (((unsigned char)p[i + j] & 0xc0) != 0x80) {
+                return 0;
+            }
+        }
+        i += k;
+    }
+    return 1;
+}
+
+/* 31999 'a', then U+00E9 across bytes 31999..32000 (the 32000-byte limit), then 8 'b': 32009 bytes. */
+#define LONG_LEN 32009u
+#define LONG_CUT 31999u /* the cut backs up to the start of the sequence */
+static char *long_utf8_string(void) {
+    char *s = malloc(LONG_LEN + 1);
+    memset(s, 'a', LONG_CUT);
+    s[LONG_CUT] = (char)0xc3;
+    s[LONG_CUT + 1] = (char)0xa9;
+    memset(s + LONG_CUT + 2, 'b', 8);
+    s[LONG_LEN] = '\0';
+    return s;
+}
+
+/* Every long string in the trace: cut at the boundary, valid UTF-8. Returns how many were seen. */
+static unsigned check_long_strings(const uint8_t *data, size_t len, const char *src) {
+    fxt_reader_t *r;
+    fxt_reader_create(NULL, &r);
+    fxt_in_buffer_t in = {data, len, 0};
+    fxt_record_t rec;
+    fxt_status st;
+    unsigned seen = 0;
+    while ((st = fxt_reader_next(r, &in, &rec)) != FXT_NEED_INPUT && st != FXT_END) {
+        CHECK(st == FXT_OK);
+        const fxt_str_t *v[FXT_MAX_ARGS + 2];
+        unsigned nv = 0;
+        for (unsigned i = 0; i < rec.nargs; i++) {
+            if (rec.args[i].type == FXT_ARG_STRING) {
+                v[nv++] = &rec.args[i].str;
+            }
+        }
+        if (rec.kind == FXT_KIND_LOG) {
+            v[nv++] = &rec.u.log.message;
+        }
+        if (rec.kind == FXT_KIND_STRING) {
+            v[nv++] = &rec.u.string.value;
+        }
+        for (unsigned i = 0; i < nv; i++) {
+            if (v[i]->ptr == NULL || v[i]->len < 1000) {
+                continue;
+            }
+            seen++;
+            CHECK_EQ_U64(v[i]->len, LONG_CUT);
+            CHECK(utf8_valid(v[i]->ptr, v[i]->len));
+            CHECK(memcmp(v[i]->ptr, src, LONG_CUT) == 0);
+        }
+    }
+    fxt_reader_destroy(r);
+    return seen;
+}
+
+static void test_long_string_cut_at_utf8_boundary(void) {
+    char *s = long_utf8_string();
+    fxt_str_t ls = fxt_str_n(s, LONG_LEN);
+
+    /* the writer (fxt_write_*): interned and inline string arguments, a log message, a string record */
+    fxt_membuf_t mem = {0};
+    fxt_writer_t *w;
+    CHECK(fxt_writer_create(NULL, fxt_sink_membuf(&mem), &w) == FXT_OK);
+    fxt_warg_t a[2] = {fxt_arg_string(fxt_cstr("interned"), ls), fxt_arg_string(fxt_cstr("inline"), fxt_str_inline(ls))};
+    CHECK(fxt_write_instant(w, 1, fxt_thread(1, 2), fxt_cstr("c"), fxt_cstr("n"), a, 1) == FXT_OK);
+    CHECK(fxt_write_instant(w, 2, fxt_thread(1, 2), fxt_cstr("c"), fxt_cstr("n"), a + 1, 1) == FXT_OK);
+    CHECK(fxt_write_log(w, 3, fxt_thread(1, 2), ls) == FXT_OK);
+    CHECK(fxt_write_string_record(w, 100, ls) == FXT_OK);
+    CHECK(fxt_writer_finish(w) == FXT_OK);
+    fxt_writer_destroy(w);
+    /* 5: the interned one is seen as its string record and as the argument it resolves to */
+    CHECK_EQ_U64(check_long_strings(mem.data, mem.len, s), 5);
+    fxt_membuf_free(&mem);
+
+    /* the stateless encoders (fxt_encode_*): event argument, log, string record */
+    static uint8_t buf[3 * 33000];
+    size_t used = 0, n = 0;
+    fxt_warg_t ea = fxt_arg_string(fxt_cstr("v"), ls);
+    fxt_enc_event_t ev = {FXT_EVENT_INSTANT, 1, fxt_tref_inline(1, 2), fxt_cstr("c"), fxt_cstr("n"), 0, 0, &ea, 1, NULL, 0};
+    CHECK(fxt_encode_event(buf, sizeof buf, &n, &ev) == FXT_OK);
+    used += n;
+    CHECK(fxt_encode_log(buf + used, sizeof buf - used, &n, 2, fxt_tref_inline(1, 2), ls) == FXT_OK);
+    used += n;
+    CHECK(fxt_encode_string(buf + used, sizeof buf - used, &n, 7, ls) == FXT_OK);
+    used += n;
+    CHECK_EQ_U64(check_long_strings(buf, used, s), 3);
+
+    /* the trace macros (FXT_STR), through the one-pass path and the general path */
+    fxt_membuf_t tm = {0};
+    fxt_session_config_t c = mem_config(&tm, FXT_MODE_ONESHOT, 1 << 20);
+    CHECK(fxt_session_start(&c) == FXT_OK);
+    for (int i = 0; i < 3; i++) {
+        FXT_INSTANT("test", "long", FXT_STR("s", s));
+    }
+    CHECK(fxt_session_stop() == FXT_OK);
+    CHECK_EQ_U64(check_long_strings(tm.data, tm.len, s), 3);
+    fxt_membuf_free(&tm);
+    free(s);
+}
+
 int main(int argc, char **argv) {
     TEST_INIT(argc, argv);
     RUN(test_every_macro);
@@ -652,5 +767,6 @@ int main(int argc, char **argv) {
     RUN(test_circular_shares_evenly);
     RUN(test_streaming_slow_sink);
     RUN(test_env_config);
+    RUN(test_long_string_cut_at_utf8_boundary);
     return TEST_EXIT();
 }

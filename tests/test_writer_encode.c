@@ -10,6 +10,8 @@
 #include <fxt/reader.h>
 #include <fxt/writer.h>
 
+#include "encode.h" /* the library's encoding core (src/) */
+
 #define S(lit) fxt_cstr(lit)
 
 static uint8_t out[1 << 16];
@@ -428,6 +430,26 @@ static void test_property_mixed(void) {
     fxt_membuf_free(&mem);
 }
 
+/* The public fxt_event_header() and the encoding core build the same event header word. */
+static void test_public_event_header_matches_core(void) {
+    for (uint32_t type = 0; type < FXT_EVENT_TYPE_COUNT; type++) {
+        for (unsigned nargs = 0; nargs <= FXT_MAX_ARGS; nargs += 5) {
+            CHECK_EQ_U64(fxt_event_header(type, nargs, 7, 0x8123, 0x7fff, 4095),
+                         fxt__hdr_event(type, nargs, 7, 0x8123, 0x7fff, 4095));
+        }
+    }
+    /* and the predicates agree with the spec's lists */
+    CHECK(fxt_event_has_id(FXT_EVENT_COUNTER) && fxt_event_has_id(FXT_EVENT_FLOW_END));
+    CHECK(!fxt_event_has_id(FXT_EVENT_INSTANT) && !fxt_event_has_id(FXT_EVENT_DURATION_COMPLETE));
+    CHECK(fxt_event_has_end_ts(FXT_EVENT_DURATION_COMPLETE) && !fxt_event_has_end_ts(FXT_EVENT_ASYNC_END));
+    CHECK(fxt_arg_has_value_word(FXT_ARG_DOUBLE) && fxt_arg_has_value_word(FXT_ARG_KOID));
+    CHECK(!fxt_arg_has_value_word(FXT_ARG_INT32) && !fxt_arg_has_value_word(FXT_ARG_STRING) &&
+          !fxt_arg_has_value_word(FXT_ARG_BOOL) && !fxt_arg_has_value_word(99));
+    CHECK_EQ_U64(FXT_MAX_CPU, 0xffff);
+    CHECK_EQ_U64(FXT_MAX_BLOB_SIZE, 0x7fff);
+    CHECK_EQ_U64(FXT_MAX_TRACE_INFO_TYPE, 15);
+}
+
 int main(int argc, char **argv) {
     TEST_INIT(argc, argv);
     RUN(test_encode_bytes_exact);
@@ -435,5 +457,6 @@ int main(int argc, char **argv) {
     RUN(test_refs_roundtrip_le);
     RUN(test_refs_roundtrip_be);
     RUN(test_property_mixed);
+    RUN(test_public_event_header_matches_core);
     return TEST_EXIT();
 }

@@ -324,6 +324,65 @@ FXT_FIELD_(arg_str_reserved, 48, 63)
 FXT_FIELD_(arg_bool, 32, 32)
 FXT_FIELD_(arg_bool_reserved, 33, 63)
 
+/* ---- limits and predicates derived from the fields above -------------------------- */
+
+/*
+ * Every writer, encoder and the trace engine take their limits from here, so
+ * a field's width is stated once (in its FXT_FIELD_ line above).
+ */
+
+/* The largest value a field can hold. */
+#define FXT_FIELD_MAX(name) (FXT_MASK(name) >> FXT_LO_##name)
+
+#define FXT_MAX_CPU ((uint32_t)FXT_FIELD_MAX(cswitch_cpu))                /* 0xffff (= wakeup_cpu) */
+#define FXT_MAX_LEGACY_CPU ((uint32_t)FXT_FIELD_MAX(lcswitch_cpu))        /* 0xff */
+#define FXT_MAX_THREAD_STATE ((uint32_t)FXT_FIELD_MAX(cswitch_out_state)) /* 15 (= lcswitch_out_state) */
+#define FXT_MAX_PRIORITY ((uint32_t)FXT_FIELD_MAX(lcswitch_out_prio))     /* 0xff (= lcswitch_in_prio) */
+#define FXT_MAX_OBJ_TYPE ((uint32_t)FXT_FIELD_MAX(kobj_type))             /* 0xff */
+#define FXT_MAX_BLOB_TYPE ((uint32_t)FXT_FIELD_MAX(blob_type))            /* 0xff */
+#define FXT_MAX_BLOB_SIZE ((uint32_t)FXT_FIELD_MAX(blob_size))            /* 0x7fff bytes */
+#define FXT_MAX_PROVIDER_EVENT ((uint32_t)FXT_FIELD_MAX(meta_event_id))   /* 15 */
+#define FXT_MAX_TRACE_INFO_TYPE ((uint32_t)FXT_FIELD_MAX(meta_trace_info_type)) /* 15 */
+#define FXT_MAX_TRACE_INFO_DATA FXT_FIELD_MAX(meta_trace_info_data)       /* 40 bits */
+
+/* The limits stated as literals at the top (readable, usable in #if) agree with the fields. */
+#ifdef __cplusplus
+#define FXT_STATIC_ASSERT_(c, m) static_assert(c, m)
+#else
+#define FXT_STATIC_ASSERT_(c, m) _Static_assert(c, m)
+#endif
+FXT_STATIC_ASSERT_(FXT_MAX_RECORD_WORDS == FXT_FIELD_MAX(rec_size), "record size field");
+FXT_STATIC_ASSERT_(FXT_MAX_LARGE_RECORD_WORDS == FXT_FIELD_MAX(large_size), "large record size field");
+FXT_STATIC_ASSERT_(FXT_MAX_ARGS == FXT_FIELD_MAX(event_nargs), "argument count field");
+FXT_STATIC_ASSERT_(FXT_MAX_STRING_INDEX == FXT_FIELD_MAX(string_index), "string index field");
+FXT_STATIC_ASSERT_(FXT_MAX_THREAD_INDEX == FXT_FIELD_MAX(thread_index), "thread index field");
+FXT_STATIC_ASSERT_(FXT_MAX_INLINE_STRING_LEN == FXT_FIELD_MAX(string_len), "string length field");
+FXT_STATIC_ASSERT_(FXT_MAX_PROVIDER_NAME_LEN == FXT_FIELD_MAX(meta_name_len), "provider name field");
+FXT_STATIC_ASSERT_(FXT_MAX_STRING_LEN <= FXT_MAX_INLINE_STRING_LEN, "string limit fits a ref");
+FXT_STATIC_ASSERT_(FXT_MAX_CPU == FXT_FIELD_MAX(wakeup_cpu), "cpu fields agree");
+FXT_STATIC_ASSERT_(FXT_MAX_THREAD_STATE == FXT_FIELD_MAX(lcswitch_out_state), "state fields agree");
+FXT_STATIC_ASSERT_(FXT_MAX_PRIORITY == FXT_FIELD_MAX(lcswitch_in_prio), "priority fields agree");
+
+/* Argument types whose value takes a word after the header (and its inline name). */
+#define FXT_ARG_VALUE_WORD_TYPES_                                                                  \
+    ((1u << FXT_ARG_INT64) | (1u << FXT_ARG_UINT64) | (1u << FXT_ARG_DOUBLE) | (1u << FXT_ARG_POINTER) | \
+     (1u << FXT_ARG_KOID))
+static inline int fxt_arg_has_value_word(unsigned type) {
+    return type < FXT_ARG_TYPE_COUNT && ((FXT_ARG_VALUE_WORD_TYPES_ >> type) & 1u) != 0;
+}
+
+/* Event types followed by an id word after their arguments (counter id, async / flow correlation id). */
+#define FXT_EVENT_ID_TYPES_                                                                        \
+    ((1u << FXT_EVENT_COUNTER) | (1u << FXT_EVENT_ASYNC_BEGIN) | (1u << FXT_EVENT_ASYNC_INSTANT) |   \
+     (1u << FXT_EVENT_ASYNC_END) | (1u << FXT_EVENT_FLOW_BEGIN) | (1u << FXT_EVENT_FLOW_STEP) |     \
+     (1u << FXT_EVENT_FLOW_END))
+static inline int fxt_event_has_id(unsigned type) {
+    return type < FXT_EVENT_TYPE_COUNT && ((FXT_EVENT_ID_TYPES_ >> type) & 1u) != 0;
+}
+
+/* Event types followed by an end timestamp word (duration complete). */
+static inline int fxt_event_has_end_ts(unsigned type) { return type == FXT_EVENT_DURATION_COMPLETE; }
+
 #ifdef __cplusplus
 }
 #endif

@@ -99,6 +99,30 @@ FXT_API void fxt_set_thread_name(const char *name);
 
 /* ---- argument helpers -------------------------------------------------------------- */
 
+#ifndef __cplusplus
+/*
+ * C: each argument is a compound literal with designated members, which the
+ * compiler builds in place in the macro's argument array. Through helper
+ * functions returning the struct, gcc built a temporary with narrow stores
+ * and copied it with 16-byte loads: two store-forwarding stalls per argument
+ * (~7 ns each event and argument; an instant with 2 arguments cost 2.6x the
+ * clock+stores floor). Union bytes a member does not cover are not read.
+ */
+#define FXT__ARG_(t, nm, ...)                                                      \
+    ((fxt_warg_t){.type = (uint8_t)(t), .name = {(nm), fxt__strlen0(nm), 0}, .str = {NULL, 0, 0}, __VA_ARGS__})
+#define FXT_NULL(n_) FXT__ARG_(FXT_ARG_NULL, (n_), .v = {.u64 = 0})
+#define FXT_I32(n_, v_) FXT__ARG_(FXT_ARG_INT32, (n_), .v = {.i32 = (int32_t)(v_)})
+#define FXT_U32(n_, v_) FXT__ARG_(FXT_ARG_UINT32, (n_), .v = {.u32 = (uint32_t)(v_)})
+#define FXT_I64(n_, v_) FXT__ARG_(FXT_ARG_INT64, (n_), .v = {.i64 = (int64_t)(v_)})
+#define FXT_U64(n_, v_) FXT__ARG_(FXT_ARG_UINT64, (n_), .v = {.u64 = (uint64_t)(v_)})
+#define FXT_F64(n_, v_) FXT__ARG_(FXT_ARG_DOUBLE, (n_), .v = {.f64 = (double)(v_)})
+/* the value is copied into the record */
+#define FXT_STR(name, s) fxt__arg_str((name), (s))
+#define FXT_PTR(n_, v_) FXT__ARG_(FXT_ARG_POINTER, (n_), .v = {.u64 = (uint64_t)(uintptr_t)(v_)})
+#define FXT_KOID(n_, v_) FXT__ARG_(FXT_ARG_KOID, (n_), .v = {.u64 = (uint64_t)(v_)})
+#define FXT_BOOL(n_, v_) FXT__ARG_(FXT_ARG_BOOL, (n_), .v = {.boolean = (v_) ? 1 : 0})
+#else
+/* C++ (no designated initializers before C++20): helpers, constructed in place (copy elision). */
 #define FXT_NULL(name) fxt__arg_bits(FXT_ARG_NULL, (name), 0)
 #define FXT_I32(name, v) fxt__arg_i32((name), (int32_t)(v))
 #define FXT_U32(name, v) fxt__arg_u32((name), (uint32_t)(v))
@@ -109,41 +133,51 @@ FXT_API void fxt_set_thread_name(const char *name);
 #define FXT_PTR(name, p) fxt__arg_bits(FXT_ARG_POINTER, (name), (uint64_t)(uintptr_t)(p))
 #define FXT_KOID(name, v) fxt__arg_bits(FXT_ARG_KOID, (name), (uint64_t)(v))
 #define FXT_BOOL(name, v) fxt__arg_bool((name), (v) ? 1 : 0)
+#endif
 
 /* The same values as writer.h's fxt_arg_*(), built with aggregate initialisation:
  * GCC turns memset-then-assign into narrow stores followed by wide reloads
- * (store-forwarding stalls, ~20 ns per event with two arguments). */
+ * (store-forwarding stalls, ~20 ns per event with two arguments).
+ *
+ * Forced inline: argument names are almost always string literals, and only
+ * once the helper is inlined into the call site does strlen("name") fold to a
+ * constant. gcc -O2 left these helpers as calls, which ran strlen on every
+ * argument name of every event (an instant with 2 arguments cost 2.6x the
+ * clock+stores floor, a counter 1.8x). A name that is not a literal still
+ * works: its strlen simply runs at the call site. */
+#define FXT__ARG_INLINE static inline __attribute__((always_inline))
 #define FXT__WARG_INIT_(type, name)                                                \
-    {(uint8_t)(type), {(name), (uint32_t)((name) ? strlen(name) : 0u), 0}, {0}, {NULL, 0, 0}}
-static inline fxt_warg_t fxt__arg_bits(unsigned type, const char *name, uint64_t bits) {
+    {(uint8_t)(type), {(name), fxt__strlen0(name), 0}, {0}, {NULL, 0, 0}}
+FXT__ARG_INLINE uint32_t fxt__strlen0(const char *s) { return s != NULL ? (uint32_t)strlen(s) : 0u; }
+FXT__ARG_INLINE fxt_warg_t fxt__arg_bits(unsigned type, const char *name, uint64_t bits) {
     fxt_warg_t a = FXT__WARG_INIT_(type, name);
     a.v.u64 = bits;
     return a;
 }
-static inline fxt_warg_t fxt__arg_i32(const char *name, int32_t v) {
+FXT__ARG_INLINE fxt_warg_t fxt__arg_i32(const char *name, int32_t v) {
     fxt_warg_t a = FXT__WARG_INIT_(FXT_ARG_INT32, name);
     a.v.i32 = v;
     return a;
 }
-static inline fxt_warg_t fxt__arg_u32(const char *name, uint32_t v) {
+FXT__ARG_INLINE fxt_warg_t fxt__arg_u32(const char *name, uint32_t v) {
     fxt_warg_t a = FXT__WARG_INIT_(FXT_ARG_UINT32, name);
     a.v.u32 = v;
     return a;
 }
-static inline fxt_warg_t fxt__arg_f64(const char *name, double v) {
+FXT__ARG_INLINE fxt_warg_t fxt__arg_f64(const char *name, double v) {
     fxt_warg_t a = FXT__WARG_INIT_(FXT_ARG_DOUBLE, name);
     a.v.f64 = v;
     return a;
 }
-static inline fxt_warg_t fxt__arg_bool(const char *name, int v) {
+FXT__ARG_INLINE fxt_warg_t fxt__arg_bool(const char *name, int v) {
     fxt_warg_t a = FXT__WARG_INIT_(FXT_ARG_BOOL, name);
     a.v.boolean = v;
     return a;
 }
-static inline fxt_warg_t fxt__arg_str(const char *name, const char *v) {
+FXT__ARG_INLINE fxt_warg_t fxt__arg_str(const char *name, const char *v) {
     fxt_warg_t a = FXT__WARG_INIT_(FXT_ARG_STRING, name);
     a.str.ptr = v;
-    a.str.len = (uint32_t)(v ? strlen(v) : 0u);
+    a.str.len = fxt__strlen0(v);
     a.str.ref = FXT_STRREF_INLINE_FLAG;
     return a;
 }
@@ -153,7 +187,8 @@ static inline fxt_warg_t fxt__arg_str(const char *name, const char *v) {
 /* A call site: its category and cached enabled state for the current session generation. */
 typedef struct fxt__site {
     const char *category;
-    uint32_t state; /* == fxt__gen_on: enabled; == fxt__gen_off: disabled; else recompute */
+    uint32_t state;        /* == fxt__gen_on: enabled; == fxt__gen_off: disabled; else recompute */
+    uint32_t category_len; /* strlen(category), set by fxt__site_refresh(); 0 = not yet */
 } fxt__site_t;
 
 FXT_API extern uint32_t fxt__gen_on;
@@ -181,7 +216,11 @@ static inline fxt_warg_t fxt__end_args(void) {
 /* Variadic: fxt_warg_t arguments terminated by fxt__end_args() (kept for compatibility). */
 FXT_API void fxt__event(fxt__site_t *site, uint32_t type, const char *name, ...);
 FXT_API void fxt__event_id(fxt__site_t *site, uint32_t type, const char *name, uint64_t id, ...);
-/* What the macros call: `nargs` arguments in an array (read in place, not copied). */
+/* What the macros call: `nargs` arguments in an array (read in place, not copied);
+ * name_len = strlen(name), computed at the call site where it folds for a literal. */
+FXT_API void fxt__event_args_n(fxt__site_t *site, uint32_t type, const char *name, uint32_t name_len, int has_id,
+                               uint64_t id, const fxt_warg_t *args, size_t nargs);
+/* The same, measuring the name (what the macros of earlier releases call). */
 FXT_API void fxt__event_args(fxt__site_t *site, uint32_t type, const char *name, int has_id, uint64_t id,
                              const fxt_warg_t *args, size_t nargs);
 FXT_API void fxt__complete(fxt__site_t *site, const char *name, uint64_t start_ticks);
@@ -226,36 +265,49 @@ static inline void fxt__scope_end(fxt__scope_t *s) {
 
 #define FXT__CAT2(a, b) a##b
 #define FXT__CAT(a, b) FXT__CAT2(a, b)
-#define FXT__SITE(cat) static fxt__site_t FXT__CAT(fxt__site_, __LINE__) = {cat, 0}
+#define FXT__SITE(cat) static fxt__site_t FXT__CAT(fxt__site_, __LINE__) = {cat, 0, 0}
 #define FXT__S FXT__CAT(fxt__site_, __LINE__)
 
 /* ---- the macros ------------------------------------------------------------------------- */
 
 #ifndef FXT_NO_TRACE
 
-/* FIRST(a, ...) and REST(a, ...) that also work when "..." is empty (no pedantic
- * warning): the argument array gets a leading placeholder so that zero
- * arguments still make a valid initializer. */
-#define FXT__FIRST(...) FXT__FIRST_(__VA_ARGS__, 0)
-#define FXT__FIRST_(a, ...) a
-#define FXT__REST(...) FXT__REST_(__VA_ARGS__, )
-#define FXT__REST_(a, ...) __VA_ARGS__
-#define FXT__ARGV(has_id, type, cat, name, id, ...)                                \
+/*
+ * Zero or more arguments: FXT__HAS_ARGS(x, ...) is 0 when only x is given
+ * (the event name, or a counter's id), 1 when arguments follow (up to 15),
+ * and selects a macro variant by token pasting. Without arguments no array
+ * is built; with some, the array holds exactly them. (An earlier form always
+ * added a placeholder element so that an empty list stayed a valid
+ * initializer: gcc then cleared the whole array with `rep stos`, several ns
+ * per event.)
+ */
+#define FXT__HAS_ARGS(...) FXT__ARG17_(__VA_ARGS__, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, ~)
+#define FXT__ARG17_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, ...) a17
+#define FXT__NARGS_ARRAY_(arr) (sizeof(arr) / sizeof((arr)[0]))
+#define FXT__ARGV0(has_id, type, cat, name, id)                                    \
     do {                                                                           \
         FXT__SITE(cat);                                                            \
         if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                          \
-            const fxt_warg_t fxt__a_[] = {{0xff, {NULL, 0, 0}, {0}, {NULL, 0, 0}}, __VA_ARGS__}; \
-            /* no arguments: NULL, so the placeholder array is optimised away */   \
-            fxt__event_args(&FXT__S, (type), (name), (has_id), (uint64_t)(id),     \
-                            sizeof fxt__a_ > sizeof fxt__a_[0] ? fxt__a_ + 1 : NULL, \
-                            sizeof fxt__a_ / sizeof fxt__a_[0] - 1u);              \
+            fxt__event_args_n(&FXT__S, (type), (name), fxt__strlen0(name), (has_id), (uint64_t)(id), NULL, 0); \
+        }                                                                          \
+    } while (0)
+#define FXT__ARGVN(has_id, type, cat, name, id, ...)                               \
+    do {                                                                           \
+        FXT__SITE(cat);                                                            \
+        if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                          \
+            const fxt_warg_t fxt__a_[] = {__VA_ARGS__};                            \
+            fxt__event_args_n(&FXT__S, (type), (name), fxt__strlen0(name), (has_id), (uint64_t)(id), \
+                              fxt__a_, FXT__NARGS_ARRAY_(fxt__a_));                \
         }                                                                          \
     } while (0)
 /* FXT_INSTANT(cat, name, args...) and friends: `args` are FXT_I32(...) etc. (0 to 15). */
-#define FXT__EV(type, cat, ...) FXT__ARGV(0, type, cat, FXT__FIRST(__VA_ARGS__), 0, FXT__REST(__VA_ARGS__))
+#define FXT__EV(type, cat, ...) FXT__CAT(FXT__EV_, FXT__HAS_ARGS(__VA_ARGS__))(type, cat, __VA_ARGS__)
+#define FXT__EV_0(type, cat, name) FXT__ARGV0(0, type, cat, name, 0)
+#define FXT__EV_1(type, cat, name, ...) FXT__ARGVN(0, type, cat, name, 0, __VA_ARGS__)
 /* (cat, name, id, args...) */
-#define FXT__EVID(type, cat, name, ...)                                            \
-    FXT__ARGV(1, type, cat, name, FXT__FIRST(__VA_ARGS__), FXT__REST(__VA_ARGS__))
+#define FXT__EVID(type, cat, name, ...) FXT__CAT(FXT__EVID_, FXT__HAS_ARGS(__VA_ARGS__))(type, cat, name, __VA_ARGS__)
+#define FXT__EVID_0(type, cat, name, id) FXT__ARGV0(1, type, cat, name, id)
+#define FXT__EVID_1(type, cat, name, id, ...) FXT__ARGVN(1, type, cat, name, id, __VA_ARGS__)
 
 #define FXT_INSTANT(cat, ...) FXT__EV(FXT_EVENT_INSTANT, cat, __VA_ARGS__)
 #define FXT_DURATION_BEGIN(cat, ...) FXT__EV(FXT_EVENT_DURATION_BEGIN, cat, __VA_ARGS__)
@@ -320,15 +372,22 @@ extern "C" {
 #endif
 /* FXT_DURATION(cat, name, args...): declares a scope object (one per line);
  * the arguments are evaluated (and copied) only when the category is enabled. */
-#define FXT_DURATION(cat, ...)                                                     \
+#define FXT_DURATION(cat, ...) FXT__CAT(FXT__DURATION_, FXT__HAS_ARGS(__VA_ARGS__))(cat, __VA_ARGS__)
+#define FXT__DURATION_0(cat, name)                                                 \
     FXT__SITE(cat);                                                                \
     FXT__SCOPE_DECL(FXT__CAT(fxt__scope_, __LINE__));                              \
     if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                              \
-        const fxt_warg_t fxt__a_[] = {{0xff, {NULL, 0, 0}, {0}, {NULL, 0, 0}}, FXT__REST(__VA_ARGS__)}; \
-        fxt__scope_begin(FXT__SCOPE_PTR(FXT__CAT(fxt__scope_, __LINE__)), &FXT__S,  \
-                         FXT__FIRST(__VA_ARGS__),                                  \
-                         sizeof fxt__a_ > sizeof fxt__a_[0] ? fxt__a_ + 1 : NULL,  \
-                         sizeof fxt__a_ / sizeof fxt__a_[0] - 1u);                 \
+        fxt__scope_begin(FXT__SCOPE_PTR(FXT__CAT(fxt__scope_, __LINE__)), &FXT__S, (name), NULL, 0); \
+    }                                                                              \
+    do {                                                                           \
+    } while (0)
+#define FXT__DURATION_1(cat, name, ...)                                            \
+    FXT__SITE(cat);                                                                \
+    FXT__SCOPE_DECL(FXT__CAT(fxt__scope_, __LINE__));                              \
+    if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                              \
+        const fxt_warg_t fxt__a_[] = {__VA_ARGS__};                                \
+        fxt__scope_begin(FXT__SCOPE_PTR(FXT__CAT(fxt__scope_, __LINE__)), &FXT__S, (name), fxt__a_, \
+                         FXT__NARGS_ARRAY_(fxt__a_));                              \
     }                                                                              \
     do {                                                                           \
     } while (0)
@@ -336,7 +395,7 @@ extern "C" {
 /* 1 when `cat` is enabled; cached per call site like the macros (no lock). */
 #define FXT_CATEGORY_ENABLED(cat)                                                  \
     __extension__({                                                                \
-        static fxt__site_t fxt__ce_ = {cat, 0};                                    \
+        static fxt__site_t fxt__ce_ = {cat, 0, 0};                                    \
         fxt__site_on(&fxt__ce_);                                                   \
     })
 

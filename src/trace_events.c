@@ -1,0 +1,457 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Encoding events, logs and blobs into the calling thread's chunk. The
+ * one-pass fast path (emit_fast) handles the steady state; the general path
+ * (prep + emit) resolves and registers strings, takes chunks and drops.
+ * Every word is assembled by the encoding core (src/encode.h).
+ */
+#include "trace_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct pref {
+    uint16_t ref;
+    uint16_t reg;     /* index to register in this chunk, 0 if none */
+    const char *ptr;
+    uint32_t len;
+} pref_t;
+
+/* The pointer -> string index cache slot of a string (interned by address). */
+static inline unsigned cache_slot(const char *ptr) {
+    return (unsigned)(((uint64_t)(uintptr_t)ptr * 0x9E3779B97F4A7C15ull) >> (64 - CACHE_BITS));
+}
+
+/* Resolve a string: inline, or an index of this thread's table (registered per chunk). */
+static void prep(tls_t *t, fxt_str_t s, pref_t *o) {
+    o->reg = 0;
+    o->ptr = s.ptr;
+    /* cut like every other API (at a UTF-8 boundary): the one rule of the encoding core */
+    o->len = s.ptr ? fxt__str_clamp(s.ptr, s.len) : 0;
+    if (o->len == 0) {
+        o->ref = 0;
+        return;
+    }
+    if (s.ref & FXT_STRREF_INLINE_FLAG) {
+        o->ref = fxt_strref_inline((uint16_t)o->len);
+        return;
+    }
+    unsigned slot = cache_slot(s.ptr);
+    uint16_t idx = t->cache[slot].ptr == s.ptr ? t->cache[slot].idx : 0;
+    if (idx == 0 || t->strs[idx].len != o->len) {
+        if (t->nstr >= MAX_THREAD_STRINGS) {
+            o->ref = fxt_strref_inline((uint16_t)o->len);
+            return;
+        }
+        idx = (uint16_t)++t->nstr;
+        t->strs[idx].ptr = s.ptr;
+        t->strs[idx].len = o->len;
+        t->strs[idx].epoch = 0;
+        t->cache[slot].ptr = s.ptr;
+        t->cache[slot].idx = idx;
+    }
+    o->ref = idx;
+    if (t->strs[idx].epoch != t->epoch) {
+        o->reg = idx;
+    }
+}
+
+static void refresh_reg(const tls_t *t, pref_t *r) {
+    r->reg = (r->ref != 0 && !fxt_strref_is_inline(r->ref) && t->strs[r->ref].epoch != t->epoch) ? r->ref : 0;
+}
+
+/* The string as the record carries it (its bytes only when inline). */
+static inline fxt__estr_t pref_estr(const pref_t *r) {
+    return fxt_strref_is_inline(r->ref) ? fxt__estr_inline(r->ptr, r->len) : fxt__estr_index(r->ref);
+}
+
+static uint64_t pref_words(const pref_t *r) { return fxt_strref_is_inline(r->ref) ? fxt_words(r->len) : 0; }
+static uint64_t reg_words(const pref_t *r) { return r->reg ? 1 + fxt_words(r->len) : 0; }
+
+static void put_reg(tls_t *t, pref_t *r) {
+    if (r->reg && t->strs[r->reg].epoch != t->epoch) {
+        put(&t->p, fxt__hdr_string(r->reg, r->len));
+        put_stream(&t->p, r->ptr, r->len);
+        t->strs[r->reg].epoch = t->epoch;
+        BUMP(t->records);
+    }
+}
+
+static void put_inline(tls_t *t, const pref_t *r) {
+    if (fxt_strref_is_inline(r->ref)) {
+        put_stream(&t->p, r->ptr, r->len);
+    }
+}
+
+typedef struct rec {
+    uint32_t type;
+    uint64_t ts, id, end_ts;
+    int has_id, has_end;
+    const fxt_warg_t *args; /* the caller's array (read in place) */
+    unsigned nargs;
+    pref_t cat, name, aname[FXT_MAX_ARGS], aval[FXT_MAX_ARGS];
+} rec_t;
+
+static uint64_t arg_words(const rec_t *r, unsigned i) {
+    fxt__estr_t nm = pref_estr(&r->aname[i]), sv = pref_estr(&r->aval[i]);
+    return fxt__arg_words(r->args[i].type, &nm, &sv);
+}
+
+/* Write an event (string registrations first), taking a new chunk if needed. */
+static void emit(tls_t *t, rec_t *r) {
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (t->cur == NULL && !fxt__trace_next_chunk(t)) {
+            break;
+        }
+        uint64_t need = 0, words = 2 + (uint64_t)(r->has_id || r->has_end);
+        /* which strings this chunk has not registered yet */
+        refresh_reg(t, &r->cat);
+        refresh_reg(t, &r->name);
+        for (unsigned i = 0; i < r->nargs; i++) {
+            refresh_reg(t, &r->aname[i]);
+            refresh_reg(t, &r->aval[i]);
+        }
+        need += reg_words(&r->cat);
+        words += pref_words(&r->cat);
+        need += reg_words(&r->name);
+        words += pref_words(&r->name);
+        for (unsigned i = 0; i < r->nargs; i++) {
+            need += reg_words(&r->aname[i]) + reg_words(&r->aval[i]);
+            words += arg_words(r, i);
+        }
+        if (words > FXT_MAX_RECORD_WORDS) {
+            break; /* cannot be encoded: dropped */
+        }
+        if ((uint64_t)(t->end - t->p) < (need + words) * 8) {
+            if (!fxt__trace_next_chunk(t)) {
+                break;
+            }
+            /* new chunk: every string must be registered again */
+            continue;
+        }
+        put_reg(t, &r->cat);
+        put_reg(t, &r->name);
+        for (unsigned i = 0; i < r->nargs; i++) {
+            put_reg(t, &r->aname[i]);
+            put_reg(t, &r->aval[i]);
+        }
+        put(&t->p, fxt__hdr_event(r->type, r->nargs, 1, r->cat.ref, r->name.ref, words));
+        put(&t->p, r->ts);
+        put_inline(t, &r->cat);
+        put_inline(t, &r->name);
+        for (unsigned i = 0; i < r->nargs; i++) {
+            fxt__estr_t nm = pref_estr(&r->aname[i]), sv = pref_estr(&r->aval[i]);
+            t->p = fxt__put_arg(t->p, 0, &r->args[i], &nm, &sv);
+        }
+        if (r->has_id) {
+            put(&t->p, r->id);
+        } else if (r->has_end) {
+            put(&t->p, r->end_ts);
+        }
+        commit(t);
+        BUMP(t->records);
+        return;
+    }
+    BUMP(t->dropped);
+}
+
+/*
+ * The steady state: every string of the event is already registered in the
+ * current chunk and the chunk has room. Then the event is encoded in one pass
+ * over the arguments (read in place), straight into the chunk, with no string
+ * preparation. Any other case returns 0 having committed nothing (bytes past
+ * t->p are not part of the chunk yet), and the general path (prep + emit)
+ * resolves, registers, takes a new chunk or drops, exactly as before.
+ */
+
+/* The index of `ptr` when the current chunk has registered it with this length, else 0. */
+static inline uint16_t known_ref(const tls_t *t, const char *ptr, size_t len) {
+    unsigned slot = cache_slot(ptr);
+    uint16_t idx = t->cache[slot].idx;
+    if (t->cache[slot].ptr != ptr || idx == 0 || t->strs[idx].len != len || t->strs[idx].epoch != t->epoch) {
+        return 0;
+    }
+    return idx;
+}
+
+/* tail: the id (has_id) or end timestamp (complete) word, if has_tail. 1 when written. */
+__attribute__((always_inline)) static inline int emit_fast(tls_t *t, uint32_t type, uint64_t ts,
+                                                           const fxt__site_t *site, const char *name,
+                                                           size_t name_len,
+                                                           const fxt_warg_t *args, size_t n, int has_tail,
+                                                           uint64_t tail) {
+    uint8_t *p = t->p;
+    /* room for the worst case without inline string values: header, timestamp,
+     * 2 words per argument, tail (p == end == NULL without a chunk) */
+    const char *cat = site->category;
+    if (n > FXT_MAX_ARGS || cat == NULL || name == NULL || (size_t)(t->end - p) < (3 + 2 * n) * 8) {
+        return 0;
+    }
+    /* lengths known in advance (a strlen per string per event was a fifth of an event's cost):
+     * the category's measured by fxt__site_refresh, the name's at the call site */
+    uint32_t cat_len = __atomic_load_n(&site->category_len, __ATOMIC_RELAXED);
+    uint16_t cref = known_ref(t, cat, cat_len ? cat_len : strlen(cat));
+    uint16_t nref = known_ref(t, name, name_len);
+    if (cref == 0 || nref == 0) {
+        return 0;
+    }
+    uint8_t *q = p + 16;
+    size_t k = 0;
+    for (; k < n; k++) {
+        const fxt_warg_t *a = &args[k];
+        if (a->type >= FXT_ARG_TYPE_COUNT) {
+            break; /* an invalid argument ends the list (as prep_args) */
+        }
+        uint16_t aref = (a->name.ref & FXT_STRREF_INLINE_FLAG) ? 0 : known_ref(t, a->name.ptr, a->name.len);
+        if (aref == 0) {
+            return 0;
+        }
+        fxt__estr_t nm = fxt__estr_index(aref), sv = fxt__estr_index(FXT_STRREF_EMPTY);
+        if (a->type == FXT_ARG_STRING && a->str.ptr != NULL) {
+            /* cut like every other API (a UTF-8 boundary) */
+            uint32_t len = fxt__str_clamp(a->str.ptr, a->str.len);
+            if (len == 0) {
+                /* the empty string */
+            } else if (a->str.ref & FXT_STRREF_INLINE_FLAG) {
+                sv = fxt__estr_inline(a->str.ptr, len);
+                /* beyond the 2 words reserved: keep room for the arguments left and the tail */
+                if ((uint64_t)(t->end - q) < (1 + fxt__estr_words(&sv) + 2 * (n - k - 1) + 1) * 8) {
+                    return 0;
+                }
+            } else {
+                uint16_t vref = known_ref(t, a->str.ptr, len);
+                if (vref == 0) {
+                    return 0;
+                }
+                sv = fxt__estr_index(vref);
+            }
+        }
+        q = fxt__put_arg(q, 0, a, &nm, &sv);
+    }
+    if (has_tail) {
+        put(&q, tail);
+    }
+    uint64_t words = (uint64_t)(q - p) / 8;
+    if (words > FXT_MAX_RECORD_WORDS) {
+        return 0; /* the general path drops it */
+    }
+    put(&p, fxt__hdr_event(type, (unsigned)k, 1, cref, nref, words));
+    put(&p, ts);
+    t->p = q;
+    commit(t);
+    BUMP(t->records);
+    return 1;
+}
+
+/* Resolve the strings of `n` arguments (invalid types are skipped). */
+static void prep_args(tls_t *t, rec_t *r, const fxt_warg_t *args, size_t n) {
+    r->args = args;
+    r->nargs = 0;
+    if (n > FXT_MAX_ARGS) {
+        n = FXT_MAX_ARGS;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const fxt_warg_t *a = &args[i];
+        if (a->type >= FXT_ARG_TYPE_COUNT) {
+            break; /* an invalid argument ends the list */
+        }
+        prep(t, a->name, &r->aname[r->nargs]);
+        if (a->type == FXT_ARG_STRING) {
+            prep(t, a->str, &r->aval[r->nargs]);
+        } else {
+            r->aval[r->nargs].reg = 0;
+            r->aval[r->nargs].ref = 0;
+            r->aval[r->nargs].len = 0;
+        }
+        r->nargs++;
+    }
+}
+
+static void collect_args(tls_t *t, rec_t *r, fxt_warg_t *buf, va_list ap) {
+    size_t n = 0;
+    for (;;) {
+        fxt_warg_t a = va_arg(ap, fxt_warg_t);
+        if (a.type == 0xff) {
+            break;
+        }
+        if (n < FXT_MAX_ARGS && a.type < FXT_ARG_TYPE_COUNT) {
+            buf[n++] = a;
+        }
+    }
+    prep_args(t, r, buf, n);
+}
+
+static void start_rec_at(tls_t *t, rec_t *r, fxt__site_t *site, uint32_t type, const char *name,
+                         uint64_t ts) {
+    r->type = type;
+    r->ts = ts;
+    r->has_id = r->has_end = 0;
+    prep(t, fxt_cstr(site->category), &r->cat);
+    prep(t, fxt_cstr(name), &r->name);
+}
+
+static void start_rec(tls_t *t, rec_t *r, fxt__site_t *site, uint32_t type, const char *name) {
+    start_rec_at(t, r, site, type, name, fxt__trace_now());
+}
+
+void fxt__event(fxt__site_t *site, uint32_t type, const char *name, ...) {
+    tls_t *t = enter();
+    if (t == NULL) {
+        return;
+    }
+    rec_t r;
+    fxt_warg_t buf[FXT_MAX_ARGS];
+    start_rec(t, &r, site, type, name);
+    va_list ap;
+    va_start(ap, name);
+    collect_args(t, &r, buf, ap);
+    va_end(ap);
+    emit(t, &r);
+    leave(t);
+}
+
+void fxt__event_id(fxt__site_t *site, uint32_t type, const char *name, uint64_t id, ...) {
+    tls_t *t = enter();
+    if (t == NULL) {
+        return;
+    }
+    rec_t r;
+    start_rec(t, &r, site, type, name);
+    r.has_id = 1;
+    r.id = id;
+    fxt_warg_t buf[FXT_MAX_ARGS];
+    va_list ap;
+    va_start(ap, id);
+    collect_args(t, &r, buf, ap);
+    va_end(ap);
+    emit(t, &r);
+    leave(t);
+}
+
+/* Everything the one-pass path leaves: resolve and register strings, take chunks,
+ * drop. Out of line, so that the fast path keeps a small frame. */
+__attribute__((noinline)) static void emit_general(tls_t *t, fxt__site_t *site, uint32_t type,
+                                                   const char *name, uint64_t ts, int has_id, uint64_t id,
+                                                   int has_end, uint64_t end_ts, const fxt_warg_t *args,
+                                                   size_t nargs) {
+    rec_t r;
+    start_rec_at(t, &r, site, type, name, ts);
+    r.has_id = has_id;
+    r.id = id;
+    r.has_end = has_end;
+    r.end_ts = end_ts;
+    prep_args(t, &r, args, nargs);
+    emit(t, &r);
+}
+
+void fxt__complete_args(fxt__site_t *site, const char *name, uint64_t start, const fxt_warg_t *args,
+                        size_t nargs) {
+    tls_t *t = enter();
+    if (t == NULL) {
+        return;
+    }
+    uint64_t end = fxt__trace_now();
+    if (!emit_fast(t, FXT_EVENT_DURATION_COMPLETE, start, site, name, name ? strlen(name) : 0, args, nargs, 1, end)) {
+        emit_general(t, site, FXT_EVENT_DURATION_COMPLETE, name, start, 0, 0, 1, end, args, nargs);
+    }
+    leave(t);
+}
+
+void fxt__event_args_n(fxt__site_t *site, uint32_t type, const char *name, uint32_t name_len, int has_id,
+                       uint64_t id, const fxt_warg_t *args, size_t nargs) {
+    tls_t *t = enter();
+    if (t == NULL) {
+        return;
+    }
+    uint64_t ts = fxt__trace_now();
+    if (!emit_fast(t, type, ts, site, name, name_len, args, nargs, has_id != 0, id)) {
+        emit_general(t, site, type, name, ts, has_id != 0, id, 0, 0, args, nargs);
+    }
+    leave(t);
+}
+
+/* The entry point of code compiled against headers older than fxt__event_args_n(). */
+void fxt__event_args(fxt__site_t *site, uint32_t type, const char *name, int has_id, uint64_t id,
+                     const fxt_warg_t *args, size_t nargs) {
+    fxt__event_args_n(site, type, name, name ? (uint32_t)strlen(name) : 0u, has_id, id, args, nargs);
+}
+
+void fxt__complete(fxt__site_t *site, const char *name, uint64_t start) {
+    tls_t *t = enter();
+    if (t == NULL) {
+        return;
+    }
+    uint64_t end = fxt__trace_now();
+    if (!emit_fast(t, FXT_EVENT_DURATION_COMPLETE, start, site, name, name ? strlen(name) : 0, NULL, 0, 1, end)) {
+        emit_general(t, site, FXT_EVENT_DURATION_COMPLETE, name, start, 0, 0, 1, end, NULL, 0);
+    }
+    leave(t);
+}
+
+/* A record with a byte stream (log message, blob payload). */
+static void emit_stream(tls_t *t, int is_log, const char *name, const void *data, size_t len) {
+    uint64_t ts = fxt__trace_now();
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (t->cur == NULL && !fxt__trace_next_chunk(t)) {
+            break;
+        }
+        pref_t nm = {0, 0, NULL, 0};
+        if (!is_log) {
+            prep(t, fxt_cstr(name), &nm);
+            refresh_reg(t, &nm);
+        }
+        uint64_t words = (is_log ? 2 : 1 + pref_words(&nm)) + fxt_words(len);
+        uint64_t need = words + reg_words(&nm);
+        if ((uint64_t)(t->end - t->p) < need * 8) {
+            if (!fxt__trace_next_chunk(t)) {
+                break;
+            }
+            continue;
+        }
+        if (is_log) {
+            put(&t->p, fxt__hdr_log(words, (uint32_t)len, 1));
+            put(&t->p, ts);
+        } else {
+            put_reg(t, &nm);
+            put(&t->p, fxt__hdr_blob(words, nm.ref, len, FXT_BLOB_DATA));
+            put_inline(t, &nm);
+        }
+        put_stream(&t->p, data, len);
+        commit(t);
+        BUMP(t->records);
+        return;
+    }
+    BUMP(t->dropped);
+}
+
+void fxt__log(fxt__site_t *site, const char *fmt, ...) {
+    (void)site;
+    tls_t *t = enter();
+    if (t == NULL) {
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->logbuf, sizeof t->logbuf, fmt, ap);
+    va_end(ap);
+    if (n >= 0) {
+        size_t len = (size_t)n < sizeof t->logbuf ? (size_t)n : sizeof t->logbuf - 1;
+        emit_stream(t, 1, NULL, t->logbuf, len);
+    }
+    leave(t);
+}
+
+void fxt__blob(fxt__site_t *site, const char *name, const void *data, size_t size) {
+    (void)site;
+    tls_t *t = enter();
+    if (t == NULL) {
+        return;
+    }
+    if (size > FXT_MAX_BLOB_SIZE || size + 64 > fxt__trace.chunk_size) {
+        BUMP(t->dropped); /* larger than a blob record (or a chunk) can hold */
+    } else {
+        emit_stream(t, 0, name, data, size);
+    }
+    leave(t);
+}

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The trace engine's private declarations, shared by its files:
+ *
+ *   trace_clock.c       session clock (TSC when invariant, else CLOCK_MONOTONIC)
+ *   trace_categories.c  category patterns and per-call-site enabled state
+ *   trace_chunks.c      per-thread state; chunks for oneshot, circular, streaming
+ *   trace_events.c      encoding events, logs and blobs into a thread's chunk
+ *   trace_session.c     session start/stop, output, statistics, environment
+ *
+ * Buffers: the session's buffer is cut into chunks. Each thread writes into
+ * its own current chunk with no lock, no syscall and no allocation; taking a
+ * new chunk is the only synchronised step (an atomic increment for oneshot
+ * and circular, a mutex-protected free list for streaming). Every chunk is
+ * self-contained: it starts with the thread record of its thread (index 1)
+ * and re-registers each string the first time the chunk uses it, so chunks
+ * can be written out in any grouping, dropped (circular mode overwrites a
+ * thread's oldest chunk) or streamed, and the kept events still resolve.
+ *
+ * Strings are interned by address (literals) in a per-thread table; each
+ * thread's records live in its own chunks, so per-thread indexes never clash
+ * (re-registration replaces, as the spec defines).
+ *
+ * Every record is encoded by the encoding core (src/encode.h).
+ *
+ * Portability (docs/trace.md): GNU C (gcc or clang: __thread, __atomic
+ * builtins, always_inline), POSIX threads and CLOCK_MONOTONIC, 64-bit
+ * lock-free atomics. Linux adds membarrier (a cheaper hot path), thread ids
+ * and names; x86-64 adds the TSC clock. Anything else stops here with an
+ * #error naming what is missing.
+ */
+#ifndef FXT_TRACE_INTERNAL_H
+#define FXT_TRACE_INTERNAL_H
+
+#if !defined(__GNUC__) && !defined(__clang__)
+#error "libfxt trace engine: needs GNU C extensions (gcc or clang): __thread, __atomic builtins, attributes"
+#endif
+#if defined(_WIN32)
+#error "libfxt trace engine: needs POSIX threads and clock_gettime (Windows is not supported; build with FXT_NO_TRACE users only)"
+#endif
+#if !defined(__GCC_ATOMIC_LLONG_LOCK_FREE) || __GCC_ATOMIC_LLONG_LOCK_FREE != 2 || !defined(__GCC_ATOMIC_INT_LOCK_FREE) || __GCC_ATOMIC_INT_LOCK_FREE != 2
+#error "libfxt trace engine: needs lock-free 32- and 64-bit atomics (per-thread counters are read by other threads)"
+#endif
+
+#include <fxt/trace.h>
+
+#include "encode.h"
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#if !defined(CLOCK_MONOTONIC)
+#error "libfxt trace engine: needs clock_gettime(CLOCK_MONOTONIC)"
+#endif
+
+#define DEFAULT_BUFFER (32u << 20)
+#define MAX_CHUNK (256u << 10)
+#define CACHE_BITS 12u
+#define CACHE_SIZE (1u << CACHE_BITS) /* pointer -> string index cache per thread */
+#define MAX_THREAD_STRINGS 4096u /* per-thread string table; beyond it strings go inline */
+
+/* ---- chunks and per-thread state ------------------------------------------------------ */
+
+typedef struct tls tls_t;
+
+typedef struct chunk {
+    uint8_t *data;
+    uint32_t cap;
+    uint32_t used;  /* committed bytes (release-stored after each record) */
+    uint64_t seq;
+    tls_t *owner;
+    struct chunk *next; /* streaming queue / free list */
+} chunk_t;
+
+typedef struct sstr {
+    const char *ptr;
+    uint32_t len;
+    uint64_t epoch; /* chunk seq in which it was last registered */
+} sstr_t;
+
+struct tls {
+    uint32_t gen;
+    uint64_t pid, tid;
+    char name[64];
+    chunk_t *cur;
+    uint8_t *p, *end;
+    uint64_t epoch;
+    int named; /* streaming: the thread's kernel object record was written */
+    struct {
+        const char *ptr;
+        uint16_t idx;
+    } cache[CACHE_SIZE];
+    sstr_t strs[MAX_THREAD_STRINGS + 1];
+    uint32_t nstr;
+    chunk_t **chunks; /* this thread's chunks, in order (oneshot, circular) */
+    size_t nchunks, capchunks;
+    uint64_t records, dropped, overwritten;
+    int exited;
+    uint32_t busy; /* 1 while the owner writes a record (see enter()) */
+    tls_t *next_all;
+    char logbuf[4096];
+};
+
+/* The engine's one global state: the session and its buffers (under `lock` unless noted). */
+struct fxt__trace_session {
+    pthread_mutex_t lock; /* sessions, thread list, streaming queues */
+    pthread_cond_t cond;
+    int active;
+    uint32_t gen;         /* generation counter */
+    fxt_buffer_mode mode;
+    char **cats;          /* category patterns */
+    size_t ncats;
+    int all_cats;
+    int tsc;
+    uint64_t tps;
+    uint64_t pid;
+    char provider_name[256];
+    /* chunks */
+    uint8_t *mem;
+    chunk_t *chunks;
+    uint32_t nchunks, chunk_size;
+    uint32_t next_chunk; /* atomic */
+    uint64_t seq;        /* atomic */
+    chunk_t *free_list, *queue_head, *queue_tail;
+    /* output */
+    int fd;
+    int owns_fd;
+    fxt_sink_t sink;
+    pthread_t writer;
+    int writer_running, writer_stop;
+    fxt_status out_status;
+    uint64_t out_bytes;
+    fxt_session_stats_t last;
+    tls_t *threads;      /* every thread that ever traced (reused across sessions; never freed) */
+    uint32_t full_fence; /* 1 until membarrier is registered: writers then need a full fence */
+    int env_tried;       /* FXT_TRACE_* auto-start tried (or an explicit session started) */
+};
+
+/* Hidden: internal to the library (the static library still needs the fxt__ prefix). */
+#pragma GCC visibility push(hidden)
+
+extern struct fxt__trace_session fxt__trace;
+extern __thread tls_t *fxt__trace_tls; /* the calling thread's state, NULL before its first event */
+
+/* trace_clock.c */
+int fxt__trace_tsc_invariant(void);
+uint64_t fxt__trace_calibrate_tsc(void);
+
+/* trace_categories.c */
+int fxt__trace_parse_cats(const char *spec); /* 0, or -1 when out of memory */
+void fxt__trace_free_cats(void);
+
+/* trace_chunks.c */
+tls_t *fxt__trace_tls_slow(tls_t *t);
+void fxt__trace_membarrier_register(void);
+void fxt__trace_wait_writers(tls_t *head);
+void fxt__trace_enqueue(chunk_t *c); /* under the lock: hand a chunk to the streaming writer */
+int fxt__trace_next_chunk(tls_t *t);
+
+#pragma GCC visibility pop
+
+/* ---- hot-path helpers (inlined into every event) --------------------------------------- */
+
+static inline uint64_t fxt__trace_mono_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t fxt__trace_now(void) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (__atomic_load_n(&fxt__trace.tsc, __ATOMIC_RELAXED)) { /* read by threads outside the lock */
+        return __builtin_ia32_rdtsc();
+    }
+#endif
+    return fxt__trace_mono_ns();
+}
+
+/* Inlined into every event: the common case is a thread already in the session. */
+static inline tls_t *get_tls(void) {
+    tls_t *t = fxt__trace_tls;
+    if (__builtin_expect(t != NULL && t->gen == __atomic_load_n(&fxt__trace.gen, __ATOMIC_ACQUIRE), 1)) {
+        return t;
+    }
+    return fxt__trace_tls_slow(t);
+}
+
+/* Counters read by other threads (stats): single-writer, so a relaxed store suffices. */
+#define BUMP(x) __atomic_store_n(&(x), __atomic_load_n(&(x), __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED)
+#define READ(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+/* Chunks hold host-order words: the encoding core's output with no swap. */
+static inline void put(uint8_t **p, uint64_t v) { *p = fxt__put_word(*p, v, 0); }
+
+static inline void put_stream(uint8_t **p, const char *s, size_t n) { *p = fxt__put_bytes(*p, s, n); }
+
+/*
+ * Stopping a session while other threads trace: a writer marks itself busy,
+ * then checks that its session is still the active one; the stopper clears
+ * `active`, then waits until no thread is busy before it reads (and frees)
+ * the buffers. The writer's store of `busy` must be visible before its load
+ * of `active` (store-load order): a process-wide membarrier() issued by the
+ * stopper provides it, so the hot path needs only a compiler barrier; where
+ * membarrier is unavailable the writer uses a full fence.
+ */
+
+static inline tls_t *enter(void) {
+    tls_t *t = get_tls();
+    if (t == NULL) {
+        return NULL;
+    }
+    __atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&fxt__trace.full_fence, __ATOMIC_RELAXED)) {
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    } else {
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    }
+    if (!__atomic_load_n(&fxt__trace.active, __ATOMIC_ACQUIRE) || t->gen != __atomic_load_n(&fxt__trace.gen, __ATOMIC_ACQUIRE)) {
+        __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+        return NULL;
+    }
+    return t;
+}
+
+static inline void leave(tls_t *t) { __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE); }
+
+static inline void commit(tls_t *t) { __atomic_store_n(&t->cur->used, (uint32_t)(t->p - t->cur->data), __ATOMIC_RELEASE); }
+
+#endif /* FXT_TRACE_INTERNAL_H */
