@@ -125,7 +125,7 @@ static void mutants(const char *synth_opt, uint64_t seed) {
     CHECK_EQ_I64(feed("synth base", orig, len), 0); /* the unmutated trace is valid */
     uint8_t *b = malloc(2 * len);
     rng_state = seed;
-    enum { N = 100 };
+    enum { N = 50 };
     int damaged = 0;
     for (int k = 0; k < N; k++) {
         size_t n = len;
