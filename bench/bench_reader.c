@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Reader throughput against a physical floor measured in the same run.
  *
@@ -39,9 +40,12 @@ static void put_str(buf_t *b, const char *s, size_t len) {
     b->n += words;
 }
 
-static uint64_t hdr(unsigned type, uint64_t words) { return fxt_put_rec_type(type) | fxt_put_rec_size(words); }
+static uint64_t hdr(unsigned type, uint64_t words) {
+    return fxt_put_rec_type(type) | fxt_put_rec_size(words);
+}
 
-static uint64_t ev(unsigned etype, uint64_t words, unsigned nargs, unsigned thread, unsigned cat, unsigned name) {
+static uint64_t ev(unsigned etype, uint64_t words, unsigned nargs, unsigned thread, unsigned cat,
+                   unsigned name) {
     return hdr(FXT_RECORD_EVENT, words) | fxt_put_event_type(etype) | fxt_put_event_nargs(nargs) |
            fxt_put_event_thread(thread) | fxt_put_event_category(cat) | fxt_put_event_name(name);
 }
@@ -83,17 +87,21 @@ static void build(buf_t *b, size_t bytes) {
                  name = 11 + (unsigned)((x >> 16) % 190);
         ts += 1 + (x >> 40) % 100;
         switch ((x >> 32) % 8) {
-        case 0: case 1: case 2: /* duration begin + end */
+        case 0:
+        case 1:
+        case 2: /* duration begin + end */
             put(b, ev(FXT_EVENT_DURATION_BEGIN, 2, 0, thread, cat, name));
             put(b, ts);
             put(b, ev(FXT_EVENT_DURATION_END, 2, 0, thread, cat, name));
             put(b, ts + 50);
             records_in_trace += 2;
             break;
-        case 3: case 4: /* instant with 2 int args: int32 (1 word) and int64 (2 words) */
+        case 3:
+        case 4: /* instant with 2 int args: int32 (1 word) and int64 (2 words) */
             put(b, ev(FXT_EVENT_INSTANT, 5, 2, thread, cat, name));
             put(b, ts);
-            put(b, fxt_put_arg_type(FXT_ARG_INT32) | fxt_put_arg_size(1) | fxt_put_arg_name(5) | fxt_put_arg_i32(x & 0xffff));
+            put(b, fxt_put_arg_type(FXT_ARG_INT32) | fxt_put_arg_size(1) | fxt_put_arg_name(5) |
+                       fxt_put_arg_i32(x & 0xffff));
             put(b, fxt_put_arg_type(FXT_ARG_INT64) | fxt_put_arg_size(2) | fxt_put_arg_name(6));
             put(b, x);
             records_in_trace++;
@@ -192,8 +200,8 @@ int main(int argc, char **argv) {
                 (unsigned long long)n2, (unsigned long long)records_in_trace);
         return 1;
     }
-    printf("trace: %.1f MB, %llu records (%.1f bytes/record)\n", bytes / 1e6,
-           (unsigned long long)n1, bytes / (double)n1);
+    printf("trace: %.1f MB, %llu records (%.1f bytes/record)\n", bytes / 1e6, (unsigned long long)n1,
+           bytes / (double)n1);
     printf("floor  (sum of 64-bit words):   %8.0f MB/s\n", bytes / best_floor / 1e6);
     printf("decode (whole buffer):          %8.0f MB/s  %7.1f M records/s  ratio %.2f of floor\n",
            bytes / best_whole / 1e6, (double)n1 / best_whole / 1e6, best_floor / best_whole);

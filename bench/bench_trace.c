@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Cost of the trace macros, next to floors measured in the same run:
  *   clock        reading the session clock alone (fxt_ticks)
@@ -56,14 +57,22 @@ static double run_case(int c, long n) {
     double t0 = now();
     for (long i = 0; i < n; i++) {
         switch (c) {
-        case 0: FXT_INSTANT("off", "disabled", FXT_I32("i", (int)i)); break;
+        case 0:
+            FXT_INSTANT("off", "disabled", FXT_I32("i", (int)i));
+            break;
         case 1:
             FXT_DURATION_BEGIN("bench", "pair");
             FXT_DURATION_END("bench", "pair");
             break;
-        case 2: scoped(); break;
-        case 3: FXT_INSTANT("bench", "instant", FXT_I32("a", (int)i), FXT_I64("b", i)); break;
-        default: FXT_COUNTER("bench", "counter", 1, FXT_I64("v", i)); break;
+        case 2:
+            scoped();
+            break;
+        case 3:
+            FXT_INSTANT("bench", "instant", FXT_I32("a", (int)i), FXT_I64("b", i));
+            break;
+        default:
+            FXT_COUNTER("bench", "counter", 1, FXT_I64("v", i));
+            break;
         }
     }
     return (now() - t0) / (double)n;
@@ -109,7 +118,8 @@ int main(int argc, char **argv) {
         if (c == 0) {
             printf("%-22s %10.2f %12s %16s %8s\n", names[c], best * 1e9, "-", "(target <= 1 ns)", "-");
         } else {
-            printf("%-22s %10.2f %12.2f %16s %8.2f\n", names[c], best * 1e9, fl * 1e9, "clock+stores", best / fl);
+            printf("%-22s %10.2f %12.2f %16s %8.2f\n", names[c], best * 1e9, fl * 1e9, "clock+stores",
+                   best / fl);
         }
     }
     double fc = 1e9;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Writer cost per record against a floor measured in the same run.
  *
@@ -130,6 +131,7 @@ int main(int argc, char **argv) {
                (double)bytes / events, best_floor * 1e9 / events, (double)bytes / best / 1e6,
                best_floor / best);
     }
-    printf("(ratio = floor time / encode time: 1.0 would mean encoding costs no more than storing the bytes)\n");
+    printf(
+        "(ratio = floor time / encode time: 1.0 would mean encoding costs no more than storing the bytes)\n");
     return 0;
 }

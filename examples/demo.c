@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A small multi-threaded C program instrumented with libfxt's trace macros.
  * `make demo` runs it and writes demo.fxt; open that in https://ui.perfetto.dev.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // Every trace macro from C++ (RAII scoped durations), writing demo_cpp.fxt.
 #include <fxt/trace.h>
 

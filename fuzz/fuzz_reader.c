@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Fuzz target for the reader: decodes the input as one buffer and again in
  * chunks split at points derived from the data; both runs must report the

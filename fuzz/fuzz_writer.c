@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Writer round-trip fuzz target: the input drives a sequence of writer calls
  * (every record kind, strings sliced from the input, 0..16 arguments of every
@@ -43,16 +44,36 @@ static unsigned args(in_t *in, fxt_warg_t *a) {
         fxt_str_t nm = str(in);
         uint64_t v = word(in);
         switch (byte(in) % 10) {
-        case 0: a[i] = fxt_arg_null(nm); break;
-        case 1: a[i] = fxt_arg_int32(nm, (int32_t)v); break;
-        case 2: a[i] = fxt_arg_uint32(nm, (uint32_t)v); break;
-        case 3: a[i] = fxt_arg_int64(nm, (int64_t)v); break;
-        case 4: a[i] = fxt_arg_uint64(nm, v); break;
-        case 5: a[i] = fxt_arg_double(nm, (double)v); break;
-        case 6: a[i] = fxt_arg_string(nm, str(in)); break;
-        case 7: a[i] = fxt_arg_pointer(nm, v); break;
-        case 8: a[i] = fxt_arg_koid(nm, v); break;
-        default: a[i] = fxt_arg_bool(nm, (int)(v & 1)); break;
+        case 0:
+            a[i] = fxt_arg_null(nm);
+            break;
+        case 1:
+            a[i] = fxt_arg_int32(nm, (int32_t)v);
+            break;
+        case 2:
+            a[i] = fxt_arg_uint32(nm, (uint32_t)v);
+            break;
+        case 3:
+            a[i] = fxt_arg_int64(nm, (int64_t)v);
+            break;
+        case 4:
+            a[i] = fxt_arg_uint64(nm, v);
+            break;
+        case 5:
+            a[i] = fxt_arg_double(nm, (double)v);
+            break;
+        case 6:
+            a[i] = fxt_arg_string(nm, str(in));
+            break;
+        case 7:
+            a[i] = fxt_arg_pointer(nm, v);
+            break;
+        case 8:
+            a[i] = fxt_arg_koid(nm, v);
+            break;
+        default:
+            a[i] = fxt_arg_bool(nm, (int)(v & 1));
+            break;
         }
     }
     return n;
@@ -69,7 +90,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     in_t in = {data, size, 0};
     unsigned o = byte(&in);
-    fxt_writer_options_t opt = {sizeof opt, (o & 1) ? FXT_WRITE_BIG_ENDIAN : 0u, 0, (o >> 1) % 8, (o >> 4) % 4};
+    fxt_writer_options_t opt = {sizeof opt, (o & 1) ? FXT_WRITE_BIG_ENDIAN : 0u, 0, (o >> 1) % 8,
+                                (o >> 4) % 4};
     fxt_membuf_t mem = {0};
     fxt_writer_t *w;
     if (fxt_writer_create(&opt, fxt_sink_membuf(&mem), &w) != FXT_OK) {
@@ -83,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     while (in.pos < in.n && nex < MAXREC) {
         unsigned op = byte(&in) % 9;
         fxt_wthread_t t = (byte(&in) & 3) ? fxt_thread(byte(&in) % 3, byte(&in) % 5)
-                                           : fxt_thread_inline(word(&in), word(&in));
+                                          : fxt_thread_inline(word(&in), word(&in));
         fxt_str_t s1 = str(&in), s2 = str(&in);
         uint64_t v = word(&in);
         fxt_status st;
@@ -95,14 +117,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             st = fxt_write_event(w, &ev);
             break;
         }
-        case 1: st = fxt_write_log(w, v, t, s1); e = (expect_t){FXT_KIND_LOG, s1}; break;
+        case 1:
+            st = fxt_write_log(w, v, t, s1);
+            e = (expect_t){FXT_KIND_LOG, s1};
+            break;
         case 2: {
             unsigned n = args(&in, a);
             st = fxt_write_kernel_object(w, v, byte(&in), s1, a, n);
             e = (expect_t){FXT_KIND_KERNEL_OBJECT, s1};
             break;
         }
-        case 3: st = fxt_write_blob(w, s1, 1, s2.ptr, s2.len); e = (expect_t){FXT_KIND_BLOB, s1}; break;
+        case 3:
+            st = fxt_write_blob(w, s1, 1, s2.ptr, s2.len);
+            e = (expect_t){FXT_KIND_BLOB, s1};
+            break;
         case 4: {
             unsigned n = args(&in, a);
             st = fxt_write_userspace_object(w, v, v >> 8, s1, a, n);
@@ -161,13 +189,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         const fxt_str_t *want = &ex[got].s, *have = NULL;
         switch (rec.kind) {
-        case FXT_KIND_EVENT: have = &rec.u.event.name; break;
-        case FXT_KIND_LOG: have = &rec.u.log.message; break;
-        case FXT_KIND_KERNEL_OBJECT: have = &rec.u.kernel_object.name; break;
-        case FXT_KIND_BLOB: have = &rec.u.blob.name; break;
-        case FXT_KIND_USERSPACE_OBJECT: have = &rec.u.userspace_object.name; break;
-        case FXT_KIND_LARGE_BLOB: have = &rec.u.large_blob.name; break;
-        default: break;
+        case FXT_KIND_EVENT:
+            have = &rec.u.event.name;
+            break;
+        case FXT_KIND_LOG:
+            have = &rec.u.log.message;
+            break;
+        case FXT_KIND_KERNEL_OBJECT:
+            have = &rec.u.kernel_object.name;
+            break;
+        case FXT_KIND_BLOB:
+            have = &rec.u.blob.name;
+            break;
+        case FXT_KIND_USERSPACE_OBJECT:
+            have = &rec.u.userspace_object.name;
+            break;
+        case FXT_KIND_LARGE_BLOB:
+            have = &rec.u.large_blob.name;
+            break;
+        default:
+            break;
         }
         if (have != NULL && (have->ptr == NULL || have->len != want->len ||
                              (want->len && memcmp(have->ptr, want->ptr, want->len) != 0))) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Replay driver: runs a libFuzzer target over every file of the given
  * directories (or files), so the corpus is replayed in every normal test run.

@@ -122,8 +122,9 @@ static int jv_string(jv_t *j) {
             c = *j->p++;
             if (c == 'u') {
                 for (int i = 0; i < 4; i++, j->p++) {
-                    if (j->p >= j->end || !((*j->p >= '0' && *j->p <= '9') || (*j->p >= 'a' && *j->p <= 'f') ||
-                                            (*j->p >= 'A' && *j->p <= 'F'))) {
+                    if (j->p >= j->end ||
+                        !((*j->p >= '0' && *j->p <= '9') || (*j->p >= 'a' && *j->p <= 'f') ||
+                          (*j->p >= 'A' && *j->p <= 'F'))) {
                         return 0;
                     }
                 }
@@ -335,9 +336,14 @@ int fxt_tools_driver_run(const char *dir, const uint8_t *data, size_t size, fxt_
         const char *args[4];
         int jsonl;
     } cmds[] = {
-        {{"dump"}, 0},       {{"dump", "--json"}, 1},  {{"check"}, 0},
-        {{"check", "--json"}, 1}, {{"stats"}, 0},      {{"stats", "--json"}, 1},
-        {{"cut", "--from", "1us"}, 0}, {{"merge"}, 0},
+        {{"dump"}, 0},
+        {{"dump", "--json"}, 1},
+        {{"check"}, 0},
+        {{"check", "--json"}, 1},
+        {{"stats"}, 0},
+        {{"stats", "--json"}, 1},
+        {{"cut", "--from", "1us"}, 0},
+        {{"merge"}, 0},
     };
     memset(res, 0, sizeof *res);
     for (size_t c = 0; c <= sizeof cmds / sizeof cmds[0]; c++) {

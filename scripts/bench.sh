@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Benchmarks (not part of the tests): library benchmarks, then the tools on a
 # large trace from fxt synth, each next to a floor measured in the same run.
 # Usage: bash scripts/bench.sh [SIZE] (default 1G; e.g. 200M for a quick run)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Benchmark of `fxt json` (not run by ctest): throughput (input MB/s, events/s)
 # and peak memory on a trace generated at run time by `fxt synth`, next to a
 # floor measured in the same run: reading the input (cat > /dev/null) plus

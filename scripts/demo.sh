@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The main job: build and run the instrumented C example, then inspect its trace
 # with the fxt command (dump, stats, check, json), and show the bundled samples.
 set -u

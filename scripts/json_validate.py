@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Validate a large `fxt json` output as JSON with bounded memory.
 
 Uses json.JSONDecoder.raw_decode on a sliding window: the top-level object and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Archive layer: re-encoding decoded records, and the merger that acts as
  * the spec's trace manager (each input in its own provider section, provider
@@ -68,7 +69,8 @@ fxt_status fxt_write_record(fxt_writer_t *w, const fxt_record_t *rec, int64_t by
     case FXT_KIND_THREAD:
         return FXT_OK;
     case FXT_KIND_TRACE_INFO:
-        return fxt_write_trace_info(w, rec->u.trace_info.info_type, fxt_get_meta_trace_info_data(rec->header));
+        return fxt_write_trace_info(w, rec->u.trace_info.info_type,
+                                    fxt_get_meta_trace_info_data(rec->header));
     case FXT_KIND_INIT:
         return fxt_write_init(w, rec->u.init.ticks_per_second ? rec->u.init.ticks_per_second : 1);
     case FXT_KIND_EVENT: {
@@ -118,7 +120,8 @@ fxt_status fxt_write_record(fxt_writer_t *w, const fxt_record_t *rec, int64_t by
             wthread(&rec->u.legacy_context_switch.in), rec->u.legacy_context_switch.out_prio,
             rec->u.legacy_context_switch.in_prio);
     case FXT_KIND_LOG:
-        return fxt_write_log(w, shift(rec->u.log.ts, by), wthread(&rec->u.log.thread), wstr(rec->u.log.message));
+        return fxt_write_log(w, shift(rec->u.log.ts, by), wthread(&rec->u.log.thread),
+                             wstr(rec->u.log.message));
     case FXT_KIND_LARGE_BLOB: {
         fxt_large_blob_desc_t b;
         n = wargs(rec, args);
@@ -160,8 +163,8 @@ struct fxt_merger {
     int active;
     char name[256];
     int64_t offset_ns;
-    int raw;          /* copy records verbatim (same byte order, no clock shift) */
-    int in_provider;  /* a provider context is open in the output for this input */
+    int raw;         /* copy records verbatim (same byte order, no clock shift) */
+    int in_provider; /* a provider context is open in the output for this input */
     uint32_t cur_out;
     idmap_t *map;
     size_t nmap, capmap;
@@ -299,7 +302,8 @@ static fxt_status open_implicit(fxt_merger_t *m) {
         return st;
     }
     size_t len = strlen(m->name);
-    st = fxt_write_provider_info(m->w, id, fxt_str_n(m->name, len > FXT_MAX_PROVIDER_NAME_LEN ? FXT_MAX_PROVIDER_NAME_LEN : len));
+    st = fxt_write_provider_info(
+        m->w, id, fxt_str_n(m->name, len > FXT_MAX_PROVIDER_NAME_LEN ? FXT_MAX_PROVIDER_NAME_LEN : len));
     m->in_provider = 1;
     m->cur_out = id;
     return st;
@@ -335,7 +339,9 @@ static fxt_status merge_record(fxt_merger_t *m, const fxt_record_t *rec) {
         if (fresh) {
             /* a section of a provider this input never described: name it after the input */
             size_t len = strlen(m->name);
-            return fxt_write_provider_info(m->w, id, fxt_str_n(m->name, len > FXT_MAX_PROVIDER_NAME_LEN ? FXT_MAX_PROVIDER_NAME_LEN : len));
+            return fxt_write_provider_info(
+                m->w, id,
+                fxt_str_n(m->name, len > FXT_MAX_PROVIDER_NAME_LEN ? FXT_MAX_PROVIDER_NAME_LEN : len));
         }
         return m->raw ? raw_section(m, id) : fxt_write_provider_section(m->w, id);
     case FXT_KIND_PROVIDER_EVENT:
@@ -437,7 +443,8 @@ fxt_status fxt_merger_add_provider(fxt_merger_t *m, const char *name, uint32_t *
     }
     const char *n = name ? name : "provider";
     size_t len = strlen(n);
-    st = fxt_write_provider_info(m->w, out, fxt_str_n(n, len > FXT_MAX_PROVIDER_NAME_LEN ? FXT_MAX_PROVIDER_NAME_LEN : len));
+    st = fxt_write_provider_info(
+        m->w, out, fxt_str_n(n, len > FXT_MAX_PROVIDER_NAME_LEN ? FXT_MAX_PROVIDER_NAME_LEN : len));
     if (st != FXT_OK) {
         return m->status = st;
     }
@@ -489,7 +496,8 @@ fxt_status fxt_merger_add_buffer(fxt_merger_t *m, uint32_t id, const void *data,
         memset(&m->diag, 0, sizeof m->diag);
         m->diag.status = FXT_E_TRUNCATED;
         m->diag.offset = pos;
-        snprintf(m->diag.msg, sizeof m->diag.msg, "provider %u buffer ends inside a record at byte %zu", (unsigned)id, pos);
+        snprintf(m->diag.msg, sizeof m->diag.msg, "provider %u buffer ends inside a record at byte %zu",
+                 (unsigned)id, pos);
         return FXT_E_TRUNCATED;
     }
     return FXT_OK;

@@ -135,8 +135,9 @@ FXT__INLINE uint64_t fxt__hdr(unsigned rec_type, uint64_t words) {
 FXT__INLINE uint64_t fxt__hdr_magic(void) { return FXT_MAGIC_RECORD; }
 
 FXT__INLINE uint64_t fxt__hdr_provider_info(uint32_t provider_id, uint32_t name_len) {
-    return fxt__hdr(FXT_RECORD_METADATA, 1 + fxt_words(name_len)) | fxt_put_meta_type(FXT_META_PROVIDER_INFO) |
-           fxt_put_meta_provider_id(provider_id) | fxt_put_meta_name_len(name_len);
+    return fxt__hdr(FXT_RECORD_METADATA, 1 + fxt_words(name_len)) |
+           fxt_put_meta_type(FXT_META_PROVIDER_INFO) | fxt_put_meta_provider_id(provider_id) |
+           fxt_put_meta_name_len(name_len);
 }
 
 FXT__INLINE uint64_t fxt__hdr_provider_section(uint32_t provider_id) {
@@ -171,7 +172,8 @@ FXT__INLINE uint64_t fxt__hdr_thread(uint32_t index) {
 FXT__INLINE uint64_t fxt__hdr_event(uint32_t type, unsigned nargs, uint8_t thread_ref, uint16_t category_ref,
                                     uint16_t name_ref, uint64_t words) {
     return fxt__hdr(FXT_RECORD_EVENT, words) | fxt_put_event_type(type) | fxt_put_event_nargs(nargs) |
-           fxt_put_event_thread(thread_ref) | fxt_put_event_category(category_ref) | fxt_put_event_name(name_ref);
+           fxt_put_event_thread(thread_ref) | fxt_put_event_category(category_ref) |
+           fxt_put_event_name(name_ref);
 }
 
 /* The word after an event's arguments: 1 for an id (counter, async, flow) or an end timestamp (complete). */
@@ -190,12 +192,14 @@ FXT__INLINE uint64_t fxt__hdr_userspace_object(uint64_t words, uint8_t process_r
            fxt_put_uobj_name(name_ref) | fxt_put_uobj_nargs(nargs);
 }
 
-FXT__INLINE uint64_t fxt__hdr_kernel_object(uint64_t words, uint32_t obj_type, uint16_t name_ref, unsigned nargs) {
-    return fxt__hdr(FXT_RECORD_KERNEL_OBJECT, words) | fxt_put_kobj_type(obj_type) | fxt_put_kobj_name(name_ref) |
-           fxt_put_kobj_nargs(nargs);
+FXT__INLINE uint64_t fxt__hdr_kernel_object(uint64_t words, uint32_t obj_type, uint16_t name_ref,
+                                            unsigned nargs) {
+    return fxt__hdr(FXT_RECORD_KERNEL_OBJECT, words) | fxt_put_kobj_type(obj_type) |
+           fxt_put_kobj_name(name_ref) | fxt_put_kobj_nargs(nargs);
 }
 
-FXT__INLINE uint64_t fxt__hdr_context_switch(uint64_t words, unsigned nargs, uint32_t cpu, uint32_t out_state) {
+FXT__INLINE uint64_t fxt__hdr_context_switch(uint64_t words, unsigned nargs, uint32_t cpu,
+                                             uint32_t out_state) {
     return fxt__hdr(FXT_RECORD_SCHEDULING, words) | fxt_put_cswitch_nargs(nargs) | fxt_put_cswitch_cpu(cpu) |
            fxt_put_cswitch_out_state(out_state) | fxt_put_sched_type(FXT_SCHED_CONTEXT_SWITCH);
 }
@@ -220,8 +224,8 @@ FXT__INLINE uint64_t fxt__hdr_log(uint64_t words, uint32_t len, uint8_t thread_r
 
 /* Large records carry a 32-bit size ([4..35]), not the 12-bit one. */
 FXT__INLINE uint64_t fxt__hdr_large_blob(uint64_t words, uint32_t format) {
-    return fxt_put_rec_type(FXT_RECORD_LARGE) | fxt_put_large_size(words) | fxt_put_large_type(FXT_LARGE_BLOB) |
-           fxt_put_large_blob_format(format);
+    return fxt_put_rec_type(FXT_RECORD_LARGE) | fxt_put_large_size(words) |
+           fxt_put_large_type(FXT_LARGE_BLOB) | fxt_put_large_blob_format(format);
 }
 
 /* The large blob's format header word; nargs and thread only with metadata (format 0). */
@@ -306,18 +310,28 @@ FXT__INLINE uint8_t *fxt__put_arg(uint8_t *p, int swap, const fxt_warg_t *a, con
     uint64_t words = 1 + fxt__estr_words(name) + (uint64_t)has_value;
     uint64_t data = 0, value = 0;
     switch (a->type) {
-    case FXT_ARG_INT32: data = fxt_put_arg_i32((uint32_t)a->v.i32); break;
-    case FXT_ARG_UINT32: data = fxt_put_arg_i32(a->v.u32); break;
-    case FXT_ARG_BOOL: data = fxt_put_arg_bool(a->v.boolean ? 1u : 0u); break;
+    case FXT_ARG_INT32:
+        data = fxt_put_arg_i32((uint32_t)a->v.i32);
+        break;
+    case FXT_ARG_UINT32:
+        data = fxt_put_arg_i32(a->v.u32);
+        break;
+    case FXT_ARG_BOOL:
+        data = fxt_put_arg_bool(a->v.boolean ? 1u : 0u);
+        break;
     case FXT_ARG_STRING:
         data = fxt_put_arg_str_value(sval->ref);
         words += fxt__estr_words(sval);
         break;
-    case FXT_ARG_DOUBLE: memcpy(&value, &a->v.f64, sizeof value); break;
-    default: value = a->v.u64; break; /* int64, uint64, pointer, koid: the union's 64 bits */
+    case FXT_ARG_DOUBLE:
+        memcpy(&value, &a->v.f64, sizeof value);
+        break;
+    default:
+        value = a->v.u64;
+        break; /* int64, uint64, pointer, koid: the union's 64 bits */
     }
-    p = fxt__put_word(p, fxt_put_arg_type(a->type) | fxt_put_arg_size(words) | fxt_put_arg_name(name->ref) | data,
-                      swap);
+    p = fxt__put_word(
+        p, fxt_put_arg_type(a->type) | fxt_put_arg_size(words) | fxt_put_arg_name(name->ref) | data, swap);
     p = fxt__put_estr(p, name);
     if (has_value) {
         p = fxt__put_word(p, value, swap);

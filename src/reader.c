@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The FXT reader: record framing over whole buffers or chunked input, and the
  * decoding of every record type into zero-copy views.
@@ -35,7 +36,7 @@ struct fxt_reader {
     /* A record straddling input chunks, being reassembled. */
     uint8_t *pend;
     size_t pend_cap;
-    size_t pend_len;   /* bytes held */
+    size_t pend_len;    /* bytes held */
     uint64_t pend_size; /* the record's size in bytes; 0 while its header is incomplete */
     uint64_t pend_off;
 
@@ -192,15 +193,15 @@ static inline int take_thread(const fxt__provider_t *prov, uint8_t ref, const cu
     return 0;
 }
 
-static fxt_status take_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi,
-                            unsigned nargs, uint64_t off, uint64_t h) {
+static fxt_status take_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi, unsigned nargs,
+                            uint64_t off, uint64_t h) {
     const fxt__provider_t *prov = r->cur;
     uint64_t i = *pi;
     for (unsigned a = 0; a < nargs; a++) {
         if (i >= c->n) {
             return fail(r, FXT_E_BAD_ARG, off, h,
-                        "argument %u of %u starts past the record end (record is %llu words)", a + 1,
-                        nargs, (unsigned long long)c->n);
+                        "argument %u of %u starts past the record end (record is %llu words)", a + 1, nargs,
+                        (unsigned long long)c->n);
         }
         uint64_t ah = W(c, i);
         uint64_t asz = fxt_get_arg_size(ah);
@@ -223,9 +224,8 @@ static fxt_status take_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, 
         arg->header = ah;
         if (take_str(prov, (uint16_t)fxt_get_arg_name(ah), c, end, &j, &arg->name) != 0) {
             return fail(r, FXT_E_BAD_ARG, off, h,
-                        "argument %u: inline name (%u bytes) does not fit its size of %u words",
-                        a + 1, (unsigned)fxt_strref_value((uint16_t)fxt_get_arg_name(ah)),
-                        (unsigned)asz);
+                        "argument %u: inline name (%u bytes) does not fit its size of %u words", a + 1,
+                        (unsigned)fxt_strref_value((uint16_t)fxt_get_arg_name(ah)), (unsigned)asz);
         }
         switch (type) {
         case FXT_ARG_NULL:
@@ -283,7 +283,9 @@ static void set_unknown(fxt_record_t *rec, int has_subtype, uint32_t subtype, ui
     rec->u.unknown.size_words = n;
 }
 
-#define SHORT(what) return fail(r, FXT_E_BAD_RECORD, off, h, "%s record: %s does not fit its size of %llu words", kname, what, (unsigned long long)c.n)
+#define SHORT(what)                                                                                          \
+    return fail(r, FXT_E_BAD_RECORD, off, h, "%s record: %s does not fit its size of %llu words", kname,     \
+                what, (unsigned long long)c.n)
 
 /* ---- per record type ------------------------------------------------------------------ */
 
@@ -319,8 +321,7 @@ static fxt_status decode_metadata(fxt_reader_t *r, const cur_t *cp, uint64_t h, 
         fxt_status st = FXT_OK;
         fxt__provider_t *p = fxt__provider_get(&r->providers, id, &st);
         if (p == NULL) {
-            return fail(r, st, off, h,
-                        "provider section record: cannot keep state for provider %u: %s",
+            return fail(r, st, off, h, "provider section record: cannot keep state for provider %u: %s",
                         (unsigned)id, fxt_status_str(st));
         }
         r->cur = p;
@@ -450,8 +451,8 @@ static fxt_status decode_objects(fxt_reader_t *r, const cur_t *cp, uint64_t h, u
         rec->kind = FXT_KIND_USERSPACE_OBJECT;
         if (!(r->flags & FXT_READ_NO_OBJECT_TABLES)) {
             const fxt_str_t *nm = &rec->u.userspace_object.name;
-            st = fxt__obj_put(&r->cur->uobjs, pr->pid, rec->u.userspace_object.ptr, 0, nm->ptr,
-                              nm->len, 0, 0);
+            st =
+                fxt__obj_put(&r->cur->uobjs, pr->pid, rec->u.userspace_object.ptr, 0, nm->ptr, nm->len, 0, 0);
             if (st != FXT_OK) {
                 return fail(r, st, off, h, "userspace object record: cannot keep it in the table");
             }
@@ -804,8 +805,7 @@ static fxt_status too_large(fxt_reader_t *r, uint64_t off, uint64_t h, uint64_t 
 }
 
 fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *rec) {
-    if (r == NULL || in == NULL || rec == NULL || (in->src == NULL && in->size != 0) ||
-        in->pos > in->size) {
+    if (r == NULL || in == NULL || rec == NULL || (in->src == NULL && in->size != 0) || in->pos > in->size) {
         return FXT_E_INVALID_ARG;
     }
     const uint8_t *src = (const uint8_t *)in->src;
@@ -994,9 +994,7 @@ int fxt_reader_provider(const fxt_reader_t *r, uint32_t *id) {
     return r->cur->has_id;
 }
 
-uint64_t fxt_reader_ticks_per_second(const fxt_reader_t *r) {
-    return r ? r->cur->ticks_per_second : 0;
-}
+uint64_t fxt_reader_ticks_per_second(const fxt_reader_t *r) { return r ? r->cur->ticks_per_second : 0; }
 
 fxt_status fxt_reader_string(const fxt_reader_t *r, uint16_t index, fxt_str_t *out) {
     if (r == NULL || out == NULL) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Per-provider tables of the reader: strings, threads, kernel and userspace objects. */
 #include "reader_state.h"
 
@@ -220,9 +221,8 @@ static int obj_map_grow(fxt__obj_map_t *m) {
     return 0;
 }
 
-fxt_status fxt__obj_put(fxt__obj_map_t *m, uint64_t k1, uint64_t k2, uint32_t obj_type,
-                        const char *name, uint32_t name_len, int has_process,
-                        uint64_t process_koid) {
+fxt_status fxt__obj_put(fxt__obj_map_t *m, uint64_t k1, uint64_t k2, uint32_t obj_type, const char *name,
+                        uint32_t name_len, int has_process, uint64_t process_koid) {
     if ((m->count + 1) * 4 > m->cap * 3 && obj_map_grow(m) != 0) {
         return FXT_E_NOMEM;
     }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Internal: the per-provider state the reader keeps (string, thread and
  * object tables, tick rate). Shared by reader.c (decoding) and
@@ -13,10 +14,10 @@
 
 /* A string table slot: an owned copy, reused on re-registration. */
 typedef struct fxt__str_slot {
-    char *buf;     /* NULL until the slot first needs storage */
+    char *buf; /* NULL until the slot first needs storage */
     uint32_t len;
     uint32_t cap;
-    uint8_t set;   /* 1 when registered */
+    uint8_t set; /* 1 when registered */
 } fxt__str_slot_t;
 
 typedef struct fxt__thread_slot {
@@ -37,15 +38,15 @@ typedef struct fxt__obj {
 
 typedef struct fxt__obj_map {
     fxt__obj_t *slots;
-    size_t cap;   /* power of two, or 0 */
+    size_t cap; /* power of two, or 0 */
     size_t count;
 } fxt__obj_map_t;
 
 typedef struct fxt__provider {
     uint32_t id;
-    int has_id;                 /* 0 for the implicit context before any provider record */
+    int has_id; /* 0 for the implicit context before any provider record */
     uint64_t ticks_per_second;
-    fxt__str_slot_t *strings;   /* indexes [0, nstrings) allocated */
+    fxt__str_slot_t *strings; /* indexes [0, nstrings) allocated */
     uint32_t nstrings;
     fxt__thread_slot_t *threads; /* 256 entries once a thread is registered */
     fxt__obj_map_t kobjs;
@@ -89,9 +90,8 @@ static inline const fxt__thread_slot_t *fxt__thread_get(const fxt__provider_t *p
 }
 
 /* Insert or replace an object; `name` may be NULL (unresolved). */
-fxt_status fxt__obj_put(fxt__obj_map_t *m, uint64_t k1, uint64_t k2, uint32_t obj_type,
-                        const char *name, uint32_t name_len, int has_process,
-                        uint64_t process_koid);
+fxt_status fxt__obj_put(fxt__obj_map_t *m, uint64_t k1, uint64_t k2, uint32_t obj_type, const char *name,
+                        uint32_t name_len, int has_process, uint64_t process_koid);
 const fxt__obj_t *fxt__obj_find(const fxt__obj_map_t *m, uint64_t k1, uint64_t k2);
 
 #endif /* FXT_READER_STATE_H */

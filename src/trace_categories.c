@@ -90,7 +90,8 @@ int fxt__site_refresh(fxt__site_t *s) {
     }
     pthread_mutex_lock(&fxt__trace.lock);
     int on = fxt__trace.active && cat_match(s->category);
-    uint32_t st = on ? __atomic_load_n(&fxt__gen_on, __ATOMIC_RELAXED) : __atomic_load_n(&fxt__gen_off, __ATOMIC_RELAXED);
+    uint32_t st = on ? __atomic_load_n(&fxt__gen_on, __ATOMIC_RELAXED)
+                     : __atomic_load_n(&fxt__gen_off, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&fxt__trace.lock);
     /* the fast path needs the category's length each event: measure it once per site */
     if (s->category != NULL) {
@@ -106,4 +107,3 @@ int fxt_category_enabled(const char *category) {
     pthread_mutex_unlock(&fxt__trace.lock);
     return on;
 }
-

@@ -34,7 +34,8 @@ static uint64_t os_tid(void) {
 static void thread_exit(void *arg) {
     tls_t *t = arg;
     pthread_mutex_lock(&fxt__trace.lock);
-    if (fxt__trace.active && t->gen == fxt__trace.gen && fxt__trace.mode == FXT_MODE_STREAMING && t->cur != NULL) {
+    if (fxt__trace.active && t->gen == fxt__trace.gen && fxt__trace.mode == FXT_MODE_STREAMING &&
+        t->cur != NULL) {
         /* hand the last chunk to the writer */
         t->cur->next = NULL;
         if (fxt__trace.queue_tail) {
@@ -75,7 +76,6 @@ static tls_t *reuse_exited_locked(void) {
 }
 
 static void make_key(void) { pthread_key_create(&g_key, thread_exit); }
-
 
 tls_t *fxt__trace_tls_slow(tls_t *t) {
     if (t == NULL) {
@@ -135,8 +135,6 @@ void fxt_set_thread_name(const char *name) {
     }
 }
 
-
-
 void fxt__trace_membarrier_register(void) {
 #if defined(__linux__) && defined(__NR_membarrier)
     if (syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0) {
@@ -159,7 +157,6 @@ void fxt__trace_wait_writers(tls_t *head) {
         }
     }
 }
-
 
 static void write_thread_kobj(uint8_t **p, const tls_t *t) {
     /* kernel object (thread), inline name, one koid arg "process" with inline name */

@@ -5,8 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
-
 uint64_t fxt_ticks(void) { return fxt__trace_now(); }
 
 int fxt__trace_tsc_invariant(void) {

@@ -13,7 +13,7 @@
 
 typedef struct pref {
     uint16_t ref;
-    uint16_t reg;     /* index to register in this chunk, 0 if none */
+    uint16_t reg; /* index to register in this chunk, 0 if none */
     const char *ptr;
     uint32_t len;
 } pref_t;
@@ -178,9 +178,8 @@ static inline uint16_t known_ref(const tls_t *t, const char *ptr, size_t len) {
 /* tail: the id (has_id) or end timestamp (complete) word, if has_tail. 1 when written. */
 __attribute__((always_inline)) static inline int emit_fast(tls_t *t, uint32_t type, uint64_t ts,
                                                            const fxt__site_t *site, const char *name,
-                                                           size_t name_len,
-                                                           const fxt_warg_t *args, size_t n, int has_tail,
-                                                           uint64_t tail) {
+                                                           size_t name_len, const fxt_warg_t *args, size_t n,
+                                                           int has_tail, uint64_t tail) {
     uint8_t *p = t->p;
     /* room for the worst case without inline string values: header, timestamp,
      * 2 words per argument, tail (p == end == NULL without a chunk) */
@@ -352,7 +351,8 @@ void fxt__complete_args(fxt__site_t *site, const char *name, uint64_t start, con
         return;
     }
     uint64_t end = fxt__trace_now();
-    if (!emit_fast(t, FXT_EVENT_DURATION_COMPLETE, start, site, name, name ? strlen(name) : 0, args, nargs, 1, end)) {
+    if (!emit_fast(t, FXT_EVENT_DURATION_COMPLETE, start, site, name, name ? strlen(name) : 0, args, nargs, 1,
+                   end)) {
         emit_general(t, site, FXT_EVENT_DURATION_COMPLETE, name, start, 0, 0, 1, end, args, nargs);
     }
     leave(t);
@@ -383,7 +383,8 @@ void fxt__complete(fxt__site_t *site, const char *name, uint64_t start) {
         return;
     }
     uint64_t end = fxt__trace_now();
-    if (!emit_fast(t, FXT_EVENT_DURATION_COMPLETE, start, site, name, name ? strlen(name) : 0, NULL, 0, 1, end)) {
+    if (!emit_fast(t, FXT_EVENT_DURATION_COMPLETE, start, site, name, name ? strlen(name) : 0, NULL, 0, 1,
+                   end)) {
         emit_general(t, site, FXT_EVENT_DURATION_COMPLETE, name, start, 0, 0, 1, end, NULL, 0);
     }
     leave(t);

@@ -36,10 +36,13 @@
 #error "libfxt trace engine: needs GNU C extensions (gcc or clang): __thread, __atomic builtins, attributes"
 #endif
 #if defined(_WIN32)
-#error "libfxt trace engine: needs POSIX threads and clock_gettime (Windows is not supported; build with FXT_NO_TRACE users only)"
+#error                                                                                                       \
+    "libfxt trace engine: needs POSIX threads and clock_gettime (Windows is not supported; build with FXT_NO_TRACE users only)"
 #endif
-#if !defined(__GCC_ATOMIC_LLONG_LOCK_FREE) || __GCC_ATOMIC_LLONG_LOCK_FREE != 2 || !defined(__GCC_ATOMIC_INT_LOCK_FREE) || __GCC_ATOMIC_INT_LOCK_FREE != 2
-#error "libfxt trace engine: needs lock-free 32- and 64-bit atomics (per-thread counters are read by other threads)"
+#if !defined(__GCC_ATOMIC_LLONG_LOCK_FREE) || __GCC_ATOMIC_LLONG_LOCK_FREE != 2 ||                           \
+    !defined(__GCC_ATOMIC_INT_LOCK_FREE) || __GCC_ATOMIC_INT_LOCK_FREE != 2
+#error                                                                                                       \
+    "libfxt trace engine: needs lock-free 32- and 64-bit atomics (per-thread counters are read by other threads)"
 #endif
 
 #include <fxt/trace.h>
@@ -59,7 +62,7 @@
 #define MAX_CHUNK (256u << 10)
 #define CACHE_BITS 12u
 #define CACHE_SIZE (1u << CACHE_BITS) /* pointer -> string index cache per thread */
-#define MAX_THREAD_STRINGS 4096u /* per-thread string table; beyond it strings go inline */
+#define MAX_THREAD_STRINGS 4096u      /* per-thread string table; beyond it strings go inline */
 
 /* ---- chunks and per-thread state ------------------------------------------------------ */
 
@@ -68,7 +71,7 @@ typedef struct tls tls_t;
 typedef struct chunk {
     uint8_t *data;
     uint32_t cap;
-    uint32_t used;  /* committed bytes (release-stored after each record) */
+    uint32_t used; /* committed bytes (release-stored after each record) */
     uint64_t seq;
     tls_t *owner;
     struct chunk *next; /* streaming queue / free list */
@@ -108,9 +111,9 @@ struct fxt__trace_session {
     pthread_mutex_t lock; /* sessions, thread list, streaming queues */
     pthread_cond_t cond;
     int active;
-    uint32_t gen;         /* generation counter */
+    uint32_t gen; /* generation counter */
     fxt_buffer_mode mode;
-    char **cats;          /* category patterns */
+    char **cats; /* category patterns */
     size_t ncats;
     int all_cats;
     int tsc;
@@ -217,7 +220,8 @@ static inline tls_t *enter(void) {
     } else {
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
     }
-    if (!__atomic_load_n(&fxt__trace.active, __ATOMIC_ACQUIRE) || t->gen != __atomic_load_n(&fxt__trace.gen, __ATOMIC_ACQUIRE)) {
+    if (!__atomic_load_n(&fxt__trace.active, __ATOMIC_ACQUIRE) ||
+        t->gen != __atomic_load_n(&fxt__trace.gen, __ATOMIC_ACQUIRE)) {
         __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
         return NULL;
     }
@@ -226,6 +230,8 @@ static inline tls_t *enter(void) {
 
 static inline void leave(tls_t *t) { __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE); }
 
-static inline void commit(tls_t *t) { __atomic_store_n(&t->cur->used, (uint32_t)(t->p - t->cur->data), __ATOMIC_RELEASE); }
+static inline void commit(tls_t *t) {
+    __atomic_store_n(&t->cur->used, (uint32_t)(t->p - t->cur->data), __ATOMIC_RELEASE);
+}
 
 #endif /* FXT_TRACE_INTERNAL_H */

@@ -59,7 +59,8 @@ static void write_preamble(int with_threads) {
     fxt_write_magic(w);
     fxt_write_provider_info(w, 1, fxt_str_n(fxt__trace.provider_name, strlen(fxt__trace.provider_name)));
     fxt_write_init(w, fxt__trace.tps);
-    fxt_write_kernel_object(w, fxt__trace.pid, FXT_OBJ_PROCESS, fxt_str_inline(fxt_cstr(fxt__trace.provider_name)), NULL, 0);
+    fxt_write_kernel_object(w, fxt__trace.pid, FXT_OBJ_PROCESS,
+                            fxt_str_inline(fxt_cstr(fxt__trace.provider_name)), NULL, 0);
     if (with_threads) {
         for (tls_t *t = fxt__trace.threads; t != NULL; t = t->next_all) {
             if (t->gen != fxt__trace.gen) {
@@ -86,7 +87,8 @@ static void write_loss_report(const char *what, uint64_t count) {
     }
     fxt_write_provider_event(w, 1, FXT_PROVIDER_EVENT_BUFFER_FULL);
     fxt_warg_t a = fxt_arg_uint64(fxt_cstr("count"), count);
-    fxt_write_instant(w, fxt__trace_now(), fxt_thread_inline(fxt__trace.pid, 0), fxt_cstr("fxt"), fxt_cstr(what), &a, 1);
+    fxt_write_instant(w, fxt__trace_now(), fxt_thread_inline(fxt__trace.pid, 0), fxt_cstr("fxt"),
+                      fxt_cstr(what), &a, 1);
     fxt_writer_finish(w);
     fxt_writer_destroy(w);
 }
@@ -332,7 +334,8 @@ void fxt_session_get_stats(fxt_session_stats_t *out) {
     }
     pthread_mutex_lock(&fxt__trace.lock);
     if (fxt__trace.active) {
-        fxt_session_stats_t s = {0, 0, 0, __atomic_load_n(&fxt__trace.out_bytes, __ATOMIC_RELAXED), 0, fxt__trace.tps};
+        fxt_session_stats_t s = {
+            0, 0, 0, __atomic_load_n(&fxt__trace.out_bytes, __ATOMIC_RELAXED), 0, fxt__trace.tps};
         for (tls_t *t = fxt__trace.threads; t != NULL; t = t->next_all) {
             if (t->gen == fxt__trace.gen) {
                 s.threads++;
@@ -376,7 +379,10 @@ fxt_status fxt_session_start_from_env(void) {
     if (size != NULL && size[0] != '\0') {
         char *end;
         double v = strtod(size, &end);
-        double mul = *end == 'k' || *end == 'K' ? 1024.0 : *end == 'm' || *end == 'M' ? 1048576.0 : *end == 'g' || *end == 'G' ? 1073741824.0 : 1.0;
+        double mul = *end == 'k' || *end == 'K'   ? 1024.0
+                     : *end == 'm' || *end == 'M' ? 1048576.0
+                     : *end == 'g' || *end == 'G' ? 1073741824.0
+                                                  : 1.0;
         if (v <= 0) {
             return FXT_E_INVALID_ARG;
         }

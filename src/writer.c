@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The FXT writer: validation, interning, and the encoding of every record.
  *
@@ -66,18 +67,18 @@ struct fxt_writer {
     uint64_t flushed; /* bytes handed to the sink */
     uint64_t records;
     uint64_t truncations;
-    uint64_t serial; /* record being written, for pinning */
-    uint64_t trunc_mark; /* truncations before the current call */
+    uint64_t serial;                                               /* record being written, for pinning */
+    uint64_t trunc_mark;                                           /* truncations before the current call */
     uint64_t str_regs, str_evict, str_inline, thr_regs, thr_evict; /* fxt_writer_stats() */
-    size_t reserved;   /* fxt_writer_reserve(): bytes promised */
+    size_t reserved;                                               /* fxt_writer_reserve(): bytes promised */
 
     uint32_t max_strings, nstrings, shand;
-    sslot_t *strings;  /* [1..max_strings] */
-    uint16_t *smap;    /* hash -> string index, 0 = empty */
+    sslot_t *strings; /* [1..max_strings] */
+    uint16_t *smap;   /* hash -> string index, 0 = empty */
     scache_t scache[SCACHE_SIZE];
 
     uint32_t max_threads, nthreads, thand;
-    uint8_t thint;     /* slot of the last thread looked up: checked before hashing */
+    uint8_t thint; /* slot of the last thread looked up: checked before hashing */
     tslot_t threads[256];
     uint8_t tmap[THR_MAP_SIZE];
 };
@@ -279,23 +280,23 @@ static uint32_t hash_thread(uint64_t pid, uint64_t tid) {
  * later entries of the cluster back so lookups stay correct (no tombstones).
  * hash_of(index) gives an entry's hash.
  */
-#define MAP_REMOVE(map, mask, pos, hash_of)                                            \
-    do {                                                                               \
-        size_t p_ = (pos), j_ = (pos);                                                 \
-        for (;;) {                                                                     \
-            j_ = (j_ + 1) & (mask);                                                    \
-            if ((map)[j_] == 0) {                                                      \
-                break;                                                                 \
-            }                                                                          \
-            size_t k_ = (size_t)(hash_of((map)[j_])) & (mask);                         \
-            /* move j_ back to p_ unless its home k_ lies cyclically in (p_, j_] */    \
-            int stay_ = p_ <= j_ ? (p_ < k_ && k_ <= j_) : (p_ < k_ || k_ <= j_);       \
-            if (!stay_) {                                                              \
-                (map)[p_] = (map)[j_];                                                 \
-                p_ = j_;                                                               \
-            }                                                                          \
-        }                                                                              \
-        (map)[p_] = 0;                                                                 \
+#define MAP_REMOVE(map, mask, pos, hash_of)                                                                  \
+    do {                                                                                                     \
+        size_t p_ = (pos), j_ = (pos);                                                                       \
+        for (;;) {                                                                                           \
+            j_ = (j_ + 1) & (mask);                                                                          \
+            if ((map)[j_] == 0) {                                                                            \
+                break;                                                                                       \
+            }                                                                                                \
+            size_t k_ = (size_t)(hash_of((map)[j_])) & (mask);                                               \
+            /* move j_ back to p_ unless its home k_ lies cyclically in (p_, j_] */                          \
+            int stay_ = p_ <= j_ ? (p_ < k_ && k_ <= j_) : (p_ < k_ || k_ <= j_);                            \
+            if (!stay_) {                                                                                    \
+                (map)[p_] = (map)[j_];                                                                       \
+                p_ = j_;                                                                                     \
+            }                                                                                                \
+        }                                                                                                    \
+        (map)[p_] = 0;                                                                                       \
     } while (0)
 
 #define SHASH(i) (w->strings[(i)].hash)
@@ -719,24 +720,24 @@ static void put_args(fxt_writer_t *w, const fxt_warg_t *args, const pargs_t *pa)
 
 /* ---- records ------------------------------------------------------------------------------ */
 
-#define BEGIN(w)                                \
-    do {                                        \
-        if ((w) == NULL) {                      \
-            return FXT_E_INVALID_ARG;           \
-        }                                       \
-        if ((w)->status != FXT_OK) {            \
-            return (w)->status;                 \
-        }                                       \
-        (w)->serial++;                          \
-        (w)->trunc_mark = (w)->truncations;     \
+#define BEGIN(w)                                                                                             \
+    do {                                                                                                     \
+        if ((w) == NULL) {                                                                                   \
+            return FXT_E_INVALID_ARG;                                                                        \
+        }                                                                                                    \
+        if ((w)->status != FXT_OK) {                                                                         \
+            return (w)->status;                                                                              \
+        }                                                                                                    \
+        (w)->serial++;                                                                                       \
+        (w)->trunc_mark = (w)->truncations;                                                                  \
     } while (0)
 
-#define TRY(expr)                               \
-    do {                                        \
-        fxt_status st_ = (expr);                \
-        if (st_ != FXT_OK) {                    \
-            return st_;                         \
-        }                                       \
+#define TRY(expr)                                                                                            \
+    do {                                                                                                     \
+        fxt_status st_ = (expr);                                                                             \
+        if (st_ != FXT_OK) {                                                                                 \
+            return st_;                                                                                      \
+        }                                                                                                    \
     } while (0)
 
 /* Check a normal record's size and make room for it. */
@@ -908,9 +909,9 @@ fxt_status fxt_write_event(fxt_writer_t *w, const fxt_event_desc_t *ev) {
 
 int fxt__writer_swapped(const fxt_writer_t *w) { return w->swap; }
 
-static fxt_status simple_event(fxt_writer_t *w, uint32_t type, uint64_t ts, fxt_wthread_t t,
-                               fxt_str_t cat, fxt_str_t name, uint64_t id, uint64_t end_ts,
-                               const fxt_warg_t *args, unsigned nargs) {
+static fxt_status simple_event(fxt_writer_t *w, uint32_t type, uint64_t ts, fxt_wthread_t t, fxt_str_t cat,
+                               fxt_str_t name, uint64_t id, uint64_t end_ts, const fxt_warg_t *args,
+                               unsigned nargs) {
     fxt_event_desc_t ev;
     ev.type = type;
     ev.ts = ts;
@@ -926,14 +927,13 @@ static fxt_status simple_event(fxt_writer_t *w, uint32_t type, uint64_t ts, fxt_
     return fxt_write_event(w, &ev);
 }
 
-fxt_status fxt_write_instant(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat,
-                             fxt_str_t name, const fxt_warg_t *args, unsigned nargs) {
+fxt_status fxt_write_instant(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat, fxt_str_t name,
+                             const fxt_warg_t *args, unsigned nargs) {
     return simple_event(w, FXT_EVENT_INSTANT, ts, t, cat, name, 0, 0, args, nargs);
 }
 
-fxt_status fxt_write_counter(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat,
-                             fxt_str_t name, uint64_t counter_id, const fxt_warg_t *args,
-                             unsigned nargs) {
+fxt_status fxt_write_counter(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat, fxt_str_t name,
+                             uint64_t counter_id, const fxt_warg_t *args, unsigned nargs) {
     return simple_event(w, FXT_EVENT_COUNTER, ts, t, cat, name, counter_id, 0, args, nargs);
 }
 
@@ -947,9 +947,9 @@ fxt_status fxt_write_duration_end(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t,
     return simple_event(w, FXT_EVENT_DURATION_END, ts, t, cat, name, 0, 0, args, nargs);
 }
 
-fxt_status fxt_write_duration_complete(fxt_writer_t *w, uint64_t start_ts, uint64_t end_ts,
-                                       fxt_wthread_t t, fxt_str_t cat, fxt_str_t name,
-                                       const fxt_warg_t *args, unsigned nargs) {
+fxt_status fxt_write_duration_complete(fxt_writer_t *w, uint64_t start_ts, uint64_t end_ts, fxt_wthread_t t,
+                                       fxt_str_t cat, fxt_str_t name, const fxt_warg_t *args,
+                                       unsigned nargs) {
     return simple_event(w, FXT_EVENT_DURATION_COMPLETE, start_ts, t, cat, name, 0, end_ts, args, nargs);
 }
 
@@ -1051,9 +1051,9 @@ fxt_status fxt_write_thread_wakeup(fxt_writer_t *w, uint64_t ts, uint32_t cpu, u
     return FXT_OK;
 }
 
-fxt_status fxt_write_legacy_context_switch(fxt_writer_t *w, uint64_t ts, uint32_t cpu,
-                                           uint32_t out_state, fxt_wthread_t out, fxt_wthread_t in,
-                                           uint32_t out_prio, uint32_t in_prio) {
+fxt_status fxt_write_legacy_context_switch(fxt_writer_t *w, uint64_t ts, uint32_t cpu, uint32_t out_state,
+                                           fxt_wthread_t out, fxt_wthread_t in, uint32_t out_prio,
+                                           uint32_t in_prio) {
     BEGIN(w);
     TRY(fxt__check_legacy_context_switch(cpu, out_state, out_prio, in_prio));
     pthr_t o, i;
@@ -1258,7 +1258,8 @@ fxt_status fxt_writer_commit(fxt_writer_t *w, size_t bytes) {
     uint64_t n = 0;
     for (size_t off = 0; off < bytes; n++) {
         uint64_t h = fxt_load64(w->buf + w->len + off);
-        uint64_t words = fxt_get_rec_type(h) == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h);
+        uint64_t words =
+            fxt_get_rec_type(h) == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h);
         if (words == 0 || words > (bytes - off) / 8) {
             return FXT_E_BAD_RECORD_SIZE;
         }

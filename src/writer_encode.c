@@ -94,7 +94,9 @@ static inline void cstream(cur_t *c, const void *p, size_t n) { c->p = fxt__put_
 
 static inline void cstr(cur_t *c, const es_t *s) { c->p = fxt__put_estr(c->p, s); }
 
-static inline void cthr(cur_t *c, const et_t *t) { c->p = fxt__put_thread(c->p, c->swap, t->ref, t->pid, t->tid); }
+static inline void cthr(cur_t *c, const et_t *t) {
+    c->p = fxt__put_thread(c->p, c->swap, t->ref, t->pid, t->tid);
+}
 
 static void cargs(cur_t *c, const fxt_warg_t *args, const eargs_t *ea) {
     c->p = fxt__put_args(c->p, c->swap, args, ea->n, ea->name, ea->sval);
@@ -117,20 +119,20 @@ static fxt_status fit(void *buf, size_t cap, size_t *size, uint64_t words, int l
     return FXT_OK;
 }
 
-#define TRY(expr)                                                                              \
-    do {                                                                                       \
-        fxt_status st_ = (expr);                                                               \
-        if (st_ != FXT_OK) {                                                                   \
-            return st_;                                                                        \
-        }                                                                                      \
+#define TRY(expr)                                                                                            \
+    do {                                                                                                     \
+        fxt_status st_ = (expr);                                                                             \
+        if (st_ != FXT_OK) {                                                                                 \
+            return st_;                                                                                      \
+        }                                                                                                    \
     } while (0)
 
-#define START(size)                                                                            \
-    do {                                                                                       \
-        if ((size) == NULL) {                                                                  \
-            return FXT_E_INVALID_ARG;                                                          \
-        }                                                                                      \
-        *(size) = 0;                                                                           \
+#define START(size)                                                                                          \
+    do {                                                                                                     \
+        if ((size) == NULL) {                                                                                \
+            return FXT_E_INVALID_ARG;                                                                        \
+        }                                                                                                    \
+        *(size) = 0;                                                                                         \
     } while (0)
 
 /* ---- metadata, init, tables -------------------------------------------------------------- */

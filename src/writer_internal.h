@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Internal declarations shared by the writer, the stateless encoders and the merger. */
 #ifndef FXT_WRITER_INTERNAL_H
 #define FXT_WRITER_INTERNAL_H

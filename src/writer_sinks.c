@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Ready-made sinks for the writer: fixed buffer, growable memory, fd, FILE*. */
 #include <fxt/writer.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A hand-built trace with every record kind and argument type, written word by
  * word from the spec's bit layouts (shared by the reader and writer tests).
@@ -95,9 +96,8 @@ static void build_all(tbuf_t *b) {
     tb_w(b, 0x3000);
     tb_w(b, 0x3500);
     /* async begin/instant/end (5,6,7) and flow begin/step/end (8,9,10), size 3: id last */
-    static const uint64_t idh[6] = {0x0002000101050034ull, 0x0002000101060034ull,
-                                    0x0002000101070034ull, 0x0002000101080034ull,
-                                    0x0002000101090034ull, 0x00020001010a0034ull};
+    static const uint64_t idh[6] = {0x0002000101050034ull, 0x0002000101060034ull, 0x0002000101070034ull,
+                                    0x0002000101080034ull, 0x0002000101090034ull, 0x00020001010a0034ull};
     for (int i = 0; i < 6; i++) {
         tb_w(b, idh[i]);
         tb_w(b, 0x4000 + (uint64_t)i);
@@ -110,7 +110,7 @@ static void build_all(tbuf_t *b) {
     TB_S(b, "hello");
     /* userspace object: type 6, size 3@4, process thread ref 1@16, name 2@24, 1 arg@40 */
     tb_w(b, 0x0000010002010036ull);
-    tb_w(b, 0xabc); /* pointer */
+    tb_w(b, 0xabc);                 /* pointer */
     tb_w(b, 0x0000000100020011ull); /* int32 arg name 2 = 1 */
     /* userspace object, inline process: size 4@4, process 0@16, name inline len 1 (0x8001@24) */
     tb_w(b, 0x0000008001000046ull);
@@ -151,9 +151,9 @@ static void build_all(tbuf_t *b) {
     /* format header: category 1@0, name inline len 2 (0x8002@16), 1 arg@32, thread 1@36 */
     tb_w(b, 0x0000001180020001ull);
     TB_S(b, "lb");
-    tb_w(b, 0x7000); /* timestamp */
+    tb_w(b, 0x7000);                /* timestamp */
     tb_w(b, 0x0000000100020019ull); /* bool arg name 2 = true */
-    tb_w(b, 3); /* payload size */
+    tb_w(b, 3);                     /* payload size */
     TB_S(b, "xyz");
     /* large blob format 1: size 5@4, format 1@40 */
     tb_w(b, 0x000001000000005full);

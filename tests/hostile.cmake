@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Every subcommand on hostile input, in-process (see tests/test_hostile.c).
 if(FXT_BUILD_CLI)
   fxt_add_unit_test(unit.hostile SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_hostile.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Test helpers for reader tests: a word buffer that writes hand-computed
  * words in either byte order, and a decoder that records what the reader

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The merger library API: two traces with colliding provider ids and string indexes. */
 #include "test.h"
 
@@ -56,8 +57,9 @@ static void test_merge_api(void) {
                      rec.u.event.ts == (uint64_t)na * 10);
             na++;
         } else if (rec.provider == 2) {
-            bad += !(rec.u.event.name.len == 4 && memcmp(rec.u.event.name.ptr, "beta", 4) == 0 &&
-                     rec.u.event.ts == (uint64_t)nb * 10 + 2000 && fxt_reader_ticks_per_second(r) == 2000000000);
+            bad +=
+                !(rec.u.event.name.len == 4 && memcmp(rec.u.event.name.ptr, "beta", 4) == 0 &&
+                  rec.u.event.ts == (uint64_t)nb * 10 + 2000 && fxt_reader_ticks_per_second(r) == 2000000000);
             nb++;
         } else {
             bad++;

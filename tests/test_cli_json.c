@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tools/cli_json.c: UTF-8 repair (maximal subparts), escaping, round-trip doubles. */
 #include "cli_json.h"
 #include "test.h"
@@ -43,16 +44,19 @@ static void test_valid_utf8_kept(void) {
 
 /* Unicode ch. 3, "U+FFFD Substitution of Maximal Subparts". */
 static void test_maximal_subparts(void) {
-    CHECK(strcmp(S("\xe0\x80"), "\"" R R "\"") == 0);           /* E0 80: 80 not allowed after E0 */
-    CHECK(strcmp(S("\xf0\x9f\x98"), "\"" R "\"") == 0);         /* truncated 4-byte: one */
-    CHECK(strcmp(S("\xed\xa0\x80"), "\"" R R R "\"") == 0);     /* surrogate: three */
-    CHECK(strcmp(S("\xc0\xaf"), "\"" R R "\"") == 0);           /* overlong: two */
-    CHECK(strcmp(S("\xf5\xff"), "\"" R R "\"") == 0);           /* never lead bytes */
-    CHECK(strcmp(S("\x80x"), "\"" R "x\"") == 0);               /* lone continuation */
-    CHECK(strcmp(S("\xe2\x82x"), "\"" R "x\"") == 0);           /* cut 3-byte then ASCII */
+    CHECK(strcmp(S("\xe0\x80"), "\"" R R "\"") == 0);             /* E0 80: 80 not allowed after E0 */
+    CHECK(strcmp(S("\xf0\x9f\x98"), "\"" R "\"") == 0);           /* truncated 4-byte: one */
+    CHECK(strcmp(S("\xed\xa0\x80"), "\"" R R R "\"") == 0);       /* surrogate: three */
+    CHECK(strcmp(S("\xc0\xaf"), "\"" R R "\"") == 0);             /* overlong: two */
+    CHECK(strcmp(S("\xf5\xff"), "\"" R R "\"") == 0);             /* never lead bytes */
+    CHECK(strcmp(S("\x80x"), "\"" R "x\"") == 0);                 /* lone continuation */
+    CHECK(strcmp(S("\xe2\x82x"), "\"" R "x\"") == 0);             /* cut 3-byte then ASCII */
     CHECK(strcmp(S("\xf4\x90\x80\x80"), "\"" R R R R "\"") == 0); /* above U+10FFFF */
     /* the standard's example: 61 F1 80 80 E1 80 C2 62 80 63 80 BF 64 */
-    CHECK(strcmp(S("a\xf1\x80\x80\xe1\x80\xc2" "b\x80" "c\x80\xbf" "d"),
+    CHECK(strcmp(S("a\xf1\x80\x80\xe1\x80\xc2"
+                   "b\x80"
+                   "c\x80\xbf"
+                   "d"),
                  "\"a" R R R "b" R "c" R R "d\"") == 0);
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Format layer: accessors against hand-computed words from the spec. */
 #include <fxt/format.h>
 #include <fxt/reader.h>

@@ -111,8 +111,8 @@ static uint64_t rnd(uint64_t bound) {
 static void mutants(const char *synth_opt, uint64_t seed) {
     char base[4096];
     snprintf(base, sizeof base, "%s/base.fxt", scratch);
-    char *argv[] = {"fxt", "synth", "--seed", "11", "--events", "300", "--providers", "2", "--all-records",
-                    "-o",  base,    (char *)synth_opt, NULL};
+    char *argv[] = {"fxt", "synth",         "--seed", "11", "--events",        "300", "--providers",
+                    "2",   "--all-records", "-o",     base, (char *)synth_opt, NULL};
     int argc = synth_opt != NULL ? 12 : 11;
     CHECK_EQ_I64(cli_main(argc, argv), 0);
     size_t len = 0;
@@ -182,8 +182,9 @@ static void test_mutants_be(void) { mutants("--big-endian", 20261123); }
 static void test_json_validator(void) {
     static const char *const good[] = {"{}", "[]", " {\"a\":[1,-2.5e+3,true,false,null,\"\\u00e9\\n\"]} ",
                                        "0", "\"\xc3\xa9\""};
-    static const char *const bad[] = {"",      "{",          "[1,]",     "{\"a\" 1}", "01",        "1.",
-                                      "\"\x01\"", "\"\xc0\xaf\"", "[1] [2]", "NaN",       "\"\\x\"", "{1:2}"};
+    static const char *const bad[] = {"",        "{",   "[1,]",     "{\"a\" 1}",
+                                      "01",      "1.",  "\"\x01\"", "\"\xc0\xaf\"",
+                                      "[1] [2]", "NaN", "\"\\x\"",  "{1:2}"};
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         CHECK(fxt_json_valid(good[i], strlen(good[i])));
     }

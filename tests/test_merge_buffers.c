@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The trace-manager API for raw provider buffers: two providers whose string
  * and thread indexes collide, buffers interleaved (a provider's later buffer
@@ -90,7 +91,8 @@ static void test_buffers(void) {
         }
         const char *want = rec.provider == ida ? "alpha" : "beta";
         int i = rec.provider == ida ? na++ : nb++;
-        bad += !(rec.u.event.name.len == strlen(want) && memcmp(rec.u.event.name.ptr, want, strlen(want)) == 0);
+        bad +=
+            !(rec.u.event.name.len == strlen(want) && memcmp(rec.u.event.name.ptr, want, strlen(want)) == 0);
         bad += !(rec.u.event.category.len == 3 && rec.u.event.thread.pid == 7 && rec.u.event.thread.tid == 8);
         bad += rec.u.event.ts != (uint64_t)i * 100;
         bad += rec.provider == ida && fxt_reader_ticks_per_second(r) != 1000;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Reader tests against the spec: hand-computed words for every record kind
  * and argument type in both byte orders, the dump contract's state rules,
@@ -16,7 +17,6 @@
 #include <sys/stat.h>
 
 #include "hand_trace.h"
-
 
 static int next_ok(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *rec) {
     fxt_status st = fxt_reader_next(r, in, rec);
@@ -196,8 +196,11 @@ static void check_all(int be) {
     CHECK_STR(rec.u.large_blob.name, "name");
     CHECK_MEM_STR(rec.u.large_blob.payload, rec.u.large_blob.size, "123456789");
 
-    static const struct { int type, has_sub; unsigned sub; unsigned words; } unk[6] = {
-        {10, 0, 0, 2}, {4, 1, 11, 2}, {8, 1, 3, 1}, {0, 1, 5, 1}, {15, 1, 1, 1}, {15, 1, 2, 1}};
+    static const struct {
+        int type, has_sub;
+        unsigned sub;
+        unsigned words;
+    } unk[6] = {{10, 0, 0, 2}, {4, 1, 11, 2}, {8, 1, 3, 1}, {0, 1, 5, 1}, {15, 1, 1, 1}, {15, 1, 2, 1}};
     for (int i = 0; i < 6; i++) {
         CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_UNKNOWN);
         CHECK_EQ_U64(rec.u.unknown.type, unk[i].type);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Instrumentation engine: every macro produces the expected records; oneshot,
  * circular and streaming buffering under several threads; drop accounting;
@@ -41,17 +42,19 @@ static void decode(const uint8_t *data, size_t len, trace_t *t) {
             continue;
         }
         t->kinds[rec.kind]++;
-        if (rec.kind == FXT_KIND_KERNEL_OBJECT && rec.u.kernel_object.obj_type == FXT_OBJ_THREAD && rec.nargs == 1 &&
-            rec.args[0].type == FXT_ARG_KOID) {
+        if (rec.kind == FXT_KIND_KERNEL_OBJECT && rec.u.kernel_object.obj_type == FXT_OBJ_THREAD &&
+            rec.nargs == 1 && rec.args[0].type == FXT_ARG_KOID) {
             t->thread_names++;
         }
         if (rec.kind != FXT_KIND_EVENT) {
             continue;
         }
-        if (rec.u.event.name.ptr == NULL || rec.u.event.category.ptr == NULL || !rec.u.event.thread.resolved) {
+        if (rec.u.event.name.ptr == NULL || rec.u.event.category.ptr == NULL ||
+            !rec.u.event.thread.resolved) {
             t->unresolved++;
         }
-        if (rec.u.event.name.ptr && rec.u.event.name.len == 15 && memcmp(rec.u.event.name.ptr, "records_dropped", 15) == 0) {
+        if (rec.u.event.name.ptr && rec.u.event.name.len == 15 &&
+            memcmp(rec.u.event.name.ptr, "records_dropped", 15) == 0) {
             t->dropped_reported = rec.args[0].v.u64;
             continue;
         }
@@ -67,7 +70,8 @@ static void decode(const uint8_t *data, size_t len, trace_t *t) {
         ev_t *e = &t->ev[t->n++];
         e->type = rec.u.event.type;
         e->tid = rec.u.event.thread.tid;
-        e->value = rec.nargs ? (rec.args[0].type == FXT_ARG_INT32 ? rec.args[0].v.i32 : rec.args[0].v.i64) : -1;
+        e->value =
+            rec.nargs ? (rec.args[0].type == FXT_ARG_INT32 ? rec.args[0].v.i32 : rec.args[0].v.i64) : -1;
         e->named = rec.u.event.name.ptr != NULL;
     }
     if (fxt_reader_end(r) != FXT_OK) {
@@ -101,9 +105,9 @@ static void test_every_macro(void) {
     CHECK(fxt_session_start(&c) == FXT_E_STATE);
     CHECK(fxt_category_enabled("test.sub") && fxt_category_enabled("other") && !fxt_category_enabled("nope"));
     fxt_set_thread_name("main-thread");
-    FXT_INSTANT("test", "instant", FXT_I32("i32", -7), FXT_U32("u32", 7), FXT_I64("i64", -1), FXT_U64("u64", 2),
-                FXT_F64("f64", 0.5), FXT_STR("str", "hello"), FXT_PTR("ptr", &mem), FXT_KOID("koid", 42),
-                FXT_BOOL("bool", 1), FXT_NULL("null"));
+    FXT_INSTANT("test", "instant", FXT_I32("i32", -7), FXT_U32("u32", 7), FXT_I64("i64", -1),
+                FXT_U64("u64", 2), FXT_F64("f64", 0.5), FXT_STR("str", "hello"), FXT_PTR("ptr", &mem),
+                FXT_KOID("koid", 42), FXT_BOOL("bool", 1), FXT_NULL("null"));
     FXT_DURATION_BEGIN("test", "begin", FXT_I32("n", 1));
     FXT_DURATION_END("test", "begin");
     FXT_COUNTER("other", "counter", 3, FXT_I64("value", 10));
@@ -148,7 +152,8 @@ static void test_every_macro(void) {
             if (rec.u.kernel_object.obj_type == FXT_OBJ_THREAD) {
                 thread++;
                 CHECK_STR(rec.u.kernel_object.name, "main-thread");
-                CHECK(rec.nargs == 1 && rec.args[0].type == FXT_ARG_KOID && rec.args[0].v.koid == (uint64_t)getpid());
+                CHECK(rec.nargs == 1 && rec.args[0].type == FXT_ARG_KOID &&
+                      rec.args[0].v.koid == (uint64_t)getpid());
             }
         }
         if (rec.kind == FXT_KIND_LOG) {
@@ -216,23 +221,21 @@ static char huge_value[2300];
 
 static void steady_events(void) {
     FXT_INSTANT("test", "every", FXT_I32("i32", -7), FXT_U32("u32", 7), FXT_I64("i64", -1), FXT_U64("u64", 2),
-                FXT_F64("f64", 0.5), FXT_STR("str", "hello"), FXT_PTR("ptr", &long_value), FXT_KOID("koid", 42),
-                FXT_BOOL("bool", 1), FXT_NULL("null"), FXT_STR("long", long_value), FXT_STR("nullstr", NULL),
-                FXT_STR("empty", ""));
+                FXT_F64("f64", 0.5), FXT_STR("str", "hello"), FXT_PTR("ptr", &long_value),
+                FXT_KOID("koid", 42), FXT_BOOL("bool", 1), FXT_NULL("null"), FXT_STR("long", long_value),
+                FXT_STR("nullstr", NULL), FXT_STR("empty", ""));
     FXT_COUNTER("other", "counter", 3, FXT_I64("value", 10), FXT_F64("d", -2.25));
     FXT_DURATION_BEGIN("test", "pair");
     FXT_DURATION_END("test", "pair", FXT_U32("n", 5));
-    {
-        FXT_DURATION("test", "scope", FXT_I32("k", 9), FXT_STR("s", "v"));
-    }
+    { FXT_DURATION("test", "scope", FXT_I32("k", 9), FXT_STR("s", "v")); }
     { FXT_DURATION("test", "bare"); }
     static fxt__site_t site = {"test", 0, 0};
     if (fxt__site_on(&site)) {
         /* what the macros cannot express: interned string values, an inline-flagged
          * name, a list cut by an invalid type, a complete event without arguments */
         fxt_warg_t a[4] = {fxt_arg_string(fxt_cstr("interned"), fxt_cstr("value")),
-                           fxt_arg_int32(fxt_str_inline(fxt_cstr("inline name")), 1), fxt_arg_int32(fxt_cstr("x"), 2),
-                           fxt_arg_int32(fxt_cstr("cut"), 3)};
+                           fxt_arg_int32(fxt_str_inline(fxt_cstr("inline name")), 1),
+                           fxt_arg_int32(fxt_cstr("x"), 2), fxt_arg_int32(fxt_cstr("cut"), 3)};
         a[3].type = 0xee;
         fxt__event_args(&site, FXT_EVENT_ASYNC_BEGIN, "direct", 1, 99, a, 4);
         fxt__event_args(&site, FXT_EVENT_INSTANT, "direct2", 0, 0, a, 1);
@@ -252,18 +255,26 @@ static void event_text(const fxt_record_t *rec, char *out, size_t cap) {
     uint32_t type = rec->u.event.type;
     uint64_t id = type == FXT_EVENT_COUNTER || type >= FXT_EVENT_ASYNC_BEGIN ? rec->u.event.id : 0;
     size_t k = (size_t)snprintf(out, cap, "%u %.*s/%.*s id=%llu size=%llu:", (unsigned)type,
-                                (int)rec->u.event.category.len, rec->u.event.category.ptr, (int)rec->u.event.name.len,
-                                rec->u.event.name.ptr, (unsigned long long)id, (unsigned long long)rec->size);
+                                (int)rec->u.event.category.len, rec->u.event.category.ptr,
+                                (int)rec->u.event.name.len, rec->u.event.name.ptr, (unsigned long long)id,
+                                (unsigned long long)rec->size);
     for (unsigned i = 0; i < rec->nargs && k < cap; i++) {
         const fxt_arg_t *x = &rec->args[i];
         uint64_t v = 0; /* only the bytes the type defines */
         switch (x->type) {
         case FXT_ARG_INT32:
-        case FXT_ARG_UINT32: v = x->v.u32; break;
-        case FXT_ARG_BOOL: v = (uint64_t)x->v.boolean; break;
+        case FXT_ARG_UINT32:
+            v = x->v.u32;
+            break;
+        case FXT_ARG_BOOL:
+            v = (uint64_t)x->v.boolean;
+            break;
         case FXT_ARG_NULL:
-        case FXT_ARG_STRING: break;
-        default: v = x->v.u64; break;
+        case FXT_ARG_STRING:
+            break;
+        default:
+            v = x->v.u64;
+            break;
         }
         k += (size_t)snprintf(out + k, cap - k, " %u:%.*s=%llx/%.*s", (unsigned)x->type, (int)x->name.len,
                               x->name.ptr ? x->name.ptr : "", (unsigned long long)v,
@@ -301,7 +312,8 @@ static void test_steady_state_same_events(void) {
         /* the session's own events (e.g. records_dropped) have another category */
         if (rec.kind != FXT_KIND_EVENT || n == 32 || rec.u.event.category.ptr == NULL ||
             (rec.u.event.category.len != 4 && rec.u.event.category.len != 5) ||
-            (memcmp(rec.u.event.category.ptr, "test", 4) != 0 && memcmp(rec.u.event.category.ptr, "other", 5) != 0)) {
+            (memcmp(rec.u.event.category.ptr, "test", 4) != 0 &&
+             memcmp(rec.u.event.category.ptr, "other", 5) != 0)) {
             continue;
         }
         CHECK(rec.u.event.thread.resolved);
@@ -356,7 +368,8 @@ static int per_thread_ok_gaps(const trace_t *t, int contiguous_from_zero, int n_
 static int per_thread_ok(const trace_t *t, int contiguous_from_zero, int n_each, int *threads) {
     return per_thread_ok_gaps(t, contiguous_from_zero, n_each, threads, 0);
 }
-static int per_thread_ok_gaps(const trace_t *t, int contiguous_from_zero, int n_each, int *threads, int gaps) {
+static int per_thread_ok_gaps(const trace_t *t, int contiguous_from_zero, int n_each, int *threads,
+                              int gaps) {
     uint64_t tids[64];
     int64_t last[64];
     int nt = 0, ok = 1;
@@ -647,7 +660,11 @@ static void test_env_config(void) {
 static int utf8_valid(const char *p, size_t n) {
     for (size_t i = 0; i < n;) {
         unsigned char c = (unsigned char)p[i];
-        size_t k = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+        size_t k = c < 0x80             ? 1
+                   : (c & 0xe0) == 0xc0 ? 2
+                   : (c & 0xf0) == 0xe0 ? 3
+                   : (c & 0xf8) == 0xf0 ? 4
+                                        : 0;
         if (k == 0 || i + k > n) {
             return 0;
         }
@@ -719,7 +736,8 @@ static void test_long_string_cut_at_utf8_boundary(void) {
     fxt_membuf_t mem = {0};
     fxt_writer_t *w;
     CHECK(fxt_writer_create(NULL, fxt_sink_membuf(&mem), &w) == FXT_OK);
-    fxt_warg_t a[2] = {fxt_arg_string(fxt_cstr("interned"), ls), fxt_arg_string(fxt_cstr("inline"), fxt_str_inline(ls))};
+    fxt_warg_t a[2] = {fxt_arg_string(fxt_cstr("interned"), ls),
+                       fxt_arg_string(fxt_cstr("inline"), fxt_str_inline(ls))};
     CHECK(fxt_write_instant(w, 1, fxt_thread(1, 2), fxt_cstr("c"), fxt_cstr("n"), a, 1) == FXT_OK);
     CHECK(fxt_write_instant(w, 2, fxt_thread(1, 2), fxt_cstr("c"), fxt_cstr("n"), a + 1, 1) == FXT_OK);
     CHECK(fxt_write_log(w, 3, fxt_thread(1, 2), ls) == FXT_OK);
@@ -734,7 +752,8 @@ static void test_long_string_cut_at_utf8_boundary(void) {
     static uint8_t buf[3 * 33000];
     size_t used = 0, n = 0;
     fxt_warg_t ea = fxt_arg_string(fxt_cstr("v"), ls);
-    fxt_enc_event_t ev = {FXT_EVENT_INSTANT, 1, fxt_tref_inline(1, 2), fxt_cstr("c"), fxt_cstr("n"), 0, 0, &ea, 1, NULL, 0};
+    fxt_enc_event_t ev = {
+        FXT_EVENT_INSTANT, 1, fxt_tref_inline(1, 2), fxt_cstr("c"), fxt_cstr("n"), 0, 0, &ea, 1, NULL, 0};
     CHECK(fxt_encode_event(buf, sizeof buf, &n, &ev) == FXT_OK);
     used += n;
     CHECK(fxt_encode_log(buf + used, sizeof buf - used, &n, 2, fxt_tref_inline(1, 2), ls) == FXT_OK);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Zero-code tracing: with FXT_TRACE_OUTPUT set, the first trace macro starts a
  * session from the environment, and program exit (atexit) writes the trace.

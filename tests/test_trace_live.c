@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Instrumentation engine: sessions started and stopped while other threads
  * keep tracing (the flight-recorder use: stop whenever something happens).
@@ -44,8 +45,10 @@ static void check_archive(const uint8_t *data, size_t len, uint64_t *events) {
             continue;
         }
         magic += rec.kind == FXT_KIND_MAGIC;
-        if (rec.kind != FXT_KIND_EVENT) continue;
-        if (!rec.u.event.name.ptr || !rec.u.event.category.ptr || !rec.u.event.thread.resolved) unresolved++;
+        if (rec.kind != FXT_KIND_EVENT)
+            continue;
+        if (!rec.u.event.name.ptr || !rec.u.event.category.ptr || !rec.u.event.thread.resolved)
+            unresolved++;
         (*events)++;
     }
     CHECK(fxt_reader_end(r) == FXT_OK);
@@ -63,7 +66,8 @@ static void sleep_ms(int ms) {
 static void test_stop_while_tracing(void) {
     enum { NW = 3, ROUNDS = 12 };
     pthread_t th[NW];
-    for (int i = 0; i < NW; i++) CHECK(pthread_create(&th[i], NULL, worker, NULL) == 0);
+    for (int i = 0; i < NW; i++)
+        CHECK(pthread_create(&th[i], NULL, worker, NULL) == 0);
     uint64_t total = 0;
     for (int round = 0; round < ROUNDS; round++) {
         fxt_membuf_t mem = {0};
@@ -84,7 +88,8 @@ static void test_stop_while_tracing(void) {
         sleep_ms(1);
     }
     __atomic_store_n(&stop_workers, 1, __ATOMIC_RELAXED);
-    for (int i = 0; i < NW; i++) pthread_join(th[i], NULL);
+    for (int i = 0; i < NW; i++)
+        pthread_join(th[i], NULL);
     CHECK(total > 0);
 }
 

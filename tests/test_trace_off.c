@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* FXT_NO_TRACE: every macro compiles to nothing and evaluates nothing. */
 #define FXT_NO_TRACE 1
 #include "test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* FXT_DURATION with arguments: one duration complete event per scope exit,
  * early returns included; arguments of a disabled category are not evaluated.
  * Built as C (cleanup attribute) and, by test_trace_scope_cpp.cpp, as C++ (RAII). */

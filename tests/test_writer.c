@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Writer tests: byte-exact output against the hand-computed trace (both byte
  * orders), writer -> reader round trips for every record and argument type
@@ -42,11 +43,16 @@ static void write_hand_records(fxt_writer_t *w) {
     fxt_write_thread_record(w, 1, 0x10, 0x20);
     fxt_wthread_t t1 = fxt_thread(0x10, 0x20);
     /* instant: 10 args (the hand trace's unknown arg type 10 and scope word cannot be written) */
-    fxt_warg_t a[10] = {
-        fxt_arg_null(SI("n")), fxt_arg_int32(S("name"), -5), fxt_arg_uint32(S("name"), 0xdeadbeefu),
-        fxt_arg_int64(S("name"), -2), fxt_arg_uint64(S("name"), UINT64_MAX), fxt_arg_double(S("name"), 1.5),
-        fxt_arg_string(S("name"), SI("hi")), fxt_arg_pointer(S("name"), 0x1234), fxt_arg_koid(S("name"), 0x99),
-        fxt_arg_bool(S("name"), 1)};
+    fxt_warg_t a[10] = {fxt_arg_null(SI("n")),
+                        fxt_arg_int32(S("name"), -5),
+                        fxt_arg_uint32(S("name"), 0xdeadbeefu),
+                        fxt_arg_int64(S("name"), -2),
+                        fxt_arg_uint64(S("name"), UINT64_MAX),
+                        fxt_arg_double(S("name"), 1.5),
+                        fxt_arg_string(S("name"), SI("hi")),
+                        fxt_arg_pointer(S("name"), 0x1234),
+                        fxt_arg_koid(S("name"), 0x99),
+                        fxt_arg_bool(S("name"), 1)};
     fxt_write_instant(w, 0x1000, t1, S("cat"), S("name"), a, 10);
     fxt_warg_t c[1] = {fxt_arg_int32(S("name"), 5)};
     fxt_write_counter(w, 0x1100, fxt_thread_inline(0x31, 0x32), SI("c"), SI("cnt"), 42, c, 1);
@@ -54,8 +60,17 @@ static void write_hand_records(fxt_writer_t *w) {
     fxt_write_duration_end(w, 0x2100, t1, S("cat"), S("name"), NULL, 0);
     fxt_write_duration_complete(w, 0x3000, 0x3500, t1, S("cat"), S("name"), NULL, 0);
     for (unsigned i = 0; i < 6; i++) {
-        fxt_event_desc_t ev = {FXT_EVENT_ASYNC_BEGIN + i, 0x4000 + i, t1, S("cat"), S("name"),
-                               i < 3 ? 0xa : 0xf, 0, NULL, 0, NULL, 0};
+        fxt_event_desc_t ev = {FXT_EVENT_ASYNC_BEGIN + i,
+                               0x4000 + i,
+                               t1,
+                               S("cat"),
+                               S("name"),
+                               i < 3 ? 0xa : 0xf,
+                               0,
+                               NULL,
+                               0,
+                               NULL,
+                               0};
         fxt_write_event(w, &ev);
     }
     fxt_write_blob(w, SI("b"), FXT_BLOB_DATA, "hello", 5);
@@ -65,7 +80,8 @@ static void write_hand_records(fxt_writer_t *w) {
     fxt_write_kernel_object(w, 0x20, FXT_OBJ_THREAD, SI("thr"), k, 1);
     fxt_write_context_switch(w, 0x5000, 3, FXT_THREAD_BLOCKED, 0x21, 0x22, c, 1);
     fxt_write_thread_wakeup(w, 0x5100, 1, 0x23, NULL, 0);
-    fxt_write_legacy_context_switch(w, 0x5200, 2, FXT_THREAD_SUSPENDED, t1, fxt_thread_inline(0x41, 0x42), 10, 20);
+    fxt_write_legacy_context_switch(w, 0x5200, 2, FXT_THREAD_SUSPENDED, t1, fxt_thread_inline(0x41, 0x42), 10,
+                                    20);
     fxt_write_log(w, 0x6000, t1, S("hello"));
     fxt_warg_t bl[1] = {fxt_arg_bool(S("name"), 1)};
     fxt_large_blob_desc_t lb0 = {0, S("cat"), SI("lb"), 0x7000, t1, bl, 1, "xyz", 3};
@@ -84,8 +100,8 @@ static void check_bytes_exact(int be) {
     /* expected: the hand records the writer can express, in order (record indexes of build_all) */
     tbuf_t exp = {0};
     exp.be = be;
-    static const int keep[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, -1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
-                               20, 22, 23, 24, 25, 26, 27, 28, 29};
+    static const int keep[] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  -1, 10, 11, 12, 13, 14,
+                               15, 16, 17, 18, 19, 20, 22, 23, 24, 25, 26, 27, 28, 29};
     for (unsigned i = 0; i < sizeof keep / sizeof keep[0]; i++) {
         if (keep[i] < 0) {
             /* the instant with 10 args: size 19@4, 10 args@20, thread 1@24, cat 1@32, name 2@48 */
@@ -201,16 +217,35 @@ static void random_args(rng_t *g, expect_t *e, unsigned n) {
         uint64_t v = rnd(g);
         fxt_warg_t a = fxt_arg_null(nm);
         switch (type) {
-        case FXT_ARG_INT32: a = fxt_arg_int32(nm, (int32_t)v); break;
-        case FXT_ARG_UINT32: a = fxt_arg_uint32(nm, (uint32_t)v); break;
-        case FXT_ARG_INT64: a = fxt_arg_int64(nm, (int64_t)v); break;
-        case FXT_ARG_UINT64: a = fxt_arg_uint64(nm, v); break;
-        case FXT_ARG_DOUBLE: a = fxt_arg_double(nm, (double)(int64_t)v / 7.0); break;
-        case FXT_ARG_STRING: a = fxt_arg_string(nm, rnd_str(g, e->argstr[i], sizeof e->argstr[i])); break;
-        case FXT_ARG_POINTER: a = fxt_arg_pointer(nm, v); break;
-        case FXT_ARG_KOID: a = fxt_arg_koid(nm, v); break;
-        case FXT_ARG_BOOL: a = fxt_arg_bool(nm, (int)(v & 1)); break;
-        default: break;
+        case FXT_ARG_INT32:
+            a = fxt_arg_int32(nm, (int32_t)v);
+            break;
+        case FXT_ARG_UINT32:
+            a = fxt_arg_uint32(nm, (uint32_t)v);
+            break;
+        case FXT_ARG_INT64:
+            a = fxt_arg_int64(nm, (int64_t)v);
+            break;
+        case FXT_ARG_UINT64:
+            a = fxt_arg_uint64(nm, v);
+            break;
+        case FXT_ARG_DOUBLE:
+            a = fxt_arg_double(nm, (double)(int64_t)v / 7.0);
+            break;
+        case FXT_ARG_STRING:
+            a = fxt_arg_string(nm, rnd_str(g, e->argstr[i], sizeof e->argstr[i]));
+            break;
+        case FXT_ARG_POINTER:
+            a = fxt_arg_pointer(nm, v);
+            break;
+        case FXT_ARG_KOID:
+            a = fxt_arg_koid(nm, v);
+            break;
+        case FXT_ARG_BOOL:
+            a = fxt_arg_bool(nm, (int)(v & 1));
+            break;
+        default:
+            break;
         }
         e->args[i] = a;
     }
@@ -227,16 +262,35 @@ static int args_match(const fxt_record_t *rec, const fxt_warg_t *args, unsigned 
             return 0;
         }
         switch (x->type) {
-        case FXT_ARG_INT32: if (g->v.i32 != x->v.i32) return 0; break;
-        case FXT_ARG_UINT32: if (g->v.u32 != x->v.u32) return 0; break;
-        case FXT_ARG_DOUBLE: if (memcmp(&g->v.f64, &x->v.f64, 8) != 0) return 0; break;
+        case FXT_ARG_INT32:
+            if (g->v.i32 != x->v.i32)
+                return 0;
+            break;
+        case FXT_ARG_UINT32:
+            if (g->v.u32 != x->v.u32)
+                return 0;
+            break;
+        case FXT_ARG_DOUBLE:
+            if (memcmp(&g->v.f64, &x->v.f64, 8) != 0)
+                return 0;
+            break;
         case FXT_ARG_INT64:
         case FXT_ARG_UINT64:
         case FXT_ARG_POINTER:
-        case FXT_ARG_KOID: if (g->v.u64 != x->v.u64) return 0; break;
-        case FXT_ARG_BOOL: if (g->v.boolean != x->v.boolean) return 0; break;
-        case FXT_ARG_STRING: if (!str_eq(g->str, x->str.ptr, x->str.len)) return 0; break;
-        default: break;
+        case FXT_ARG_KOID:
+            if (g->v.u64 != x->v.u64)
+                return 0;
+            break;
+        case FXT_ARG_BOOL:
+            if (g->v.boolean != x->v.boolean)
+                return 0;
+            break;
+        case FXT_ARG_STRING:
+            if (!str_eq(g->str, x->str.ptr, x->str.len))
+                return 0;
+            break;
+        default:
+            break;
         }
     }
     return 1;
@@ -279,10 +333,10 @@ static void roundtrip_random(uint32_t max_strings, uint32_t max_threads, int be)
             bad++;
             break;
         }
-        int has_id = ev->type == FXT_EVENT_COUNTER || (ev->type >= FXT_EVENT_ASYNC_BEGIN && ev->type <= FXT_EVENT_FLOW_END);
-        int ok = rec.u.event.type == ev->type && rec.u.event.ts == ev->ts &&
-                 rec.u.event.thread.resolved && rec.u.event.thread.pid == ev->thread.pid &&
-                 rec.u.event.thread.tid == ev->thread.tid &&
+        int has_id = ev->type == FXT_EVENT_COUNTER ||
+                     (ev->type >= FXT_EVENT_ASYNC_BEGIN && ev->type <= FXT_EVENT_FLOW_END);
+        int ok = rec.u.event.type == ev->type && rec.u.event.ts == ev->ts && rec.u.event.thread.resolved &&
+                 rec.u.event.thread.pid == ev->thread.pid && rec.u.event.thread.tid == ev->thread.tid &&
                  str_eq(rec.u.event.category, ev->category.ptr, ev->category.len) &&
                  str_eq(rec.u.event.name, ev->name.ptr, ev->name.len) &&
                  (!has_id || rec.u.event.id == ev->id) &&
@@ -372,7 +426,8 @@ static void test_roundtrip_other_records(void) {
           rec.u.large_blob.format == 1 && rec.u.large_blob.size == 77777 &&
           memcmp(rec.u.large_blob.payload, big, 77777) == 0);
     CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_PROVIDER_SECTION && rec.provider == 5);
-    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_TRACE_INFO && rec.u.trace_info.info_type == 3);
+    CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_TRACE_INFO &&
+          rec.u.trace_info.info_type == 3);
     /* after a provider switch the writer registers its strings again, in the new provider */
     CHECK(next_content(r, &in, &rec) == FXT_OK && rec.kind == FXT_KIND_EVENT &&
           str_eq(rec.u.event.name, "after switch", 12) && str_eq(rec.u.event.category, "c", 1) &&
@@ -410,8 +465,8 @@ static void test_table_recycling(void) {
         snprintf(name, sizeof name, "string-%d", i);
         snprintf(cat, sizeof cat, "cat-%d", i % 50);
         if (st != FXT_OK || !str_eq(rec.u.event.name, name, strlen(name)) ||
-            !str_eq(rec.u.event.category, cat, strlen(cat)) || rec.u.event.thread.tid != (uint64_t)(i % 300) ||
-            rec.u.event.thread.ref == 0) {
+            !str_eq(rec.u.event.category, cat, strlen(cat)) ||
+            rec.u.event.thread.tid != (uint64_t)(i % 300) || rec.u.event.thread.ref == 0) {
             bad++;
         }
     }
@@ -446,13 +501,13 @@ static fxt_writer_t *fresh(fxt_membuf_t *mem) {
  * string or thread record for its new strings), the writer still FXT_OK and
  * usable, and the trace valid.
  */
-#define REFUSED(w, mem, call, expected)                                                      \
-    do {                                                                                     \
-        uint64_t bytes_ = fxt_writer_bytes(w), recs_ = fxt_writer_records(w);                \
-        CHECK_EQ_I64((call), (expected));                                                    \
-        CHECK_EQ_U64(fxt_writer_bytes(w), bytes_);                                           \
-        CHECK_EQ_U64(fxt_writer_records(w), recs_);                                          \
-        CHECK_EQ_I64(fxt_writer_status(w), FXT_OK);                                          \
+#define REFUSED(w, mem, call, expected)                                                                      \
+    do {                                                                                                     \
+        uint64_t bytes_ = fxt_writer_bytes(w), recs_ = fxt_writer_records(w);                                \
+        CHECK_EQ_I64((call), (expected));                                                                    \
+        CHECK_EQ_U64(fxt_writer_bytes(w), bytes_);                                                           \
+        CHECK_EQ_U64(fxt_writer_records(w), recs_);                                                          \
+        CHECK_EQ_I64(fxt_writer_status(w), FXT_OK);                                                          \
     } while (0)
 
 static void test_validation(void) {
@@ -475,7 +530,8 @@ static void test_validation(void) {
     for (int i = 0; i < 4; i++) {
         huge[i] = fxt_arg_string(S("s"), fxt_str_inline(fxt_str_n(big, sizeof big)));
     }
-    REFUSED(w, mem, fxt_write_instant(w, 1, fxt_thread(2, 2), S("c2"), S("n2"), huge, 4), FXT_E_RECORD_TOO_LARGE);
+    REFUSED(w, mem, fxt_write_instant(w, 1, fxt_thread(2, 2), S("c2"), S("n2"), huge, 4),
+            FXT_E_RECORD_TOO_LARGE);
     fxt_large_blob_desc_t lb = {0, S("c3"), S("n3"), 0, fxt_thread(3, 3), many, 16, "x", 1};
     REFUSED(w, mem, fxt_write_large_blob(w, &lb), FXT_E_TOO_MANY_ARGS);
     REFUSED(w, mem, fxt_write_blob(w, S("c4"), 1, big, 0x8000), FXT_E_RECORD_TOO_LARGE);
@@ -486,7 +542,8 @@ static void test_validation(void) {
     REFUSED(w, mem, fxt_write_string_record(w, 0, S("x")), FXT_E_BAD_INDEX);
     REFUSED(w, mem, fxt_write_string_record(w, 32768, S("x")), FXT_E_BAD_INDEX);
     REFUSED(w, mem, fxt_write_thread_record(w, 0, 1, 2), FXT_E_BAD_INDEX);
-    fxt_enc_event_t eref = {FXT_EVENT_INSTANT, 1, fxt_tref_index(256), fxt_sref(1), fxt_sref(2), 0, 0, NULL, 0, NULL, 0};
+    fxt_enc_event_t eref = {
+        FXT_EVENT_INSTANT, 1, fxt_tref_index(256), fxt_sref(1), fxt_sref(2), 0, 0, NULL, 0, NULL, 0};
     REFUSED(w, mem, fxt_write_event_refs(w, &eref), FXT_E_BAD_INDEX);
     fxt_event_desc_t ev = {11, 0, fxt_thread(1, 1), S("c"), S("n"), 0, 0, NULL, 0, NULL, 0};
     REFUSED(w, mem, fxt_write_event(w, &ev), FXT_E_INVALID_ARG);
@@ -716,7 +773,7 @@ static void test_lookup_hints(void) {
     const int n = (int)(sizeof seq / sizeof seq[0]);
     for (int i = 0; i < n; i++) {
         memcpy(buf, seq[i], 6); /* same pointer and length, new bytes */
-        memcpy(other, "zz", 3);  /* a second string competing for the 2 slots */
+        memcpy(other, "zz", 3); /* a second string competing for the 2 slots */
         fxt_wthread_t t = fxt_thread(1, (uint64_t)(i % 3 == 0 ? 10 : 20)); /* 1 slot: recycled */
         CHECK_EQ_I64(fxt_write_instant(w, (uint64_t)i, t, S(other), fxt_cstr(buf), NULL, 0), FXT_OK);
     }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Stateless encoders (fxt_encode_*) and explicit-ref writing: byte-exact
  * against the hand-built trace of hand_trace.h (each word derived there from
@@ -18,13 +19,13 @@ static uint8_t out[1 << 16];
 static size_t out_len;
 
 /* Append one encoded record; fail the test on any error. */
-#define ENC(call)                                                                              \
-    do {                                                                                       \
-        size_t sz_ = 0;                                                                        \
-        fxt_status st_ = (call);                                                               \
-        CHECK_EQ_I64(st_, FXT_OK);                                                             \
-        CHECK_EQ_U64(sz_ & 7, 0);                                                              \
-        out_len += sz_;                                                                        \
+#define ENC(call)                                                                                            \
+    do {                                                                                                     \
+        size_t sz_ = 0;                                                                                      \
+        fxt_status st_ = (call);                                                                             \
+        CHECK_EQ_I64(st_, FXT_OK);                                                                           \
+        CHECK_EQ_U64(sz_ & 7, 0);                                                                            \
+        out_len += sz_;                                                                                      \
     } while (0)
 #define AT out + out_len, sizeof out - out_len, &sz_
 
@@ -62,15 +63,17 @@ static void test_encode_bytes_exact(void) {
     ENC(fxt_encode_string(AT, 2, S("name")));
     ENC(fxt_encode_thread(AT, 1, 0x10, 0x20));
     /* instant: every known argument type (not the hand trace's unknown type 10) + scope word */
-    fxt_warg_t a[10] = {fxt_arg_null(S("n")), fxt_arg_int32(name, -5), fxt_arg_uint32(name, 0xdeadbeefu),
-                        fxt_arg_int64(name, -2), fxt_arg_uint64(name, UINT64_MAX), fxt_arg_double(name, 1.5),
-                        fxt_arg_string(name, S("hi")), fxt_arg_pointer(name, 0x1234), fxt_arg_koid(name, 0x99),
-                        fxt_arg_bool(name, 1)};
+    fxt_warg_t a[10] = {
+        fxt_arg_null(S("n")),          fxt_arg_int32(name, -5),          fxt_arg_uint32(name, 0xdeadbeefu),
+        fxt_arg_int64(name, -2),       fxt_arg_uint64(name, UINT64_MAX), fxt_arg_double(name, 1.5),
+        fxt_arg_string(name, S("hi")), fxt_arg_pointer(name, 0x1234),    fxt_arg_koid(name, 0x99),
+        fxt_arg_bool(name, 1)};
     uint64_t scope = FXT_SCOPE_GLOBAL;
     fxt_enc_event_t inst = {FXT_EVENT_INSTANT, 0x1000, t1, cat, name, 0, 0, a, 10, &scope, 1};
     ENC(fxt_encode_event(AT, &inst));
     fxt_warg_t c1[1] = {fxt_arg_int32(name, 5)};
-    fxt_enc_event_t cnt = {FXT_EVENT_COUNTER, 0x1100, fxt_tref_inline(0x31, 0x32), S("c"), S("cnt"), 42, 0, c1, 1, NULL, 0};
+    fxt_enc_event_t cnt = {
+        FXT_EVENT_COUNTER, 0x1100, fxt_tref_inline(0x31, 0x32), S("c"), S("cnt"), 42, 0, c1, 1, NULL, 0};
     ENC(fxt_encode_event(AT, &cnt));
     fxt_enc_event_t ev = {FXT_EVENT_DURATION_BEGIN, 0x2000, t1, cat, name, 0, 0, NULL, 0, NULL, 0};
     ENC(fxt_encode_event(AT, &ev));
@@ -82,7 +85,8 @@ static void test_encode_bytes_exact(void) {
     ev.end_ts = 0x3500;
     ENC(fxt_encode_event(AT, &ev));
     for (unsigned i = 0; i < 6; i++) {
-        fxt_enc_event_t e = {FXT_EVENT_ASYNC_BEGIN + i, 0x4000 + i, t1, cat, name, i < 3 ? 0xa : 0xf, 0, NULL, 0, NULL, 0};
+        fxt_enc_event_t e = {
+            FXT_EVENT_ASYNC_BEGIN + i, 0x4000 + i, t1, cat, name, i < 3 ? 0xa : 0xf, 0, NULL, 0, NULL, 0};
         ENC(fxt_encode_event(AT, &e));
     }
     ENC(fxt_encode_blob(AT, S("b"), FXT_BLOB_DATA, "hello", 5));
@@ -93,7 +97,8 @@ static void test_encode_bytes_exact(void) {
     ENC(fxt_encode_kernel_object(AT, 0x20, FXT_OBJ_THREAD, S("thr"), k, 1));
     ENC(fxt_encode_context_switch(AT, 0x5000, 3, FXT_THREAD_BLOCKED, 0x21, 0x22, c1, 1));
     ENC(fxt_encode_thread_wakeup(AT, 0x5100, 1, 0x23, NULL, 0));
-    ENC(fxt_encode_legacy_context_switch(AT, 0x5200, 2, FXT_THREAD_SUSPENDED, t1, fxt_tref_inline(0x41, 0x42), 10, 20));
+    ENC(fxt_encode_legacy_context_switch(AT, 0x5200, 2, FXT_THREAD_SUSPENDED, t1, fxt_tref_inline(0x41, 0x42),
+                                         10, 20));
     ENC(fxt_encode_log(AT, 0x6000, t1, S("hello")));
     fxt_warg_t bl[1] = {fxt_arg_bool(name, 1)};
     fxt_enc_large_blob_t lb0 = {FXT_LARGE_BLOB_WITH_METADATA, cat, S("lb"), 0x7000, t1, bl, 1, "xyz", 3};
@@ -109,7 +114,7 @@ static void test_encode_bytes_exact(void) {
             /* size 20@4 (22 - the 2-word unknown arg), 10 args@20, thread 1@24, cat 1@32, name 2@48 */
             tb_w(&exp, 0x0002000101a00144ull);
             tb_s(&exp, (const char *)hand.p + from + 8, 18 * 8); /* ts + 17 argument words */
-            tb_w(&exp, 2);                                        /* scope word */
+            tb_w(&exp, 2);                                       /* scope word */
             continue;
         }
         tb_s(&exp, (const char *)hand.p + from, to - from);
@@ -137,7 +142,8 @@ static void test_encode_validation(void) {
     for (int i = 0; i < 16; i++) {
         many[i] = fxt_arg_int32(fxt_sref(3), i);
     }
-    fxt_enc_event_t ev = {FXT_EVENT_INSTANT, 1, fxt_tref_index(1), fxt_sref(1), fxt_sref(2), 0, 0, many, 16, NULL, 0};
+    fxt_enc_event_t ev = {
+        FXT_EVENT_INSTANT, 1, fxt_tref_index(1), fxt_sref(1), fxt_sref(2), 0, 0, many, 16, NULL, 0};
     CHECK_EQ_I64(fxt_encode_event(buf, sizeof buf, &size, &ev), FXT_E_TOO_MANY_ARGS);
     ev.nargs = 15;
     CHECK_EQ_I64(fxt_encode_event(buf, 8, &size, &ev), FXT_E_BUFFER_FULL);
@@ -171,8 +177,10 @@ static void test_encode_validation(void) {
     CHECK_EQ_I64(fxt_encode_thread(buf, sizeof buf, &size, 256, 1, 2), FXT_E_BAD_INDEX);
     char pname[256];
     memset(pname, 'p', sizeof pname);
-    CHECK_EQ_I64(fxt_encode_provider_info(buf, sizeof buf, &size, 1, fxt_str_n(pname, 256)), FXT_E_STRING_TOO_LONG);
-    CHECK_EQ_I64(fxt_encode_blob(buf, sizeof buf, &size, fxt_sref(1), 1, big, 0x8000), FXT_E_RECORD_TOO_LARGE);
+    CHECK_EQ_I64(fxt_encode_provider_info(buf, sizeof buf, &size, 1, fxt_str_n(pname, 256)),
+                 FXT_E_STRING_TOO_LONG);
+    CHECK_EQ_I64(fxt_encode_blob(buf, sizeof buf, &size, fxt_sref(1), 1, big, 0x8000),
+                 FXT_E_RECORD_TOO_LARGE);
     CHECK_EQ_I64(fxt_encode_log(buf, sizeof buf, &size, 1, fxt_tref_index(300), S("m")), FXT_E_BAD_INDEX);
     CHECK_EQ_I64(fxt_encode_init(buf, sizeof buf, &size, 0), FXT_E_INVALID_ARG);
     CHECK(memcmp(buf, ref, sizeof buf) == 0); /* nothing written by any refused call */
@@ -182,8 +190,15 @@ static void test_encode_validation(void) {
     /* a large blob is not limited to 32760 bytes */
     static uint8_t payload[100000];
     static uint8_t lbuf[100100];
-    fxt_enc_large_blob_t lb = {FXT_LARGE_BLOB_NO_METADATA, fxt_sref(1), fxt_sref(2), 0, fxt_tref_index(0), NULL, 0,
-                               payload, sizeof payload};
+    fxt_enc_large_blob_t lb = {FXT_LARGE_BLOB_NO_METADATA,
+                               fxt_sref(1),
+                               fxt_sref(2),
+                               0,
+                               fxt_tref_index(0),
+                               NULL,
+                               0,
+                               payload,
+                               sizeof payload};
     CHECK_EQ_I64(fxt_encode_large_blob(lbuf, sizeof lbuf, &size, &lb), FXT_OK);
     CHECK_EQ_U64(size, 8 * (3 + 12500));
     CHECK_EQ_U64(fxt_get_large_size(fxt_load64(lbuf)), 3 + 12500);
@@ -201,8 +216,17 @@ static void check_refs_roundtrip(int be) {
     CHECK_EQ_I64(fxt_write_thread_record(w, 200, 5, 6), FXT_OK);
     fxt_warg_t a[2] = {fxt_arg_int32(fxt_sref(20001), -7), fxt_arg_string(S("inl"), fxt_sref(20000))};
     for (uint64_t i = 0; i < 5000; i++) {
-        fxt_enc_event_t ev = {FXT_EVENT_ASYNC_BEGIN, 100 + i, fxt_tref_index(200), fxt_sref(20000), fxt_sref(20001),
-                              i, 0, a, 2, NULL, 0};
+        fxt_enc_event_t ev = {FXT_EVENT_ASYNC_BEGIN,
+                              100 + i,
+                              fxt_tref_index(200),
+                              fxt_sref(20000),
+                              fxt_sref(20001),
+                              i,
+                              0,
+                              a,
+                              2,
+                              NULL,
+                              0};
         CHECK_EQ_I64(fxt_write_event_refs(w, &ev), FXT_OK);
         /* interning keeps working next to them */
         CHECK_EQ_I64(fxt_write_instant(w, 100 + i, fxt_thread(5, 7), S("icat"), S("iname"), NULL, 0), FXT_OK);
@@ -232,8 +256,9 @@ static void check_refs_roundtrip(int be) {
     fxt_status st;
     while ((st = fxt_reader_next(r, &in, &rec)) == FXT_OK) {
         if (rec.kind == FXT_KIND_EVENT && rec.u.event.type == FXT_EVENT_ASYNC_BEGIN) {
-            int ok = rec.u.event.id == async && rec.u.event.ts == 100 + async && rec.u.event.thread.ref == 200 &&
-                     rec.u.event.thread.tid == 6 && rec.nargs == 2 && rec.args[0].v.i32 == -7;
+            int ok = rec.u.event.id == async && rec.u.event.ts == 100 + async &&
+                     rec.u.event.thread.ref == 200 && rec.u.event.thread.tid == 6 && rec.nargs == 2 &&
+                     rec.args[0].v.i32 == -7;
             CHECK_MEM_STR(rec.u.event.category.ptr, rec.u.event.category.len, "ecat");
             CHECK_MEM_STR(rec.u.event.name.ptr, rec.u.event.name.len, "ename");
             CHECK_MEM_STR(rec.args[0].name.ptr, rec.args[0].name.len, "ename");
@@ -340,13 +365,27 @@ static void test_property_mixed(void) {
         fxt_wthread_t t = fxt_thread(e->c, e->c * 10 + e->b);
         fxt_status st = FXT_OK;
         switch (e->kind) {
-        case 0: st = fxt_write_instant(w, e->a, t, s1, s2, e->args, na); break;
-        case 1: st = fxt_write_log(w, e->a, t, s1); break;
-        case 2: st = fxt_write_kernel_object(w, e->a, (uint32_t)e->b, s1, e->args, na); break;
-        case 3: st = fxt_write_blob(w, s1, 1, e->s2, e->l2); break;
-        case 4: st = fxt_write_context_switch(w, e->a, (uint32_t)e->b, 3, e->c, e->c + 1, e->args, na); break;
-        case 5: st = fxt_write_thread_wakeup(w, e->a, (uint32_t)e->b, e->c, e->args, na); break;
-        case 6: st = fxt_write_legacy_context_switch(w, e->a, (uint32_t)e->b, 2, t, fxt_thread(e->c, 99), 1, 2); break;
+        case 0:
+            st = fxt_write_instant(w, e->a, t, s1, s2, e->args, na);
+            break;
+        case 1:
+            st = fxt_write_log(w, e->a, t, s1);
+            break;
+        case 2:
+            st = fxt_write_kernel_object(w, e->a, (uint32_t)e->b, s1, e->args, na);
+            break;
+        case 3:
+            st = fxt_write_blob(w, s1, 1, e->s2, e->l2);
+            break;
+        case 4:
+            st = fxt_write_context_switch(w, e->a, (uint32_t)e->b, 3, e->c, e->c + 1, e->args, na);
+            break;
+        case 5:
+            st = fxt_write_thread_wakeup(w, e->a, (uint32_t)e->b, e->c, e->args, na);
+            break;
+        case 6:
+            st = fxt_write_legacy_context_switch(w, e->a, (uint32_t)e->b, 2, t, fxt_thread(e->c, 99), 1, 2);
+            break;
         default: {
             fxt_large_blob_desc_t lb = {0, s1, s2, e->a, t, e->args, na, e->s1, e->l1};
             st = fxt_write_large_blob(w, &lb);
@@ -363,9 +402,9 @@ static void test_property_mixed(void) {
     fxt_record_t rec;
     int bad = 0, i = 0;
     fxt_status st;
-    static const fxt_record_kind kinds[8] = {FXT_KIND_EVENT, FXT_KIND_LOG, FXT_KIND_KERNEL_OBJECT, FXT_KIND_BLOB,
-                                             FXT_KIND_CONTEXT_SWITCH, FXT_KIND_THREAD_WAKEUP,
-                                             FXT_KIND_LEGACY_CONTEXT_SWITCH, FXT_KIND_LARGE_BLOB};
+    static const fxt_record_kind kinds[8] = {
+        FXT_KIND_EVENT,          FXT_KIND_LOG,           FXT_KIND_KERNEL_OBJECT,         FXT_KIND_BLOB,
+        FXT_KIND_CONTEXT_SWITCH, FXT_KIND_THREAD_WAKEUP, FXT_KIND_LEGACY_CONTEXT_SWITCH, FXT_KIND_LARGE_BLOB};
 #define SEQ(v, p, n) ((v).ptr != NULL && (v).len == (n) && memcmp((v).ptr, (p), (n)) == 0)
     while ((st = fxt_reader_next(r, &in, &rec)) == FXT_OK) {
         if (rec.kind == FXT_KIND_STRING || rec.kind == FXT_KIND_THREAD) {
@@ -403,10 +442,12 @@ static void test_property_mixed(void) {
                      args_ok(&rec, e, na);
                 break;
             case 5:
-                ok = rec.u.thread_wakeup.ts == e->a && rec.u.thread_wakeup.tid == e->c && args_ok(&rec, e, na);
+                ok =
+                    rec.u.thread_wakeup.ts == e->a && rec.u.thread_wakeup.tid == e->c && args_ok(&rec, e, na);
                 break;
             case 6:
-                ok = rec.u.legacy_context_switch.ts == e->a && rec.u.legacy_context_switch.out.tid == e->c * 10 + e->b &&
+                ok = rec.u.legacy_context_switch.ts == e->a &&
+                     rec.u.legacy_context_switch.out.tid == e->c * 10 + e->b &&
                      rec.u.legacy_context_switch.in.pid == e->c && rec.u.legacy_context_switch.in.tid == 99;
                 break;
             default:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libfxt_zio: compressing sink and decompressor round trips (gzip, zstd), any
  * chunking, concatenated streams, corrupt and cut input; an instrumentation
  * session writing through a compressing sink. */
@@ -21,7 +22,8 @@ static void make_trace(fxt_membuf_t *m) {
     fxt_writer_destroy(w);
 }
 
-static int decompress(fxt_zio_format fmt, const fxt_membuf_t *z, size_t in_chunk, size_t out_chunk, fxt_membuf_t *out) {
+static int decompress(fxt_zio_format fmt, const fxt_membuf_t *z, size_t in_chunk, size_t out_chunk,
+                      fxt_membuf_t *out) {
     fxt_zdec_t *d;
     if (fxt_zdec_create(fmt, &d) != FXT_OK) {
         return -1;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 fxt_add_unit_test(unit.trace SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_trace.c LABELS threads)
 fxt_add_unit_test(unit.trace_off SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_trace_off.c)
 fxt_add_unit_test(unit.trace.live SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_trace_live.c LABELS threads)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the C and C++ scoped-duration tests (test_trace_scope.c / _cpp.cpp). */
 #ifndef FXT_TRACE_SCOPE_CHECK_H
 #define FXT_TRACE_SCOPE_CHECK_H
@@ -41,10 +42,11 @@ static void scope_decode(const uint8_t *data, size_t len, scope_seen_t *s) {
             continue;
         }
         if (scope_str_is(rec.u.event.name, "outer")) {
-            int ok = rec.nargs == 2 && scope_str_is(rec.args[0].name, "x") && rec.args[0].type == FXT_ARG_INT32 &&
-                     rec.args[0].v.i32 == 7 && scope_str_is(rec.args[1].name, "s") &&
-                     rec.args[1].type == FXT_ARG_STRING && scope_str_is(rec.args[1].str, "hello") &&
-                     scope_str_is(rec.u.event.category, "scope") && rec.u.event.end_ts >= rec.u.event.ts;
+            int ok = rec.nargs == 2 && scope_str_is(rec.args[0].name, "x") &&
+                     rec.args[0].type == FXT_ARG_INT32 && rec.args[0].v.i32 == 7 &&
+                     scope_str_is(rec.args[1].name, "s") && rec.args[1].type == FXT_ARG_STRING &&
+                     scope_str_is(rec.args[1].str, "hello") && scope_str_is(rec.u.event.category, "scope") &&
+                     rec.u.event.end_ts >= rec.u.event.ts;
             if (ok && s->outer_ok < 2) {
                 s->outer_start[s->outer_ok] = rec.u.event.ts;
                 s->outer_end[s->outer_ok] = rec.u.event.end_ts;

@@ -12,10 +12,10 @@
 /* Exit codes, documented in docs/cli.md. */
 enum {
     CLI_EXIT_OK = 0,
-    CLI_EXIT_DATA = 1,   /* the trace has errors / violations */
-    CLI_EXIT_USAGE = 2,  /* bad command line */
-    CLI_EXIT_IO = 3,     /* cannot read or write a file */
-    CLI_EXIT_LIMIT = 4   /* out of memory or an internal limit */
+    CLI_EXIT_DATA = 1,  /* the trace has errors / violations */
+    CLI_EXIT_USAGE = 2, /* bad command line */
+    CLI_EXIT_IO = 3,    /* cannot read or write a file */
+    CLI_EXIT_LIMIT = 4  /* out of memory or an internal limit */
 };
 
 /*
@@ -28,11 +28,11 @@ enum {
 typedef struct cli_command {
     const char *name;
     int (*main)(int argc, char **argv);
-    const char *summary;     /* one line, for `fxt --help` */
-    const char *usage;       /* the synopsis, after "usage: " */
-    const char *about;       /* what the command does (before the options) */
-    const cli_spec_t *spec;  /* options and positional arguments */
-    const char *notes;       /* details and exit status (after the options); may be NULL */
+    const char *summary;    /* one line, for `fxt --help` */
+    const char *usage;      /* the synopsis, after "usage: " */
+    const char *about;      /* what the command does (before the options) */
+    const cli_spec_t *spec; /* options and positional arguments */
+    const char *notes;      /* details and exit status (after the options); may be NULL */
 } cli_command_t;
 
 #define CLI_DECLARE_COMMAND(name) extern const cli_command_t cli_cmd_##name

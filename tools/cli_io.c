@@ -25,12 +25,12 @@
 struct cli_input {
     int fd;
     int owns_fd;
-    uint8_t *buf;      /* what we hand out */
-    uint8_t *raw;      /* compressed bytes (compressed inputs only) */
+    uint8_t *buf; /* what we hand out */
+    uint8_t *raw; /* compressed bytes (compressed inputs only) */
     size_t raw_len, raw_pos;
     int raw_eof;
     int detected;
-    uint64_t total;    /* bytes delivered (decompressed) */
+    uint64_t total; /* bytes delivered (decompressed) */
     uint64_t raw_total;
 #ifdef FXT_HAVE_ZIO
     fxt_zdec_t *dec;
@@ -157,7 +157,8 @@ int cli_input_read(cli_input_t *in, const uint8_t **data, size_t *len, char *err
             return cli_input_read(in, data, len, err, errlen);
         }
 #else
-        if (got >= 2 && ((in->buf[0] == 0x1f && in->buf[1] == 0x8b) || (in->buf[0] == 0x28 && in->buf[1] == 0xb5))) {
+        if (got >= 2 &&
+            ((in->buf[0] == 0x1f && in->buf[1] == 0x8b) || (in->buf[0] == 0x28 && in->buf[1] == 0xb5))) {
             snprintf(err, errlen, "%s: compressed input, but this fxt was built without compression support",
                      in->name);
             return -1;
@@ -204,7 +205,10 @@ struct cli_output {
 /* 0 none, 1 gzip, 2 zstd: forced by `format`, else from the name. -1 for an unknown format. */
 static int output_format(const char *path, const char *format) {
     if (format != NULL) {
-        return strcmp(format, "gzip") == 0 ? 1 : strcmp(format, "zstd") == 0 ? 2 : strcmp(format, "none") == 0 ? 0 : -1;
+        return strcmp(format, "gzip") == 0   ? 1
+               : strcmp(format, "zstd") == 0 ? 2
+               : strcmp(format, "none") == 0 ? 0
+                                             : -1;
     }
     size_t n = path != NULL ? strlen(path) : 0;
     if (n > 3 && strcmp(path + n - 3, ".gz") == 0) {
@@ -225,8 +229,9 @@ int cli_output_open(const char *path, const char *format, cli_output_t **out, ch
     }
 #ifndef FXT_HAVE_ZIO
     if (want) {
-        snprintf(err, errlen, "%s: %s output, but this fxt was built without compression support "
-                              "(use another name or --compress none)",
+        snprintf(err, errlen,
+                 "%s: %s output, but this fxt was built without compression support "
+                 "(use another name or --compress none)",
                  path != NULL ? path : "<stdout>", want == 1 ? "gzip" : "zstd");
         return CLI_EXIT_USAGE;
     }

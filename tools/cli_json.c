@@ -82,13 +82,27 @@ static inline void json_str(cli_json_put_fn put, void *ctx, const char *str, siz
         }
         put(ctx, str + run, i - run);
         switch (c) {
-        case '"': put(ctx, "\\\"", 2); break;
-        case '\\': put(ctx, "\\\\", 2); break;
-        case '\n': put(ctx, "\\n", 2); break;
-        case '\t': put(ctx, "\\t", 2); break;
-        case '\r': put(ctx, "\\r", 2); break;
-        case '\b': put(ctx, "\\b", 2); break;
-        case '\f': put(ctx, "\\f", 2); break;
+        case '"':
+            put(ctx, "\\\"", 2);
+            break;
+        case '\\':
+            put(ctx, "\\\\", 2);
+            break;
+        case '\n':
+            put(ctx, "\\n", 2);
+            break;
+        case '\t':
+            put(ctx, "\\t", 2);
+            break;
+        case '\r':
+            put(ctx, "\\r", 2);
+            break;
+        case '\b':
+            put(ctx, "\\b", 2);
+            break;
+        case '\f':
+            put(ctx, "\\f", 2);
+            break;
         default: {
             char e[6] = {'\\', 'u', '0', '0', hexdig[c >> 4], hexdig[c & 15]};
             put(ctx, e, sizeof e);
@@ -112,7 +126,9 @@ static inline void put_file(void *f, const char *p, size_t n) {
 
 void cli_json_str(FILE *f, const char *s, size_t len) { json_str(put_file, f, s, len); }
 
-void cli_json_str_to(cli_json_put_fn put, void *ctx, const char *s, size_t len) { json_str(put, ctx, s, len); }
+void cli_json_str_to(cli_json_put_fn put, void *ctx, const char *s, size_t len) {
+    json_str(put, ctx, s, len);
+}
 
 size_t cli_json_double_fmt(char *buf, double v) {
     if (isnan(v)) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Insertion-ordered hash map for the CLI tools (see cli_map.h). */
 #include "cli_map.h"
 
@@ -10,9 +11,7 @@ typedef struct entry_head {
     size_t klen;
 } entry_head_t;
 
-static size_t stride(const cli_map_t *m) {
-    return (sizeof(entry_head_t) + m->vsize + 15) & ~(size_t)15;
-}
+static size_t stride(const cli_map_t *m) { return (sizeof(entry_head_t) + m->vsize + 15) & ~(size_t)15; }
 
 static uint64_t hash_key(const void *key, size_t n) {
     const uint8_t *p = key;

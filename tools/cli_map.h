@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * A small hash map for the CLI tools: byte-string keys (copied), fixed-size
  * zero-initialised values, iteration in insertion order (so output is
@@ -10,12 +11,12 @@
 #include <stdint.h>
 
 typedef struct cli_map {
-    size_t vsize;       /* value bytes */
-    size_t count;       /* entries */
-    size_t ecap;        /* entry array capacity */
-    uint8_t *entries;   /* count entries of stride cli_map_stride(m) */
-    uint32_t *index;    /* open addressing: entry number + 1, 0 = empty */
-    size_t icap;        /* power of two */
+    size_t vsize;     /* value bytes */
+    size_t count;     /* entries */
+    size_t ecap;      /* entry array capacity */
+    uint8_t *entries; /* count entries of stride cli_map_stride(m) */
+    uint32_t *index;  /* open addressing: entry number + 1, 0 = empty */
+    size_t icap;      /* power of two */
 } cli_map_t;
 
 void cli_map_init(cli_map_t *m, size_t vsize);

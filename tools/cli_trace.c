@@ -112,7 +112,10 @@ int cli_parse_ns(const char *s, uint64_t *out) {
     if (digits == 0) {
         return -1;
     }
-    uint64_t mul = strcmp(p, "us") == 0 ? 1000 : strcmp(p, "ms") == 0 ? 1000000 : strcmp(p, "s") == 0 ? 1000000000 : 1;
+    uint64_t mul = strcmp(p, "us") == 0   ? 1000
+                   : strcmp(p, "ms") == 0 ? 1000000
+                   : strcmp(p, "s") == 0  ? 1000000000
+                                          : 1;
     if (*p && strcmp(p, "ns") != 0 && mul == 1) {
         return -1;
     }

@@ -27,17 +27,41 @@ typedef struct rule {
 } rule_t;
 
 enum {
-    R_SIZE_ZERO, R_TRUNCATED, R_DAMAGED, R_TOO_LARGE, R_RESERVED, R_BAD_MAGIC, R_MAGIC_FIRST,
-    R_INDEX_ZERO, R_UNRESOLVED_STRING, R_UNRESOLVED_THREAD, R_STRING_TOO_LONG, R_INVALID_UTF8,
-    R_ARG_SIZE, R_UNKNOWN_RECORD, R_UNKNOWN_ARG, R_INIT_ZERO, R_TS_BACKWARDS, R_DURATION_UNMATCHED,
-    R_DURATION_UNCLOSED, R_DURATION_NAME, R_COMPLETE_NEGATIVE, R_ASYNC_NO_BEGIN, R_ASYNC_NEVER_ENDED,
-    R_FLOW_NO_BEGIN, R_FLOW_NEVER_ENDED, R_THREAD_NO_PROCESS, R_PAIR_AFTER_LOSS, R_COUNT
+    R_SIZE_ZERO,
+    R_TRUNCATED,
+    R_DAMAGED,
+    R_TOO_LARGE,
+    R_RESERVED,
+    R_BAD_MAGIC,
+    R_MAGIC_FIRST,
+    R_INDEX_ZERO,
+    R_UNRESOLVED_STRING,
+    R_UNRESOLVED_THREAD,
+    R_STRING_TOO_LONG,
+    R_INVALID_UTF8,
+    R_ARG_SIZE,
+    R_UNKNOWN_RECORD,
+    R_UNKNOWN_ARG,
+    R_INIT_ZERO,
+    R_TS_BACKWARDS,
+    R_DURATION_UNMATCHED,
+    R_DURATION_UNCLOSED,
+    R_DURATION_NAME,
+    R_COMPLETE_NEGATIVE,
+    R_ASYNC_NO_BEGIN,
+    R_ASYNC_NEVER_ENDED,
+    R_FLOW_NO_BEGIN,
+    R_FLOW_NEVER_ENDED,
+    R_THREAD_NO_PROCESS,
+    R_PAIR_AFTER_LOSS,
+    R_COUNT
 };
 
 static const rule_t rules[R_COUNT] = {
     {"size-zero", SEV_ERROR, "a record header gives size 0: nothing after it can be read"},
     {"truncated", SEV_ERROR, "the input ends inside a record"},
-    {"damaged", SEV_ERROR, "a record's contents (strings, thread words, arguments, payload) do not fit its size"},
+    {"damaged", SEV_ERROR,
+     "a record's contents (strings, thread words, arguments, payload) do not fit its size"},
     {"too-large", SEV_ERROR, "a record exceeds the reader's reassembly limit"},
     {"reserved-bits", SEV_ERROR, "reserved or must-be-zero bits are set"},
     {"bad-magic", SEV_ERROR, "a magic number record does not hold 0x0016547846040010"},
@@ -51,7 +75,8 @@ static const rule_t rules[R_COUNT] = {
     {"unknown-record", SEV_WARNING, "a record type or subtype this spec revision does not define"},
     {"unknown-arg", SEV_WARNING, "an argument type this spec revision does not define"},
     {"init-zero-ticks", SEV_ERROR, "an initialization record gives 0 ticks per second"},
-    {"ts-backwards", SEV_WARNING, "an event's timestamp is earlier than the previous event's on the same thread"},
+    {"ts-backwards", SEV_WARNING,
+     "an event's timestamp is earlier than the previous event's on the same thread"},
     {"duration-unmatched", SEV_ERROR, "a duration end has no open duration begin on its thread"},
     {"duration-unclosed", SEV_WARNING, "a duration begin is never ended on its thread"},
     {"duration-name", SEV_WARNING, "a duration end's category/name differ from its begin's"},
@@ -71,7 +96,7 @@ static const rule_t rules[R_COUNT] = {
 typedef struct thread_state {
     uint64_t last_ns;
     int has_last;
-    uint32_t depth;           /* open durations (may exceed MAX_DEPTH) */
+    uint32_t depth; /* open durations (may exceed MAX_DEPTH) */
     uint64_t begin_hash[MAX_DEPTH];
     uint64_t begin_off[MAX_DEPTH];
 } thread_state_t;
@@ -91,18 +116,20 @@ typedef struct cctx {
     cli_map_t threads; /* (provider, pid, tid) -> thread_state_t */
     cli_map_t asyncs;  /* (provider, id) -> open_id_t */
     cli_map_t flows;
-    cli_map_t lossy;   /* (has_provider, provider) of providers that reported a buffer overflow */
+    cli_map_t lossy; /* (has_provider, provider) of providers that reported a buffer overflow */
 } cctx_t;
 
 /* An end without its begin is an error, unless its provider said it lost records. */
 static int unmatched_rule(cctx_t *c, const fxt_record_t *rec, int rule) {
-    return cli_map_get_u64(&c->lossy, (uint64_t)rec->has_provider, rec->provider, 0) ? R_PAIR_AFTER_LOSS : rule;
+    return cli_map_get_u64(&c->lossy, (uint64_t)rec->has_provider, rec->provider, 0) ? R_PAIR_AFTER_LOSS
+                                                                                     : rule;
 }
 
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 5, 6)))
 #endif
-static void report(cctx_t *c, int rule, uint64_t offset, const char *kind, const char *fmt, ...) {
+static void
+report(cctx_t *c, int rule, uint64_t offset, const char *kind, const char *fmt, ...) {
     c->count[rule]++;
     if (c->max_per_rule && c->count[rule] > c->max_per_rule) {
         return;
@@ -114,8 +141,8 @@ static void report(cctx_t *c, int rule, uint64_t offset, const char *kind, const
     va_end(ap);
     const char *sev = rules[rule].sev == SEV_ERROR ? "error" : "warning";
     if (c->json) {
-        printf("{\"offset\":%" PRIu64 ",\"kind\":\"%s\",\"rule\":\"%s\",\"severity\":\"%s\",\"message\":", offset,
-               kind, rules[rule].id, sev);
+        printf("{\"offset\":%" PRIu64 ",\"kind\":\"%s\",\"rule\":\"%s\",\"severity\":\"%s\",\"message\":",
+               offset, kind, rules[rule].id, sev);
         cli_json_str(stdout, msg, strlen(msg));
         fputs("}\n", stdout);
     } else {
@@ -137,7 +164,8 @@ static void check_str(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s, co
         return;
     }
     if (s->len > FXT_MAX_STRING_LEN) {
-        report(c, R_STRING_TOO_LONG, rec->offset, kind, "%s: inline string of %u bytes", what, (unsigned)s->len);
+        report(c, R_STRING_TOO_LONG, rec->offset, kind, "%s: inline string of %u bytes", what,
+               (unsigned)s->len);
     }
     if (!cli_utf8_valid(s->ptr, s->len)) {
         report(c, R_INVALID_UTF8, rec->offset, kind, "%s is not valid UTF-8", what);
@@ -153,8 +181,8 @@ static void check_thread(cctx_t *c, const fxt_record_t *rec, const fxt_thread_re
 
 static void reserved(cctx_t *c, const fxt_record_t *rec, uint64_t word, uint64_t mask, const char *what) {
     if (word & mask) {
-        report(c, R_RESERVED, rec->offset, fxt_record_kind_name(rec->kind), "%s: reserved bits 0x%016" PRIx64 " set",
-               what, word & mask);
+        report(c, R_RESERVED, rec->offset, fxt_record_kind_name(rec->kind),
+               "%s: reserved bits 0x%016" PRIx64 " set", what, word & mask);
     }
 }
 
@@ -166,7 +194,8 @@ static void check_args(cctx_t *c, const fxt_record_t *rec) {
         char what[48];
         snprintf(what, sizeof what, "argument %u name", i + 1);
         check_str(c, rec, &a->name, what);
-        uint64_t need = 1 + (fxt_strref_is_inline(a->name.ref) ? fxt_words(fxt_strref_value(a->name.ref)) : 0);
+        uint64_t need =
+            1 + (fxt_strref_is_inline(a->name.ref) ? fxt_words(fxt_strref_value(a->name.ref)) : 0);
         switch (a->type) {
         case FXT_ARG_NULL:
             reserved(c, rec, a->header, FXT_MASK(arg_data), "null argument");
@@ -192,14 +221,15 @@ static void check_args(cctx_t *c, const fxt_record_t *rec) {
             reserved(c, rec, a->header, FXT_MASK(arg_bool_reserved), "bool argument");
             break;
         default:
-            report(c, R_UNKNOWN_ARG, rec->offset, kind, "argument %u has unknown type %u (skipped by its size)",
-                   i + 1, (unsigned)a->type);
+            report(c, R_UNKNOWN_ARG, rec->offset, kind,
+                   "argument %u has unknown type %u (skipped by its size)", i + 1, (unsigned)a->type);
             need = a->size_words;
             break;
         }
         if (a->size_words > need) {
-            report(c, R_ARG_SIZE, rec->offset, kind, "argument %u declares %u words, its contents need %" PRIu64,
-                   i + 1, (unsigned)a->size_words, need);
+            report(c, R_ARG_SIZE, rec->offset, kind,
+                   "argument %u declares %u words, its contents need %" PRIu64, i + 1,
+                   (unsigned)a->size_words, need);
         }
     }
 }
@@ -239,8 +269,9 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
      * ends (after the events inside it): both are valid, so they are not ordered */
     int ordered = rec->u.event.type != FXT_EVENT_DURATION_COMPLETE;
     if (ordered && t->has_last && ns < t->last_ns) {
-        report(c, R_TS_BACKWARDS, rec->offset, kind, "timestamp %" PRIu64 " ns is %" PRIu64
-               " ns before the previous event of thread %" PRIu64 "/%" PRIu64,
+        report(c, R_TS_BACKWARDS, rec->offset, kind,
+               "timestamp %" PRIu64 " ns is %" PRIu64 " ns before the previous event of thread %" PRIu64
+               "/%" PRIu64,
                ns, t->last_ns - ns, rec->u.event.thread.pid, rec->u.event.thread.tid);
     }
     if (ordered) {
@@ -258,20 +289,22 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_EVENT_DURATION_END:
         if (t->depth == 0) {
             report(c, unmatched_rule(c, rec, R_DURATION_UNMATCHED), rec->offset, kind,
-                   "duration end with no open begin on thread %" PRIu64
-                   "/%" PRIu64, rec->u.event.thread.pid, rec->u.event.thread.tid);
+                   "duration end with no open begin on thread %" PRIu64 "/%" PRIu64, rec->u.event.thread.pid,
+                   rec->u.event.thread.tid);
             break;
         }
         t->depth--;
         if (t->depth < MAX_DEPTH && t->begin_hash[t->depth] != name_hash(rec)) {
             report(c, R_DURATION_NAME, rec->offset, kind,
-                   "duration end's category/name differ from the begin at offset %" PRIu64, t->begin_off[t->depth]);
+                   "duration end's category/name differ from the begin at offset %" PRIu64,
+                   t->begin_off[t->depth]);
         }
         break;
     case FXT_EVENT_DURATION_COMPLETE:
         if (rec->u.event.end_ts < rec->u.event.ts) {
-            report(c, R_COMPLETE_NEGATIVE, rec->offset, kind, "ends at tick %" PRIu64 ", before its start %" PRIu64,
-                   rec->u.event.end_ts, rec->u.event.ts);
+            report(c, R_COMPLETE_NEGATIVE, rec->offset, kind,
+                   "ends at tick %" PRIu64 ", before its start %" PRIu64, rec->u.event.end_ts,
+                   rec->u.event.ts);
         }
         break;
     case FXT_EVENT_ASYNC_BEGIN:
@@ -282,7 +315,8 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_EVENT_FLOW_END: {
         int flow = rec->u.event.type >= FXT_EVENT_FLOW_BEGIN;
         unsigned phase = rec->u.event.type - (flow ? FXT_EVENT_FLOW_BEGIN : FXT_EVENT_ASYNC_BEGIN);
-        open_id_t *o = cli_map_get_u64(flow ? &c->flows : &c->asyncs, rec->provider, rec->u.event.id, phase == 0);
+        open_id_t *o =
+            cli_map_get_u64(flow ? &c->flows : &c->asyncs, rec->provider, rec->u.event.id, phase == 0);
         if (phase == 0) {
             if (o) {
                 o->open = 1;
@@ -348,10 +382,12 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
             report(c, R_INDEX_ZERO, rec->offset, kind, "string record for index 0");
         }
         if (rec->u.string.value.len > FXT_MAX_STRING_LEN) {
-            report(c, R_STRING_TOO_LONG, rec->offset, kind, "string of %u bytes", (unsigned)rec->u.string.value.len);
+            report(c, R_STRING_TOO_LONG, rec->offset, kind, "string of %u bytes",
+                   (unsigned)rec->u.string.value.len);
         }
         if (!cli_utf8_valid(rec->u.string.value.ptr, rec->u.string.value.len)) {
-            report(c, R_INVALID_UTF8, rec->offset, kind, "string %u is not valid UTF-8", (unsigned)rec->u.string.index);
+            report(c, R_INVALID_UTF8, rec->offset, kind, "string %u is not valid UTF-8",
+                   (unsigned)rec->u.string.index);
         }
         break;
     case FXT_KIND_THREAD:
@@ -408,7 +444,8 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         reserved(c, rec, h, FXT_MASK(log_bit31) | FXT_MASK(log_reserved), "log header");
         check_thread(c, rec, &rec->u.log.thread, "thread");
         if (rec->u.log.message.len > FXT_MAX_STRING_LEN) {
-            report(c, R_STRING_TOO_LONG, rec->offset, kind, "message of %u bytes", (unsigned)rec->u.log.message.len);
+            report(c, R_STRING_TOO_LONG, rec->offset, kind, "message of %u bytes",
+                   (unsigned)rec->u.log.message.len);
         }
         if (!cli_utf8_valid(rec->u.log.message.ptr, rec->u.log.message.len)) {
             report(c, R_INVALID_UTF8, rec->offset, kind, "message is not valid UTF-8");
@@ -417,7 +454,8 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_KIND_LARGE_BLOB: {
         reserved(c, rec, h, FXT_MASK(large_blob_reserved), "large record header");
         uint64_t fh = fxt_record_word(rec, rec->bytes, 1);
-        reserved(c, rec, fh, rec->u.large_blob.format == 0 ? FXT_MASK(lblob0_reserved) : FXT_MASK(lblob1_reserved),
+        reserved(c, rec, fh,
+                 rec->u.large_blob.format == 0 ? FXT_MASK(lblob0_reserved) : FXT_MASK(lblob1_reserved),
                  "large blob format header");
         check_str(c, rec, &rec->u.large_blob.category, "category");
         check_str(c, rec, &rec->u.large_blob.name, "name");
@@ -429,8 +467,10 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     }
     case FXT_KIND_UNKNOWN:
         if (rec->u.unknown.has_subtype) {
-            report(c, R_UNKNOWN_RECORD, rec->offset, kind, "record type %u with unknown subtype %u (%" PRIu64 " words)",
-                   (unsigned)rec->u.unknown.type, (unsigned)rec->u.unknown.subtype, rec->u.unknown.size_words);
+            report(c, R_UNKNOWN_RECORD, rec->offset, kind,
+                   "record type %u with unknown subtype %u (%" PRIu64 " words)",
+                   (unsigned)rec->u.unknown.type, (unsigned)rec->u.unknown.subtype,
+                   rec->u.unknown.size_words);
         } else {
             report(c, R_UNKNOWN_RECORD, rec->offset, kind, "unknown record type %u (%" PRIu64 " words)",
                    (unsigned)rec->u.unknown.type, rec->u.unknown.size_words);
@@ -446,9 +486,9 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     cctx_t *c = ctx;
     (void)r;
     int rule = d->status == FXT_E_BAD_RECORD_SIZE ? R_SIZE_ZERO
-               : d->status == FXT_E_TRUNCATED    ? R_TRUNCATED
-               : d->status == FXT_E_LIMIT        ? R_TOO_LARGE
-                                                 : R_DAMAGED;
+               : d->status == FXT_E_TRUNCATED     ? R_TRUNCATED
+               : d->status == FXT_E_LIMIT         ? R_TOO_LARGE
+                                                  : R_DAMAGED;
     if (!c->seen_first) {
         c->seen_first = 1;
         report(c, R_MAGIC_FIRST, d->offset, "error", "the first record is not the magic number record");
@@ -504,13 +544,22 @@ static const cli_opt_t check_opts[] = {
 };
 
 static const cli_spec_t check_spec = {
-    "check", check_opts, sizeof check_opts / sizeof check_opts[0], &check_defaults, sizeof(check_config_t),
-    "IN", offsetof(check_config_t, in), 0, 0, 1,
+    "check",
+    check_opts,
+    sizeof check_opts / sizeof check_opts[0],
+    &check_defaults,
+    sizeof(check_config_t),
+    "IN",
+    offsetof(check_config_t, in),
+    0,
+    0,
+    1,
 };
 
 static void check_list_rules(void) {
     for (int k = 0; k < R_COUNT; k++) {
-        printf("%-18s %-7s %s\n", rules[k].id, rules[k].sev == SEV_ERROR ? "error" : "warning", rules[k].what);
+        printf("%-18s %-7s %s\n", rules[k].id, rules[k].sev == SEV_ERROR ? "error" : "warning",
+               rules[k].what);
     }
 }
 
@@ -518,8 +567,8 @@ static void check_list_rules(void) {
 static void check_summary(const cctx_t *c, uint64_t bytes, uint64_t errors, uint64_t warnings) {
     int first = 1;
     if (c->json) {
-        printf("{\"summary\":{\"bytes\":%" PRIu64 ",\"records\":%" PRIu64 ",\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64
-               ",\"rules\":{",
+        printf("{\"summary\":{\"bytes\":%" PRIu64 ",\"records\":%" PRIu64 ",\"errors\":%" PRIu64
+               ",\"warnings\":%" PRIu64 ",\"rules\":{",
                bytes, c->records, errors, warnings);
         for (int k = 0; k < R_COUNT; k++) {
             if (c->count[k]) {
@@ -591,7 +640,9 @@ static int check_main(int argc, char **argv) {
 }
 
 const cli_command_t cli_cmd_check = {
-    "check", check_main, "validate a trace against the spec",
+    "check",
+    check_main,
+    "validate a trace against the spec",
     "fxt check [--json] [--strict] [--max-per-rule N] [--rules] [IN]",
     "Validate an FXT trace against the spec. Every violation is reported with its\n"
     "byte offset, record kind, a stable rule id, a severity and a message; a\n"

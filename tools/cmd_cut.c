@@ -73,9 +73,9 @@ typedef struct cut {
     fxt_writer_t *w;
     fxt_status wst;
     cli_select_t sel;
-    cli_map_t provs;   /* (has_provider, id) -> prov_t */
-    cli_map_t stacks;  /* (has_provider, provider, pid, tid) -> tstack_t */
-    chains_t chains;   /* (has_provider, provider, id, flow) -> open chain */
+    cli_map_t provs;  /* (has_provider, id) -> prov_t */
+    cli_map_t stacks; /* (has_provider, provider, pid, tid) -> tstack_t */
+    chains_t chains;  /* (has_provider, provider, id, flow) -> open chain */
     int out_has_provider;
     uint32_t out_provider;
     int out_started;
@@ -99,8 +99,8 @@ static void put(cut_t *c, fxt_status st, const fxt_record_t *rec) {
     }
     if (++c->refused <= 10) {
         if (rec != NULL) {
-            fprintf(stderr, "fxt cut: offset %" PRIu64 ": record not re-encodable: %s (dropped)\n", rec->offset,
-                    fxt_status_str(st));
+            fprintf(stderr, "fxt cut: offset %" PRIu64 ": record not re-encodable: %s (dropped)\n",
+                    rec->offset, fxt_status_str(st));
         } else {
             fprintf(stderr, "fxt cut: synthesized record refused: %s (dropped)\n", fxt_status_str(st));
         }
@@ -387,8 +387,9 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         uint64_t ts = rec->kind == FXT_KIND_LOG              ? rec->u.log.ts
                       : rec->kind == FXT_KIND_CONTEXT_SWITCH ? rec->u.context_switch.ts
                       : rec->kind == FXT_KIND_THREAD_WAKEUP  ? rec->u.thread_wakeup.ts
-                                                              : rec->u.legacy_context_switch.ts;
-        if (cli_select_time(&c->sel, cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r))) && c->sel.f.ncats == 0 && c->sel.f.nnames == 0) {
+                                                             : rec->u.legacy_context_switch.ts;
+        if (cli_select_time(&c->sel, cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r))) &&
+            c->sel.f.ncats == 0 && c->sel.f.nnames == 0) {
             ensure_context(c, rec->has_provider, rec->provider);
             put(c, fxt_write_record(c->w, rec, 0), rec);
         }
@@ -423,7 +424,8 @@ static const cli_opt_t cut_opts[] = {
     CLI_TIME(cut_config_t, filter.from_ns, filter.has_from, "from", "T",
              "start of the window, in ns relative to the first event (suffixes ns, us, ms, s; decimals "
              "like 1.5ms); may be omitted"),
-    CLI_TIME(cut_config_t, filter.to_ns, filter.has_to, "to", "T", "end of the window, like --from; may be omitted"),
+    CLI_TIME(cut_config_t, filter.to_ns, filter.has_to, "to", "T",
+             "end of the window, like --from; may be omitted"),
     CLI_FLAG(cut_config_t, filter.absolute, "absolute", 0, "--from/--to are absolute trace times in ns"),
     CLI_LIST(cut_config_t, filter.cats, filter.ncats, "category", "PATTERN",
              "keep events whose category matches (glob; repeatable)"),
@@ -433,8 +435,16 @@ static const cli_opt_t cut_opts[] = {
 };
 
 static const cli_spec_t cut_spec = {
-    "cut", cut_opts, sizeof cut_opts / sizeof cut_opts[0], NULL, sizeof(cut_config_t),
-    "IN", offsetof(cut_config_t, in), 0, 0, 1,
+    "cut",
+    cut_opts,
+    sizeof cut_opts / sizeof cut_opts[0],
+    NULL,
+    sizeof(cut_config_t),
+    "IN",
+    offsetof(cut_config_t, in),
+    0,
+    0,
+    1,
 };
 
 /* Where pairs and chains left open are closed: the window's end, else the provider's last event. */
@@ -452,7 +462,8 @@ static void cut_close_durations(cut_t *c) {
         for (uint32_t d = st->depth < MAX_DEPTH ? st->depth : MAX_DEPTH; d > 0; d--) {
             frame_t *f = &st->f[d - 1];
             if (f->kept) {
-                write_end(c, st, f, close_ticks(c, prov_of(c, st->has_provider, st->provider), st->last_ticks));
+                write_end(c, st, f,
+                          close_ticks(c, prov_of(c, st->has_provider, st->provider), st->last_ticks));
                 c->closed++;
             }
         }
@@ -469,9 +480,17 @@ static void cut_close_chains(cut_t *c) {
         chain_t *ch = &c->chains.slot[i];
         if (ch->used) {
             uint64_t ts = close_ticks(c, prov_of(c, ch->has_provider, ch->provider), ch->last_ticks);
-            fxt_event_desc_t ev = {ch->flow ? FXT_EVENT_FLOW_END : FXT_EVENT_ASYNC_END, ts,
-                                   fxt_thread(ch->pid, ch->tid), fxt_str_n(ch->cat, ch->cat_len),
-                                   fxt_str_n(ch->name, ch->name_len), ch->id, 0, NULL, 0, NULL, 0};
+            fxt_event_desc_t ev = {ch->flow ? FXT_EVENT_FLOW_END : FXT_EVENT_ASYNC_END,
+                                   ts,
+                                   fxt_thread(ch->pid, ch->tid),
+                                   fxt_str_n(ch->cat, ch->cat_len),
+                                   fxt_str_n(ch->name, ch->name_len),
+                                   ch->id,
+                                   0,
+                                   NULL,
+                                   0,
+                                   NULL,
+                                   0};
             ensure_context(c, ch->has_provider, ch->provider);
             put(c, fxt_write_event(c->w, &ev), NULL);
             c->closed++;
@@ -483,8 +502,9 @@ static void cut_close_chains(cut_t *c) {
 }
 
 static void cut_report(const cut_t *c) {
-    fprintf(stderr, "fxt cut: kept %" PRIu64 " events, dropped %" PRIu64 ", closed %" PRIu64
-                    " durations/chains at the window's end, dropped %" PRIu64 " unmatched ends",
+    fprintf(stderr,
+            "fxt cut: kept %" PRIu64 " events, dropped %" PRIu64 ", closed %" PRIu64
+            " durations/chains at the window's end, dropped %" PRIu64 " unmatched ends",
             c->kept, c->dropped, c->closed, c->dropped_ends);
     if (c->refused) {
         fprintf(stderr, ", %" PRIu64 " records not re-encodable", c->refused);
@@ -539,7 +559,9 @@ static int cut_main(int argc, char **argv) {
 }
 
 const cli_command_t cli_cmd_cut = {
-    "cut", cut_main, "keep a time window / categories / names of a trace",
+    "cut",
+    cut_main,
+    "keep a time window / categories / names of a trace",
     "fxt cut [options] IN -o OUT",
     "Write a valid trace holding only the selected events. Every string, thread,\n"
     "provider, initialization, kernel object and userspace object record the kept\n"

@@ -68,19 +68,39 @@ static void kv_thread(const dump_t *d, const char *pk, const char *tk, const fxt
 
 static void arg_value(FILE *o, const fxt_arg_t *a, int json) {
     switch (a->type) {
-    case FXT_ARG_NULL: fputs("null", o); break;
-    case FXT_ARG_INT32: fprintf(o, "%" PRId32, a->v.i32); break;
-    case FXT_ARG_UINT32: fprintf(o, "%" PRIu32, a->v.u32); break;
-    case FXT_ARG_INT64: fprintf(o, "%" PRId64, a->v.i64); break;
-    case FXT_ARG_UINT64: fprintf(o, "%" PRIu64, a->v.u64); break;
-    case FXT_ARG_DOUBLE: cli_json_double(o, a->v.f64); break;
-    case FXT_ARG_STRING: str_or_null(o, &a->str); break;
+    case FXT_ARG_NULL:
+        fputs("null", o);
+        break;
+    case FXT_ARG_INT32:
+        fprintf(o, "%" PRId32, a->v.i32);
+        break;
+    case FXT_ARG_UINT32:
+        fprintf(o, "%" PRIu32, a->v.u32);
+        break;
+    case FXT_ARG_INT64:
+        fprintf(o, "%" PRId64, a->v.i64);
+        break;
+    case FXT_ARG_UINT64:
+        fprintf(o, "%" PRIu64, a->v.u64);
+        break;
+    case FXT_ARG_DOUBLE:
+        cli_json_double(o, a->v.f64);
+        break;
+    case FXT_ARG_STRING:
+        str_or_null(o, &a->str);
+        break;
     case FXT_ARG_POINTER:
         fprintf(o, json ? "%" PRIu64 : "0x%" PRIx64, a->v.pointer);
         break;
-    case FXT_ARG_KOID: fprintf(o, "%" PRIu64, a->v.koid); break;
-    case FXT_ARG_BOOL: fputs(a->v.boolean ? "true" : "false", o); break;
-    default: fprintf(o, "unknown(%u)", (unsigned)a->type); break;
+    case FXT_ARG_KOID:
+        fprintf(o, "%" PRIu64, a->v.koid);
+        break;
+    case FXT_ARG_BOOL:
+        fputs(a->v.boolean ? "true" : "false", o);
+        break;
+    default:
+        fprintf(o, "unknown(%u)", (unsigned)a->type);
+        break;
     }
 }
 
@@ -127,8 +147,7 @@ static void args(const dump_t *d, const fxt_record_t *rec) {
 
 /* ---- one record ------------------------------------------------------------------- */
 
-static void begin(const dump_t *d, uint64_t offset, const char *kind, int has_provider,
-                  uint32_t provider) {
+static void begin(const dump_t *d, uint64_t offset, const char *kind, int has_provider, uint32_t provider) {
     FILE *o = d->out;
     if (d->json) {
         fprintf(o, "{\"offset\":%" PRIu64 ",\"kind\":\"%s\",\"provider\":", offset, kind);
@@ -308,8 +327,16 @@ static const cli_opt_t dump_opts[] = {
 };
 
 static const cli_spec_t dump_spec = {
-    "dump", dump_opts, sizeof dump_opts / sizeof dump_opts[0], NULL, sizeof(dump_config_t),
-    "IN", offsetof(dump_config_t, in), 0, 0, 1,
+    "dump",
+    dump_opts,
+    sizeof dump_opts / sizeof dump_opts[0],
+    NULL,
+    sizeof(dump_config_t),
+    "IN",
+    offsetof(dump_config_t, in),
+    0,
+    0,
+    1,
 };
 
 /* Decode every chunk of `in`, printing records and damaged ones; 0 or CLI_EXIT_IO. */
@@ -373,8 +400,8 @@ static int dump_run(const dump_config_t *cfg) {
         return CLI_EXIT_IO;
     }
     if (rc == CLI_EXIT_OK && d.errors) {
-        fprintf(stderr, "fxt dump: %" PRIu64 " damaged record%s (see the error lines); %" PRIu64
-                        " records decoded\n",
+        fprintf(stderr,
+                "fxt dump: %" PRIu64 " damaged record%s (see the error lines); %" PRIu64 " records decoded\n",
                 d.errors, d.errors == 1 ? "" : "s", d.records);
         rc = CLI_EXIT_DATA;
     }
@@ -388,7 +415,9 @@ static int dump_main(int argc, char **argv) {
 }
 
 const cli_command_t cli_cmd_dump = {
-    "dump", dump_main, "print every record, as text or JSON Lines (--json)",
+    "dump",
+    dump_main,
+    "print every record, as text or JSON Lines (--json)",
     "fxt dump [--json] [IN|-]",
     "Print every record of an FXT trace, one line per record, in input order.\n"
     "Reads IN, or standard input when IN is '-' or absent.\n",

@@ -25,7 +25,6 @@
 #include "cli_json.h"
 #include "cli_trace.h"
 
-
 /* Buffered output into a sink: the JSON output (cli_output_t, so .gz/.zst compress)
  * or the temporary file holding the system events. */
 typedef struct jbuf jbuf_t;
@@ -49,7 +48,6 @@ typedef struct jctx {
 /* ---- output: a large buffer with inline number and string formatting --------------- */
 
 #define JB_CAP (1u << 20)
-
 
 static void jb_write(jbuf_t *b, const void *p, size_t n) {
     if (!b->err && b->sink.write(b->sink.ctx, p, n) != FXT_OK) {
@@ -152,7 +150,8 @@ static void jb_us(jbuf_t *b, u128 ns) {
     jb_u128(b, ns / 1000u);
     unsigned frac = (unsigned)(ns % 1000u);
     if (frac) {
-        char t[4] = {'.', (char)('0' + frac / 100u), (char)('0' + frac / 10u % 10u), (char)('0' + frac % 10u)};
+        char t[4] = {'.', (char)('0' + frac / 100u), (char)('0' + frac / 10u % 10u),
+                     (char)('0' + frac % 10u)};
         size_t len = 4;
         while (t[len - 1] == '0') {
             len--;
@@ -207,7 +206,8 @@ static void jb_double(jbuf_t *b, double v) {
         return;
     }
     char buf[40];
-    if (v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v && !(v == 0 && signbit(v))) {
+    if (v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v &&
+        !(v == 0 && signbit(v))) {
         jb_i64(b, (int64_t)v); /* integral values below 2^53 in magnitude: exact as integers */
         return;
     }
@@ -269,13 +269,27 @@ static void write_args(jbuf_t *o, const fxt_record_t *rec, const char *extra_key
         jb_fstr(o, a->name);
         jb_putc(o, ':');
         switch (a->type) {
-        case FXT_ARG_NULL: JB_LIT(o, "null"); break;
-        case FXT_ARG_INT32: jb_i64(o, a->v.i32); break;
-        case FXT_ARG_UINT32: jb_u64(o, a->v.u32); break;
-        case FXT_ARG_INT64: jb_i64(o, a->v.i64); break;
-        case FXT_ARG_UINT64: jb_u64(o, a->v.u64); break;
-        case FXT_ARG_DOUBLE: jb_double(o, a->v.f64); break;
-        case FXT_ARG_STRING: jb_fstr(o, a->str); break;
+        case FXT_ARG_NULL:
+            JB_LIT(o, "null");
+            break;
+        case FXT_ARG_INT32:
+            jb_i64(o, a->v.i32);
+            break;
+        case FXT_ARG_UINT32:
+            jb_u64(o, a->v.u32);
+            break;
+        case FXT_ARG_INT64:
+            jb_i64(o, a->v.i64);
+            break;
+        case FXT_ARG_UINT64:
+            jb_u64(o, a->v.u64);
+            break;
+        case FXT_ARG_DOUBLE:
+            jb_double(o, a->v.f64);
+            break;
+        case FXT_ARG_STRING:
+            jb_fstr(o, a->str);
+            break;
         case FXT_ARG_POINTER:
             jb_putc(o, '"');
             jb_hex(o, a->v.pointer);
@@ -293,7 +307,8 @@ static void write_args(jbuf_t *o, const fxt_record_t *rec, const char *extra_key
                 JB_LIT(o, "false");
             }
             break;
-        default: break;
+        default:
+            break;
         }
     }
     if (extra_key != NULL) {
@@ -340,7 +355,8 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     }
     uint64_t tps = fxt_reader_ticks_per_second(r);
     u128 ns = ticks_ns(rec->u.event.ts, tps);
-    if (!time_selected(j, ns) || !cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats, rec->u.event.category) ||
+    if (!time_selected(j, ns) ||
+        !cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats, rec->u.event.category) ||
         !cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.event.name)) {
         return;
     }
@@ -368,8 +384,12 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
             jb_putc(o, '"');
         }
         break;
-    case FXT_EVENT_DURATION_BEGIN: JB_LIT(o, ",\"ph\":\"B\""); break;
-    case FXT_EVENT_DURATION_END: JB_LIT(o, ",\"ph\":\"E\""); break;
+    case FXT_EVENT_DURATION_BEGIN:
+        JB_LIT(o, ",\"ph\":\"B\"");
+        break;
+    case FXT_EVENT_DURATION_END:
+        JB_LIT(o, ",\"ph\":\"E\"");
+        break;
     case FXT_EVENT_DURATION_COMPLETE:
         JB_LIT(o, ",\"ph\":\"X\",\"dur\":");
         jb_us_signed(o, ns, ticks_ns(rec->u.event.end_ts, tps));
@@ -398,7 +418,8 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
         jb_u64(o, rec->u.event.id);
         jb_putc(o, '"');
         break;
-    default: break;
+    default:
+        break;
     }
     write_args(o, rec, NULL, rec->u.event.name);
     jb_putc(o, '}');
@@ -420,11 +441,20 @@ static int find_int_arg(const fxt_record_t *rec, const char *name, int64_t *v) {
         const fxt_arg_t *a = &rec->args[i];
         if (a->name.ptr && a->name.len == n && memcmp(a->name.ptr, name, n) == 0) {
             switch (a->type) {
-            case FXT_ARG_INT32: *v = a->v.i32; return 1;
-            case FXT_ARG_UINT32: *v = a->v.u32; return 1;
-            case FXT_ARG_INT64: *v = a->v.i64; return 1;
-            case FXT_ARG_UINT64: *v = (int64_t)a->v.u64; return 1;
-            default: return 0;
+            case FXT_ARG_INT32:
+                *v = a->v.i32;
+                return 1;
+            case FXT_ARG_UINT32:
+                *v = a->v.u32;
+                return 1;
+            case FXT_ARG_INT64:
+                *v = a->v.i64;
+                return 1;
+            case FXT_ARG_UINT64:
+                *v = (int64_t)a->v.u64;
+                return 1;
+            default:
+                return 0;
             }
         }
     }
@@ -440,7 +470,8 @@ static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     int64_t v;
     sys_begin(j);
     if (rec->kind == FXT_KIND_LEGACY_CONTEXT_SWITCH) {
-        const fxt_thread_ref_t *out = &rec->u.legacy_context_switch.out, *in = &rec->u.legacy_context_switch.in;
+        const fxt_thread_ref_t *out = &rec->u.legacy_context_switch.out,
+                               *in = &rec->u.legacy_context_switch.in;
         JB_LIT(o, "{\"ph\":\"k\",\"ts\":");
         jb_us(o, ticks_ns(rec->u.legacy_context_switch.ts, tps));
         JB_LIT(o, ",\"cpu\":");
@@ -539,7 +570,8 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_KIND_LOG: {
         u128 ns = ticks_ns(rec->u.log.ts, fxt_reader_ticks_per_second(r));
         fxt_str_t logname = {"log", 3, 0};
-        if (!time_selected(j, ns) || j->sel.f.ncats > 0 || !cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, logname)) {
+        if (!time_selected(j, ns) || j->sel.f.ncats > 0 ||
+            !cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, logname)) {
             break;
         }
         event_head(j, NULL, logname, ns, &rec->u.log.thread);
@@ -559,9 +591,11 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         break;
     case FXT_KIND_LARGE_BLOB:
         if (rec->u.large_blob.format == FXT_LARGE_BLOB_WITH_METADATA && rec->u.large_blob.category.ptr &&
-            rec->u.large_blob.category.len == 9 && memcmp(rec->u.large_blob.category.ptr, "fidl:blob", 9) == 0) {
+            rec->u.large_blob.category.len == 9 &&
+            memcmp(rec->u.large_blob.category.ptr, "fidl:blob", 9) == 0) {
             u128 ns = ticks_ns(rec->u.large_blob.ts, fxt_reader_ticks_per_second(r));
-            if (!time_selected(j, ns) || !cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats, rec->u.large_blob.category) ||
+            if (!time_selected(j, ns) ||
+                !cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats, rec->u.large_blob.category) ||
                 !cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.large_blob.name)) {
                 break;
             }
@@ -577,8 +611,9 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_KIND_PROVIDER_EVENT:
         if (rec->u.provider_event.event == FXT_PROVIDER_EVENT_BUFFER_FULL) {
             j->overflows++;
-            fprintf(stderr, "fxt json: provider %" PRIu32 " reported a full buffer at offset %" PRIu64
-                            ": records were likely dropped\n",
+            fprintf(stderr,
+                    "fxt json: provider %" PRIu32 " reported a full buffer at offset %" PRIu64
+                    ": records were likely dropped\n",
                     rec->u.provider_event.id, rec->offset);
         }
         break;
@@ -624,7 +659,8 @@ static int json_time_range(void *config, const char *v, char *err, size_t errlen
     }
     char from[64] = {0};
     snprintf(from, sizeof from, "%.*s", (int)(colon - v), v);
-    if ((from[0] && cli_parse_ns(from, &f->from_ns) != 0) || (colon[1] && cli_parse_ns(colon + 1, &f->to_ns) != 0)) {
+    if ((from[0] && cli_parse_ns(from, &f->from_ns) != 0) ||
+        (colon[1] && cli_parse_ns(colon + 1, &f->to_ns) != 0)) {
         snprintf(err, errlen, "times are ns, or with a unit: 1.5us, 2ms, 0.25s");
         return -1;
     }
@@ -634,7 +670,8 @@ static int json_time_range(void *config, const char *v, char *err, size_t errlen
 }
 
 static const cli_opt_t json_opts[] = {
-    CLI_OUTPUT_OPTS(json_config_t, out, compress, "write JSON to FILE (default: standard output); .gz/.zst compress"),
+    CLI_OUTPUT_OPTS(json_config_t, out, compress,
+                    "write JSON to FILE (default: standard output); .gz/.zst compress"),
     CLI_LIST(json_config_t, filter.cats, filter.ncats, "category", "PATTERN",
              "keep events whose category matches (glob; repeatable)"),
     CLI_LIST(json_config_t, filter.names, filter.nnames, "name", "PATTERN",
@@ -644,12 +681,21 @@ static const cli_opt_t json_opts[] = {
                "either side may be empty)"),
     CLI_FLAG(json_config_t, filter.absolute, "absolute", 0,
              "--time-range is in absolute trace time (ns); same as writing it @FROM:TO"),
-    CLI_FLAG(json_config_t, no_system_events, "no-system-events", 0, "drop scheduling records (systemTraceEvents)"),
+    CLI_FLAG(json_config_t, no_system_events, "no-system-events", 0,
+             "drop scheduling records (systemTraceEvents)"),
 };
 
 static const cli_spec_t json_spec = {
-    "json", json_opts, sizeof json_opts / sizeof json_opts[0], NULL, sizeof(json_config_t),
-    "IN", offsetof(json_config_t, in), 0, 0, 1,
+    "json",
+    json_opts,
+    sizeof json_opts / sizeof json_opts[0],
+    NULL,
+    sizeof(json_config_t),
+    "IN",
+    offsetof(json_config_t, in),
+    0,
+    0,
+    1,
 };
 
 /* Append the spilled system events to the output as "systemTraceEvents". */
@@ -668,8 +714,9 @@ static void json_system_events(jctx_t *j, FILE *spill) {
 }
 
 static void json_report(const jctx_t *j, uint64_t bytes) {
-    fprintf(stderr, "fxt json: %" PRIu64 " events, %" PRIu64 " metadata events, %" PRIu64
-                    " system events from %" PRIu64 " bytes",
+    fprintf(stderr,
+            "fxt json: %" PRIu64 " events, %" PRIu64 " metadata events, %" PRIu64
+            " system events from %" PRIu64 " bytes",
             j->nevents, j->nmeta, j->nsys, bytes);
     if (j->skipped) {
         fprintf(stderr, "; %" PRIu64 " records without a JSON form skipped", j->skipped);
@@ -721,8 +768,10 @@ static int json_run(const json_config_t *cfg) {
     if (rc != 0) {
         fprintf(stderr, "fxt json: %s\n", err);
     } else if (sys && (spill = tmpfile()) == NULL) {
-        fprintf(stderr, "fxt json: cannot create a temporary file for system events (%s); "
-                        "use --no-system-events\n", strerror(errno));
+        fprintf(stderr,
+                "fxt json: cannot create a temporary file for system events (%s); "
+                "use --no-system-events\n",
+                strerror(errno));
         rc = CLI_EXIT_IO;
     } else {
         j.out.sink = cli_output_sink(out);
@@ -757,7 +806,9 @@ static int json_main(int argc, char **argv) {
 }
 
 const cli_command_t cli_cmd_json = {
-    "json", json_main, "convert to Chrome/Perfetto JSON",
+    "json",
+    json_main,
+    "convert to Chrome/Perfetto JSON",
     "fxt json [options] [IN] [-o OUT]",
     "Convert an FXT trace to Chrome Trace Event Format JSON, which loads in\n"
     "Perfetto UI (ui.perfetto.dev) and chrome://tracing. One streaming pass,\n"

@@ -39,7 +39,7 @@ typedef struct merge_config {
     const char *out, *compress;
     const char *offsets[MAX_INPUTS]; /* --offset FILE=NS as given */
     unsigned noffsets;
-    int64_t shift_ns[MAX_INPUTS];    /* per input, resolved from offsets by merge_parse */
+    int64_t shift_ns[MAX_INPUTS]; /* per input, resolved from offsets by merge_parse */
 } merge_config_t;
 
 static const cli_opt_t merge_opts[] = {
@@ -49,8 +49,16 @@ static const cli_opt_t merge_opts[] = {
 };
 
 static const cli_spec_t merge_spec = {
-    "merge", merge_opts, sizeof merge_opts / sizeof merge_opts[0], NULL, sizeof(merge_config_t),
-    "IN", offsetof(merge_config_t, inputs), offsetof(merge_config_t, ninputs) + 1, 1, MAX_INPUTS,
+    "merge",
+    merge_opts,
+    sizeof merge_opts / sizeof merge_opts[0],
+    NULL,
+    sizeof(merge_config_t),
+    "IN",
+    offsetof(merge_config_t, inputs),
+    offsetof(merge_config_t, ninputs) + 1,
+    1,
+    MAX_INPUTS,
 };
 
 /* One --offset FILE=NS: the shift goes to every input named FILE. 0 or a usage error. */
@@ -91,7 +99,8 @@ static int merge_parse(int argc, char **argv, merge_config_t *cfg) {
 }
 
 /* Feed one input to the merger and report its damaged and refused records. 0 or an exit code. */
-static int merge_input(fxt_merger_t *m, const char *path, int64_t shift_ns, uint64_t *damaged, uint64_t *refused) {
+static int merge_input(fxt_merger_t *m, const char *path, int64_t shift_ns, uint64_t *damaged,
+                       uint64_t *refused) {
     char err[512];
     cli_input_t *in;
     if (cli_input_open(path, &in, err, sizeof err) != 0) {
@@ -126,12 +135,15 @@ static int merge_input(fxt_merger_t *m, const char *path, int64_t shift_ns, uint
     fxt_merger_stats_t ms;
     fxt_merger_get_stats(m, &ms);
     if (ms.damaged > *damaged || est == FXT_E_TRUNCATED) {
-        fprintf(stderr, "fxt merge: %s: %" PRIu64 " damaged record(s) skipped (last at offset %" PRIu64 ": %s)\n",
+        fprintf(stderr,
+                "fxt merge: %s: %" PRIu64 " damaged record(s) skipped (last at offset %" PRIu64 ": %s)\n",
                 path, ms.damaged - *damaged, fxt_merger_diag(m)->offset, fxt_merger_diag(m)->msg);
         *damaged = ms.damaged;
     }
     if (ms.refused > *refused) {
-        fprintf(stderr, "fxt merge: %s: %" PRIu64 " record(s) could not be re-encoded and were dropped (last at offset %" PRIu64 ": %s)\n",
+        fprintf(stderr,
+                "fxt merge: %s: %" PRIu64
+                " record(s) could not be re-encoded and were dropped (last at offset %" PRIu64 ": %s)\n",
                 path, ms.refused - *refused, fxt_merger_diag(m)->offset, fxt_merger_diag(m)->msg);
         *refused = ms.refused;
     }
@@ -174,8 +186,9 @@ static int merge_run(const merge_config_t *cfg) {
         rc = st == FXT_E_IO ? CLI_EXIT_IO : CLI_EXIT_LIMIT;
     }
     if (rc == CLI_EXIT_OK) {
-        fprintf(stderr, "fxt merge: %" PRIu64 " inputs, %" PRIu64 " providers (%" PRIu64 " remapped), %" PRIu64
-                        " records\n",
+        fprintf(stderr,
+                "fxt merge: %" PRIu64 " inputs, %" PRIu64 " providers (%" PRIu64 " remapped), %" PRIu64
+                " records\n",
                 ms.inputs, ms.providers, ms.remapped, ms.records);
     }
     return rc != CLI_EXIT_OK ? rc : (ms.damaged || ms.refused ? CLI_EXIT_DATA : CLI_EXIT_OK);
@@ -188,7 +201,9 @@ static int merge_main(int argc, char **argv) {
 }
 
 const cli_command_t cli_cmd_merge = {
-    "merge", merge_main, "merge traces into one archive (trace manager)",
+    "merge",
+    merge_main,
+    "merge traces into one archive (trace manager)",
     "fxt merge [options] IN... -o OUT",
     "Merge traces into one archive: one magic record, then each input's records\n"
     "inside its own provider section. An input's provider keeps its name (records\n"

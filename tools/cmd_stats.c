@@ -39,10 +39,10 @@ static uint64_t hbucket_low(unsigned b) {
 }
 
 typedef struct name_stat {
-    uint64_t count;     /* events of this (category, name) */
-    uint64_t ndur;      /* durations measured */
+    uint64_t count; /* events of this (category, name) */
+    uint64_t ndur;  /* durations measured */
     uint64_t total, min, max;
-    uint32_t *hist;     /* HBUCKETS, allocated on the first duration */
+    uint32_t *hist; /* HBUCKETS, allocated on the first duration */
 } name_stat_t;
 
 typedef struct kind_stat {
@@ -55,7 +55,7 @@ typedef struct prov_stat {
     char name[256];
     uint64_t records, bytes, events, overflows, ticks;
     uint64_t strings, string_rereg, threads, thread_rereg;
-    uint8_t str_set[4096];  /* bitmap of registered string indexes */
+    uint8_t str_set[4096]; /* bitmap of registered string indexes */
     uint8_t thr_set[32];
 } prov_stat_t;
 
@@ -92,13 +92,13 @@ typedef struct sctx {
     unsigned top;
     uint64_t records, errors, inline_strings, inline_bytes;
     kind_stat_t kinds[FXT_KIND_COUNT_];
-    cli_map_t providers;  /* (has_id, id) -> prov_stat_t */
-    cli_map_t threads;    /* (provider, pid, tid) -> thr_stat_t */
-    cli_map_t names;      /* category \0 name -> name_stat_t */
-    cli_map_t cats;       /* category -> uint64 count */
-    cli_map_t counters;   /* category \0 name \0 id -> counter_stat_t */
-    cli_map_t series;     /* counter index, argument name -> series_stat_t */
-    cli_map_t objects;    /* koid -> obj_name_t */
+    cli_map_t providers; /* (has_id, id) -> prov_stat_t */
+    cli_map_t threads;   /* (provider, pid, tid) -> thr_stat_t */
+    cli_map_t names;     /* category \0 name -> name_stat_t */
+    cli_map_t cats;      /* category -> uint64 count */
+    cli_map_t counters;  /* category \0 name \0 id -> counter_stat_t */
+    cli_map_t series;    /* counter index, argument name -> series_stat_t */
+    cli_map_t objects;   /* koid -> obj_name_t */
     int have_span;
     uint64_t first_ns, last_ns;
     char *keybuf;
@@ -257,12 +257,23 @@ static void on_event(sctx_t *s, fxt_reader_t *r, const fxt_record_t *rec, prov_s
                 const fxt_arg_t *a = &rec->args[i];
                 double v;
                 switch (a->type) {
-                case FXT_ARG_INT32: v = a->v.i32; break;
-                case FXT_ARG_UINT32: v = a->v.u32; break;
-                case FXT_ARG_INT64: v = (double)a->v.i64; break;
-                case FXT_ARG_UINT64: v = (double)a->v.u64; break;
-                case FXT_ARG_DOUBLE: v = a->v.f64; break;
-                default: continue; /* not a numeric series */
+                case FXT_ARG_INT32:
+                    v = a->v.i32;
+                    break;
+                case FXT_ARG_UINT32:
+                    v = a->v.u32;
+                    break;
+                case FXT_ARG_INT64:
+                    v = (double)a->v.i64;
+                    break;
+                case FXT_ARG_UINT64:
+                    v = (double)a->v.u64;
+                    break;
+                case FXT_ARG_DOUBLE:
+                    v = a->v.f64;
+                    break;
+                default:
+                    continue; /* not a numeric series */
                 }
                 char *k = s->keybuf + SERIES_KEY_OFF;
                 uint64_t c64 = cix;
@@ -304,7 +315,8 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     p->bytes += rec->size;
     switch (rec->kind) {
     case FXT_KIND_PROVIDER_INFO:
-        snprintf(p->name, sizeof p->name, "%.*s", (int)rec->u.provider_info.name.len, rec->u.provider_info.name.ptr);
+        snprintf(p->name, sizeof p->name, "%.*s", (int)rec->u.provider_info.name.len,
+                 rec->u.provider_info.name.ptr);
         break;
     case FXT_KIND_PROVIDER_EVENT:
         if (rec->u.provider_event.event == FXT_PROVIDER_EVENT_BUFFER_FULL) {
@@ -345,7 +357,8 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
                          rec->u.kernel_object.name.ptr);
                 for (unsigned i = 0; i < rec->nargs; i++) {
                     const fxt_arg_t *a = &rec->args[i];
-                    if (a->type == FXT_ARG_KOID && a->name.ptr && a->name.len == 7 && !memcmp(a->name.ptr, "process", 7)) {
+                    if (a->type == FXT_ARG_KOID && a->name.ptr && a->name.len == 7 &&
+                        !memcmp(a->name.ptr, "process", 7)) {
                         o->pid = a->v.koid;
                     }
                 }
@@ -456,8 +469,8 @@ static void print_text(sctx_t *s, uint64_t bytes) {
     }
     size_t *ix = sorted_names(&s->names);
     printf("\ntop (category, name) by total duration (durations in ns; percentiles within 6.25%%):\n");
-    printf("  %-20s %-28s %10s %14s %10s %10s %10s %10s %10s %10s\n", "category", "name", "count", "total", "min",
-           "mean", "p50", "p90", "p99", "max");
+    printf("  %-20s %-28s %10s %14s %10s %10s %10s %10s %10s %10s\n", "category", "name", "count", "total",
+           "min", "mean", "p50", "p90", "p99", "max");
     for (size_t i = 0; ix && i < s->names.count && i < s->top; i++) {
         const char *key;
         size_t kl;
@@ -465,9 +478,10 @@ static void print_text(sctx_t *s, uint64_t bytes) {
         const char *nm = key + strlen(key) + 1;
         printf("  %-20.20s %-28.28s %10" PRIu64, key, nm, n->count);
         if (n->ndur) {
-            printf(" %14" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n",
-                   n->total, n->min, n->total / n->ndur, percentile(n, 0.5), percentile(n, 0.9), percentile(n, 0.99),
-                   n->max);
+            printf(" %14" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+                   " %10" PRIu64 "\n",
+                   n->total, n->min, n->total / n->ndur, percentile(n, 0.5), percentile(n, 0.9),
+                   percentile(n, 0.99), n->max);
         } else {
             printf(" %14s\n", "-");
         }
@@ -481,19 +495,21 @@ static void print_text(sctx_t *s, uint64_t bytes) {
             counter_stat_t *c = cli_map_at(&s->counters, i, &key, &kl);
             uint64_t id;
             memcpy(&id, key + kl - 8, 8);
-            printf("  %s/%s id %" PRIu64 ": %" PRIu64 " samples\n", key, key + strlen(key) + 1, id, c->samples);
+            printf("  %s/%s id %" PRIu64 ": %" PRIu64 " samples\n", key, key + strlen(key) + 1, id,
+                   c->samples);
             for (size_t k = 0; k < s->series.count; k++) {
                 const char *skey;
                 size_t skl;
                 series_stat_t *se = cli_map_at(&s->series, k, &skey, &skl);
                 if (se->counter == i) {
-                    printf("    %-24.*s %10" PRIu64 " samples  min %.17g  max %.17g  last %.17g\n", (int)(skl - 8),
-                           skey + 8, se->samples, se->min, se->max, se->last);
+                    printf("    %-24.*s %10" PRIu64 " samples  min %.17g  max %.17g  last %.17g\n",
+                           (int)(skl - 8), skey + 8, se->samples, se->min, se->max, se->last);
                 }
             }
         }
     }
-    printf("\ninline strings in events: %" PRIu64 " (%" PRIu64 " bytes)\n", s->inline_strings, s->inline_bytes);
+    printf("\ninline strings in events: %" PRIu64 " (%" PRIu64 " bytes)\n", s->inline_strings,
+           s->inline_bytes);
 }
 
 static void json_key_str(const char *k, const char *v, size_t n) {
@@ -502,10 +518,11 @@ static void json_key_str(const char *k, const char *v, size_t n) {
 }
 
 static void print_json(sctx_t *s, uint64_t bytes) {
-    printf("{\"bytes\":%" PRIu64 ",\"records\":%" PRIu64 ",\"errors\":%" PRIu64, bytes, s->records, s->errors);
+    printf("{\"bytes\":%" PRIu64 ",\"records\":%" PRIu64 ",\"errors\":%" PRIu64, bytes, s->records,
+           s->errors);
     if (s->have_span) {
-        printf(",\"first_ns\":%" PRIu64 ",\"last_ns\":%" PRIu64 ",\"span_ns\":%" PRIu64, s->first_ns, s->last_ns,
-               s->last_ns - s->first_ns);
+        printf(",\"first_ns\":%" PRIu64 ",\"last_ns\":%" PRIu64 ",\"span_ns\":%" PRIu64, s->first_ns,
+               s->last_ns, s->last_ns - s->first_ns);
     }
     printf(",\"kinds\":{");
     int first = 1;
@@ -527,9 +544,11 @@ static void print_json(sctx_t *s, uint64_t bytes) {
         }
         json_key_str("name", p->name, strlen(p->name));
         printf(",\"records\":%" PRIu64 ",\"events\":%" PRIu64 ",\"ticks_per_second\":%" PRIu64
-               ",\"string_records\":%" PRIu64 ",\"string_reregistrations\":%" PRIu64 ",\"thread_records\":%" PRIu64
-               ",\"thread_reregistrations\":%" PRIu64 ",\"buffer_full_reports\":%" PRIu64 "}",
-               p->records, p->events, p->ticks, p->strings, p->string_rereg, p->threads, p->thread_rereg, p->overflows);
+               ",\"string_records\":%" PRIu64 ",\"string_reregistrations\":%" PRIu64
+               ",\"thread_records\":%" PRIu64 ",\"thread_reregistrations\":%" PRIu64
+               ",\"buffer_full_reports\":%" PRIu64 "}",
+               p->records, p->events, p->ticks, p->strings, p->string_rereg, p->threads, p->thread_rereg,
+               p->overflows);
     }
     printf("],\"objects\":[");
     for (size_t i = 0; i < s->objects.count; i++) {
@@ -537,7 +556,8 @@ static void print_json(sctx_t *s, uint64_t bytes) {
         obj_name_t *o = cli_map_at(&s->objects, i, &key, NULL);
         uint64_t k[2];
         memcpy(k, key, sizeof k);
-        printf("%s{\"type\":\"%s\",\"koid\":%" PRIu64 ",", i ? "," : "", o->is_thread ? "thread" : "process", k[0]);
+        printf("%s{\"type\":\"%s\",\"koid\":%" PRIu64 ",", i ? "," : "", o->is_thread ? "thread" : "process",
+               k[0]);
         if (o->is_thread) {
             printf("\"process\":%" PRIu64 ",", o->pid);
         }
@@ -565,10 +585,11 @@ static void print_json(sctx_t *s, uint64_t bytes) {
         json_key_str("name", nm, strlen(nm));
         printf(",\"count\":%" PRIu64 ",\"durations\":%" PRIu64, n->count, n->ndur);
         if (n->ndur) {
-            printf(",\"total_ns\":%" PRIu64 ",\"min_ns\":%" PRIu64 ",\"mean_ns\":%" PRIu64 ",\"p50_ns\":%" PRIu64
-                   ",\"p90_ns\":%" PRIu64 ",\"p99_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64,
-                   n->total, n->min, n->total / n->ndur, percentile(n, 0.5), percentile(n, 0.9), percentile(n, 0.99),
-                   n->max);
+            printf(",\"total_ns\":%" PRIu64 ",\"min_ns\":%" PRIu64 ",\"mean_ns\":%" PRIu64
+                   ",\"p50_ns\":%" PRIu64 ",\"p90_ns\":%" PRIu64 ",\"p99_ns\":%" PRIu64
+                   ",\"max_ns\":%" PRIu64,
+                   n->total, n->min, n->total / n->ndur, percentile(n, 0.5), percentile(n, 0.9),
+                   percentile(n, 0.99), n->max);
         }
         printf("}");
     }
@@ -627,8 +648,16 @@ static const cli_opt_t stats_opts[] = {
 };
 
 static const cli_spec_t stats_spec = {
-    "stats", stats_opts, sizeof stats_opts / sizeof stats_opts[0], &stats_defaults, sizeof(stats_config_t),
-    "IN", offsetof(stats_config_t, in), 0, 0, 1,
+    "stats",
+    stats_opts,
+    sizeof stats_opts / sizeof stats_opts[0],
+    &stats_defaults,
+    sizeof(stats_config_t),
+    "IN",
+    offsetof(stats_config_t, in),
+    0,
+    0,
+    1,
 };
 
 static void stats_free(sctx_t *s) {
@@ -690,7 +719,9 @@ static int stats_main(int argc, char **argv) {
 }
 
 const cli_command_t cli_cmd_stats = {
-    "stats", stats_main, "summarise a trace (durations, counts, threads)",
+    "stats",
+    stats_main,
+    "summarise a trace (durations, counts, threads)",
     "fxt stats [--json] [--top N] [IN]",
     "Summarise a trace in one streaming pass: size; records and bytes by kind;\n"
     "providers (tick rates, string/thread table usage, dropped-record reports);\n"

@@ -17,21 +17,21 @@
 #include "cli_io.h"
 
 typedef struct synth_opt {
-    uint64_t size;       /* stop once this many bytes were written (0 = use events) */
-    uint64_t events;     /* stop after this many events (0 = use size) */
+    uint64_t size;   /* stop once this many bytes were written (0 = use events) */
+    uint64_t events; /* stop after this many events (0 = use size) */
     unsigned threads;
     unsigned providers;
     unsigned categories;
     unsigned names;
-    unsigned args;       /* max args per event */
-    unsigned args_mix;   /* MIX_*: which argument types make_args() picks */
+    unsigned args;     /* max args per event */
+    unsigned args_mix; /* MIX_*: which argument types make_args() picks */
     uint64_t seed;
-    uint64_t ticks;      /* ticks per second of provider 1 (others get different rates) */
+    uint64_t ticks; /* ticks per second of provider 1 (others get different rates) */
     int all_records;
     int big_endian;
     const char *out;
     const char *compress;
-    int size_given;      /* --size was given (else the default applies unless --events is) */
+    int size_given; /* --size was given (else the default applies unless --events is) */
 } synth_config_t;
 
 typedef struct rng {
@@ -77,9 +77,10 @@ typedef struct synth {
 } synth_t;
 
 static const char *const kCatWords[] = {"gfx", "input", "net", "storage", "audio", "sched", "ipc", "mem"};
-static const char *const kNameWords[] = {"Frame", "Draw", "Poll", "Read", "Write", "Compose",
-                                         "Dispatch", "Decode", "Encode", "Flush", "Wait", "Layout"};
-static const char *const kArgNames[] = {"count", "bytes", "id", "ratio", "label", "ptr", "koid", "ok", "fd", "marker"};
+static const char *const kNameWords[] = {"Frame",    "Draw",   "Poll",   "Read",  "Write", "Compose",
+                                         "Dispatch", "Decode", "Encode", "Flush", "Wait",  "Layout"};
+static const char *const kArgNames[] = {"count", "bytes", "id", "ratio", "label",
+                                        "ptr",   "koid",  "ok", "fd",    "marker"};
 
 static fxt_str_t cat_str(synth_t *s, unsigned i) { return fxt_cstr(s->catbuf[i % s->o.categories]); }
 static fxt_str_t name_str(synth_t *s, unsigned i) { return fxt_cstr(s->namebuf[i % s->o.names]); }
@@ -95,7 +96,8 @@ static uint64_t ticks_of(const prov_t *p, uint64_t ns) {
 
 /* --args-mix: the argument kinds (cases of make_args) each mix draws from */
 enum { MIX_ALL, MIX_INT, MIX_NUMERIC, MIX_STRING, MIX_COUNT_ };
-static const char *const kMixNames[MIX_COUNT_ + 1] = {"all", "int", "numeric", "string", NULL}; /* + NULL: a CLI_CHOICE list */
+static const char *const kMixNames[MIX_COUNT_ + 1] = {"all", "int", "numeric", "string",
+                                                      NULL}; /* + NULL: a CLI_CHOICE list */
 static const unsigned char kMixKinds[MIX_COUNT_][10] = {
     {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, /* every argument type */
     {0, 1, 2, 8, 0, 1, 2, 8, 0, 2}, /* int32, uint64, int64, uint32 */
@@ -110,20 +112,38 @@ static unsigned make_args(synth_t *s, fxt_warg_t *a, char (*lbl)[24]) {
         unsigned k = kMixKinds[s->o.args_mix][v % 10];
         fxt_str_t nm = fxt_cstr(kArgNames[k]);
         switch (k) {
-        case 0: a[i] = fxt_arg_int32(nm, (int32_t)(v >> 40) - 1000); break;
-        case 1: a[i] = fxt_arg_uint64(nm, v >> 20); break;
-        case 2: a[i] = fxt_arg_int64(nm, (int64_t)(v >> 1) * ((v & 1) ? -1 : 1)); break;
-        case 3: a[i] = fxt_arg_double(nm, (double)(v >> 11) / 9007199254740992.0); break;
+        case 0:
+            a[i] = fxt_arg_int32(nm, (int32_t)(v >> 40) - 1000);
+            break;
+        case 1:
+            a[i] = fxt_arg_uint64(nm, v >> 20);
+            break;
+        case 2:
+            a[i] = fxt_arg_int64(nm, (int64_t)(v >> 1) * ((v & 1) ? -1 : 1));
+            break;
+        case 3:
+            a[i] = fxt_arg_double(nm, (double)(v >> 11) / 9007199254740992.0);
+            break;
         case 4:
             snprintf(lbl[i], sizeof lbl[i], "item-%u", (unsigned)(v >> 50));
             /* most labels are interned; a few are written inline */
             a[i] = fxt_arg_string(nm, (v >> 8) % 8 ? fxt_cstr(lbl[i]) : fxt_str_inline(fxt_cstr(lbl[i])));
             break;
-        case 5: a[i] = fxt_arg_pointer(nm, 0x7f0000000000ull + ((v >> 30) & ~7ull)); break;
-        case 6: a[i] = fxt_arg_koid(nm, 1000 + (v >> 56)); break;
-        case 7: a[i] = fxt_arg_bool(nm, (int)(v >> 63)); break;
-        case 8: a[i] = fxt_arg_uint32(nm, (uint32_t)(v >> 32)); break;
-        default: a[i] = fxt_arg_null(nm); break;
+        case 5:
+            a[i] = fxt_arg_pointer(nm, 0x7f0000000000ull + ((v >> 30) & ~7ull));
+            break;
+        case 6:
+            a[i] = fxt_arg_koid(nm, 1000 + (v >> 56));
+            break;
+        case 7:
+            a[i] = fxt_arg_bool(nm, (int)(v >> 63));
+            break;
+        case 8:
+            a[i] = fxt_arg_uint32(nm, (uint32_t)(v >> 32));
+            break;
+        default:
+            a[i] = fxt_arg_null(nm);
+            break;
         }
     }
     return n;
@@ -168,7 +188,8 @@ static void all_records_once(synth_t *s, prov_t *p) {
                                     fxt_thread(p->pid, p->threads[p->nthreads - 1].tid), 20, 20);
     fxt_write_log(w, ts, th, fxt_cstr("synthetic log message"));
     static const char payload[100] = "large blob payload";
-    fxt_large_blob_desc_t lb0 = {0, fxt_cstr("blob"), fxt_cstr("large0"), ts, th, a, 2, payload, sizeof payload};
+    fxt_large_blob_desc_t lb0 = {0, fxt_cstr("blob"), fxt_cstr("large0"), ts, th, a,
+                                 2, payload,          sizeof payload};
     fxt_write_large_blob(w, &lb0);
     fxt_large_blob_desc_t lb1 = {1, fxt_cstr("blob"), fxt_cstr("large1"), 0, th, NULL, 0, payload, 50};
     fxt_write_large_blob(w, &lb1);
@@ -270,14 +291,32 @@ static void close_all(synth_t *s, prov_t *p) {
     for (unsigned k = 0; k < 8; k++) {
         s->now_ns += 10;
         if (p->async_open[k]) {
-            fxt_event_desc_t ev = {FXT_EVENT_ASYNC_END, ticks_of(p, s->now_ns), fxt_thread(t->pid, t->tid),
-                                   cat_str(s, 0), fxt_cstr("async-op"), p->async_open[k], 0, NULL, 0, NULL, 0};
+            fxt_event_desc_t ev = {FXT_EVENT_ASYNC_END,
+                                   ticks_of(p, s->now_ns),
+                                   fxt_thread(t->pid, t->tid),
+                                   cat_str(s, 0),
+                                   fxt_cstr("async-op"),
+                                   p->async_open[k],
+                                   0,
+                                   NULL,
+                                   0,
+                                   NULL,
+                                   0};
             fxt_write_event(s->w, &ev);
             p->async_open[k] = 0;
         }
         if (p->flow_open[k]) {
-            fxt_event_desc_t ev = {FXT_EVENT_FLOW_END, ticks_of(p, s->now_ns), fxt_thread(t->pid, t->tid),
-                                   cat_str(s, 0), fxt_cstr("flow"), p->flow_open[k], 0, NULL, 0, NULL, 0};
+            fxt_event_desc_t ev = {FXT_EVENT_FLOW_END,
+                                   ticks_of(p, s->now_ns),
+                                   fxt_thread(t->pid, t->tid),
+                                   cat_str(s, 0),
+                                   fxt_cstr("flow"),
+                                   p->flow_open[k],
+                                   0,
+                                   NULL,
+                                   0,
+                                   NULL,
+                                   0};
             fxt_write_event(s->w, &ev);
             p->flow_open[k] = 0;
         }
@@ -286,22 +325,31 @@ static void close_all(synth_t *s, prov_t *p) {
 
 /* ---- command ------------------------------------------------------------------------ */
 
-static const synth_config_t synth_defaults = {0, 0, 4, 1, 8, 64, 4, MIX_ALL, 1, 1000000000u, 0, 0, NULL, NULL, 0};
+static const synth_config_t synth_defaults = {0, 0,           4, 1, 8,    64,   4, MIX_ALL,
+                                              1, 1000000000u, 0, 0, NULL, NULL, 0};
 
 static const cli_opt_t synth_opts[] = {
     CLI_OUTPUT_OPTS(synth_config_t, out, compress,
                     "output file (default: standard output); a name ending in .gz or .zst is compressed "
                     "with gzip or zstd"),
-    {.name = "size", .kind = CLI_OPT_SIZE, CLI_FIELD(synth_config_t, size, uint64_t),
-     .seen = CLI_SEEN(synth_config_t, size_given), .value_name = "N",
+    {.name = "size",
+     .kind = CLI_OPT_SIZE,
+     CLI_FIELD(synth_config_t, size, uint64_t),
+     .seen = CLI_SEEN(synth_config_t, size_given),
+     .value_name = "N",
      .help = "stop after about N bytes (suffixes k, M, G; default 1M)"},
-    CLI_SIZE(synth_config_t, events, uint64_t, "events", 0, 0, "N", "stop after N events (instead of --size)"),
-    CLI_SIZE(synth_config_t, threads, unsigned, "threads", 1, 255, "N", "threads per provider (1..255, default 4)"),
+    CLI_SIZE(synth_config_t, events, uint64_t, "events", 0, 0, "N",
+             "stop after N events (instead of --size)"),
+    CLI_SIZE(synth_config_t, threads, unsigned, "threads", 1, 255, "N",
+             "threads per provider (1..255, default 4)"),
     CLI_SIZE(synth_config_t, providers, unsigned, "providers", 1, 1000, "N",
              "providers; sections alternate between them (1..1000, default 1)"),
-    CLI_SIZE(synth_config_t, categories, unsigned, "categories", 1, 64, "N", "distinct categories (1..64, default 8)"),
-    CLI_SIZE(synth_config_t, names, unsigned, "names", 1, 512, "N", "distinct event names (1..512, default 64)"),
-    CLI_SIZE(synth_config_t, args, unsigned, "args", 0, 15, "N", "at most N arguments per event (0..15, default 4)"),
+    CLI_SIZE(synth_config_t, categories, unsigned, "categories", 1, 64, "N",
+             "distinct categories (1..64, default 8)"),
+    CLI_SIZE(synth_config_t, names, unsigned, "names", 1, 512, "N",
+             "distinct event names (1..512, default 64)"),
+    CLI_SIZE(synth_config_t, args, unsigned, "args", 0, 15, "N",
+             "at most N arguments per event (0..15, default 4)"),
     CLI_CHOICE(synth_config_t, args_mix, "args-mix", kMixNames, "MIX",
                "argument types: all (default: every type), int, numeric (integers and doubles) or string"),
     CLI_SIZE(synth_config_t, seed, uint64_t, "seed", 0, 0, "N", "random seed (default 1)"),
@@ -314,8 +362,16 @@ static const cli_opt_t synth_opts[] = {
 };
 
 static const cli_spec_t synth_spec = {
-    "synth", synth_opts, sizeof synth_opts / sizeof synth_opts[0], &synth_defaults, sizeof(synth_config_t),
-    "argument", 0, 0, 0, 0,
+    "synth",
+    synth_opts,
+    sizeof synth_opts / sizeof synth_opts[0],
+    &synth_defaults,
+    sizeof(synth_config_t),
+    "argument",
+    0,
+    0,
+    0,
+    0,
 };
 
 static int synth_parse(int argc, char **argv, synth_config_t *cfg) {
@@ -450,7 +506,9 @@ static int synth_main(int argc, char **argv) {
 }
 
 const cli_command_t cli_cmd_synth = {
-    "synth", synth_main, "generate a realistic synthetic trace",
+    "synth",
+    synth_main,
+    "generate a realistic synthetic trace",
     "fxt synth [options] [-o FILE]",
     "Write a realistic synthetic FXT trace (deterministic for a seed): per provider a\n"
     "provider info record, an initialization record, kernel objects naming the\n"

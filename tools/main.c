@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The fxt command's entry point; everything else is in cli_main.c. */
 #include "cli.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libfxt archive layer: the trace manager's side of the format. Aggregate the
  * records of several providers (or several traces) into one archive, each in
@@ -41,10 +42,11 @@ typedef struct fxt_merger fxt_merger_t;
 
 typedef struct fxt_merger_input {
     uint32_t struct_size;
-    const char *name;       /* provider name for records outside any provider section */
-    int64_t offset_ns;      /* shift this input's clock by this many nanoseconds */
+    const char *name;  /* provider name for records outside any provider section */
+    int64_t offset_ns; /* shift this input's clock by this many nanoseconds */
 } fxt_merger_input_t;
-#define FXT_MERGER_INPUT_INIT {sizeof(fxt_merger_input_t), NULL, 0}
+#define FXT_MERGER_INPUT_INIT                                                                                \
+    { sizeof(fxt_merger_input_t), NULL, 0 }
 
 /** Start a merge into `w` (the merger writes the magic record first). */
 FXT_API fxt_status fxt_merger_create(fxt_writer_t *w, fxt_merger_t **out);

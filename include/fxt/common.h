@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libfxt: common definitions shared by every layer (status codes, string
  * views, export macro, version).
@@ -32,36 +33,36 @@ extern "C" {
  *
  * X(name, value, message)
  */
-#define FXT_STATUS_MAP(X)                                                          \
-    X(OK, 0, "success")                                                            \
-    X(END, 1, "end of trace")                                                      \
-    X(NEED_INPUT, 2, "more input is needed")                                       \
-    X(E_INVALID_ARG, -1, "invalid argument (API misuse)")                          \
-    X(E_NOMEM, -2, "out of memory")                                                \
-    X(E_IO, -3, "input/output error")                                              \
-    X(E_TRUNCATED, -4, "input ends inside a record")                               \
-    X(E_BAD_MAGIC, -5, "bad magic number")                                         \
-    X(E_BAD_RECORD_SIZE, -6, "record size is zero or runs past the input")         \
-    X(E_BAD_RECORD, -7, "record contents do not fit its size")                     \
-    X(E_BAD_STRING_REF, -8, "bad string reference")                                \
-    X(E_BAD_THREAD_REF, -9, "bad thread reference")                                \
-    X(E_UNSUPPORTED, -10, "unsupported feature")                                   \
-    X(E_LIMIT, -11, "a configured limit was exceeded")                             \
-    X(E_BUFFER_FULL, -12, "output buffer is full")                                 \
-    X(E_BAD_ARG, -13, "malformed argument")                                        \
-    X(E_TOO_MANY_ARGS, -14, "more than 15 arguments")                              \
-    X(E_RECORD_TOO_LARGE, -15, "record exceeds the maximum record size")           \
-    X(E_STRING_TOO_LONG, -16, "string exceeds the maximum length")                 \
-    X(E_BAD_INDEX, -17, "string or thread index out of range")                     \
-    X(E_STATE, -18, "operation not allowed in the current state")                  \
-    X(E_NOT_FOUND, -19, "not found")                                               \
+#define FXT_STATUS_MAP(X)                                                                                    \
+    X(OK, 0, "success")                                                                                      \
+    X(END, 1, "end of trace")                                                                                \
+    X(NEED_INPUT, 2, "more input is needed")                                                                 \
+    X(E_INVALID_ARG, -1, "invalid argument (API misuse)")                                                    \
+    X(E_NOMEM, -2, "out of memory")                                                                          \
+    X(E_IO, -3, "input/output error")                                                                        \
+    X(E_TRUNCATED, -4, "input ends inside a record")                                                         \
+    X(E_BAD_MAGIC, -5, "bad magic number")                                                                   \
+    X(E_BAD_RECORD_SIZE, -6, "record size is zero or runs past the input")                                   \
+    X(E_BAD_RECORD, -7, "record contents do not fit its size")                                               \
+    X(E_BAD_STRING_REF, -8, "bad string reference")                                                          \
+    X(E_BAD_THREAD_REF, -9, "bad thread reference")                                                          \
+    X(E_UNSUPPORTED, -10, "unsupported feature")                                                             \
+    X(E_LIMIT, -11, "a configured limit was exceeded")                                                       \
+    X(E_BUFFER_FULL, -12, "output buffer is full")                                                           \
+    X(E_BAD_ARG, -13, "malformed argument")                                                                  \
+    X(E_TOO_MANY_ARGS, -14, "more than 15 arguments")                                                        \
+    X(E_RECORD_TOO_LARGE, -15, "record exceeds the maximum record size")                                     \
+    X(E_STRING_TOO_LONG, -16, "string exceeds the maximum length")                                           \
+    X(E_BAD_INDEX, -17, "string or thread index out of range")                                               \
+    X(E_STATE, -18, "operation not allowed in the current state")                                            \
+    X(E_NOT_FOUND, -19, "not found")                                                                         \
     X(E_CORRUPT, -20, "corrupt or unrecognised input")
 
 typedef enum fxt_status {
 #define FXT_STATUS_ENUM_(name, value, msg) FXT_##name = (value),
     FXT_STATUS_MAP(FXT_STATUS_ENUM_)
 #undef FXT_STATUS_ENUM_
-    FXT_STATUS_LIMIT_ = -21 /* do not use: one past the last error code */
+        FXT_STATUS_LIMIT_ = -21 /* do not use: one past the last error code */
 } fxt_status;
 
 /** Human-readable message for a status ("input ends inside a record"). */

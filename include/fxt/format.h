@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libfxt format layer: every record type, subtype, event type, argument type
  * and bit field of the Fuchsia Trace Format, in one place.
@@ -31,28 +32,24 @@ extern "C" {
 
 #define FXT_MASK(name) FXT_BITS_MASK_(FXT_LO_##name, FXT_HI_##name)
 
-#define FXT_FIELD_(name, lo, hi)                                                   \
-    enum { FXT_LO_##name = (lo), FXT_HI_##name = (hi) };                           \
-    static inline uint64_t fxt_get_##name(uint64_t w) {                            \
-        return (w & FXT_BITS_MASK_(lo, hi)) >> (lo);                               \
-    }                                                                              \
-    static inline uint64_t fxt_put_##name(uint64_t v) {                            \
-        return (v << (lo)) & FXT_BITS_MASK_(lo, hi);                               \
-    }
+#define FXT_FIELD_(name, lo, hi)                                                                             \
+    enum { FXT_LO_##name = (lo), FXT_HI_##name = (hi) };                                                     \
+    static inline uint64_t fxt_get_##name(uint64_t w) { return (w & FXT_BITS_MASK_(lo, hi)) >> (lo); }       \
+    static inline uint64_t fxt_put_##name(uint64_t v) { return (v << (lo)) & FXT_BITS_MASK_(lo, hi); }
 
 /* ---- constants ---------------------------------------------------------- */
 
 #define FXT_WORD_SIZE 8u
-#define FXT_MAX_RECORD_WORDS 0xfffu               /* 12-bit record size */
+#define FXT_MAX_RECORD_WORDS 0xfffu                      /* 12-bit record size */
 #define FXT_MAX_RECORD_BYTES (FXT_MAX_RECORD_WORDS * 8u) /* 32760 */
-#define FXT_MAX_LARGE_RECORD_WORDS UINT64_C(0xffffffff) /* 32-bit size */
+#define FXT_MAX_LARGE_RECORD_WORDS UINT64_C(0xffffffff)  /* 32-bit size */
 #define FXT_MAX_ARGS 15u
-#define FXT_MAX_STRING_INDEX 0x7fffu              /* string table: 1..32767 */
-#define FXT_MAX_THREAD_INDEX 0xffu                /* thread table: 1..255 */
-#define FXT_MAX_STRING_LEN 32000u                 /* writers must not exceed */
-#define FXT_MAX_INLINE_STRING_LEN 0x7fffu         /* what a string ref can express */
+#define FXT_MAX_STRING_INDEX 0x7fffu      /* string table: 1..32767 */
+#define FXT_MAX_THREAD_INDEX 0xffu        /* thread table: 1..255 */
+#define FXT_MAX_STRING_LEN 32000u         /* writers must not exceed */
+#define FXT_MAX_INLINE_STRING_LEN 0x7fffu /* what a string ref can express */
 #define FXT_MAX_PROVIDER_NAME_LEN 0xffu
-#define FXT_MAGIC_NUMBER UINT64_C(0x16547846)     /* "FxT" + random byte */
+#define FXT_MAGIC_NUMBER UINT64_C(0x16547846)         /* "FxT" + random byte */
 #define FXT_MAGIC_RECORD UINT64_C(0x0016547846040010) /* the whole 8-byte record */
 #define FXT_MAGIC_RECORD_SWAPPED UINT64_C(0x1000044678541600)
 
@@ -157,7 +154,9 @@ static inline int fxt_strref_is_inline(uint16_t ref) { return (ref & FXT_STRREF_
 static inline int fxt_strref_is_empty(uint16_t ref) { return ref == FXT_STRREF_EMPTY; }
 /* For an inline ref: its length in bytes. For an indexed ref: its index. */
 static inline uint16_t fxt_strref_value(uint16_t ref) { return (uint16_t)(ref & FXT_STRREF_VALUE_MASK); }
-static inline uint16_t fxt_strref_inline(uint16_t len) { return (uint16_t)(FXT_STRREF_INLINE_FLAG | (len & FXT_STRREF_VALUE_MASK)); }
+static inline uint16_t fxt_strref_inline(uint16_t len) {
+    return (uint16_t)(FXT_STRREF_INLINE_FLAG | (len & FXT_STRREF_VALUE_MASK));
+}
 
 /* Bytes, padded to the next multiple of 8, and the same in words. */
 static inline uint64_t fxt_pad8(uint64_t n) { return (n + 7u) & ~UINT64_C(7); }
@@ -206,12 +205,12 @@ static inline void fxt_store64(void *p, uint64_t v) { memcpy(p, &v, sizeof v); }
 /* ---- record header (all records) ------------------------------------------ */
 
 FXT_FIELD_(rec_type, 0, 3)
-FXT_FIELD_(rec_size, 4, 15)          /* words, including the header */
-FXT_FIELD_(rec_data, 16, 63)         /* type-specific */
+FXT_FIELD_(rec_size, 4, 15)  /* words, including the header */
+FXT_FIELD_(rec_data, 16, 63) /* type-specific */
 
 /* ---- large record header (type 15) ----------------------------------------- */
 
-FXT_FIELD_(large_size, 4, 35)        /* words, including the header */
+FXT_FIELD_(large_size, 4, 35) /* words, including the header */
 FXT_FIELD_(large_type, 36, 39)
 FXT_FIELD_(large_blob_format, 40, 43)
 FXT_FIELD_(large_blob_reserved, 44, 63)
@@ -219,8 +218,8 @@ FXT_FIELD_(large_blob_reserved, 44, 63)
 /* Large blob format header word (both formats). */
 FXT_FIELD_(lblob_category, 0, 15)
 FXT_FIELD_(lblob_name, 16, 31)
-FXT_FIELD_(lblob_nargs, 32, 35)      /* format 0 only */
-FXT_FIELD_(lblob_thread, 36, 43)     /* format 0 only */
+FXT_FIELD_(lblob_nargs, 32, 35)  /* format 0 only */
+FXT_FIELD_(lblob_thread, 36, 43) /* format 0 only */
 FXT_FIELD_(lblob0_reserved, 44, 63)
 FXT_FIELD_(lblob1_reserved, 32, 63)
 
@@ -231,11 +230,11 @@ FXT_FIELD_(meta_provider_id, 20, 51) /* provider info / section / event */
 FXT_FIELD_(meta_name_len, 52, 59)    /* provider info: name length in bytes */
 FXT_FIELD_(meta_info_reserved, 60, 63)
 FXT_FIELD_(meta_section_reserved, 52, 63)
-FXT_FIELD_(meta_event_id, 52, 55)    /* provider event */
+FXT_FIELD_(meta_event_id, 52, 55) /* provider event */
 FXT_FIELD_(meta_event_reserved, 56, 63)
 FXT_FIELD_(meta_trace_info_type, 20, 23)
 FXT_FIELD_(meta_trace_info_data, 24, 63)
-FXT_FIELD_(meta_magic, 24, 55)       /* magic record: 0x16547846 */
+FXT_FIELD_(meta_magic, 24, 55) /* magic record: 0x16547846 */
 FXT_FIELD_(meta_magic_zero, 56, 63)
 
 /* ---- initialization (type 1) --------------------------------------------------- */
@@ -273,7 +272,7 @@ FXT_FIELD_(blob_reserved, 56, 63)
 
 /* ---- userspace object (type 6) ------------------------------------------------- */
 
-FXT_FIELD_(uobj_process, 16, 23)     /* thread ref: the process */
+FXT_FIELD_(uobj_process, 16, 23) /* thread ref: the process */
 FXT_FIELD_(uobj_name, 24, 39)
 FXT_FIELD_(uobj_nargs, 40, 43)
 FXT_FIELD_(uobj_reserved, 44, 63)
@@ -315,11 +314,11 @@ FXT_FIELD_(log_reserved, 40, 63)
 /* ---- arguments ----------------------------------------------------------------- */
 
 FXT_FIELD_(arg_type, 0, 3)
-FXT_FIELD_(arg_size, 4, 15)          /* words, including the argument header */
+FXT_FIELD_(arg_size, 4, 15) /* words, including the argument header */
 FXT_FIELD_(arg_name, 16, 31)
-FXT_FIELD_(arg_data, 32, 63)         /* type-specific; must be zero if unused */
-FXT_FIELD_(arg_i32, 32, 63)          /* int32 / uint32 value (int32: two's complement) */
-FXT_FIELD_(arg_str_value, 32, 47)    /* string argument: value string ref */
+FXT_FIELD_(arg_data, 32, 63)      /* type-specific; must be zero if unused */
+FXT_FIELD_(arg_i32, 32, 63)       /* int32 / uint32 value (int32: two's complement) */
+FXT_FIELD_(arg_str_value, 32, 47) /* string argument: value string ref */
 FXT_FIELD_(arg_str_reserved, 48, 63)
 FXT_FIELD_(arg_bool, 32, 32)
 FXT_FIELD_(arg_bool_reserved, 33, 63)
@@ -343,7 +342,7 @@ FXT_FIELD_(arg_bool_reserved, 33, 63)
 #define FXT_MAX_BLOB_SIZE ((uint32_t)FXT_FIELD_MAX(blob_size))            /* 0x7fff bytes */
 #define FXT_MAX_PROVIDER_EVENT ((uint32_t)FXT_FIELD_MAX(meta_event_id))   /* 15 */
 #define FXT_MAX_TRACE_INFO_TYPE ((uint32_t)FXT_FIELD_MAX(meta_trace_info_type)) /* 15 */
-#define FXT_MAX_TRACE_INFO_DATA FXT_FIELD_MAX(meta_trace_info_data)       /* 40 bits */
+#define FXT_MAX_TRACE_INFO_DATA FXT_FIELD_MAX(meta_trace_info_data)             /* 40 bits */
 
 /* The limits stated as literals at the top (readable, usable in #if) agree with the fields. */
 #ifdef __cplusplus
@@ -364,17 +363,17 @@ FXT_STATIC_ASSERT_(FXT_MAX_THREAD_STATE == FXT_FIELD_MAX(lcswitch_out_state), "s
 FXT_STATIC_ASSERT_(FXT_MAX_PRIORITY == FXT_FIELD_MAX(lcswitch_in_prio), "priority fields agree");
 
 /* Argument types whose value takes a word after the header (and its inline name). */
-#define FXT_ARG_VALUE_WORD_TYPES_                                                                  \
-    ((1u << FXT_ARG_INT64) | (1u << FXT_ARG_UINT64) | (1u << FXT_ARG_DOUBLE) | (1u << FXT_ARG_POINTER) | \
+#define FXT_ARG_VALUE_WORD_TYPES_                                                                            \
+    ((1u << FXT_ARG_INT64) | (1u << FXT_ARG_UINT64) | (1u << FXT_ARG_DOUBLE) | (1u << FXT_ARG_POINTER) |     \
      (1u << FXT_ARG_KOID))
 static inline int fxt_arg_has_value_word(unsigned type) {
     return type < FXT_ARG_TYPE_COUNT && ((FXT_ARG_VALUE_WORD_TYPES_ >> type) & 1u) != 0;
 }
 
 /* Event types followed by an id word after their arguments (counter id, async / flow correlation id). */
-#define FXT_EVENT_ID_TYPES_                                                                        \
-    ((1u << FXT_EVENT_COUNTER) | (1u << FXT_EVENT_ASYNC_BEGIN) | (1u << FXT_EVENT_ASYNC_INSTANT) |   \
-     (1u << FXT_EVENT_ASYNC_END) | (1u << FXT_EVENT_FLOW_BEGIN) | (1u << FXT_EVENT_FLOW_STEP) |     \
+#define FXT_EVENT_ID_TYPES_                                                                                  \
+    ((1u << FXT_EVENT_COUNTER) | (1u << FXT_EVENT_ASYNC_BEGIN) | (1u << FXT_EVENT_ASYNC_INSTANT) |           \
+     (1u << FXT_EVENT_ASYNC_END) | (1u << FXT_EVENT_FLOW_BEGIN) | (1u << FXT_EVENT_FLOW_STEP) |              \
      (1u << FXT_EVENT_FLOW_END))
 static inline int fxt_event_has_id(unsigned type) {
     return type < FXT_EVENT_TYPE_COUNT && ((FXT_EVENT_ID_TYPES_ >> type) & 1u) != 0;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libfxt reader: a streaming, zero-copy decoder of FXT archives.
  *
@@ -115,46 +116,73 @@ typedef struct fxt_arg {
  * Fields of the union are valid for the kind that names them.
  */
 typedef struct fxt_record {
-    uint64_t offset;        /* byte offset of the header word in the input */
+    uint64_t offset; /* byte offset of the header word in the input */
     fxt_record_kind kind;
-    uint8_t type;           /* record type, [0..3] */
-    uint64_t header;        /* header word, in host order */
-    const uint8_t *bytes;   /* the raw record (in the trace's byte order) */
-    uint64_t size;          /* record size in bytes (header included) */
-    int has_provider;       /* 0 before any provider info/section record */
-    uint32_t provider;      /* current provider id (the new one for info/section) */
-    int swapped;            /* 1 when the trace's byte order is not the host's */
+    uint8_t type;         /* record type, [0..3] */
+    uint64_t header;      /* header word, in host order */
+    const uint8_t *bytes; /* the raw record (in the trace's byte order) */
+    uint64_t size;        /* record size in bytes (header included) */
+    int has_provider;     /* 0 before any provider info/section record */
+    uint32_t provider;    /* current provider id (the new one for info/section) */
+    int swapped;          /* 1 when the trace's byte order is not the host's */
 
-    unsigned nargs;         /* decoded arguments (event, objects, scheduling, large blob 0) */
+    unsigned nargs; /* decoded arguments (event, objects, scheduling, large blob 0) */
     fxt_arg_t args[FXT_MAX_ARGS];
 
     union {
-        struct { uint32_t id; fxt_str_t name; } provider_info;
-        struct { uint32_t id; } provider_section;
-        struct { uint32_t id; uint32_t event; } provider_event;
-        struct { uint32_t info_type; } trace_info;
-        struct { uint64_t ticks_per_second; } init;
-        struct { uint16_t index; fxt_str_t value; } string;
-        struct { uint8_t index; uint64_t pid; uint64_t tid; } thread;
         struct {
-            uint32_t type;            /* enum fxt_event_type */
+            uint32_t id;
+            fxt_str_t name;
+        } provider_info;
+        struct {
+            uint32_t id;
+        } provider_section;
+        struct {
+            uint32_t id;
+            uint32_t event;
+        } provider_event;
+        struct {
+            uint32_t info_type;
+        } trace_info;
+        struct {
+            uint64_t ticks_per_second;
+        } init;
+        struct {
+            uint16_t index;
+            fxt_str_t value;
+        } string;
+        struct {
+            uint8_t index;
+            uint64_t pid;
+            uint64_t tid;
+        } thread;
+        struct {
+            uint32_t type; /* enum fxt_event_type */
             uint64_t ts;
             fxt_thread_ref_t thread;
             fxt_str_t category;
             fxt_str_t name;
-            uint64_t id;              /* counter, async and flow events */
-            uint64_t end_ts;          /* duration complete */
-            const uint8_t *extra;     /* words after the defined content (e.g. instant scope word) */
+            uint64_t id;          /* counter, async and flow events */
+            uint64_t end_ts;      /* duration complete */
+            const uint8_t *extra; /* words after the defined content (e.g. instant scope word) */
             uint32_t extra_words;
         } event;
         struct {
             fxt_str_t name;
             uint32_t blob_type;
             const uint8_t *payload;
-            uint32_t size;            /* payload bytes, without padding */
+            uint32_t size; /* payload bytes, without padding */
         } blob;
-        struct { uint64_t ptr; fxt_thread_ref_t process; fxt_str_t name; } userspace_object;
-        struct { uint64_t koid; uint32_t obj_type; fxt_str_t name; } kernel_object;
+        struct {
+            uint64_t ptr;
+            fxt_thread_ref_t process;
+            fxt_str_t name;
+        } userspace_object;
+        struct {
+            uint64_t koid;
+            uint32_t obj_type;
+            fxt_str_t name;
+        } kernel_object;
         struct {
             uint64_t ts;
             uint32_t cpu;
@@ -162,7 +190,11 @@ typedef struct fxt_record {
             uint64_t out_tid;
             uint64_t in_tid;
         } context_switch;
-        struct { uint64_t ts; uint32_t cpu; uint64_t tid; } thread_wakeup;
+        struct {
+            uint64_t ts;
+            uint32_t cpu;
+            uint64_t tid;
+        } thread_wakeup;
         struct {
             uint64_t ts;
             uint32_t cpu;
@@ -172,20 +204,24 @@ typedef struct fxt_record {
             uint32_t out_prio;
             uint32_t in_prio;
         } legacy_context_switch;
-        struct { uint64_t ts; fxt_thread_ref_t thread; fxt_str_t message; } log;
         struct {
-            uint32_t format;          /* enum fxt_large_blob_format */
+            uint64_t ts;
+            fxt_thread_ref_t thread;
+            fxt_str_t message;
+        } log;
+        struct {
+            uint32_t format; /* enum fxt_large_blob_format */
             fxt_str_t category;
             fxt_str_t name;
-            uint64_t ts;              /* format 0 */
-            fxt_thread_ref_t thread;  /* format 0 */
+            uint64_t ts;             /* format 0 */
+            fxt_thread_ref_t thread; /* format 0 */
             const uint8_t *payload;
-            uint64_t size;            /* payload bytes, without padding */
+            uint64_t size; /* payload bytes, without padding */
         } large_blob;
         struct {
-            uint32_t type;            /* record type */
-            int has_subtype;          /* 0 when the record type itself is unknown */
-            uint32_t subtype;         /* unknown metadata/scheduling/event type, large type, blob format */
+            uint32_t type;    /* record type */
+            int has_subtype;  /* 0 when the record type itself is unknown */
+            uint32_t subtype; /* unknown metadata/scheduling/event type, large type, blob format */
             uint64_t size_words;
         } unknown;
     } u;
@@ -194,10 +230,10 @@ typedef struct fxt_record {
 /* A diagnostic: what went wrong, where. */
 typedef struct fxt_diag {
     fxt_status status;
-    uint64_t offset;      /* byte offset of the record's header word */
-    uint64_t header;      /* the record's header word (host order), 0 if not read */
+    uint64_t offset; /* byte offset of the record's header word */
+    uint64_t header; /* the record's header word (host order), 0 if not read */
     uint8_t record_type;
-    char msg[160];        /* NUL-terminated, human-readable */
+    char msg[160]; /* NUL-terminated, human-readable */
 } fxt_diag_t;
 
 /* Reader flags. */
@@ -267,15 +303,15 @@ FXT_API fxt_status fxt_reader_thread(const fxt_reader_t *r, uint8_t index, fxt_t
 typedef struct fxt_kernel_object_info {
     uint64_t koid;
     uint32_t obj_type;
-    fxt_str_t name;            /* copy owned by the reader, valid until reset/destroy or re-registration */
-    int has_process;           /* thread objects: a koid "process" argument was present */
+    fxt_str_t name;  /* copy owned by the reader, valid until reset/destroy or re-registration */
+    int has_process; /* thread objects: a koid "process" argument was present */
     uint64_t process_koid;
 } fxt_kernel_object_info_t;
 
 typedef struct fxt_userspace_object_info {
     uint64_t pid;
     uint64_t ptr;
-    fxt_str_t name;            /* copy owned by the reader */
+    fxt_str_t name; /* copy owned by the reader */
 } fxt_userspace_object_info_t;
 
 /** Kernel object table lookup (current provider). FXT_E_NOT_FOUND if unknown. */

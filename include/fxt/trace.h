@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libfxt instrumentation: trace macros for C and C++ programs.
  *
@@ -42,9 +43,9 @@ extern "C" {
 /* ---- sessions -------------------------------------------------------------------- */
 
 typedef enum fxt_buffer_mode {
-    FXT_MODE_ONESHOT = 0,   /* fill the buffer, then drop (and count) */
-    FXT_MODE_CIRCULAR = 1,  /* keep the newest data (flight recorder) */
-    FXT_MODE_STREAMING = 2  /* a background thread writes full chunks while tracing goes on */
+    FXT_MODE_ONESHOT = 0,  /* fill the buffer, then drop (and count) */
+    FXT_MODE_CIRCULAR = 1, /* keep the newest data (flight recorder) */
+    FXT_MODE_STREAMING = 2 /* a background thread writes full chunks while tracing goes on */
 } fxt_buffer_mode;
 
 typedef enum fxt_clock_kind {
@@ -55,15 +56,16 @@ typedef enum fxt_clock_kind {
 
 typedef struct fxt_session_config {
     uint32_t struct_size;
-    const char *output_path;   /* trace file; ".gz"/".zst" need a sink from libfxt_zio */
-    fxt_sink_t sink;           /* used when output_path is NULL */
-    const char *categories;    /* "gfx,net*,io"; NULL, "" or "*" enables all */
+    const char *output_path; /* trace file; ".gz"/".zst" need a sink from libfxt_zio */
+    fxt_sink_t sink;         /* used when output_path is NULL */
+    const char *categories;  /* "gfx,net*,io"; NULL, "" or "*" enables all */
     fxt_buffer_mode mode;
-    size_t buffer_size;        /* total buffer bytes (default 32 MiB) */
+    size_t buffer_size; /* total buffer bytes (default 32 MiB) */
     fxt_clock_kind clock;
     const char *provider_name; /* default: the program's name */
 } fxt_session_config_t;
-#define FXT_SESSION_CONFIG_INIT {sizeof(fxt_session_config_t), NULL, {NULL, NULL}, NULL, FXT_MODE_ONESHOT, 0, FXT_CLOCK_AUTO, NULL}
+#define FXT_SESSION_CONFIG_INIT                                                                              \
+    { sizeof(fxt_session_config_t), NULL, {NULL, NULL}, NULL, FXT_MODE_ONESHOT, 0, FXT_CLOCK_AUTO, NULL }
 
 /** Start tracing. FXT_E_STATE if a session is running. */
 FXT_API fxt_status fxt_session_start(const fxt_session_config_t *cfg);
@@ -80,10 +82,10 @@ FXT_API fxt_status fxt_session_stop(void);
 FXT_API int fxt_session_active(void);
 
 typedef struct fxt_session_stats {
-    uint64_t records;      /* records written into buffers */
-    uint64_t dropped;      /* records dropped because the buffer was full (oneshot, streaming) */
-    uint64_t overwritten;  /* chunks of old records replaced (circular) */
-    uint64_t bytes;        /* bytes written to the output */
+    uint64_t records;     /* records written into buffers */
+    uint64_t dropped;     /* records dropped because the buffer was full (oneshot, streaming) */
+    uint64_t overwritten; /* chunks of old records replaced (circular) */
+    uint64_t bytes;       /* bytes written to the output */
     uint64_t threads;
     uint64_t ticks_per_second;
 } fxt_session_stats_t;
@@ -108,8 +110,9 @@ FXT_API void fxt_set_thread_name(const char *name);
  * (~7 ns each event and argument; an instant with 2 arguments cost 2.6x the
  * clock+stores floor). Union bytes a member does not cover are not read.
  */
-#define FXT__ARG_(t, nm, ...)                                                      \
-    ((fxt_warg_t){.type = (uint8_t)(t), .name = {(nm), fxt__strlen0(nm), 0}, .str = {NULL, 0, 0}, __VA_ARGS__})
+#define FXT__ARG_(t, nm, ...)                                                                                \
+    ((fxt_warg_t){                                                                                           \
+        .type = (uint8_t)(t), .name = {(nm), fxt__strlen0(nm), 0}, .str = {NULL, 0, 0}, __VA_ARGS__})
 #define FXT_NULL(n_) FXT__ARG_(FXT_ARG_NULL, (n_), .v = {.u64 = 0})
 #define FXT_I32(n_, v_) FXT__ARG_(FXT_ARG_INT32, (n_), .v = {.i32 = (int32_t)(v_)})
 #define FXT_U32(n_, v_) FXT__ARG_(FXT_ARG_UINT32, (n_), .v = {.u32 = (uint32_t)(v_)})
@@ -146,8 +149,10 @@ FXT_API void fxt_set_thread_name(const char *name);
  * clock+stores floor, a counter 1.8x). A name that is not a literal still
  * works: its strlen simply runs at the call site. */
 #define FXT__ARG_INLINE static inline __attribute__((always_inline))
-#define FXT__WARG_INIT_(type, name)                                                \
-    {(uint8_t)(type), {(name), fxt__strlen0(name), 0}, {0}, {NULL, 0, 0}}
+#define FXT__WARG_INIT_(type, name)                                                                          \
+    {                                                                                                        \
+        (uint8_t)(type), {(name), fxt__strlen0(name), 0}, {0}, { NULL, 0, 0 }                                \
+    }
 FXT__ARG_INLINE uint32_t fxt__strlen0(const char *s) { return s != NULL ? (uint32_t)strlen(s) : 0u; }
 FXT__ARG_INLINE fxt_warg_t fxt__arg_bits(unsigned type, const char *name, uint64_t bits) {
     fxt_warg_t a = FXT__WARG_INIT_(type, name);
@@ -218,8 +223,8 @@ FXT_API void fxt__event(fxt__site_t *site, uint32_t type, const char *name, ...)
 FXT_API void fxt__event_id(fxt__site_t *site, uint32_t type, const char *name, uint64_t id, ...);
 /* What the macros call: `nargs` arguments in an array (read in place, not copied);
  * name_len = strlen(name), computed at the call site where it folds for a literal. */
-FXT_API void fxt__event_args_n(fxt__site_t *site, uint32_t type, const char *name, uint32_t name_len, int has_id,
-                               uint64_t id, const fxt_warg_t *args, size_t nargs);
+FXT_API void fxt__event_args_n(fxt__site_t *site, uint32_t type, const char *name, uint32_t name_len,
+                               int has_id, uint64_t id, const fxt_warg_t *args, size_t nargs);
 /* The same, measuring the name (what the macros of earlier releases call). */
 FXT_API void fxt__event_args(fxt__site_t *site, uint32_t type, const char *name, int has_id, uint64_t id,
                              const fxt_warg_t *args, size_t nargs);
@@ -243,8 +248,8 @@ FXT_API void fxt__complete_args(fxt__site_t *site, const char *name, uint64_t st
                                 size_t nargs);
 
 /* Called by FXT_DURATION once its category is known to be enabled. */
-static inline void fxt__scope_begin(fxt__scope_t *s, fxt__site_t *site, const char *name, const fxt_warg_t *args,
-                                    size_t nargs) {
+static inline void fxt__scope_begin(fxt__scope_t *s, fxt__site_t *site, const char *name,
+                                    const fxt_warg_t *args, size_t nargs) {
     if (nargs > FXT_MAX_ARGS) {
         nargs = FXT_MAX_ARGS;
     }
@@ -284,28 +289,30 @@ static inline void fxt__scope_end(fxt__scope_t *s) {
 #define FXT__HAS_ARGS(...) FXT__ARG17_(__VA_ARGS__, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, ~)
 #define FXT__ARG17_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, ...) a17
 #define FXT__NARGS_ARRAY_(arr) (sizeof(arr) / sizeof((arr)[0]))
-#define FXT__ARGV0(has_id, type, cat, name, id)                                    \
-    do {                                                                           \
-        FXT__SITE(cat);                                                            \
-        if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                          \
-            fxt__event_args_n(&FXT__S, (type), (name), fxt__strlen0(name), (has_id), (uint64_t)(id), NULL, 0); \
-        }                                                                          \
+#define FXT__ARGV0(has_id, type, cat, name, id)                                                              \
+    do {                                                                                                     \
+        FXT__SITE(cat);                                                                                      \
+        if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                                                    \
+            fxt__event_args_n(&FXT__S, (type), (name), fxt__strlen0(name), (has_id), (uint64_t)(id), NULL,   \
+                              0);                                                                            \
+        }                                                                                                    \
     } while (0)
-#define FXT__ARGVN(has_id, type, cat, name, id, ...)                               \
-    do {                                                                           \
-        FXT__SITE(cat);                                                            \
-        if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                          \
-            const fxt_warg_t fxt__a_[] = {__VA_ARGS__};                            \
-            fxt__event_args_n(&FXT__S, (type), (name), fxt__strlen0(name), (has_id), (uint64_t)(id), \
-                              fxt__a_, FXT__NARGS_ARRAY_(fxt__a_));                \
-        }                                                                          \
+#define FXT__ARGVN(has_id, type, cat, name, id, ...)                                                         \
+    do {                                                                                                     \
+        FXT__SITE(cat);                                                                                      \
+        if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                                                    \
+            const fxt_warg_t fxt__a_[] = {__VA_ARGS__};                                                      \
+            fxt__event_args_n(&FXT__S, (type), (name), fxt__strlen0(name), (has_id), (uint64_t)(id),         \
+                              fxt__a_, FXT__NARGS_ARRAY_(fxt__a_));                                          \
+        }                                                                                                    \
     } while (0)
 /* FXT_INSTANT(cat, name, args...) and friends: `args` are FXT_I32(...) etc. (0 to 15). */
 #define FXT__EV(type, cat, ...) FXT__CAT(FXT__EV_, FXT__HAS_ARGS(__VA_ARGS__))(type, cat, __VA_ARGS__)
 #define FXT__EV_0(type, cat, name) FXT__ARGV0(0, type, cat, name, 0)
 #define FXT__EV_1(type, cat, name, ...) FXT__ARGVN(0, type, cat, name, 0, __VA_ARGS__)
 /* (cat, name, id, args...) */
-#define FXT__EVID(type, cat, name, ...) FXT__CAT(FXT__EVID_, FXT__HAS_ARGS(__VA_ARGS__))(type, cat, name, __VA_ARGS__)
+#define FXT__EVID(type, cat, name, ...)                                                                      \
+    FXT__CAT(FXT__EVID_, FXT__HAS_ARGS(__VA_ARGS__))(type, cat, name, __VA_ARGS__)
 #define FXT__EVID_0(type, cat, name, id) FXT__ARGV0(1, type, cat, name, id)
 #define FXT__EVID_1(type, cat, name, id, ...) FXT__ARGVN(1, type, cat, name, id, __VA_ARGS__)
 
@@ -323,21 +330,21 @@ static inline void fxt__scope_end(fxt__scope_t *s) {
 #define FXT_FLOW_END(cat, name, ...) FXT__EVID(FXT_EVENT_FLOW_END, cat, name, __VA_ARGS__)
 
 /* FXT_LOG(cat, printf-format, args...): a log record (gated by cat). */
-#define FXT_LOG(cat, ...)                                                          \
-    do {                                                                           \
-        FXT__SITE(cat);                                                            \
-        if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                          \
-            fxt__log(&FXT__S, __VA_ARGS__);                                        \
-        }                                                                          \
+#define FXT_LOG(cat, ...)                                                                                    \
+    do {                                                                                                     \
+        FXT__SITE(cat);                                                                                      \
+        if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                                                    \
+            fxt__log(&FXT__S, __VA_ARGS__);                                                                  \
+        }                                                                                                    \
     } while (0)
 
 /* FXT_BLOB(cat, name, data, size) */
-#define FXT_BLOB(cat, name, data, size)                                            \
-    do {                                                                           \
-        FXT__SITE(cat);                                                            \
-        if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                          \
-            fxt__blob(&FXT__S, (name), (data), (size));                            \
-        }                                                                          \
+#define FXT_BLOB(cat, name, data, size)                                                                      \
+    do {                                                                                                     \
+        FXT__SITE(cat);                                                                                      \
+        if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                                                    \
+            fxt__blob(&FXT__S, (name), (data), (size));                                                      \
+        }                                                                                                    \
     } while (0)
 
 /* FXT_DURATION(cat, name, args...): from here to the end of the scope, as one duration
@@ -346,7 +353,7 @@ static inline void fxt__scope_end(fxt__scope_t *s) {
 }
 namespace fxt {
 class Scope {
-public:
+  public:
     Scope() {
         s_.site = nullptr;
         s_.nargs = 0;
@@ -356,7 +363,7 @@ public:
     Scope &operator=(const Scope &) = delete;
     fxt__scope_t *get() { return &s_; }
 
-private:
+  private:
     fxt__scope_t s_;
 };
 } // namespace fxt
@@ -364,56 +371,82 @@ extern "C" {
 #define FXT__SCOPE_DECL(var) ::fxt::Scope var
 #define FXT__SCOPE_PTR(var) ((var).get())
 #else
-#define FXT__SCOPE_DECL(var)                                                       \
-    __attribute__((cleanup(fxt__scope_end), unused)) fxt__scope_t var;             \
-    (var).site = NULL;                                                             \
+#define FXT__SCOPE_DECL(var)                                                                                 \
+    __attribute__((cleanup(fxt__scope_end), unused)) fxt__scope_t var;                                       \
+    (var).site = NULL;                                                                                       \
     (var).nargs = 0
 #define FXT__SCOPE_PTR(var) (&(var))
 #endif
 /* FXT_DURATION(cat, name, args...): declares a scope object (one per line);
  * the arguments are evaluated (and copied) only when the category is enabled. */
 #define FXT_DURATION(cat, ...) FXT__CAT(FXT__DURATION_, FXT__HAS_ARGS(__VA_ARGS__))(cat, __VA_ARGS__)
-#define FXT__DURATION_0(cat, name)                                                 \
-    FXT__SITE(cat);                                                                \
-    FXT__SCOPE_DECL(FXT__CAT(fxt__scope_, __LINE__));                              \
-    if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                              \
-        fxt__scope_begin(FXT__SCOPE_PTR(FXT__CAT(fxt__scope_, __LINE__)), &FXT__S, (name), NULL, 0); \
-    }                                                                              \
-    do {                                                                           \
+#define FXT__DURATION_0(cat, name)                                                                           \
+    FXT__SITE(cat);                                                                                          \
+    FXT__SCOPE_DECL(FXT__CAT(fxt__scope_, __LINE__));                                                        \
+    if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                                                        \
+        fxt__scope_begin(FXT__SCOPE_PTR(FXT__CAT(fxt__scope_, __LINE__)), &FXT__S, (name), NULL, 0);         \
+    }                                                                                                        \
+    do {                                                                                                     \
     } while (0)
-#define FXT__DURATION_1(cat, name, ...)                                            \
-    FXT__SITE(cat);                                                                \
-    FXT__SCOPE_DECL(FXT__CAT(fxt__scope_, __LINE__));                              \
-    if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                              \
-        const fxt_warg_t fxt__a_[] = {__VA_ARGS__};                                \
-        fxt__scope_begin(FXT__SCOPE_PTR(FXT__CAT(fxt__scope_, __LINE__)), &FXT__S, (name), fxt__a_, \
-                         FXT__NARGS_ARRAY_(fxt__a_));                              \
-    }                                                                              \
-    do {                                                                           \
+#define FXT__DURATION_1(cat, name, ...)                                                                      \
+    FXT__SITE(cat);                                                                                          \
+    FXT__SCOPE_DECL(FXT__CAT(fxt__scope_, __LINE__));                                                        \
+    if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                                                        \
+        const fxt_warg_t fxt__a_[] = {__VA_ARGS__};                                                          \
+        fxt__scope_begin(FXT__SCOPE_PTR(FXT__CAT(fxt__scope_, __LINE__)), &FXT__S, (name), fxt__a_,          \
+                         FXT__NARGS_ARRAY_(fxt__a_));                                                        \
+    }                                                                                                        \
+    do {                                                                                                     \
     } while (0)
 
 /* 1 when `cat` is enabled; cached per call site like the macros (no lock). */
-#define FXT_CATEGORY_ENABLED(cat)                                                  \
-    __extension__({                                                                \
-        static fxt__site_t fxt__ce_ = {cat, 0, 0};                                    \
-        fxt__site_on(&fxt__ce_);                                                   \
+#define FXT_CATEGORY_ENABLED(cat)                                                                            \
+    __extension__({                                                                                          \
+        static fxt__site_t fxt__ce_ = {cat, 0, 0};                                                           \
+        fxt__site_on(&fxt__ce_);                                                                             \
     })
 
 #else /* FXT_NO_TRACE: nothing is compiled, arguments are not evaluated */
 
-#define FXT_INSTANT(cat, ...) do { } while (0)
-#define FXT_DURATION_BEGIN(cat, ...) do { } while (0)
-#define FXT_DURATION_END(cat, ...) do { } while (0)
-#define FXT_COUNTER(cat, ...) do { } while (0)
-#define FXT_ASYNC_BEGIN(cat, ...) do { } while (0)
-#define FXT_ASYNC_INSTANT(cat, ...) do { } while (0)
-#define FXT_ASYNC_END(cat, ...) do { } while (0)
-#define FXT_FLOW_BEGIN(cat, ...) do { } while (0)
-#define FXT_FLOW_STEP(cat, ...) do { } while (0)
-#define FXT_FLOW_END(cat, ...) do { } while (0)
-#define FXT_LOG(cat, ...) do { } while (0)
-#define FXT_BLOB(cat, name, data, size) do { } while (0)
-#define FXT_DURATION(cat, ...) do { } while (0)
+#define FXT_INSTANT(cat, ...)                                                                                \
+    do {                                                                                                     \
+    } while (0)
+#define FXT_DURATION_BEGIN(cat, ...)                                                                         \
+    do {                                                                                                     \
+    } while (0)
+#define FXT_DURATION_END(cat, ...)                                                                           \
+    do {                                                                                                     \
+    } while (0)
+#define FXT_COUNTER(cat, ...)                                                                                \
+    do {                                                                                                     \
+    } while (0)
+#define FXT_ASYNC_BEGIN(cat, ...)                                                                            \
+    do {                                                                                                     \
+    } while (0)
+#define FXT_ASYNC_INSTANT(cat, ...)                                                                          \
+    do {                                                                                                     \
+    } while (0)
+#define FXT_ASYNC_END(cat, ...)                                                                              \
+    do {                                                                                                     \
+    } while (0)
+#define FXT_FLOW_BEGIN(cat, ...)                                                                             \
+    do {                                                                                                     \
+    } while (0)
+#define FXT_FLOW_STEP(cat, ...)                                                                              \
+    do {                                                                                                     \
+    } while (0)
+#define FXT_FLOW_END(cat, ...)                                                                               \
+    do {                                                                                                     \
+    } while (0)
+#define FXT_LOG(cat, ...)                                                                                    \
+    do {                                                                                                     \
+    } while (0)
+#define FXT_BLOB(cat, name, data, size)                                                                      \
+    do {                                                                                                     \
+    } while (0)
+#define FXT_DURATION(cat, ...)                                                                               \
+    do {                                                                                                     \
+    } while (0)
 #define FXT_CATEGORY_ENABLED(cat) 0
 
 #endif /* FXT_NO_TRACE */

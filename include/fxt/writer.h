@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libfxt writer: encodes every FXT record type into a sink, interning strings
  * and threads into the trace's string and thread tables.
@@ -154,11 +155,11 @@ typedef struct fxt_warg {
  * forwarding, which cost more than encoding the record. Bytes of the value
  * union that the type does not use are left as they are.
  */
-#define FXT_WARG_INIT_(a, t, nm)                                                   \
-    (a).type = (uint8_t)(t);                                                       \
-    (a).name = (nm);                                                               \
-    (a).str.ptr = NULL;                                                            \
-    (a).str.len = 0;                                                               \
+#define FXT_WARG_INIT_(a, t, nm)                                                                             \
+    (a).type = (uint8_t)(t);                                                                                 \
+    (a).name = (nm);                                                                                         \
+    (a).str.ptr = NULL;                                                                                      \
+    (a).str.len = 0;                                                                                         \
     (a).str.ref = 0
 
 static inline fxt_warg_t fxt_arg_null(fxt_str_t name) {
@@ -242,8 +243,7 @@ typedef struct fxt_writer_options {
 } fxt_writer_options_t;
 
 /** Create a writer. `opt` may be NULL. */
-FXT_API fxt_status fxt_writer_create(const fxt_writer_options_t *opt, fxt_sink_t sink,
-                                     fxt_writer_t **out);
+FXT_API fxt_status fxt_writer_create(const fxt_writer_options_t *opt, fxt_sink_t sink, fxt_writer_t **out);
 /** Flush buffered bytes to the sink. Returns the sticky status. */
 FXT_API fxt_status fxt_writer_flush(fxt_writer_t *w);
 /** Flush and return the final (sticky) status. The writer stays usable for reading stats. */
@@ -260,14 +260,14 @@ FXT_API uint64_t fxt_writer_bytes(const fxt_writer_t *w);
 FXT_API uint64_t fxt_writer_records(const fxt_writer_t *w);
 /* Everything the writer counted (fxt_writer_stats()). */
 typedef struct fxt_wstats {
-    uint64_t bytes;               /* fxt_writer_bytes() */
-    uint64_t records;             /* fxt_writer_records() */
-    uint64_t truncations;         /* fxt_writer_truncations() */
-    uint64_t strings_registered;  /* string records emitted by interning */
-    uint64_t string_evictions;    /* string slots recycled (clock) */
-    uint64_t strings_inline;      /* interned strings written inline: every slot pinned by the record */
-    uint64_t threads_registered;  /* thread records emitted by interning */
-    uint64_t thread_evictions;    /* thread slots recycled (clock) */
+    uint64_t bytes;              /* fxt_writer_bytes() */
+    uint64_t records;            /* fxt_writer_records() */
+    uint64_t truncations;        /* fxt_writer_truncations() */
+    uint64_t strings_registered; /* string records emitted by interning */
+    uint64_t string_evictions;   /* string slots recycled (clock) */
+    uint64_t strings_inline;     /* interned strings written inline: every slot pinned by the record */
+    uint64_t threads_registered; /* thread records emitted by interning */
+    uint64_t thread_evictions;   /* thread slots recycled (clock) */
 } fxt_writer_stats_t;
 /** Fill *out with the writer's counters (zeroes for a NULL writer). */
 FXT_API void fxt_writer_stats(const fxt_writer_t *w, fxt_writer_stats_t *out);
@@ -301,17 +301,17 @@ FXT_API fxt_status fxt_write_thread_record(fxt_writer_t *w, uint8_t index, uint6
 
 /* Events: every type through one call, plus shorthands. */
 typedef struct fxt_event_desc {
-    uint32_t type;            /* enum fxt_event_type */
+    uint32_t type; /* enum fxt_event_type */
     uint64_t ts;
     fxt_wthread_t thread;
     fxt_str_t category;
     fxt_str_t name;
-    uint64_t id;              /* counter, async, flow */
-    uint64_t end_ts;          /* duration complete */
+    uint64_t id;     /* counter, async, flow */
+    uint64_t end_ts; /* duration complete */
     const fxt_warg_t *args;
-    unsigned nargs;           /* 0..15 */
-    const uint64_t *extra;    /* words appended after the event's content (e.g. an instant's */
-    unsigned nextra;          /* scope word: FXT_SCOPE_*); usually NULL / 0 */
+    unsigned nargs;        /* 0..15 */
+    const uint64_t *extra; /* words appended after the event's content (e.g. an instant's */
+    unsigned nextra;       /* scope word: FXT_SCOPE_*); usually NULL / 0 */
 } fxt_event_desc_t;
 
 FXT_API fxt_status fxt_write_event(fxt_writer_t *w, const fxt_event_desc_t *ev);
@@ -321,38 +321,35 @@ FXT_API fxt_status fxt_write_instant(fxt_writer_t *w, uint64_t ts, fxt_wthread_t
 FXT_API fxt_status fxt_write_counter(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat,
                                      fxt_str_t name, uint64_t counter_id, const fxt_warg_t *args,
                                      unsigned nargs);
-FXT_API fxt_status fxt_write_duration_begin(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t,
-                                            fxt_str_t cat, fxt_str_t name, const fxt_warg_t *args,
-                                            unsigned nargs);
-FXT_API fxt_status fxt_write_duration_end(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t,
-                                          fxt_str_t cat, fxt_str_t name, const fxt_warg_t *args,
-                                          unsigned nargs);
+FXT_API fxt_status fxt_write_duration_begin(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat,
+                                            fxt_str_t name, const fxt_warg_t *args, unsigned nargs);
+FXT_API fxt_status fxt_write_duration_end(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat,
+                                          fxt_str_t name, const fxt_warg_t *args, unsigned nargs);
 FXT_API fxt_status fxt_write_duration_complete(fxt_writer_t *w, uint64_t start_ts, uint64_t end_ts,
                                                fxt_wthread_t t, fxt_str_t cat, fxt_str_t name,
                                                const fxt_warg_t *args, unsigned nargs);
 
-FXT_API fxt_status fxt_write_blob(fxt_writer_t *w, fxt_str_t name, uint32_t blob_type,
-                                  const void *data, size_t size);
+FXT_API fxt_status fxt_write_blob(fxt_writer_t *w, fxt_str_t name, uint32_t blob_type, const void *data,
+                                  size_t size);
 /* Userspace object: `process` is the owning process koid (written as a thread ref). */
-FXT_API fxt_status fxt_write_userspace_object(fxt_writer_t *w, uint64_t ptr, uint64_t process,
-                                              fxt_str_t name, const fxt_warg_t *args, unsigned nargs);
-FXT_API fxt_status fxt_write_kernel_object(fxt_writer_t *w, uint64_t koid, uint32_t obj_type,
-                                           fxt_str_t name, const fxt_warg_t *args, unsigned nargs);
+FXT_API fxt_status fxt_write_userspace_object(fxt_writer_t *w, uint64_t ptr, uint64_t process, fxt_str_t name,
+                                              const fxt_warg_t *args, unsigned nargs);
+FXT_API fxt_status fxt_write_kernel_object(fxt_writer_t *w, uint64_t koid, uint32_t obj_type, fxt_str_t name,
+                                           const fxt_warg_t *args, unsigned nargs);
 
-FXT_API fxt_status fxt_write_context_switch(fxt_writer_t *w, uint64_t ts, uint32_t cpu,
-                                            uint32_t out_state, uint64_t out_tid, uint64_t in_tid,
-                                            const fxt_warg_t *args, unsigned nargs);
+FXT_API fxt_status fxt_write_context_switch(fxt_writer_t *w, uint64_t ts, uint32_t cpu, uint32_t out_state,
+                                            uint64_t out_tid, uint64_t in_tid, const fxt_warg_t *args,
+                                            unsigned nargs);
 FXT_API fxt_status fxt_write_thread_wakeup(fxt_writer_t *w, uint64_t ts, uint32_t cpu, uint64_t tid,
                                            const fxt_warg_t *args, unsigned nargs);
 FXT_API fxt_status fxt_write_legacy_context_switch(fxt_writer_t *w, uint64_t ts, uint32_t cpu,
-                                                   uint32_t out_state, fxt_wthread_t out,
-                                                   fxt_wthread_t in, uint32_t out_prio,
-                                                   uint32_t in_prio);
+                                                   uint32_t out_state, fxt_wthread_t out, fxt_wthread_t in,
+                                                   uint32_t out_prio, uint32_t in_prio);
 FXT_API fxt_status fxt_write_log(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t message);
 
 /* Large blob, format 0 (with metadata) or 1 (no metadata: ts, thread and args ignored). */
 typedef struct fxt_large_blob_desc {
-    uint32_t format;          /* enum fxt_large_blob_format */
+    uint32_t format; /* enum fxt_large_blob_format */
     fxt_str_t category;
     fxt_str_t name;
     uint64_t ts;
@@ -395,9 +392,9 @@ static inline fxt_status fxt_write_instant_scoped(fxt_writer_t *w, uint64_t ts, 
 }
 
 /** Async (FXT_EVENT_ASYNC_*) and flow (FXT_EVENT_FLOW_*) events: `type` and correlation id. */
-static inline fxt_status fxt_write_id_event(fxt_writer_t *w, uint32_t type, uint64_t ts,
-                                            fxt_wthread_t t, fxt_str_t cat, fxt_str_t name,
-                                            uint64_t id, const fxt_warg_t *args, unsigned nargs) {
+static inline fxt_status fxt_write_id_event(fxt_writer_t *w, uint32_t type, uint64_t ts, fxt_wthread_t t,
+                                            fxt_str_t cat, fxt_str_t name, uint64_t id,
+                                            const fxt_warg_t *args, unsigned nargs) {
     fxt_event_desc_t ev;
     memset(&ev, 0, sizeof ev);
     ev.type = type;
@@ -410,17 +407,17 @@ static inline fxt_status fxt_write_id_event(fxt_writer_t *w, uint32_t type, uint
     ev.nargs = nargs;
     return fxt_write_event(w, &ev);
 }
-#define fxt_write_async_begin(w, ts, t, cat, name, id, args, n) \
+#define fxt_write_async_begin(w, ts, t, cat, name, id, args, n)                                              \
     fxt_write_id_event((w), FXT_EVENT_ASYNC_BEGIN, (ts), (t), (cat), (name), (id), (args), (n))
-#define fxt_write_async_instant(w, ts, t, cat, name, id, args, n) \
+#define fxt_write_async_instant(w, ts, t, cat, name, id, args, n)                                            \
     fxt_write_id_event((w), FXT_EVENT_ASYNC_INSTANT, (ts), (t), (cat), (name), (id), (args), (n))
-#define fxt_write_async_end(w, ts, t, cat, name, id, args, n) \
+#define fxt_write_async_end(w, ts, t, cat, name, id, args, n)                                                \
     fxt_write_id_event((w), FXT_EVENT_ASYNC_END, (ts), (t), (cat), (name), (id), (args), (n))
-#define fxt_write_flow_begin(w, ts, t, cat, name, id, args, n) \
+#define fxt_write_flow_begin(w, ts, t, cat, name, id, args, n)                                               \
     fxt_write_id_event((w), FXT_EVENT_FLOW_BEGIN, (ts), (t), (cat), (name), (id), (args), (n))
-#define fxt_write_flow_step(w, ts, t, cat, name, id, args, n) \
+#define fxt_write_flow_step(w, ts, t, cat, name, id, args, n)                                                \
     fxt_write_id_event((w), FXT_EVENT_FLOW_STEP, (ts), (t), (cat), (name), (id), (args), (n))
-#define fxt_write_flow_end(w, ts, t, cat, name, id, args, n) \
+#define fxt_write_flow_end(w, ts, t, cat, name, id, args, n)                                                 \
     fxt_write_id_event((w), FXT_EVENT_FLOW_END, (ts), (t), (cat), (name), (id), (args), (n))
 
 /* ---- layer (a): stateless encoders ------------------------------------------------------- */
@@ -486,26 +483,26 @@ static inline uint64_t fxt_event_header(uint32_t type, unsigned nargs, uint8_t t
 }
 
 typedef struct fxt_enc_event {
-    uint32_t type;            /* enum fxt_event_type */
+    uint32_t type; /* enum fxt_event_type */
     uint64_t ts;
     fxt_tref_t thread;
     fxt_str_t category;
     fxt_str_t name;
-    uint64_t id;              /* counter, async, flow */
-    uint64_t end_ts;          /* duration complete */
-    const fxt_warg_t *args;   /* names and string values follow the explicit-ref rules */
+    uint64_t id;            /* counter, async, flow */
+    uint64_t end_ts;        /* duration complete */
+    const fxt_warg_t *args; /* names and string values follow the explicit-ref rules */
     unsigned nargs;
-    const uint64_t *extra;    /* appended words (instant scope word) */
+    const uint64_t *extra; /* appended words (instant scope word) */
     unsigned nextra;
 } fxt_enc_event_t;
 
 typedef struct fxt_enc_large_blob {
-    uint32_t format;          /* enum fxt_large_blob_format */
+    uint32_t format; /* enum fxt_large_blob_format */
     fxt_str_t category;
     fxt_str_t name;
-    uint64_t ts;              /* format 0 */
-    fxt_tref_t thread;        /* format 0 */
-    const fxt_warg_t *args;   /* format 0 */
+    uint64_t ts;            /* format 0 */
+    fxt_tref_t thread;      /* format 0 */
+    const fxt_warg_t *args; /* format 0 */
     unsigned nargs;
     const void *data;
     uint64_t size;
@@ -530,8 +527,8 @@ FXT_API fxt_status fxt_encode_blob(void *buf, size_t cap, size_t *size, fxt_str_
                                    const void *data, size_t data_size);
 /** Userspace object; `process`: index, or inline (its pid is the one koid word written). */
 FXT_API fxt_status fxt_encode_userspace_object(void *buf, size_t cap, size_t *size, uint64_t ptr,
-                                               fxt_tref_t process, fxt_str_t name,
-                                               const fxt_warg_t *args, unsigned nargs);
+                                               fxt_tref_t process, fxt_str_t name, const fxt_warg_t *args,
+                                               unsigned nargs);
 FXT_API fxt_status fxt_encode_kernel_object(void *buf, size_t cap, size_t *size, uint64_t koid,
                                             uint32_t obj_type, fxt_str_t name, const fxt_warg_t *args,
                                             unsigned nargs);
@@ -556,9 +553,9 @@ FXT_API fxt_status fxt_encode_large_blob(void *buf, size_t cap, size_t *size, co
  * on the writer. fxt_writer_commit: `bytes` (a multiple of 8, <= the
  * reservation) hold one or more complete records in host order; a writer
  * with the opposite byte order refuses it (FXT_E_UNSUPPORTED: inline string
- * streams cannot be told from words). fxt_write_event_refs() works in both. To mix with interning, keep the index
- * ranges apart (fxt_writer_options_t.max_strings / max_threads limit what
- * interning uses; indexes above them are the caller's).
+ * streams cannot be told from words). fxt_write_event_refs() works in both. To mix with interning, keep the
+ * index ranges apart (fxt_writer_options_t.max_strings / max_threads limit what interning uses; indexes above
+ * them are the caller's).
  */
 FXT_API fxt_status fxt_writer_reserve(fxt_writer_t *w, size_t bytes, void **out);
 FXT_API fxt_status fxt_writer_commit(fxt_writer_t *w, size_t bytes);

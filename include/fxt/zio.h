@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libfxt_zio: gzip and zstd compression for FXT streams (optional library,
  * linked with zlib and libzstd; the core libfxt stays dependency-free).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gzip (zlib) and zstd (libzstd) streams for FXT: compressing sink and decompressor. */
 #include <fxt/zio.h>
 

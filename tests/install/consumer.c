@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* An installed-libfxt consumer: writes a trace with the writer, reads it back
  * with the reader (and, when built with fxt::zio, through a zstd round trip). */
 #include <fxt/reader.h>

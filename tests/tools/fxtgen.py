@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Build FXT traces for tests, independently of the C library.
 
 Every field is placed from the spec's bit layouts (../shared/spec/trace-format.md),
