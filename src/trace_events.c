@@ -267,20 +267,6 @@ static void prep_args(tls_t *t, rec_t *r, const fxt_warg_t *args, size_t n) {
     }
 }
 
-static void collect_args(tls_t *t, rec_t *r, fxt_warg_t *buf, va_list ap) {
-    size_t n = 0;
-    for (;;) {
-        fxt_warg_t a = va_arg(ap, fxt_warg_t);
-        if (a.type == 0xff) {
-            break;
-        }
-        if (n < FXT_MAX_ARGS && a.type < FXT_ARG_TYPE_COUNT) {
-            buf[n++] = a;
-        }
-    }
-    prep_args(t, r, buf, n);
-}
-
 static void start_rec_at(tls_t *t, rec_t *r, fxt__site_t *site, uint32_t type, const char *name,
                          uint64_t ts) {
     r->type = type;
@@ -288,44 +274,6 @@ static void start_rec_at(tls_t *t, rec_t *r, fxt__site_t *site, uint32_t type, c
     r->has_id = r->has_end = 0;
     prep(t, fxt_cstr(site->category), &r->cat);
     prep(t, fxt_cstr(name), &r->name);
-}
-
-static void start_rec(tls_t *t, rec_t *r, fxt__site_t *site, uint32_t type, const char *name) {
-    start_rec_at(t, r, site, type, name, fxt__trace_now());
-}
-
-void fxt__event(fxt__site_t *site, uint32_t type, const char *name, ...) {
-    tls_t *t = enter();
-    if (t == NULL) {
-        return;
-    }
-    rec_t r;
-    fxt_warg_t buf[FXT_MAX_ARGS];
-    start_rec(t, &r, site, type, name);
-    va_list ap;
-    va_start(ap, name);
-    collect_args(t, &r, buf, ap);
-    va_end(ap);
-    emit(t, &r);
-    leave(t);
-}
-
-void fxt__event_id(fxt__site_t *site, uint32_t type, const char *name, uint64_t id, ...) {
-    tls_t *t = enter();
-    if (t == NULL) {
-        return;
-    }
-    rec_t r;
-    start_rec(t, &r, site, type, name);
-    r.has_id = 1;
-    r.id = id;
-    fxt_warg_t buf[FXT_MAX_ARGS];
-    va_list ap;
-    va_start(ap, id);
-    collect_args(t, &r, buf, ap);
-    va_end(ap);
-    emit(t, &r);
-    leave(t);
 }
 
 /* Everything the one-pass path leaves: resolve and register strings, take chunks,
@@ -369,12 +317,6 @@ void fxt__event_args_n(fxt__site_t *site, uint32_t type, const char *name, uint3
         emit_general(t, site, type, name, ts, has_id != 0, id, 0, 0, args, nargs);
     }
     leave(t);
-}
-
-/* The entry point of code compiled against headers older than fxt__event_args_n(). */
-void fxt__event_args(fxt__site_t *site, uint32_t type, const char *name, int has_id, uint64_t id,
-                     const fxt_warg_t *args, size_t nargs) {
-    fxt__event_args_n(site, type, name, name ? (uint32_t)strlen(name) : 0u, has_id, id, args, nargs);
 }
 
 void fxt__complete(fxt__site_t *site, const char *name, uint64_t start) {

@@ -732,14 +732,6 @@ static void put_args(fxt_writer_t *w, const fxt_warg_t *args, const pargs_t *pa)
         (w)->trunc_mark = (w)->truncations;                                                                  \
     } while (0)
 
-#define TRY(expr)                                                                                            \
-    do {                                                                                                     \
-        fxt_status st_ = (expr);                                                                             \
-        if (st_ != FXT_OK) {                                                                                 \
-            return st_;                                                                                      \
-        }                                                                                                    \
-    } while (0)
-
 /* Check a normal record's size and make room for it. */
 static fxt_status start_record(fxt_writer_t *w, uint64_t words) {
     if (words > FXT_MAX_RECORD_WORDS) {

@@ -119,14 +119,6 @@ static fxt_status fit(void *buf, size_t cap, size_t *size, uint64_t words, int l
     return FXT_OK;
 }
 
-#define TRY(expr)                                                                                            \
-    do {                                                                                                     \
-        fxt_status st_ = (expr);                                                                             \
-        if (st_ != FXT_OK) {                                                                                 \
-            return st_;                                                                                      \
-        }                                                                                                    \
-    } while (0)
-
 #define START(size)                                                                                          \
     do {                                                                                                     \
         if ((size) == NULL) {                                                                                \

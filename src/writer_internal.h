@@ -7,6 +7,15 @@
 
 #include "encode.h" /* the encoding core: headers, arguments, limits, truncation */
 
+/* Return the status of expr from the calling function unless it is FXT_OK. */
+#define TRY(expr)                                                                                            \
+    do {                                                                                                     \
+        fxt_status st_ = (expr);                                                                             \
+        if (st_ != FXT_OK) {                                                                                 \
+            return st_;                                                                                      \
+        }                                                                                                    \
+    } while (0)
+
 /* fxt_encode_event() in either byte order (swap: words opposite to the host's). */
 fxt_status fxt__encode_event(void *buf, size_t cap, size_t *size, const fxt_enc_event_t *ev, int swap);
 

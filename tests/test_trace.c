@@ -237,15 +237,15 @@ static void steady_events(void) {
                            fxt_arg_int32(fxt_str_inline(fxt_cstr("inline name")), 1),
                            fxt_arg_int32(fxt_cstr("x"), 2), fxt_arg_int32(fxt_cstr("cut"), 3)};
         a[3].type = 0xee;
-        fxt__event_args(&site, FXT_EVENT_ASYNC_BEGIN, "direct", 1, 99, a, 4);
-        fxt__event_args(&site, FXT_EVENT_INSTANT, "direct2", 0, 0, a, 1);
+        fxt__event_args_n(&site, FXT_EVENT_ASYNC_BEGIN, "direct", 6, 1, 99, a, 4);
+        fxt__event_args_n(&site, FXT_EVENT_INSTANT, "direct2", 7, 0, 0, a, 1);
         fxt__complete(&site, "complete", fxt_ticks());
         /* too big for a record (> 4095 words): dropped */
         fxt_warg_t big[FXT_MAX_ARGS];
         for (unsigned i = 0; i < FXT_MAX_ARGS; i++) {
             big[i] = fxt_arg_string(fxt_cstr("big"), fxt_str_inline(fxt_cstr(huge_value)));
         }
-        fxt__event_args(&site, FXT_EVENT_INSTANT, "huge", 0, 0, big, FXT_MAX_ARGS);
+        fxt__event_args_n(&site, FXT_EVENT_INSTANT, "huge", 4, 0, 0, big, FXT_MAX_ARGS);
     }
 }
 

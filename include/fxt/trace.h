@@ -211,23 +211,10 @@ static inline int fxt__site_on(fxt__site_t *s) {
     return fxt__site_refresh(s);
 }
 
-static inline fxt_warg_t fxt__end_args(void) {
-    fxt_warg_t a;
-    memset(&a, 0, sizeof a);
-    a.type = 0xff;
-    return a;
-}
-
-/* Variadic: fxt_warg_t arguments terminated by fxt__end_args() (kept for compatibility). */
-FXT_API void fxt__event(fxt__site_t *site, uint32_t type, const char *name, ...);
-FXT_API void fxt__event_id(fxt__site_t *site, uint32_t type, const char *name, uint64_t id, ...);
 /* What the macros call: `nargs` arguments in an array (read in place, not copied);
  * name_len = strlen(name), computed at the call site where it folds for a literal. */
 FXT_API void fxt__event_args_n(fxt__site_t *site, uint32_t type, const char *name, uint32_t name_len,
                                int has_id, uint64_t id, const fxt_warg_t *args, size_t nargs);
-/* The same, measuring the name (what the macros of earlier releases call). */
-FXT_API void fxt__event_args(fxt__site_t *site, uint32_t type, const char *name, int has_id, uint64_t id,
-                             const fxt_warg_t *args, size_t nargs);
 FXT_API void fxt__complete(fxt__site_t *site, const char *name, uint64_t start_ticks);
 FXT_API void fxt__log(fxt__site_t *site, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
