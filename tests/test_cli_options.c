@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "cli_opts.h"
+#include "cli_trace.h"
 
 /* ---- helpers ------------------------------------------------------------------------ */
 
@@ -647,6 +648,22 @@ static void cleanup(void) {
     rmdir(scratch);
 }
 
+/* Times with units, exact up to UINT64_MAX ns, overflow refused. */
+static void test_parse_times(void) {
+    uint64_t v = 0;
+    CHECK(cli_parse_ns("18446744073709551615", &v) == 0 && v == UINT64_MAX);
+    CHECK(cli_parse_ns("18446744073709551615ns", &v) == 0 && v == UINT64_MAX);
+    CHECK(cli_parse_ns("18446744073709551616", &v) != 0);
+    CHECK(cli_parse_ns("18446744073709551610", &v) == 0 && v == UINT64_MAX - 5);
+    CHECK(cli_parse_ns("1.5ms", &v) == 0 && v == 1500000);
+    CHECK(cli_parse_ns("2s", &v) == 0 && v == 2000000000);
+    CHECK(cli_parse_ns("18446744073.709551615s", &v) == 0 && v == UINT64_MAX);
+    CHECK(cli_parse_ns("18446744074s", &v) != 0);
+    CHECK(cli_parse_ns("3us", &v) == 0 && v == 3000);
+    CHECK(cli_parse_ns("", &v) != 0);
+    CHECK(cli_parse_ns("5h", &v) != 0);
+}
+
 int main(int argc, char **argv) {
     TEST_INIT(argc, argv);
     RUN(test_parse_defaults);
@@ -658,6 +675,7 @@ int main(int argc, char **argv) {
     RUN(test_parse_bad_value);
     RUN(test_parse_positionals);
     RUN(test_parse_size_values);
+    RUN(test_parse_times);
     RUN(test_help_lists_every_option);
     RUN(test_docs_list_every_option);
     RUN(test_commands_usage_errors);

@@ -96,10 +96,11 @@ int cli_parse_ns(const char *s, uint64_t *out) {
     const char *p = s;
     int digits = 0;
     for (; *p >= '0' && *p <= '9'; p++, digits++) {
-        if (ip > (UINT64_MAX - 9) / 10) {
+        uint64_t d = (uint64_t)(*p - '0');
+        if (ip > (UINT64_MAX - d) / 10) { /* exact: accepts UINT64_MAX itself */
             return -1;
         }
-        ip = ip * 10 + (uint64_t)(*p - '0');
+        ip = ip * 10 + d;
     }
     if (*p == '.') {
         for (p++; *p >= '0' && *p <= '9'; p++, digits++) {
