@@ -91,6 +91,8 @@ static const rule_t rules[R_COUNT] = {
      "(buffer overflow provider event): the begin was dropped or overwritten"},
 };
 
+/* Begins deeper than this are still counted (depth) so ends stay matched, but their
+ * names and offsets are not kept: duration-name and the unclosed offsets degrade to 0. */
 #define MAX_DEPTH 256
 
 typedef struct thread_state {
@@ -101,6 +103,7 @@ typedef struct thread_state {
     uint64_t begin_off[MAX_DEPTH];
 } thread_state_t;
 
+/* An async or flow id's state: ids are reused after their end, so "open" toggles. */
 typedef struct open_id {
     int open;
     uint64_t offset;
@@ -152,8 +155,10 @@ report(cctx_t *c, int rule, uint64_t offset, const char *kind, const char *fmt, 
 
 /* ---- strings ------------------------------------------------------------------------- */
 
+/* Inline strings are checked here; indexed ones were checked once at their string record. */
 static void check_str(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s, const char *what) {
     const char *kind = fxt_record_kind_name(rec->kind);
+    /* The reader leaves ptr NULL for an index with no registration in this provider. */
     if (s->ptr == NULL) {
         report(c, R_UNRESOLVED_STRING, rec->offset, kind, "%s: string index %u is not registered", what,
                (unsigned)fxt_strref_value(s->ref));
@@ -172,6 +177,7 @@ static void check_str(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s, co
     }
 }
 
+/* An indexed thread reference with no thread record in this provider (spec: Thread record). */
 static void check_thread(cctx_t *c, const fxt_record_t *rec, const fxt_thread_ref_t *t, const char *what) {
     if (!t->resolved) {
         report(c, R_UNRESOLVED_THREAD, rec->offset, fxt_record_kind_name(rec->kind),
@@ -179,6 +185,7 @@ static void check_thread(cctx_t *c, const fxt_record_t *rec, const fxt_thread_re
     }
 }
 
+/* Reports the bits of WORD under MASK: reserved fields must be zero (spec: every record layout). */
 static void reserved(cctx_t *c, const fxt_record_t *rec, uint64_t word, uint64_t mask, const char *what) {
     if (word & mask) {
         report(c, R_RESERVED, rec->offset, fxt_record_kind_name(rec->kind),
@@ -194,6 +201,7 @@ static void check_args(cctx_t *c, const fxt_record_t *rec) {
         char what[48];
         snprintf(what, sizeof what, "argument %u name", i + 1);
         check_str(c, rec, &a->name, what);
+        /* The smallest size the contents need: header word, plus the inline name's padded words. */
         uint64_t need =
             1 + (fxt_strref_is_inline(a->name.ref) ? fxt_words(fxt_strref_value(a->name.ref)) : 0);
         switch (a->type) {
@@ -208,6 +216,7 @@ static void check_args(cctx_t *c, const fxt_record_t *rec) {
         case FXT_ARG_DOUBLE:
         case FXT_ARG_POINTER:
         case FXT_ARG_KOID:
+            /* 64-bit values live in a word of their own, so the header's data field is reserved. */
             reserved(c, rec, a->header, FXT_MASK(arg_data), "argument header");
             need++;
             break;
@@ -223,6 +232,7 @@ static void check_args(cctx_t *c, const fxt_record_t *rec) {
         default:
             report(c, R_UNKNOWN_ARG, rec->offset, kind,
                    "argument %u has unknown type %u (skipped by its size)", i + 1, (unsigned)a->type);
+            /* An unknown type's contents are unknown: its declared size is all there is. */
             need = a->size_words;
             break;
         }
@@ -236,6 +246,8 @@ static void check_args(cctx_t *c, const fxt_record_t *rec) {
 
 /* ---- per-thread and id bookkeeping ------------------------------------------------------ */
 
+/* FNV-1a over category then name, with a 0xff separator so ("ab","c") != ("a","bc"):
+ * compares a duration end to its begin without keeping the strings. */
 static uint64_t name_hash(const fxt_record_t *rec) {
     uint64_t h = 1469598103934665603ull;
     const fxt_str_t *parts[2] = {&rec->u.event.category, &rec->u.event.name};
@@ -249,19 +261,24 @@ static uint64_t name_hash(const fxt_record_t *rec) {
     return h;
 }
 
+/* Per-thread timestamp order, duration nesting and async/flow id pairing (docs/check.md). */
 static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     const char *kind = "event";
     check_thread(c, rec, &rec->u.event.thread, "thread");
     check_str(c, rec, &rec->u.event.category, "category");
     check_str(c, rec, &rec->u.event.name, "name");
     check_args(c, rec);
+    /* Compared in ns: the tick rate is per provider and a later initialization record may change it. */
     uint64_t tps = fxt_reader_ticks_per_second(r);
     uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
+    /* Without a resolved pid/tid there is no thread to keep state for. */
     if (!rec->u.event.thread.resolved) {
         return;
     }
+    /* Keyed by provider too: thread state is per provider section (spec-notes). */
     uint64_t key[3] = {rec->provider, rec->u.event.thread.pid, rec->u.event.thread.tid};
     thread_state_t *t = cli_map_get(&c->threads, key, sizeof key, 1);
+    /* Out of memory: skip the per-thread checks rather than fail the whole check. */
     if (t == NULL) {
         return;
     }
@@ -294,6 +311,7 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
             break;
         }
         t->depth--;
+        /* The begin was past MAX_DEPTH: its name was not kept, so nothing to compare. */
         if (t->depth < MAX_DEPTH && t->begin_hash[t->depth] != name_hash(rec)) {
             report(c, R_DURATION_NAME, rec->offset, kind,
                    "duration end's category/name differ from the begin at offset %" PRIu64,
@@ -313,9 +331,12 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_EVENT_FLOW_BEGIN:
     case FXT_EVENT_FLOW_STEP:
     case FXT_EVENT_FLOW_END: {
+        /* Event types are begin/step-or-instant/end in a row (spec: Event record types), so the
+         * phase is the offset from the begin: 0 begin, 1 instant/step, 2 end. */
         int flow = rec->u.event.type >= FXT_EVENT_FLOW_BEGIN;
         unsigned phase = rec->u.event.type - (flow ? FXT_EVENT_FLOW_BEGIN : FXT_EVENT_ASYNC_BEGIN);
         open_id_t *o =
+            /* Only a begin creates an entry: an unknown id at a step/end is the no-begin report. */
             cli_map_get_u64(flow ? &c->flows : &c->asyncs, rec->provider, rec->u.event.id, phase == 0);
         if (phase == 0) {
             if (o) {
@@ -336,11 +357,13 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     }
 }
 
+/* Per-record checks: reserved bits of each layout, then strings, threads, arguments. */
 static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     cctx_t *c = ctx;
     const char *kind = fxt_record_kind_name(rec->kind);
     uint64_t h = rec->header;
     c->records++;
+    /* spec-notes: the magic record should come first but its absence is not invalid, hence a warning. */
     if (!c->seen_first) {
         c->seen_first = 1;
         if (rec->kind != FXT_KIND_MAGIC) {
@@ -413,6 +436,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         reserved(c, rec, h, FXT_MASK(kobj_reserved), "kernel object header");
         check_str(c, rec, &rec->u.kernel_object.name, "name");
         check_args(c, rec);
+        /* Viewers place a thread under its process by the koid argument named "process". */
         if (rec->u.kernel_object.obj_type == FXT_OBJ_THREAD) {
             int found = 0;
             for (unsigned i = 0; i < rec->nargs; i++) {
@@ -453,12 +477,14 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         break;
     case FXT_KIND_LARGE_BLOB: {
         reserved(c, rec, h, FXT_MASK(large_blob_reserved), "large record header");
+        /* The large blob's second word is its format header, whose reserved bits depend on the format. */
         uint64_t fh = fxt_record_word(rec, rec->bytes, 1);
         reserved(c, rec, fh,
                  rec->u.large_blob.format == 0 ? FXT_MASK(lblob0_reserved) : FXT_MASK(lblob1_reserved),
                  "large blob format header");
         check_str(c, rec, &rec->u.large_blob.category, "category");
         check_str(c, rec, &rec->u.large_blob.name, "name");
+        /* Only format 0 ("with metadata") has a thread and arguments (spec: Large BLOB records). */
         if (rec->u.large_blob.format == 0) {
             check_thread(c, rec, &rec->u.large_blob.thread, "thread");
             check_args(c, rec);
@@ -482,6 +508,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     return 0;
 }
 
+/* Maps the reader's status to a rule; anything not framing or a limit is a damaged record. */
 static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     cctx_t *c = ctx;
     (void)r;
@@ -489,6 +516,7 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
                : d->status == FXT_E_TRUNCATED     ? R_TRUNCATED
                : d->status == FXT_E_LIMIT         ? R_TOO_LARGE
                                                   : R_DAMAGED;
+    /* A trace whose first record is unreadable has not started with the magic record either. */
     if (!c->seen_first) {
         c->seen_first = 1;
         report(c, R_MAGIC_FIRST, d->offset, "error", "the first record is not the magic number record");
@@ -496,6 +524,7 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     report(c, rule, d->offset, "error", "%s", d->msg);
 }
 
+/* At the end of input: report durations, asyncs and flows that were begun and never ended. */
 static void finish_open(cctx_t *c) {
     for (size_t i = 0; i < c->threads.count; i++) {
         const char *key;
@@ -503,6 +532,7 @@ static void finish_open(cctx_t *c) {
         uint64_t k[3];
         memcpy(k, key, sizeof k);
         for (uint32_t d = t->depth; d > 0; d--) {
+            /* Begins past MAX_DEPTH kept no offset: reported at 0. */
             uint64_t off = d - 1 < MAX_DEPTH ? t->begin_off[d - 1] : 0;
             report(c, R_DURATION_UNCLOSED, off, "event",
                    "duration begin on thread %" PRIu64 "/%" PRIu64 " is never ended", k[1], k[2]);
@@ -531,6 +561,7 @@ typedef struct check_config {
     uint64_t max_per_rule;
 } check_config_t;
 
+/* 100 reports per rule by default, so a fault repeated on every record does not flood the output. */
 static const check_config_t check_defaults = {NULL, 0, 0, 0, 100};
 
 static const cli_opt_t check_opts[] = {
@@ -590,6 +621,7 @@ static void check_summary(const cctx_t *c, uint64_t bytes, uint64_t errors, uint
     printf("%s\n", first ? "" : ")");
 }
 
+/* Reads the whole trace, reports as it goes, then the end-of-trace checks and the summary. */
 static int check_run(const check_config_t *cfg) {
     if (cfg->rules) {
         check_list_rules();
@@ -601,13 +633,16 @@ static int check_run(const check_config_t *cfg) {
     c.strict = cfg->strict;
     c.max_per_rule = cfg->max_per_rule;
     static char obuf[1 << 16];
+    /* Fully buffered: a damaged trace can produce one report per record. */
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     cli_map_init(&c.threads, sizeof(thread_state_t));
     cli_map_init(&c.asyncs, sizeof(open_id_t));
     cli_map_init(&c.flows, sizeof(open_id_t));
+    /* lossy is a set: the value size is a placeholder. */
     cli_map_init(&c.lossy, 1);
     uint64_t bytes = 0;
     int rc = cli_read_trace("check", cfg->in, NULL, on_record, on_error, &c, &bytes);
+    /* After a fatal read error the stream is incomplete: "never ended" would be noise. */
     if (rc == 0) {
         if (!c.seen_first) {
             report(&c, R_MAGIC_FIRST, 0, "magic", "the trace is empty");
@@ -619,6 +654,7 @@ static int check_run(const check_config_t *cfg) {
         *(rules[k].sev == SEV_ERROR ? &errors : &warnings) += c.count[k];
     }
     check_summary(&c, bytes, errors, warnings);
+    /* An output error only replaces success: an earlier read error's status is more useful. */
     if ((fflush(stdout) != 0 || ferror(stdout)) && rc == 0) {
         fprintf(stderr, "fxt check: error writing output\n");
         rc = CLI_EXIT_IO;
@@ -630,6 +666,7 @@ static int check_run(const check_config_t *cfg) {
     if (rc != 0) {
         return rc;
     }
+    /* Warnings only fail the trace under --strict (docs/check.md). */
     return (errors || (c.strict && warnings)) ? CLI_EXIT_DATA : CLI_EXIT_OK;
 }
 

@@ -21,6 +21,7 @@
 #include "cli_map.h"
 #include "cli_trace.h"
 
+/* Nesting tracked per thread; begins deeper than this are dropped so the output stays balanced. */
 #define MAX_DEPTH 256
 
 typedef struct prov {
@@ -28,6 +29,7 @@ typedef struct prov {
     int announced;
     int has_init;
     uint64_t tps;
+    /* The provider info name length is an 8-bit byte count (spec: Provider info metadata), so 255 fit. */
     char name[256];
     size_t name_len;
 } prov_t;
@@ -82,9 +84,11 @@ typedef struct cut {
     uint64_t kept, dropped, closed, dropped_ends, errors, refused;
 } cut_t;
 
+/* The provider's state, created on first sight; NULL only when out of memory. */
 static prov_t *prov_of(cut_t *c, int has, uint32_t id) {
     prov_t *p = cli_map_get_u64(&c->provs, (uint64_t)has, id, 1);
     if (p && p->tps == 0) {
+        /* No initialization record yet: the spec's default is 1 tick = 1 ns (spec-notes). */
         p->tps = 1000000000u;
     }
     return p;
@@ -113,6 +117,8 @@ static void ensure_context(cut_t *c, int has, uint32_t id) {
     if (p == NULL) {
         return;
     }
+    /* A provider info record the first time, a provider section to switch back later:
+     * the output's strings and threads then land in the provider the record belongs to. */
     if (has && (!c->out_has_provider || c->out_provider != id || !p->announced)) {
         if (!p->announced) {
             put(c, fxt_write_provider_info(c->w, id, fxt_str_n(p->name, p->name_len)), NULL);
@@ -125,11 +131,13 @@ static void ensure_context(cut_t *c, int has, uint32_t id) {
     if (!p->announced) {
         p->announced = 1;
         if (p->has_init) {
+            /* The tick rate is per provider: re-emit it inside the provider, once it is announced. */
             put(c, fxt_write_init(c->w, p->tps), NULL);
         }
     }
 }
 
+/* --to in the provider's ticks; 128-bit so ns * tps cannot overflow. */
 static uint64_t window_end_ticks(cut_t *c, uint64_t tps) {
     uint64_t ns = cli_select_end_ns(&c->sel);
     __extension__ typedef unsigned __int128 u128;
@@ -154,12 +162,14 @@ static void keep_str(char **buf, uint32_t *cap, uint32_t *len, fxt_str_t s) {
     *len = n;
 }
 
+/* Mixes the whole key (provider, id, flow flag) with a Fibonacci multiplier for the probe start. */
 static uint64_t chain_hash(int has, uint32_t provider, uint64_t id, int flow) {
     uint64_t h = (id ^ ((uint64_t)provider << 33) ^ ((uint64_t)has << 62) ^ ((uint64_t)flow << 63)) *
                  UINT64_C(0x9e3779b97f4a7c15);
     return h ^ (h >> 29);
 }
 
+/* Linear probe from the hash's home slot; the table is at most half full, so an empty slot ends it. */
 static chain_t *chain_find(chains_t *t, int has, uint32_t provider, uint64_t id, int flow, uint64_t h) {
     if (t->cap == 0) {
         return NULL;
@@ -178,6 +188,7 @@ static chain_t *chain_find(chains_t *t, int has, uint32_t provider, uint64_t id,
 
 /* A free slot for a new chain (the caller fills it and sets used); NULL when out of memory. */
 static chain_t *chain_slot(chains_t *t, uint64_t h) {
+    /* Kept at most half full so probes stay short; rehash into a table twice the size. */
     if ((t->count + 1) * 2 > t->cap) {
         size_t ncap = t->cap ? t->cap * 2 : 64;
         chain_t *ns = calloc(ncap, sizeof *ns);
@@ -187,6 +198,7 @@ static chain_t *chain_slot(chains_t *t, uint64_t h) {
         for (size_t i = 0; i < t->cap; i++) {
             chain_t *o = &t->slot[i];
             if (!o->used) {
+                /* Free slots' reusable buffers are not carried over to the new table. */
                 free(o->cat);
                 free(o->name);
                 continue;
@@ -209,6 +221,8 @@ static chain_t *chain_slot(chains_t *t, uint64_t h) {
     return &t->slot[j];
 }
 
+/* Backward-shift deletion: later entries of the probe run move into the hole, so no
+ * tombstones accumulate and chain_find can stop at the first empty slot. */
 static void chain_remove(chains_t *t, chain_t *ch) {
     size_t i = (size_t)(ch - t->slot), mask = t->cap - 1;
     t->slot[i].used = 0;
@@ -226,6 +240,7 @@ static void chain_remove(chains_t *t, chain_t *ch) {
     }
 }
 
+/* Writes a synthesized duration end for a kept begin, from the frame's saved strings. */
 static void write_end(cut_t *c, const tstack_t *st, const frame_t *f, uint64_t ticks) {
     ensure_context(c, st->has_provider, st->provider);
     put(c,
@@ -234,9 +249,11 @@ static void write_end(cut_t *c, const tstack_t *st, const frame_t *f, uint64_t t
         NULL);
 }
 
+/* Selects one event and keeps duration pairs and async/flow chains whole (see the file header). */
 static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     uint64_t tps = fxt_reader_ticks_per_second(r);
     prov_t *pv = prov_of(c, rec->has_provider, rec->provider);
+    /* Every event, kept or not, moves where open chains are closed when there is no --to. */
     if (pv && rec->u.event.ts > pv->max_ticks) {
         pv->max_ticks = rec->u.event.ts;
     }
@@ -249,6 +266,7 @@ static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
         const fxt_thread_ref_t *t = &rec->u.event.thread;
         uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, t->pid, t->tid};
         tstack_t *st = cli_map_get(&c->stacks, key, sizeof key, 1);
+        /* Out of memory: the event cannot be paired, so it is not written. */
         if (st == NULL) {
             return;
         }
@@ -262,6 +280,7 @@ static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
                 f->pid = t->pid;
                 f->tid = t->tid;
                 if (selected) {
+                    /* Copies: the record's strings point into reader buffers that the next record reuses. */
                     keep_str(&f->cat, &f->cat_cap, &f->cat_len, rec->u.event.category);
                     keep_str(&f->name, &f->name_cap, &f->name_len, rec->u.event.name);
                 }
@@ -316,6 +335,7 @@ static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
                 ch->pid = rec->u.event.thread.pid;
                 ch->tid = rec->u.event.thread.tid;
                 ch->last_ticks = rec->u.event.ts;
+                /* Copies, as for duration frames: needed to write the end if the chain is left open. */
                 keep_str(&ch->cat, &ch->cat_cap, &ch->cat_len, rec->u.event.category);
                 keep_str(&ch->name, &ch->name_cap, &ch->name_len, rec->u.event.name);
             }
@@ -340,10 +360,12 @@ static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     c->kept++;
 }
 
+/* Routes each record kind: metadata is remembered and re-emitted lazily, events are selected. */
 static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     cut_t *c = ctx;
     switch (rec->kind) {
     case FXT_KIND_MAGIC:
+        /* Only the first magic record is copied: merged inputs may hold one per part. */
         if (!c->out_started) {
             c->out_started = 1;
             put(c, fxt_write_magic(c->w), rec);
@@ -353,6 +375,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         prov_t *p = prov_of(c, 1, rec->u.provider_info.id);
         if (p) {
             p->name_len = rec->u.provider_info.name.len;
+            /* The name is kept, not written: the provider is announced only if something of it is kept. */
             memcpy(p->name, rec->u.provider_info.name.ptr, p->name_len);
         }
         break;
@@ -362,6 +385,8 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         if (p) {
             p->has_init = 1;
             p->tps = rec->u.init.ticks_per_second;
+            /* A tick rate change after output started for this provider must be written where it
+             * happened; before that, ensure_context writes the latest rate with the provider. */
             if (p->announced) {
                 ensure_context(c, rec->has_provider, rec->provider);
                 put(c, fxt_write_init(c->w, p->tps), rec);
@@ -384,6 +409,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_KIND_CONTEXT_SWITCH:
     case FXT_KIND_THREAD_WAKEUP:
     case FXT_KIND_LEGACY_CONTEXT_SWITCH: {
+        /* These records have no category or name, so a category/name filter drops them (docs: cut help). */
         uint64_t ts = rec->kind == FXT_KIND_LOG              ? rec->u.log.ts
                       : rec->kind == FXT_KIND_CONTEXT_SWITCH ? rec->u.context_switch.ts
                       : rec->kind == FXT_KIND_THREAD_WAKEUP  ? rec->u.thread_wakeup.ts
@@ -401,9 +427,11 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         put(c, fxt_write_record(c->w, rec, 0), rec);
         break;
     }
+    /* A sticky writer (sink) error stops reading: nothing more can be written. */
     return fxt_writer_status(c->w) != FXT_OK;
 }
 
+/* Damaged records are skipped and make the exit status 1; only the first 10 are reported. */
 static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     cut_t *c = ctx;
     (void)r;
@@ -459,6 +487,7 @@ static uint64_t close_ticks(cut_t *c, const prov_t *p, uint64_t last_ticks) {
 static void cut_close_durations(cut_t *c) {
     for (size_t i = 0; i < c->stacks.count; i++) {
         tstack_t *st = cli_map_at(&c->stacks, i, NULL, NULL);
+        /* Innermost first, so the synthesized ends nest properly; frames past MAX_DEPTH were dropped. */
         for (uint32_t d = st->depth < MAX_DEPTH ? st->depth : MAX_DEPTH; d > 0; d--) {
             frame_t *f = &st->f[d - 1];
             if (f->kept) {
@@ -501,6 +530,7 @@ static void cut_close_chains(cut_t *c) {
     free(c->chains.slot);
 }
 
+/* The summary on stderr, so it never mixes with a trace written to stdout. */
 static void cut_report(const cut_t *c) {
     fprintf(stderr,
             "fxt cut: kept %" PRIu64 " events, dropped %" PRIu64 ", closed %" PRIu64
@@ -512,6 +542,7 @@ static void cut_report(const cut_t *c) {
     fputc('\n', stderr);
 }
 
+/* Reads IN, writes the selected records through a writer, then closes what was left open. */
 static int cut_run(const cut_config_t *cfg) {
     static cut_t c; /* large (per-thread stacks in maps): static, reset for in-process reruns */
     memset(&c, 0, sizeof c);
@@ -532,10 +563,12 @@ static int cut_run(const cut_config_t *cfg) {
     cli_map_init(&c.provs, sizeof(prov_t));
     cli_map_init(&c.stacks, sizeof(tstack_t));
     int rc = cli_read_trace("cut", cfg->in, NULL, on_record, on_error, &c, NULL);
+    /* Closed even after a read error: the output stays a balanced, valid trace. */
     cut_close_durations(&c);
     cut_close_chains(&c);
     fxt_status st = fxt_writer_finish(c.w);
     fxt_writer_destroy(c.w);
+    /* On writer failure the compressor trailer is skipped; a close failure is an I/O error. */
     if (cli_output_close(out, st != FXT_OK) != 0 && st == FXT_OK) {
         st = FXT_E_IO;
     }
@@ -549,6 +582,7 @@ static int cut_run(const cut_config_t *cfg) {
         return st == FXT_E_IO ? CLI_EXIT_IO : CLI_EXIT_LIMIT;
     }
     cut_report(&c);
+    /* Skipped or dropped records make the output partial: exit 1 (see the help text). */
     return c.errors || c.refused ? CLI_EXIT_DATA : CLI_EXIT_OK;
 }
 

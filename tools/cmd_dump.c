@@ -22,6 +22,7 @@ typedef struct dump {
 
 /* ---- small writers shared by both modes --------------------------------------- */
 
+/* An unresolved indexed string ref prints null, per the dump contract (docs/dump.md). */
 static void str_or_null(FILE *o, const fxt_str_t *s) {
     if (s->ptr == NULL) {
         fputs("null", o);
@@ -30,6 +31,7 @@ static void str_or_null(FILE *o, const fxt_str_t *s) {
     }
 }
 
+/* Integers are printed exactly over the 64-bit range, never as doubles (dump contract). */
 static void u64(FILE *o, uint64_t v) { fprintf(o, "%" PRIu64, v); }
 
 /* key: JSON `"key":` or text ` key=` */
@@ -51,6 +53,7 @@ static void kv_str(const dump_t *d, const char *k, const fxt_str_t *s) {
     str_or_null(d->out, s);
 }
 
+/* An unresolved thread ref gives null for both pid and tid (dump contract). */
 static void kv_thread(const dump_t *d, const char *pk, const char *tk, const fxt_thread_ref_t *t) {
     key(d, pk);
     if (t->resolved) {
@@ -66,6 +69,7 @@ static void kv_thread(const dump_t *d, const char *pk, const char *tk, const fxt
     }
 }
 
+/* One argument's value; pointers are hex in text but JSON integers in --json (dump contract). */
 static void arg_value(FILE *o, const fxt_arg_t *a, int json) {
     switch (a->type) {
     case FXT_ARG_NULL:
@@ -84,6 +88,7 @@ static void arg_value(FILE *o, const fxt_arg_t *a, int json) {
         fprintf(o, "%" PRIu64, a->v.u64);
         break;
     case FXT_ARG_DOUBLE:
+        /* Round-trip exact; NaN and infinities become strings, which JSON cannot hold as numbers. */
         cli_json_double(o, a->v.f64);
         break;
     case FXT_ARG_STRING:
@@ -104,6 +109,7 @@ static void arg_value(FILE *o, const fxt_arg_t *a, int json) {
     }
 }
 
+/* The arguments as a JSON array or a text {name: type value} list. */
 static void args(const dump_t *d, const fxt_record_t *rec) {
     FILE *o = d->out;
     if (d->json) {
@@ -114,6 +120,7 @@ static void args(const dump_t *d, const fxt_record_t *rec) {
             str_or_null(o, &a->name);
             const char *tn = fxt_arg_type_name(a->type);
             if (tn == NULL) {
+                /* The contract's shape for an argument type this revision does not define: no value. */
                 fprintf(o, ",\"type\":\"unknown\",\"arg_type\":%u}", (unsigned)a->type);
                 continue;
             }
@@ -135,6 +142,7 @@ static void args(const dump_t *d, const fxt_record_t *rec) {
         }
         str_or_null(o, &a->name);
         const char *tn = fxt_arg_type_name(a->type);
+        /* A null argument's value already reads "null": no type word in front of it. */
         if (tn == NULL || a->type == FXT_ARG_NULL) {
             fputs(": ", o);
         } else {
@@ -147,9 +155,11 @@ static void args(const dump_t *d, const fxt_record_t *rec) {
 
 /* ---- one record ------------------------------------------------------------------- */
 
+/* Opens a line with the fields every record has: offset, kind, provider context. */
 static void begin(const dump_t *d, uint64_t offset, const char *kind, int has_provider, uint32_t provider) {
     FILE *o = d->out;
     if (d->json) {
+        /* provider is null before any provider info/section record (dump contract). */
         fprintf(o, "{\"offset\":%" PRIu64 ",\"kind\":\"%s\",\"provider\":", offset, kind);
         if (has_provider) {
             fprintf(o, "%" PRIu32, provider);
@@ -167,6 +177,7 @@ static void begin(const dump_t *d, uint64_t offset, const char *kind, int has_pr
 
 static void end(const dump_t *d) { fputs(d->json ? "}\n" : "\n", d->out); }
 
+/* One record, its kind's fields in the contract's order. */
 static void record(dump_t *d, const fxt_record_t *rec) {
     FILE *o = d->out;
     begin(d, rec->offset, fxt_record_kind_name(rec->kind), rec->has_provider, rec->provider);
@@ -210,10 +221,12 @@ static void record(dump_t *d, const fxt_record_t *rec) {
         kv_thread(d, "pid", "tid", &rec->u.event.thread);
         kv_str(d, "category", &rec->u.event.category);
         kv_str(d, "name", &rec->u.event.name);
+        /* Only counters and async/flow events carry an id word (spec: Event record). */
         if (t == FXT_EVENT_COUNTER || (t >= FXT_EVENT_ASYNC_BEGIN && t <= FXT_EVENT_FLOW_END)) {
             kv_u64(d, "id", rec->u.event.id);
         }
         if (t == FXT_EVENT_DURATION_COMPLETE) {
+            /* The extra word is the end timestamp, not a duration (spec-notes). */
             kv_u64(d, "end_ts", rec->u.event.end_ts);
         }
         args(d, rec);
@@ -226,6 +239,7 @@ static void record(dump_t *d, const fxt_record_t *rec) {
         break;
     case FXT_KIND_USERSPACE_OBJECT:
         key(d, "pid");
+        /* The process ref is a thread ref, of which only the pid is meaningful (spec-notes). */
         if (rec->u.userspace_object.process.resolved) {
             u64(o, rec->u.userspace_object.process.pid);
         } else {
@@ -275,6 +289,7 @@ static void record(dump_t *d, const fxt_record_t *rec) {
         kv_str(d, "category", &rec->u.large_blob.category);
         kv_str(d, "name", &rec->u.large_blob.name);
         kv_u64(d, "size", rec->u.large_blob.size);
+        /* Only format 0 carries a timestamp, thread and arguments (spec: Large BLOB records). */
         if (rec->u.large_blob.format == FXT_LARGE_BLOB_WITH_METADATA) {
             kv_u64(d, "ts", rec->u.large_blob.ts);
             kv_thread(d, "pid", "tid", &rec->u.large_blob.thread);
@@ -285,6 +300,7 @@ static void record(dump_t *d, const fxt_record_t *rec) {
     default:
         kv_u64(d, "type", rec->u.unknown.type);
         key(d, "subtype");
+        /* null when the record type itself is unknown, rather than a subtype of a known one. */
         if (rec->u.unknown.has_subtype) {
             u64(o, rec->u.unknown.subtype);
         } else {
@@ -297,9 +313,11 @@ static void record(dump_t *d, const fxt_record_t *rec) {
     d->records++;
 }
 
+/* A damaged record as an "error" line, with the library's status name as x_status. */
 static void error(dump_t *d, const fxt_reader_t *r) {
     const fxt_diag_t *dg = fxt_reader_diag(r);
     uint32_t prov = 0;
+    /* The damaged record was read in the current provider context. */
     int has = fxt_reader_provider(r, &prov);
     begin(d, dg->offset, "error", has, prov);
     if (d->json) {
@@ -357,6 +375,7 @@ static int dump_records(dump_t *d, cli_input_t *in, fxt_reader_t *r) {
             } else if (st == FXT_END) {
                 return 0;
             } else {
+                /* a damaged record: the reader skips it by its size and goes on */
                 error(d, r);
                 if (st == FXT_E_BAD_RECORD_SIZE) {
                     return 0; /* the next record's start is unknown: nothing more to read */
@@ -364,6 +383,7 @@ static int dump_records(dump_t *d, cli_input_t *in, fxt_reader_t *r) {
             }
         }
     }
+    /* A read failure is I/O, not damage: flush what was printed before the message. */
     if (got < 0) {
         fflush(stdout);
         fprintf(stderr, "fxt dump: %s\n", err);
@@ -378,6 +398,7 @@ static int dump_records(dump_t *d, cli_input_t *in, fxt_reader_t *r) {
 static int dump_run(const dump_config_t *cfg) {
     dump_t d = {stdout, cfg->json, 0, 0};
     static char obuf[1 << 16];
+    /* Fully buffered: one line per record, often millions. */
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
 
     char err[512];
@@ -395,10 +416,12 @@ static int dump_run(const dump_config_t *cfg) {
     int rc = dump_records(&d, in, r);
     fxt_reader_destroy(r);
     cli_input_close(in);
+    /* A write error (e.g. a closed pipe or a full disk) must not pass as success. */
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "fxt dump: error writing output\n");
         return CLI_EXIT_IO;
     }
+    /* Damaged records still let everything readable print; they only change the exit status. */
     if (rc == CLI_EXIT_OK && d.errors) {
         fprintf(stderr,
                 "fxt dump: %" PRIu64 " damaged record%s (see the error lines); %" PRIu64 " records decoded\n",

@@ -47,8 +47,10 @@ typedef struct jctx {
 
 /* ---- output: a large buffer with inline number and string formatting --------------- */
 
+/* 1 MiB per buffer: few sink writes per MB of JSON, still constant memory. */
 #define JB_CAP (1u << 20)
 
+/* The first failed write makes the error sticky: later writes are dropped, the caller reports it. */
 static void jb_write(jbuf_t *b, const void *p, size_t n) {
     if (!b->err && b->sink.write(b->sink.ctx, p, n) != FXT_OK) {
         b->err = 1;
@@ -75,6 +77,7 @@ static inline void jb_putc(jbuf_t *b, char c) {
 }
 
 static inline void jb_mem(jbuf_t *b, const void *s, size_t len) {
+    /* Larger than the buffer (a big blob or string): written straight to the sink after a flush. */
     if (len > JB_CAP) {
         jb_flush(b);
         jb_write(b, s, len);
@@ -87,6 +90,7 @@ static inline void jb_mem(jbuf_t *b, const void *s, size_t len) {
 
 #define JB_LIT(b, lit) jb_mem((b), (lit), sizeof(lit) - 1)
 
+/* Hand-rolled decimal, no printf: formatting is per event (docs/json.md, Performance). */
 static inline void jb_u64(jbuf_t *b, uint64_t v) {
     char tmp[24];
     char *e = tmp + sizeof tmp, *q = e;
@@ -100,12 +104,14 @@ static inline void jb_u64(jbuf_t *b, uint64_t v) {
 static inline void jb_i64(jbuf_t *b, int64_t v) {
     if (v < 0) {
         jb_putc(b, '-');
+        /* Negated in unsigned arithmetic: -INT64_MIN overflows int64_t. */
         jb_u64(b, (uint64_t)0 - (uint64_t)v);
     } else {
         jb_u64(b, (uint64_t)v);
     }
 }
 
+/* 0x-prefixed lower-case hex: the spelling of ids and pointers in docs/json.md. */
 static inline void jb_hex(jbuf_t *b, uint64_t v) {
     static const char hx[] = "0123456789abcdef";
     char tmp[20];
@@ -124,6 +130,7 @@ __extension__ typedef unsigned __int128 u128;
 /* Nanoseconds of a tick count, exact (rounded down) for any tick rate, in 128 bits. */
 static inline u128 ticks_ns(uint64_t ticks, uint64_t tps) {
     if (tps == 1000000000u || tps == 0) {
+        /* 1 tick = 1 ns: the rate given, or the default when a provider has no initialization record. */
         return ticks;
     }
     return (u128)ticks * 1000000000u / tps;
@@ -131,6 +138,7 @@ static inline u128 ticks_ns(uint64_t ticks, uint64_t tps) {
 
 static inline uint64_t sat64(u128 v) { return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v; }
 
+/* Timestamps in ns can exceed 64 bits after tick conversion (ticks * 1e9 / tps), so print 128. */
 static void jb_u128(jbuf_t *b, u128 v) {
     if (v <= UINT64_MAX) {
         jb_u64(b, (uint64_t)v);
@@ -160,6 +168,7 @@ static void jb_us(jbuf_t *b, u128 ns) {
     }
 }
 
+/* A duration in µs; negative when a complete event ends before it starts (docs/json.md). */
 static void jb_us_signed(jbuf_t *b, u128 from, u128 to) {
     if (to >= from) {
         jb_us(b, to - from);
@@ -182,6 +191,7 @@ static void jb_str(jbuf_t *b, const char *s, size_t len) {
         }
         high |= c & 0x80;
     }
+    /* Bytes >= 0x80 are validated once for the whole string, only when present. */
     if (high && !cli_utf8_valid(s, len)) {
         goto slow;
     }
@@ -200,6 +210,7 @@ slow:
 static inline void jb_fstr(jbuf_t *b, fxt_str_t s) { jb_str(b, s.ptr ? s.ptr : "", s.ptr ? s.len : 0); }
 
 static void jb_double(jbuf_t *b, double v) {
+    /* NaN (v != v) or an infinity: JSON has no such numbers. */
     if (v != v || v > 1.7976931348623157e308 || v < -1.7976931348623157e308) {
         char t[CLI_JSON_DOUBLE_MAX];
         jb_mem(b, t, cli_json_double_fmt(t, v)); /* NaN / infinities: the shared spelling */
@@ -220,6 +231,7 @@ static void jb_double(jbuf_t *b, double v) {
     jb_mem(b, buf, (size_t)len);
 }
 
+/* Standard base64 with '=' padding, for the "blob" key of fidl:blob large blobs. */
 static void jb_b64(jbuf_t *b, const uint8_t *p, uint64_t n) {
     static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     jb_putc(b, '"');
@@ -240,12 +252,14 @@ static void jb_b64(jbuf_t *b, const uint8_t *p, uint64_t n) {
 
 /* ---- filters ---------------------------------------------------------------------- */
 
+/* No --time-range: everything passes, without the selection's first-event bookkeeping. */
 static int time_selected(jctx_t *j, u128 ns) {
     return (!j->sel.f.has_from && !j->sel.f.has_to) || cli_select_time(&j->sel, sat64(ns));
 }
 
 /* ---- events ----------------------------------------------------------------------- */
 
+/* Elements of traceEvents are separated by commas; the first needs none. */
 static void begin_event(jctx_t *j) {
     if (j->nevents + j->nmeta > 0) {
         jb_putc(&j->out, ',');
@@ -347,8 +361,10 @@ static void event_head(jctx_t *j, const fxt_str_t *cat, fxt_str_t name, u128 ns,
     jb_u64(o, t->resolved ? t->tid : 0);
 }
 
+/* One event as a Chrome trace event; the ph letters and keys follow the table in docs/json.md. */
 static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     jbuf_t *o = &j->out;
+    /* An event type this spec revision does not define has no ph letter: counted as skipped. */
     if (rec->u.event.type >= FXT_EVENT_TYPE_COUNT) {
         j->skipped++;
         return;
@@ -364,6 +380,8 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     switch (rec->u.event.type) {
     case FXT_EVENT_INSTANT: {
         uint64_t s = FXT_SCOPE_THREAD;
+        /* The scope word Fuchsia appends after the arguments (spec-notes: instants with a scope word);
+         * without it, thread scope. */
         if (rec->u.event.extra_words > 0) {
             s = fxt_record_word(rec, rec->u.event.extra, 0);
         }
@@ -378,6 +396,7 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     }
     case FXT_EVENT_COUNTER:
         JB_LIT(o, ",\"ph\":\"C\"");
+        /* The id key only for a non-zero counter id (docs/json.md mapping). */
         if (rec->u.event.id != 0) {
             JB_LIT(o, ",\"id\":\"");
             jb_hex(o, rec->u.event.id);
@@ -392,11 +411,13 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
         break;
     case FXT_EVENT_DURATION_COMPLETE:
         JB_LIT(o, ",\"ph\":\"X\",\"dur\":");
+        /* Both ends converted the same way so ts + dur is exactly the end's ts (docs/json.md). */
         jb_us_signed(o, ns, ticks_ns(rec->u.event.end_ts, tps));
         break;
     case FXT_EVENT_ASYNC_BEGIN:
     case FXT_EVENT_ASYNC_INSTANT:
     case FXT_EVENT_ASYNC_END: {
+        /* Async begin/instant/end are consecutive event types, so the type indexes the ph letter. */
         static const char ph[3] = {'b', 'n', 'e'};
         char head[] = ",\"ph\":\"?\",\"id\":\"";
         head[7] = ph[rec->u.event.type - FXT_EVENT_ASYNC_BEGIN];
@@ -413,8 +434,10 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
         } else if (rec->u.event.type == FXT_EVENT_FLOW_STEP) {
             JB_LIT(o, ",\"ph\":\"t\",\"id\":\"");
         } else {
+            /* "bp":"e" binds the flow end to the enclosing slice, as trace2json does (docs/json.md). */
             JB_LIT(o, ",\"ph\":\"f\",\"bp\":\"e\",\"id\":\"");
         }
+        /* Flow ids are decimal strings, async ids hex: both as trace2json spells them (docs/json.md). */
         jb_u64(o, rec->u.event.id);
         jb_putc(o, '"');
         break;
@@ -426,6 +449,7 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     j->nevents++;
 }
 
+/* Elements of the spilled systemTraceEvents array, comma-separated like begin_event. */
 static void sys_begin(jctx_t *j) {
     if (!j->first_sys) {
         jb_putc(&j->sys, ',');
@@ -461,6 +485,7 @@ static int find_int_arg(const fxt_record_t *rec, const char *name, int64_t *v) {
     return 0;
 }
 
+/* Scheduling records in Fuchsia's systemTraceEvents form ("k" switch, "w" wakeup), spilled. */
 static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     if (!j->sys_on) {
         return;
@@ -500,6 +525,7 @@ static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
         jb_u64(o, rec->u.context_switch.out_tid);
         JB_LIT(o, ",\"state\":");
         jb_u64(o, rec->u.context_switch.out_state);
+        /* The current context switch record has no priority field: Fuchsia puts weights in arguments. */
         if (find_int_arg(rec, "outgoing_weight", &v)) {
             JB_LIT(o, ",\"prio\":");
             jb_i64(o, v);
@@ -527,6 +553,7 @@ static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     j->nsys++;
 }
 
+/* A Chrome "M" metadata event naming a process or thread, emitted in file order. */
 static void meta_event(jctx_t *j, const char *what, uint64_t pid, uint64_t tid, fxt_str_t name) {
     jbuf_t *o = &j->out;
     begin_event(j);
@@ -544,6 +571,7 @@ static void meta_event(jctx_t *j, const char *what, uint64_t pid, uint64_t tid, 
 
 static void on_kernel_object(jctx_t *j, const fxt_record_t *rec) {
     const fxt_str_t *name = &rec->u.kernel_object.name;
+    /* Nothing to name: an unresolved or empty name gives no metadata event. */
     if (name->ptr == NULL || name->len == 0) {
         return;
     }
@@ -552,6 +580,7 @@ static void on_kernel_object(jctx_t *j, const fxt_record_t *rec) {
     } else if (rec->u.kernel_object.obj_type == FXT_OBJ_THREAD) {
         for (unsigned i = 0; i < rec->nargs; i++) {
             const fxt_arg_t *a = &rec->args[i];
+            /* A thread needs its process koid to be placed; a koid or uint64 "process" (docs/json.md). */
             if ((a->type == FXT_ARG_KOID || a->type == FXT_ARG_UINT64) && a->name.ptr && a->name.len == 7 &&
                 memcmp(a->name.ptr, "process", 7) == 0) {
                 meta_event(j, "thread_name", a->v.koid, rec->u.kernel_object.koid, *name);
@@ -561,6 +590,7 @@ static void on_kernel_object(jctx_t *j, const fxt_record_t *rec) {
     }
 }
 
+/* Dispatches by record kind; metadata records (strings, threads, providers) are used by the reader. */
 static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     jctx_t *j = ctx;
     switch (rec->kind) {
@@ -570,6 +600,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_KIND_LOG: {
         u128 ns = ticks_ns(rec->u.log.ts, fxt_reader_ticks_per_second(r));
         fxt_str_t logname = {"log", 3, 0};
+        /* A log has no category: any --category filter drops it; its name is "log". */
         if (!time_selected(j, ns) || j->sel.f.ncats > 0 ||
             !cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, logname)) {
             break;
@@ -590,6 +621,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         on_sched(j, r, rec);
         break;
     case FXT_KIND_LARGE_BLOB:
+        /* Only fidl:blob large blobs with metadata have a JSON form (as in trace2json). */
         if (rec->u.large_blob.format == FXT_LARGE_BLOB_WITH_METADATA && rec->u.large_blob.category.ptr &&
             rec->u.large_blob.category.len == 9 &&
             memcmp(rec->u.large_blob.category.ptr, "fidl:blob", 9) == 0) {
@@ -626,6 +658,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     return j->out.err | j->sys.err; /* stop reading when the output cannot be written */
 }
 
+/* Damaged records are skipped and counted; after 20 reports only counted. */
 static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     jctx_t *j = ctx;
     (void)r;
@@ -657,6 +690,7 @@ static int json_time_range(void *config, const char *v, char *err, size_t errlen
         snprintf(err, errlen, "FROM:TO wanted");
         return -1;
     }
+    /* FROM copied to be NUL-terminated: cli_parse_ns reads a whole C string. */
     char from[64] = {0};
     snprintf(from, sizeof from, "%.*s", (int)(colon - v), v);
     if ((from[0] && cli_parse_ns(from, &f->from_ns) != 0) ||
@@ -699,13 +733,16 @@ static const cli_spec_t json_spec = {
 };
 
 /* Append the spilled system events to the output as "systemTraceEvents". */
+/* Ordering: the spill is complete only after traceEvents, so it is copied in at the end. */
 static void json_system_events(jctx_t *j, FILE *spill) {
     JB_LIT(&j->out, ",\"systemTraceEvents\":{\"type\":\"fuchsia\",\"events\":[");
+    /* Flush our buffer and stdio's before rewinding, or the tail of the events would be lost. */
     jb_flush(&j->sys);
     j->sys.err |= fflush(spill) != 0 || ferror(spill);
     rewind(spill);
     jb_flush(&j->out);
     size_t n;
+    /* The system buffer is free now: reused as the copy buffer. */
     while ((n = fread(j->sys.p, 1, JB_CAP, spill)) > 0) {
         jb_write(&j->out, j->sys.p, n);
     }
@@ -713,6 +750,7 @@ static void json_system_events(jctx_t *j, FILE *spill) {
     JB_LIT(&j->out, "\n]}");
 }
 
+/* Counts on stderr, so stdout carries only the JSON. */
 static void json_report(const jctx_t *j, uint64_t bytes) {
     fprintf(stderr,
             "fxt json: %" PRIu64 " events, %" PRIu64 " metadata events, %" PRIu64
@@ -741,10 +779,12 @@ static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
     }
     JB_LIT(&j->out, "}\n");
     jb_flush(&j->out);
+    /* A write error outranks damaged records: the JSON itself is incomplete. */
     if (j->out.err | j->sys.err) {
         return CLI_EXIT_IO;
     }
     json_report(j, bytes);
+    /* Damaged records still give complete, valid JSON: only the exit status says so. */
     return rc == 0 && j->errors ? CLI_EXIT_DATA : rc;
 }
 
@@ -767,6 +807,7 @@ static int json_run(const json_config_t *cfg) {
     int rc = cli_output_open(cfg->out, cfg->compress, &out, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, "fxt json: %s\n", err);
+        /* systemTraceEvents comes after traceEvents, so streaming needs somewhere to hold it. */
     } else if (sys && (spill = tmpfile()) == NULL) {
         fprintf(stderr,
                 "fxt json: cannot create a temporary file for system events (%s); "
