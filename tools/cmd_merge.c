@@ -16,8 +16,10 @@
 #include "cli.h"
 #include "cli_io.h"
 
+/* A fixed bound keeps the config static (no allocation while parsing arguments). */
 #define MAX_INPUTS 1024
 
+/* The provider name for an input without provider info: the file's name up to its first dot. */
 static void base_name(const char *path, char *out, size_t cap) {
     const char *b = strrchr(path, '/');
     b = b ? b + 1 : path;
@@ -26,6 +28,7 @@ static void base_name(const char *path, char *out, size_t cap) {
     }
     snprintf(out, cap, "%s", b);
     char *dot = strchr(out, '.');
+    /* A leading dot (".hidden") is part of the name, not an extension. */
     if (dot != NULL && dot != out) {
         *dot = '\0';
     }
@@ -63,6 +66,7 @@ static const cli_spec_t merge_spec = {
 
 /* One --offset FILE=NS: the shift goes to every input named FILE. 0 or a usage error. */
 static int merge_offset(merge_config_t *cfg, const char *arg) {
+    /* The last '=': a file name may contain '=' itself, a number cannot. */
     const char *eq = strrchr(arg, '=');
     if (eq == NULL) {
         fprintf(stderr, "fxt merge: --offset wants FILE=NS\n");
@@ -79,6 +83,7 @@ static int merge_offset(merge_config_t *cfg, const char *arg) {
     int found = 0;
     for (unsigned i = 0; i < cfg->ninputs; i++) {
         if (strlen(cfg->inputs[i]) == flen && memcmp(cfg->inputs[i], arg, flen) == 0) {
+            /* No break: the same path given twice gets the shift on both inputs. */
             cfg->shift_ns[i] = ns;
             found = 1;
         }
@@ -90,6 +95,7 @@ static int merge_offset(merge_config_t *cfg, const char *arg) {
     return 0;
 }
 
+/* Offsets are resolved after parsing because FILE must match an input, which may come later. */
 static int merge_parse(int argc, char **argv, merge_config_t *cfg) {
     int rc = cli_parse(&merge_spec, argc, argv, cfg);
     for (unsigned k = 0; rc == 0 && k < cfg->noffsets; k++) {
@@ -110,6 +116,7 @@ static int merge_input(fxt_merger_t *m, const char *path, int64_t shift_ns, uint
     char name[256];
     base_name(path, name, sizeof name);
     fxt_merger_input_t mi = FXT_MERGER_INPUT_INIT;
+    /* Used only when the input has records outside any provider section (see the help text). */
     mi.name = name;
     mi.offset_ns = shift_ns;
     fxt_merger_begin(m, &mi);
@@ -119,6 +126,7 @@ static int merge_input(fxt_merger_t *m, const char *path, int64_t shift_ns, uint
     fxt_status st = FXT_OK;
     while ((got = cli_input_read(in, &data, &len, err, sizeof err)) > 0) {
         st = fxt_merger_feed(m, data, len);
+        /* A feed error is the writer's (sink or memory); damaged input records are not errors here. */
         if (st != FXT_OK) {
             break;
         }
@@ -127,6 +135,7 @@ static int merge_input(fxt_merger_t *m, const char *path, int64_t shift_ns, uint
         fprintf(stderr, "fxt merge: %s\n", err);
         rc = CLI_EXIT_IO;
     }
+    /* Always ended, even after an error; FXT_E_TRUNCATED says the input was cut inside a record. */
     fxt_status est = fxt_merger_end(m);
     if (st != FXT_OK) {
         fprintf(stderr, "fxt merge: writing: %s\n", fxt_status_str(st));
@@ -134,6 +143,7 @@ static int merge_input(fxt_merger_t *m, const char *path, int64_t shift_ns, uint
     }
     fxt_merger_stats_t ms;
     fxt_merger_get_stats(m, &ms);
+    /* The merger's counters are cumulative: the difference is this input's share. */
     if (ms.damaged > *damaged || est == FXT_E_TRUNCATED) {
         fprintf(stderr,
                 "fxt merge: %s: %" PRIu64 " damaged record(s) skipped (last at offset %" PRIu64 ": %s)\n",
@@ -159,6 +169,7 @@ static int merge_run(const merge_config_t *cfg) {
         fprintf(stderr, "fxt merge: %s\n", err);
         return orc;
     }
+    /* A 1 MiB writer buffer: fewer sink writes when re-encoding large inputs. */
     fxt_writer_options_t wo = {sizeof wo, 0, 1u << 20, 0, 0};
     fxt_writer_t *w = NULL;
     fxt_merger_t *m = NULL;
@@ -170,6 +181,7 @@ static int merge_run(const merge_config_t *cfg) {
     }
     int rc = CLI_EXIT_OK;
     uint64_t damaged = 0, refused = 0;
+    /* An I/O or writer error stops the merge; damaged records only count towards exit 1. */
     for (unsigned i = 0; i < cfg->ninputs && rc == CLI_EXIT_OK; i++) {
         rc = merge_input(m, cfg->inputs[i], cfg->shift_ns[i], &damaged, &refused);
     }
@@ -178,6 +190,7 @@ static int merge_run(const merge_config_t *cfg) {
     fxt_merger_get_stats(m, &ms);
     fxt_merger_destroy(m);
     fxt_writer_destroy(w);
+    /* A failed merge skips the compressor trailer; a close failure is an I/O error. */
     if (cli_output_close(out, st != FXT_OK) != 0 && st == FXT_OK) {
         st = FXT_E_IO;
     }

@@ -17,10 +17,13 @@
 #include "cli_map.h"
 #include "cli_trace.h"
 
+/* 16 exact buckets for 0..15 ns, then 16 per power of two for exponents 4..63 (docs/stats.md). */
 #define HBUCKETS (16 + 60 * 16)
+/* Open durations tracked per thread; deeper ones are counted but not measured (docs/stats.md). */
 #define MAX_DEPTH 256
 #define MAX_NAMES 200000 /* distinct (category, name) pairs kept apart; the rest pool in "(other)" */
 
+/* Log-linear bucket of v: the exponent picks the power of two, the next 4 bits the sub-bucket. */
 static unsigned hbucket(uint64_t v) {
     if (v < 16) {
         return (unsigned)v;
@@ -30,6 +33,7 @@ static unsigned hbucket(uint64_t v) {
     return 16u + (e - 4u) * 16u + mant;
 }
 
+/* The smallest value of bucket b: the inverse of hbucket, the reported percentile. */
 static uint64_t hbucket_low(unsigned b) {
     if (b < 16) {
         return b;
@@ -55,6 +59,7 @@ typedef struct prov_stat {
     char name[256];
     uint64_t records, bytes, events, overflows, ticks;
     uint64_t strings, string_rereg, threads, thread_rereg;
+    /* String indexes are 15 bits (spec: String record), thread indexes 8 bits: 32768 and 256 bits. */
     uint8_t str_set[4096]; /* bitmap of registered string indexes */
     uint8_t thr_set[32];
 } prov_stat_t;
@@ -79,6 +84,8 @@ typedef struct series_stat {
     double min, max, last;
 } series_stat_t;
 
+/* Series keys are built in keybuf past the longest counter key (two strings of up to
+ * 0x7fff bytes, their NULs and the 8-byte id), so the two never overlap. */
 #define SERIES_KEY_OFF (2 * (FXT_MAX_INLINE_STRING_LEN + 2) + 16)
 
 typedef struct obj_name {
@@ -104,6 +111,7 @@ typedef struct sctx {
     char *keybuf;
 } sctx_t;
 
+/* The current provider's stats, created on first sight with the default 1 tick = 1 ns (spec-notes). */
 static prov_stat_t *cur_prov(sctx_t *s, const fxt_record_t *rec) {
     prov_stat_t *p = cli_map_get_u64(&s->providers, (uint64_t)rec->has_provider, rec->provider, 1);
     if (p && p->records == 0 && !p->has_id) {
@@ -128,6 +136,8 @@ static size_t name_key(sctx_t *s, fxt_str_t cat, fxt_str_t name) {
     return n;
 }
 
+/* The stats of (category, name), or of "(other)" once MAX_NAMES pairs exist: bounds memory
+ * against adversarial traces (docs/stats.md). index gets the map index + 1 (0 = none). */
 static name_stat_t *name_stat(sctx_t *s, fxt_str_t cat, fxt_str_t name, uint32_t *index) {
     size_t n = name_key(s, cat, name), ix = 0;
     name_stat_t *ns = cli_map_get_ix(&s->names, s->keybuf, n, 0, &ix);
@@ -145,12 +155,14 @@ static name_stat_t *name_stat(sctx_t *s, fxt_str_t cat, fxt_str_t name, uint32_t
     return ns;
 }
 
+/* The histogram is allocated on the first duration: most pairs (instants, counters) never need it. */
 static void add_duration(name_stat_t *ns, uint64_t d) {
     if (ns->hist == NULL) {
         ns->hist = calloc(HBUCKETS, sizeof *ns->hist);
         if (ns->hist == NULL) {
             return;
         }
+        /* min starts high so the first duration sets it; without memory the duration is not counted. */
         ns->min = UINT64_MAX;
     }
     ns->ndur++;
@@ -160,6 +172,7 @@ static void add_duration(name_stat_t *ns, uint64_t d) {
     ns->hist[hbucket(d)]++;
 }
 
+/* The lower bound of the bucket holding rank floor(q * n), clamped to [min, max] (docs/stats.md). */
 static uint64_t percentile(const name_stat_t *ns, double q) {
     uint64_t target = (uint64_t)((double)ns->ndur * q);
     if (target >= ns->ndur) {
@@ -176,6 +189,7 @@ static uint64_t percentile(const name_stat_t *ns, double q) {
     return ns->max;
 }
 
+/* Span, category and name counts, per-thread duration matching and counter series of one event. */
 static void on_event(sctx_t *s, fxt_reader_t *r, const fxt_record_t *rec, prov_stat_t *p) {
     uint64_t tps = fxt_reader_ticks_per_second(r);
     uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
@@ -200,12 +214,14 @@ static void on_event(sctx_t *s, fxt_reader_t *r, const fxt_record_t *rec, prov_s
         (*cc)++;
     }
     uint32_t idx = 0;
+    /* Only a begin needs its pair's index: its end may carry other strings. */
     int want_index = rec->u.event.type == FXT_EVENT_DURATION_BEGIN;
     name_stat_t *nst = name_stat(s, *cat, *name, want_index ? &idx : NULL);
     if (nst) {
         nst->count++;
     }
     const fxt_thread_ref_t *t = &rec->u.event.thread;
+    /* Per provider: thread state belongs to the provider section (spec-notes). */
     uint64_t key[3] = {rec->provider, t->pid, t->tid};
     thr_stat_t *ts = cli_map_get(&s->threads, key, sizeof key, 1);
     if (ts) {
@@ -221,6 +237,7 @@ static void on_event(sctx_t *s, fxt_reader_t *r, const fxt_record_t *rec, prov_s
             ts->depth++;
         }
         break;
+    /* An end with no open begin is ignored (docs/stats.md). */
     case FXT_EVENT_DURATION_END:
         if (ts && ts->depth > 0) {
             ts->depth--;
@@ -230,6 +247,8 @@ static void on_event(sctx_t *s, fxt_reader_t *r, const fxt_record_t *rec, prov_s
                                      ? cli_map_at(&s->names, ts->begin_name[ts->depth] - 1, NULL, NULL)
                                      : nst;
                 if (b) {
+                    /* Clamped at 0: an end stamped before its begin is damage, not a huge unsigned duration.
+                     */
                     add_duration(b, ns >= ts->begin_ns[ts->depth] ? ns - ts->begin_ns[ts->depth] : 0);
                 }
             }
@@ -238,13 +257,16 @@ static void on_event(sctx_t *s, fxt_reader_t *r, const fxt_record_t *rec, prov_s
     case FXT_EVENT_DURATION_COMPLETE: {
         uint64_t end = cli_ticks_to_ns(rec->u.event.end_ts, tps);
         if (nst) {
+            /* The extra word is the end timestamp, not a duration (spec-notes); clamped like pairs. */
             add_duration(nst, end >= ns ? end - ns : 0);
         }
+        /* The span includes the end of duration complete events (docs/stats.md). */
         s->last_ns = end > s->last_ns ? end : s->last_ns;
         break;
     }
     case FXT_EVENT_COUNTER: {
         size_t n = name_key(s, *cat, *name);
+        /* A counter is identified by (category, name, id): the id tells series of one name apart. */
         memcpy(s->keybuf + n, &rec->u.event.id, 8);
         size_t cix = 0;
         counter_stat_t *c = cli_map_get_ix(&s->counters, s->keybuf, n + 8, 1, &cix);
@@ -263,6 +285,7 @@ static void on_event(sctx_t *s, fxt_reader_t *r, const fxt_record_t *rec, prov_s
                 case FXT_ARG_UINT32:
                     v = a->v.u32;
                     break;
+                /* 64-bit integers beyond 2^53 are rounded as doubles (docs/stats.md). */
                 case FXT_ARG_INT64:
                     v = (double)a->v.i64;
                     break;
@@ -302,12 +325,14 @@ static void on_event(sctx_t *s, fxt_reader_t *r, const fxt_record_t *rec, prov_s
     }
 }
 
+/* Per-kind and per-provider record counts, then the kinds that feed the summary. */
 static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     sctx_t *s = ctx;
     s->records++;
     s->kinds[rec->kind].count++;
     s->kinds[rec->kind].bytes += rec->size;
     prov_stat_t *p = cur_prov(s, rec);
+    /* Out of memory for the provider's entry: the record is counted only globally. */
     if (p == NULL) {
         return 0;
     }
@@ -315,6 +340,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     p->bytes += rec->size;
     switch (rec->kind) {
     case FXT_KIND_PROVIDER_INFO:
+        /* The name length is 8 bits (spec: Provider info metadata): it always fits. */
         snprintf(p->name, sizeof p->name, "%.*s", (int)rec->u.provider_info.name.len,
                  rec->u.provider_info.name.ptr);
         break;
@@ -329,6 +355,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_KIND_STRING: {
         uint16_t i = rec->u.string.index;
         p->strings++;
+        /* Re-registration replaces the earlier string (spec-notes); counted as a hint of slot recycling. */
         if (p->str_set[i >> 3] & (1u << (i & 7))) {
             p->string_rereg++;
         }
@@ -353,6 +380,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
             obj_name_t *o = cli_map_get_u64(&s->objects, rec->u.kernel_object.koid, ot, 1);
             if (o) {
                 o->is_thread = ot == FXT_OBJ_THREAD;
+                /* Truncated to 127 bytes: object names are only printed. */
                 snprintf(o->name, sizeof o->name, "%.*s", (int)rec->u.kernel_object.name.len,
                          rec->u.kernel_object.name.ptr);
                 for (unsigned i = 0; i < rec->nargs; i++) {
@@ -372,6 +400,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     return 0;
 }
 
+/* Damaged records are skipped and counted; the first 10 are reported. */
 static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     sctx_t *s = ctx;
     (void)r;
@@ -471,6 +500,7 @@ static void print_text(sctx_t *s, uint64_t bytes) {
     printf("\ntop (category, name) by total duration (durations in ns; percentiles within 6.25%%):\n");
     printf("  %-20s %-28s %10s %14s %10s %10s %10s %10s %10s %10s\n", "category", "name", "count", "total",
            "min", "mean", "p50", "p90", "p99", "max");
+    /* Without memory for the order (ix NULL), the table is left out rather than printed unsorted. */
     for (size_t i = 0; ix && i < s->names.count && i < s->top; i++) {
         const char *key;
         size_t kl;
@@ -692,8 +722,10 @@ static int stats_run(const stats_config_t *cfg) {
     cli_map_init(&s.series, sizeof(series_stat_t));
     cli_map_init(&s.objects, sizeof(obj_name_t));
     uint64_t bytes = 0;
+    /* Object names are collected here, so the reader need not keep its own object tables. */
     fxt_reader_options_t ro = {sizeof ro, FXT_READ_NO_OBJECT_TABLES, 0};
     int rc = cli_read_trace("stats", cfg->in, &ro, on_record, on_error, &s, &bytes);
+    /* No summary after a fatal read or I/O error: it would describe part of the trace as all of it. */
     if (rc == 0) {
         if (s.json) {
             print_json(&s, bytes);

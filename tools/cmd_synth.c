@@ -46,6 +46,7 @@ static uint64_t rnd(rng_t *g) {
     return g->s * 0x2545f4914f6cdd1dull;
 }
 
+/* Nesting per thread; at this depth step() always ends a duration instead of beginning one. */
 #define MAX_DEPTH 16
 
 typedef struct thr {
@@ -105,6 +106,8 @@ static const unsigned char kMixKinds[MIX_COUNT_][10] = {
     {4, 4, 4, 4, 4, 4, 4, 0, 0, 3}, /* mostly string values */
 };
 
+/* Up to o.args random arguments drawn from the --args-mix kinds; lbl holds string values,
+ * which must outlive the write call. */
 static unsigned make_args(synth_t *s, fxt_warg_t *a, char (*lbl)[24]) {
     unsigned n = s->o.args ? (unsigned)(rnd(&s->g) % (s->o.args + 1)) : 0;
     for (unsigned i = 0; i < n; i++) {
@@ -122,6 +125,7 @@ static unsigned make_args(synth_t *s, fxt_warg_t *a, char (*lbl)[24]) {
             a[i] = fxt_arg_int64(nm, (int64_t)(v >> 1) * ((v & 1) ? -1 : 1));
             break;
         case 3:
+            /* 53 random bits over 2^53: a uniform double in [0, 1) with every bit significant. */
             a[i] = fxt_arg_double(nm, (double)(v >> 11) / 9007199254740992.0);
             break;
         case 4:
@@ -130,6 +134,7 @@ static unsigned make_args(synth_t *s, fxt_warg_t *a, char (*lbl)[24]) {
             a[i] = fxt_arg_string(nm, (v >> 8) % 8 ? fxt_cstr(lbl[i]) : fxt_str_inline(fxt_cstr(lbl[i])));
             break;
         case 5:
+            /* Looks like a user-space address on x86-64 Linux, 8-byte aligned. */
             a[i] = fxt_arg_pointer(nm, 0x7f0000000000ull + ((v >> 30) & ~7ull));
             break;
         case 6:
@@ -149,6 +154,8 @@ static unsigned make_args(synth_t *s, fxt_warg_t *a, char (*lbl)[24]) {
     return n;
 }
 
+/* A provider's first section announces it (info, tick rate, named process and threads);
+ * later ones only switch back to it with a provider section record. */
 static void preamble(synth_t *s, prov_t *p, int first) {
     fxt_writer_t *w = s->w;
     char pname[64];
@@ -162,6 +169,7 @@ static void preamble(synth_t *s, prov_t *p, int first) {
         for (unsigned t = 0; t < p->nthreads; t++) {
             char tn[64];
             snprintf(tn, sizeof tn, "worker-%u", t);
+            /* The koid "process" argument lets viewers place the thread (fxt check: thread-no-process). */
             fxt_warg_t a = fxt_arg_koid(fxt_cstr("process"), p->pid);
             fxt_write_kernel_object(w, p->threads[t].tid, FXT_OBJ_THREAD, fxt_cstr(tn), &a, 1);
         }
@@ -170,6 +178,7 @@ static void preamble(synth_t *s, prov_t *p, int first) {
     }
 }
 
+/* One record of each kind not made by step(), for --all-records (reader and tool coverage). */
 static void all_records_once(synth_t *s, prov_t *p) {
     fxt_writer_t *w = s->w;
     thr_t *t = &p->threads[0];
@@ -188,6 +197,7 @@ static void all_records_once(synth_t *s, prov_t *p) {
                                     fxt_thread(p->pid, p->threads[p->nthreads - 1].tid), 20, 20);
     fxt_write_log(w, ts, th, fxt_cstr("synthetic log message"));
     static const char payload[100] = "large blob payload";
+    /* Both large blob formats: 0 with metadata (ts, thread, args), 1 without. */
     fxt_large_blob_desc_t lb0 = {0, fxt_cstr("blob"), fxt_cstr("large0"), ts, th, a,
                                  2, payload,          sizeof payload};
     fxt_write_large_blob(w, &lb0);
@@ -202,6 +212,7 @@ static void step(synth_t *s, prov_t *p) {
     fxt_writer_t *w = s->w;
     thr_t *t = &p->threads[rnd(&s->g) % p->nthreads];
     fxt_wthread_t th = fxt_thread(t->pid, t->tid);
+    /* A single clock for all threads that only moves forward: per-thread timestamps stay ordered. */
     s->now_ns += 1 + rnd(&s->g) % 2000;
     uint64_t ts = ticks_of(p, s->now_ns);
     fxt_warg_t a[FXT_MAX_ARGS];
@@ -228,6 +239,7 @@ static void step(synth_t *s, prov_t *p) {
     } else if (r < 70) {
         uint64_t dur = 1 + rnd(&s->g) % 100000;
         unsigned na = make_args(s, a, lbl);
+        /* The second timestamp is the end, not the duration (spec-notes). */
         fxt_write_duration_complete(w, ts, ts + ticks_of(p, dur), th, cat_str(s, c), name_str(s, n), a, na);
     } else if (r < 80) {
         fxt_warg_t cv[2] = {fxt_arg_int64(fxt_cstr("value"), (int64_t)(rnd(&s->g) % 1000)),
@@ -235,6 +247,7 @@ static void step(synth_t *s, prov_t *p) {
         fxt_write_counter(w, ts, th, cat_str(s, c), fxt_cstr("counter"), 1 + (unsigned)(r % 3), cv, 2);
     } else if (r < 88) {
         /* async: begin a new id, or instant/end an open one */
+        /* 8 slots per provider bound the open async ids; an id is reused only after its end. */
         unsigned slot = (unsigned)(rnd(&s->g) % 8);
         fxt_event_desc_t ev = {0, ts, th, cat_str(s, c), fxt_cstr("async-op"), 0, 0, NULL, 0, NULL, 0};
         if (p->async_open[slot] == 0) {
@@ -268,6 +281,7 @@ static void step(synth_t *s, prov_t *p) {
         fxt_write_log(w, ts, th, fxt_cstr(msg));
     } else {
         /* an event with an inline thread and inline strings */
+        /* Exercises the inline forms of thread and string references that readers must also handle. */
         fxt_write_instant(w, ts, fxt_thread_inline(t->pid, t->tid), fxt_str_inline(cat_str(s, c)),
                           fxt_str_inline(name_str(s, n)), NULL, 0);
     }
@@ -279,6 +293,7 @@ static void close_all(synth_t *s, prov_t *p) {
     for (unsigned i = 0; i < p->nthreads; i++) {
         thr_t *t = &p->threads[i];
         while (t->depth > 0) {
+            /* Ends get later timestamps than anything written, so durations stay non-negative. */
             s->now_ns += 10;
             t->depth--;
             fxt_write_duration_end(s->w, ticks_of(p, s->now_ns), fxt_thread(t->pid, t->tid),
@@ -325,6 +340,7 @@ static void close_all(synth_t *s, prov_t *p) {
 
 /* ---- command ------------------------------------------------------------------------ */
 
+/* size 0 here: synth_parse applies the 1 MiB default only when neither --size nor --events is given. */
 static const synth_config_t synth_defaults = {0, 0,           4, 1, 8,    64,   4, MIX_ALL,
                                               1, 1000000000u, 0, 0, NULL, NULL, 0};
 
@@ -340,10 +356,12 @@ static const cli_opt_t synth_opts[] = {
      .help = "stop after about N bytes (suffixes k, M, G; default 1M)"},
     CLI_SIZE(synth_config_t, events, uint64_t, "events", 0, 0, "N",
              "stop after N events (instead of --size)"),
+    /* 255: the thread table's size (spec: at most 255 threads), so every thread can be indexed. */
     CLI_SIZE(synth_config_t, threads, unsigned, "threads", 1, 255, "N",
              "threads per provider (1..255, default 4)"),
     CLI_SIZE(synth_config_t, providers, unsigned, "providers", 1, 1000, "N",
              "providers; sections alternate between them (1..1000, default 1)"),
+    /* The bounds of categories and names are the sizes of the catbuf and namebuf pools. */
     CLI_SIZE(synth_config_t, categories, unsigned, "categories", 1, 64, "N",
              "distinct categories (1..64, default 8)"),
     CLI_SIZE(synth_config_t, names, unsigned, "names", 1, 512, "N",
@@ -413,6 +431,7 @@ static prov_t *synth_providers(const synth_config_t *o) {
     for (unsigned i = 0; provs != NULL && i < o->providers; i++) {
         prov_t *p = &provs[i];
         p->id = i + 1;
+        /* Each provider its own rate, so merged or multi-provider traces test per-provider tick rates. */
         p->ticks = o->ticks * (i + 1);
         p->pid = 1000 + 1000 * (uint64_t)i;
         p->nthreads = o->threads;
@@ -444,6 +463,7 @@ static void synth_generate(synth_t *s, prov_t *provs) {
         if (o->events ? s->events >= o->events : fxt_writer_bytes(s->w) >= o->size) {
             break;
         }
+        /* Sections alternate every 1000 events, as buffers of several providers interleave in an archive. */
         if (o->providers > 1 && s->events % 1000 == 0) {
             cur = (cur + 1) % o->providers;
             preamble(s, &provs[cur], 0);
@@ -452,6 +472,7 @@ static void synth_generate(synth_t *s, prov_t *provs) {
     }
     for (unsigned i = 0; i < o->providers; i++) {
         if (o->providers > 1) {
+            /* The closing events must be written in their own provider's section. */
             preamble(s, &provs[i], 0);
         }
         close_all(s, &provs[i]);
@@ -462,6 +483,7 @@ static int synth_run(const synth_config_t *cfg) {
     static synth_t s; /* the name pools are large: static, reset for in-process reruns */
     memset(&s, 0, sizeof s);
     s.o = *cfg;
+    /* The odd multiplier spreads seeds; +1 makes seed 0 usable: an all-zero xorshift state stays 0. */
     s.g.s = cfg->seed * 0x9e3779b97f4a7c15ull + 1;
     s.now_ns = 1000000;
     synth_names(&s);
