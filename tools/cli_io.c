@@ -38,6 +38,7 @@ struct cli_input {
     char name[256];
 };
 
+/* Opens PATH, or standard input for NULL or "-"; compression is detected at the first read. */
 int cli_input_open(const char *path, cli_input_t **out, char *err, size_t errlen) {
     cli_input_t *in = calloc(1, sizeof *in);
     if (!in) {
@@ -51,6 +52,7 @@ int cli_input_open(const char *path, cli_input_t **out, char *err, size_t errlen
         return -1;
     }
     if (!path || strcmp(path, "-") == 0) {
+        /* Not owned: stdin is never closed, so in-process reruns can still use it. */
         in->fd = 0;
         snprintf(in->name, sizeof in->name, "<stdin>");
     } else {
@@ -69,6 +71,7 @@ int cli_input_open(const char *path, cli_input_t **out, char *err, size_t errlen
 }
 
 /* Fill dst with up to cap bytes from the fd (as far as the source allows). */
+/* Loops on short reads: pipes deliver little at a time, and full chunks keep syscalls few. */
 static ssize_t fill(cli_input_t *in, uint8_t *dst, size_t cap, char *err, size_t errlen) {
     size_t got = 0;
     while (got < cap) {
@@ -89,10 +92,12 @@ static ssize_t fill(cli_input_t *in, uint8_t *dst, size_t cap, char *err, size_t
     return (ssize_t)got;
 }
 
+/* The next chunk of (decompressed) input: 1 with data, 0 at the end, -1 with err set. */
 int cli_input_read(cli_input_t *in, const uint8_t **data, size_t *len, char *err, size_t errlen) {
 #ifdef FXT_HAVE_ZIO
     if (in->dec != NULL) {
         size_t produced = 0;
+        /* Decompress until the output chunk is full or the compressed input is exhausted. */
         while (produced < CLI_CHUNK) {
             if (in->raw_pos == in->raw_len && !in->raw_eof) {
                 ssize_t n = fill(in, in->raw, CLI_CHUNK, err, errlen);
@@ -111,11 +116,13 @@ int cli_input_read(cli_input_t *in, const uint8_t **data, size_t *len, char *err
                 return -1;
             }
             produced += got;
+            /* No output and no more input: the decoder cannot make progress. */
             if (got == 0 && in->raw_eof) {
                 break;
             }
         }
         if (produced == 0) {
+            /* At the end, a stream not closed by its trailer is truncated input, which is reported. */
             if (fxt_zdec_end(in->dec) != FXT_OK) {
                 snprintf(err, errlen, "%s: compressed stream is cut short", in->name);
                 return -1;
@@ -135,6 +142,7 @@ int cli_input_read(cli_input_t *in, const uint8_t **data, size_t *len, char *err
     if (got == 0) {
         return 0;
     }
+    /* Detection by magic bytes on the first chunk works for pipes too (no file name needed). */
     if (!in->detected) {
         in->detected = 1;
 #ifdef FXT_HAVE_ZIO
@@ -149,14 +157,17 @@ int cli_input_read(cli_input_t *in, const uint8_t **data, size_t *len, char *err
             in->raw_len = (size_t)got;
             in->raw_pos = 0;
             in->raw_eof = 0;
+            /* The first chunk was moved to raw without copying; a new output buffer takes its place. */
             in->buf = malloc(CLI_CHUNK);
             if (in->buf == NULL) {
                 snprintf(err, errlen, "out of memory");
                 return -1;
             }
+            /* Recurses once: dec is set now, so the call takes the decompression path. */
             return cli_input_read(in, data, len, err, errlen);
         }
 #else
+        /* gzip (1f 8b) and zstd (28 b5 2f fd) magic: better a clear error than garbage records. */
         if (got >= 2 &&
             ((in->buf[0] == 0x1f && in->buf[1] == 0x8b) || (in->buf[0] == 0x28 && in->buf[1] == 0xb5))) {
             snprintf(err, errlen, "%s: compressed input, but this fxt was built without compression support",
@@ -220,6 +231,7 @@ static int output_format(const char *path, const char *format) {
     return 0;
 }
 
+/* Opens PATH (or stdout for NULL or "-"), wrapped in a compressor when one is wanted. */
 int cli_output_open(const char *path, const char *format, cli_output_t **out, char *err, size_t errlen) {
     /* the format is settled before the file is created, so a refused request leaves no empty file */
     int want = output_format(path, format);
@@ -242,9 +254,11 @@ int cli_output_open(const char *path, const char *format, cli_output_t **out, ch
         return CLI_EXIT_LIMIT;
     }
     if (path == NULL || strcmp(path, "-") == 0) {
+        /* Not owned: stdout stays open for the caller. */
         o->fd = 1;
         snprintf(o->name, sizeof o->name, "<stdout>");
     } else {
+        /* 0644: a trace is ordinary data; the umask still applies. */
         o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
         if (o->fd < 0) {
             snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -271,6 +285,8 @@ int cli_output_open(const char *path, const char *format, cli_output_t **out, ch
 
 fxt_sink_t cli_output_sink(cli_output_t *o) { return o->sink; }
 
+/* Finishes and closes; FAILED skips the compressor's trailer (the output is abandoned).
+ * Returns -1 when the trailer or close(2) fails: data may not have reached the disk. */
 int cli_output_close(cli_output_t *o, int failed) {
     if (o == NULL) {
         return 0;

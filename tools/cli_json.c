@@ -20,10 +20,12 @@ static long utf8_seq(const unsigned char *s, size_t n) {
     unsigned char lo = 0x80, hi = 0xbf; /* allowed range of the second byte */
     if (c < 0x80) {
         return 1;
+        /* C0 and C1 would only start overlong 2-byte forms. */
     } else if (c >= 0xc2 && c <= 0xdf) {
         need = 1;
     } else if (c >= 0xe0 && c <= 0xef) {
         need = 2;
+        /* E0 needs A0..BF next (no overlong 3-byte forms); ED needs 80..9F (no UTF-16 surrogates). */
         if (c == 0xe0) {
             lo = 0xa0;
         } else if (c == 0xed) {
@@ -31,6 +33,7 @@ static long utf8_seq(const unsigned char *s, size_t n) {
         }
     } else if (c >= 0xf0 && c <= 0xf4) {
         need = 3;
+        /* F0 needs 90..BF next (no overlong 4-byte forms); F4 needs 80..8F (nothing above U+10FFFF). */
         if (c == 0xf0) {
             lo = 0x90;
         } else if (c == 0xf4) {
@@ -42,6 +45,7 @@ static long utf8_seq(const unsigned char *s, size_t n) {
     size_t i = 1;
     for (int k = 0; k < need; k++, i++) {
         if (i >= n) {
+            /* Cut short by the end of the string: the bytes so far are one maximal subpart. */
             return -(long)i;
         }
         unsigned char b = s[i];
@@ -59,6 +63,7 @@ static long utf8_seq(const unsigned char *s, size_t n) {
  * calls this for every string and must not pay an indirect call per piece.
  */
 static inline void json_str(cli_json_put_fn put, void *ctx, const char *str, size_t len) {
+    /* Plain bytes accumulate in a run written with one put, instead of one put per byte. */
     const unsigned char *s = (const unsigned char *)str;
     size_t i = 0, run = 0; /* s[run..i) is plain text not yet written */
     put(ctx, "\"", 1);
@@ -75,6 +80,7 @@ static inline void json_str(cli_json_put_fn put, void *ctx, const char *str, siz
                 continue;
             }
             put(ctx, str + run, i - run);
+            /* One replacement per maximal subpart, as the dump contract asks (docs/dump.md). */
             put(ctx, "\xef\xbf\xbd", 3); /* U+FFFD */
             i += (size_t)(-l);
             run = i;
@@ -104,6 +110,7 @@ static inline void json_str(cli_json_put_fn put, void *ctx, const char *str, siz
             put(ctx, "\\f", 2);
             break;
         default: {
+            /* Other control characters (and DEL) have no short escape in JSON: \u00XX. */
             char e[6] = {'\\', 'u', '0', '0', hexdig[c >> 4], hexdig[c & 15]};
             put(ctx, e, sizeof e);
             break;
@@ -116,6 +123,7 @@ static inline void json_str(cli_json_put_fn put, void *ctx, const char *str, siz
     put(ctx, "\"", 1);
 }
 
+/* putc for single bytes: cheaper than fwrite for the quotes and escapes. */
 static inline void put_file(void *f, const char *p, size_t n) {
     if (n == 1) {
         putc(*p, (FILE *)f);
@@ -130,6 +138,7 @@ void cli_json_str_to(cli_json_put_fn put, void *ctx, const char *s, size_t len) 
     json_str(put, ctx, s, len);
 }
 
+/* NaN and infinities are not JSON numbers: the contract spells them as strings (docs/dump.md). */
 size_t cli_json_double_fmt(char *buf, double v) {
     if (isnan(v)) {
         memcpy(buf, "\"NaN\"", 6);
@@ -142,6 +151,8 @@ size_t cli_json_double_fmt(char *buf, double v) {
         return n;
     }
     int n = 0;
+    /* The shortest of 15..17 significant digits that reads back to the same binary64;
+     * 17 always does, so the output round-trips. */
     for (int prec = 15; prec <= 17; prec++) {
         n = snprintf(buf, CLI_JSON_DOUBLE_MAX, "%.*g", prec, v);
         if (prec == 17 || strtod(buf, NULL) == v) {

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 
+/* The order of `fxt --help`'s command list. */
 const cli_command_t *const cli_commands[] = {
     &cli_cmd_dump,  &cli_cmd_json,  &cli_cmd_check, &cli_cmd_stats,
     &cli_cmd_synth, &cli_cmd_merge, &cli_cmd_cut,
@@ -24,6 +25,8 @@ void cli_print_help(FILE *f, const cli_command_t *cmd) {
     }
 }
 
+/* -h/--help anywhere before "--" asks for help, so "fxt cut x.fxt --help" works; after "--"
+ * it is an operand (a file could be called that). */
 int cli_wants_help(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0) {
@@ -56,6 +59,7 @@ const cli_command_t *cli_find_command(const char *name) {
     return NULL;
 }
 
+/* argv[1] is the command; the command sees argv shifted by one, with its own name as argv[0]. */
 int cli_main(int argc, char **argv) {
     if (argc < 2) {
         usage(stderr);
@@ -88,6 +92,7 @@ int cli_main(int argc, char **argv) {
         fprintf(stderr, "fxt: unknown command '%s' (try 'fxt --help')\n", name);
         return CLI_EXIT_USAGE;
     }
+    /* Help is handled before the command's parser, so it works even with otherwise bad arguments. */
     if (cli_wants_help(argc - 1, argv + 1)) {
         cli_print_help(stdout, cmd);
         return CLI_EXIT_OK;

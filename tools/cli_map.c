@@ -5,12 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Entries live in one array in insertion order (the value follows the head); a separate
+ * open-addressing index of entry numbers finds them. Output in first-seen order needs no sort. */
 typedef struct entry_head {
     uint64_t hash;
     char *key;
     size_t klen;
 } entry_head_t;
 
+/* Rounded to 16 bytes so every value is aligned for any type a caller stores. */
 static size_t stride(const cli_map_t *m) { return (sizeof(entry_head_t) + m->vsize + 15) & ~(size_t)15; }
 
 static uint64_t hash_key(const void *key, size_t n) {
@@ -19,6 +22,7 @@ static uint64_t hash_key(const void *key, size_t n) {
     for (size_t i = 0; i < n; i++) {
         h = (h ^ p[i]) * 0x100000001b3ull;
     }
+    /* FNV-1a's low bits mix poorly; the index uses the low bits, so fold high bits down. */
     h ^= h >> 29;
     return h | 1;
 }
@@ -38,6 +42,7 @@ void cli_map_free(cli_map_t *m) {
     memset(m, 0, sizeof *m);
 }
 
+/* Rebuilds the index at twice the size from the stored hashes; keys are not rehashed. */
 static int grow_index(cli_map_t *m) {
     size_t ncap = m->icap ? m->icap * 2 : 64;
     uint32_t *ni = calloc(ncap, sizeof *ni);
@@ -51,6 +56,7 @@ static int grow_index(cli_map_t *m) {
         while (ni[j] != 0) {
             j = (j + 1) & (ncap - 1);
         }
+        /* Entry number + 1, so 0 can mark an empty slot. */
         ni[j] = (uint32_t)(i + 1);
     }
     free(m->index);
@@ -80,11 +86,13 @@ void *cli_map_get_ix(cli_map_t *m, const void *key, size_t klen, int create, siz
     if (!create) {
         return NULL;
     }
+    /* The index is kept at most half full so probes stay short and always find an empty slot. */
     if ((m->count + 1) * 2 > m->icap && grow_index(m) != 0) {
         return NULL;
     }
     if (m->count == m->ecap) {
         size_t ncap = m->ecap ? m->ecap * 2 : 32;
+        /* Values move here: a pointer from an earlier get is invalid after a get that creates. */
         uint8_t *ne = realloc(m->entries, ncap * st);
         if (ne == NULL) {
             return NULL;
@@ -92,6 +100,7 @@ void *cli_map_get_ix(cli_map_t *m, const void *key, size_t klen, int create, siz
         m->entries = ne;
         m->ecap = ncap;
     }
+    /* The key is copied: callers pass scratch buffers and record strings that are reused. */
     char *k = malloc(klen ? klen : 1);
     if (k == NULL) {
         return NULL;
@@ -100,6 +109,7 @@ void *cli_map_get_ix(cli_map_t *m, const void *key, size_t klen, int create, siz
         memcpy(k, key, klen);
     }
     entry_head_t *e = (entry_head_t *)(m->entries + m->count * st);
+    /* New values start zeroed: callers rely on that instead of an init callback. */
     memset(e, 0, st);
     e->hash = h;
     e->key = k;

@@ -15,12 +15,14 @@
 
 /* ---- values ------------------------------------------------------------------------ */
 
+/* Digits only (no sign, no spaces, no base prefix): strtoull would accept "-1" and " 5". */
 int cli_parse_uint(const char *s, uint64_t *out) {
     uint64_t v = 0;
     if (*s == '\0') {
         return -1;
     }
     for (; *s; s++) {
+        /* Exact overflow test: v * 10 + digit <= UINT64_MAX, so UINT64_MAX itself is accepted. */
         if (*s < '0' || *s > '9' || v > (UINT64_MAX - (uint64_t)(*s - '0')) / 10) {
             return -1;
         }
@@ -78,6 +80,8 @@ int cli_parse_size(const char *s, uint64_t *out) {
     if (*s == 'B' || *s == 'b') {
         s++;
     }
+    /* Overflow checks in the order of evaluation: ip * mul first, then adding the fraction.
+     * frac * mul cannot overflow: frac < 10^9 and mul <= 2^30. */
     if (*s != '\0' || ip > UINT64_MAX / mul || ip * mul > UINT64_MAX - frac * mul / fscale) {
         return -1;
     }
@@ -87,6 +91,8 @@ int cli_parse_size(const char *s, uint64_t *out) {
 
 /* ---- storing into the config --------------------------------------------------------- */
 
+/* Fields are reached by offset into the command's config struct; memcpy because the
+ * offset has no type and may not be aligned for a cast. */
 static void store_int(void *config, size_t offset, int v) { memcpy((char *)config + offset, &v, sizeof v); }
 
 static void store_ptr(void *config, size_t offset, const char *v) {
@@ -110,6 +116,7 @@ static unsigned load_unsigned(const void *config, size_t offset) {
 
 /* A number option's value: 0, or -1 with the reason in err. */
 static int number_value(const cli_opt_t *o, const char *v, uint64_t *n, char *err, size_t errlen) {
+    /* No explicit max: the field's own range, so store_unsigned never truncates. */
     uint64_t hi = o->max ? o->max : (o->size == sizeof(uint64_t) ? UINT64_MAX : (uint64_t)(unsigned)-1);
     int bad = o->kind == CLI_OPT_UINT ? cli_parse_uint(v, n) : cli_parse_size(v, n);
     if (bad != 0) {
@@ -124,6 +131,7 @@ static int number_value(const cli_opt_t *o, const char *v, uint64_t *n, char *er
     return 0;
 }
 
+/* Stores the index of the matching choice; otherwise err lists the choices. */
 static int choice_value(const cli_opt_t *o, const char *v, void *config, char *err, size_t errlen) {
     size_t used = 0;
     err[0] = '\0';
@@ -133,6 +141,7 @@ static int choice_value(const cli_opt_t *o, const char *v, void *config, char *e
             return 0;
         }
         int n = snprintf(err + used, errlen - used, "%s%s", i ? ", " : "one of ", o->choices[i]);
+        /* Stop advancing once err is full: snprintf's return would run past the buffer. */
         used += n > 0 && (size_t)n < errlen - used ? (size_t)n : 0;
     }
     return -1;
@@ -169,6 +178,7 @@ static int apply(const cli_opt_t *o, const char *v, void *config, char *err, siz
         break;
     case CLI_OPT_LIST: {
         unsigned k = load_unsigned(config, o->count);
+        /* The list is a fixed array in the config: max is its length. */
         if (k >= o->max) {
             snprintf(err, errlen, "given more than %" PRIu64 " times", o->max);
             return -1;
@@ -184,6 +194,7 @@ static int apply(const cli_opt_t *o, const char *v, void *config, char *err, siz
         break;
     }
     if (o->seen) {
+        /* seen is offset + 1, so 0 means "no seen field". */
         store_int(config, o->seen - 1, 1);
     }
     return 0;
@@ -191,6 +202,7 @@ static int apply(const cli_opt_t *o, const char *v, void *config, char *err, siz
 
 /* ---- the parser ------------------------------------------------------------------------ */
 
+/* Exact names only, no unique-prefix abbreviations: adding an option cannot break a script. */
 static const cli_opt_t *find_long(const cli_spec_t *spec, const char *name, size_t len) {
     for (size_t i = 0; i < spec->nopts; i++) {
         if (strncmp(spec->opts[i].name, name, len) == 0 && spec->opts[i].name[len] == '\0') {
@@ -249,6 +261,7 @@ static int take_option(const cli_spec_t *spec, int argc, char **argv, int *i, vo
         o = find_long(spec, a + 2, len);
         inline_val = eq ? eq + 1 : NULL;
     } else {
+        /* Short options are not bundled ("-oX" is refused): -o is the only one there is. */
         o = a[2] == '\0' ? find_short(spec, a[1]) : NULL;
     }
     if (o == NULL) {
@@ -259,6 +272,8 @@ static int take_option(const cli_spec_t *spec, int argc, char **argv, int *i, vo
     }
     const char *v = inline_val;
     if (o->kind != CLI_OPT_FLAG && v == NULL) {
+        /* The value may be the next argument even if it starts with '-': "-" and negative shifts are values.
+         */
         if (*i + 1 >= argc) {
             return usage_error(spec, "--%s needs a value (%s)", o->name, o->value_name);
         }
@@ -271,6 +286,7 @@ static int take_option(const cli_spec_t *spec, int argc, char **argv, int *i, vo
     return 0;
 }
 
+/* Parses argv into config (defaults first): options anywhere, "--" ends them. 0 or exit 2. */
 int cli_parse(const cli_spec_t *spec, int argc, char **argv, void *config) {
     if (spec->defaults != NULL) {
         memcpy(config, spec->defaults, spec->config_size);
@@ -298,6 +314,7 @@ int cli_parse(const cli_spec_t *spec, int argc, char **argv, void *config) {
         return usage_error(spec, "missing %s (see 'fxt help %s')", spec->pos_name, spec->cmd);
     }
     if (spec->pos_count) {
+        /* pos_count is offset + 1 like seen: 0 means the command takes a single operand. */
         store_unsigned(config, spec->pos_count - 1, sizeof(unsigned), npos);
     }
     return 0;
@@ -317,6 +334,7 @@ static void print_wrapped(FILE *f, const char *text, int col) {
         if (len > room) {
             take = room;
             while (take > 0 && p[take] != ' ') {
+                /* Break at the last space that fits. */
                 take--;
             }
             if (take == 0) { /* one word longer than the line: print it whole */
@@ -335,6 +353,7 @@ static void print_wrapped(FILE *f, const char *text, int col) {
     }
 }
 
+/* The options table of `fxt help CMD`: names in the first column, wrapped help from HELP_COL. */
 void cli_opts_print(FILE *f, const cli_opt_t *opts, size_t nopts) {
     for (size_t i = 0; i < nopts; i++) {
         const cli_opt_t *o = &opts[i];
@@ -349,6 +368,7 @@ void cli_opts_print(FILE *f, const cli_opt_t *opts, size_t nopts) {
             n += snprintf(head + n, sizeof head - (size_t)n, " %s", o->value_name);
         }
         fputs(head, f);
+        /* A long option head gets its help on the next line, keeping the column straight. */
         if (n + 1 >= HELP_COL) {
             fprintf(f, "\n%*s", HELP_COL, "");
         } else {

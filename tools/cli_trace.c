@@ -10,6 +10,8 @@
 #include "cli.h"
 #include "cli_io.h"
 
+/* The read loop of every command but dump: each chunk is decoded to the end, damaged records
+ * go to on_error and reading goes on. 0, or an exit status for I/O or memory failures. */
 int cli_read_trace(const char *cmd, const char *path, const fxt_reader_options_t *opt,
                    cli_record_fn on_record, cli_error_fn on_error, void *ctx, uint64_t *bytes_read) {
     char err[512];
@@ -40,10 +42,12 @@ int cli_read_trace(const char *cmd, const char *path, const fxt_reader_options_t
             } else if (st == FXT_NEED_INPUT) {
                 break;
             } else if (st == FXT_END) {
+                /* FXT_END: the reader saw the end of the trace, so the end-of-input check still applies. */
                 stop = 2;
                 break;
             } else {
                 on_error(ctx, r, fxt_reader_diag(r));
+                /* Out of memory stops reading; other statuses are reported and the reader goes on. */
                 if (st == FXT_E_NOMEM) {
                     fprintf(stderr, "fxt %s: out of memory\n", cmd);
                     rc = CLI_EXIT_LIMIT;
@@ -56,6 +60,7 @@ int cli_read_trace(const char *cmd, const char *path, const fxt_reader_options_t
     if (!stop && got < 0) {
         fprintf(stderr, "fxt %s: %s\n", cmd, err);
         rc = CLI_EXIT_IO;
+        /* Only at a real end of input: a stop requested by the command is not a cut-off record. */
     } else if (stop != 1 && fxt_reader_end(r) != FXT_OK) {
         on_error(ctx, r, fxt_reader_diag(r));
     }
@@ -68,14 +73,17 @@ int cli_read_trace(const char *cmd, const char *path, const fxt_reader_options_t
 }
 
 uint64_t cli_ticks_to_ns(uint64_t ticks, uint64_t tps) {
+    /* 0 ticks per second cannot convert (fxt check reports it): the ticks are used as ns. */
     if (tps == 1000000000u || tps == 0) {
         return ticks;
     }
     __extension__ typedef unsigned __int128 u128;
+    /* Multiply before dividing, in 128 bits: exact for any rate, and ticks * 1e9 cannot overflow. */
     u128 ns = (u128)ticks * 1000000000u / tps;
     return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns; /* saturate: beyond 584 years */
 }
 
+/* Microseconds with exactly three decimals: integer arithmetic, no rounding through a double. */
 void cli_print_us(FILE *f, uint64_t ns) {
     fprintf(f, "%" PRIu64 ".%03u", ns / 1000u, (unsigned)(ns % 1000u));
 }
@@ -83,6 +91,7 @@ void cli_print_us(FILE *f, uint64_t ns) {
 void cli_print_us_signed(FILE *f, int64_t ns) {
     if (ns < 0) {
         putc('-', f);
+        /* Negated in unsigned arithmetic: -INT64_MIN overflows int64_t. */
         cli_print_us(f, (uint64_t)0 - (uint64_t)ns);
     } else {
         cli_print_us(f, (uint64_t)ns);
@@ -91,6 +100,7 @@ void cli_print_us_signed(FILE *f, int64_t ns) {
 
 /* ---- event selection ---------------------------------------------------------------- */
 
+/* "1500", "1.5us", "2ms", "0.25s": exact decimal arithmetic, like cli_parse_size. */
 int cli_parse_ns(const char *s, uint64_t *out) {
     uint64_t ip = 0, frac = 0, fscale = 1;
     const char *p = s;
@@ -117,9 +127,11 @@ int cli_parse_ns(const char *s, uint64_t *out) {
                    : strcmp(p, "ms") == 0 ? 1000000
                    : strcmp(p, "s") == 0  ? 1000000000
                                           : 1;
+    /* Any suffix other than ns/us/ms/s is an error, not ignored. */
     if (*p && strcmp(p, "ns") != 0 && mul == 1) {
         return -1;
     }
+    /* frac * mul cannot overflow: frac < 10^9 and mul <= 10^9. */
     if (ip > UINT64_MAX / mul || ip * mul > UINT64_MAX - frac * mul / fscale) {
         return -1;
     }
@@ -133,11 +145,14 @@ void cli_select_init(cli_select_t *sel, const cli_filter_t *f) {
     sel->base_ns = 0;
 }
 
+/* Glob match against any of PATS (none = everything matches). */
 int cli_select_match(cli_select_t *sel, const char *const *pats, unsigned n, fxt_str_t s) {
     if (n == 0) {
         return 1;
     }
     size_t len = s.ptr ? s.len : 0;
+    /* fnmatch needs a C string: scratch holds any length a string ref can express;
+     * an embedded NUL ends the string early. */
     if (len > sizeof sel->scratch - 1) {
         len = sizeof sel->scratch - 1;
     }
@@ -153,6 +168,7 @@ int cli_select_match(cli_select_t *sel, const char *const *pats, unsigned n, fxt
     return 0;
 }
 
+/* Times are relative to the first event seen unless --absolute: that event sets the base. */
 int cli_select_time(cli_select_t *sel, uint64_t ns) {
     if (!sel->have_base) {
         sel->have_base = 1;
@@ -162,6 +178,7 @@ int cli_select_time(cli_select_t *sel, uint64_t ns) {
     return !(sel->f.has_from && rel < sel->f.from_ns) && !(sel->f.has_to && rel > sel->f.to_ns);
 }
 
+/* The window's end in absolute ns, saturated rather than wrapped. */
 uint64_t cli_select_end_ns(const cli_select_t *sel) {
     if (sel->f.absolute) {
         return sel->f.to_ns;
