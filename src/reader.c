@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Bounds reassembly memory only; whole-buffer input has no limit (docs/reader.md). */
 #define DEFAULT_MAX_RECORD_BYTES (UINT64_C(256) << 20)
 
 struct fxt_reader {
@@ -52,6 +53,7 @@ static const char empty_str[1] = "";
 
 /* ---- diagnostics ----------------------------------------------------------- */
 
+/* Records a diagnostic (fxt_reader_diag) and returns ST, so error paths are one statement. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 5, 6)))
 #endif
@@ -75,6 +77,7 @@ fxt_status fxt_reader_create(const fxt_reader_options_t *opt, fxt_reader_t **out
         return FXT_E_INVALID_ARG;
     }
     *out = NULL;
+    /* struct_size and flags are the fields every version of the options struct has. */
     if (opt != NULL && opt->struct_size < sizeof(uint32_t) * 2) {
         return FXT_E_INVALID_ARG;
     }
@@ -90,6 +93,7 @@ fxt_status fxt_reader_create(const fxt_reader_options_t *opt, fxt_reader_t **out
             r->max_record_bytes = opt->max_record_bytes;
         }
     }
+    /* A header word must always fit, or no record could ever be framed. */
     if (r->max_record_bytes < 8) {
         r->max_record_bytes = 8;
     }
@@ -109,6 +113,7 @@ void fxt_reader_destroy(fxt_reader_t *r) {
     free(r);
 }
 
+/* Back to the state of a new reader (new trace), keeping the allocated pend buffer. */
 void fxt_reader_reset(fxt_reader_t *r) {
     if (r == NULL) {
         return;
@@ -135,6 +140,7 @@ typedef struct cur {
     int sw;
 } cur_t;
 
+/* Every word load goes through memcpy (fxt_load64*): no alignment requirement on input. */
 static inline uint64_t W(const cur_t *c, uint64_t i) { return fxt_load64_swapped(c->p + 8u * i, c->sw); }
 
 /* Decode a string ref whose inline bytes (if any) start at word *i, below word `end`. */
@@ -144,6 +150,7 @@ static inline int take_str(const fxt__provider_t *prov, uint16_t ref, const cur_
     if (ref & FXT_STRREF_INLINE_FLAG) {
         uint32_t len = fxt_strref_value(ref);
         uint64_t words = fxt_words(len);
+        /* Compared as a word count left before END, so a huge length cannot overflow *i + words. */
         if (words > end - *i) {
             return -1;
         }
@@ -152,6 +159,7 @@ static inline int take_str(const fxt__provider_t *prov, uint16_t ref, const cur_
         *i += words;
         return 0;
     }
+    /* Index 0 is the empty string by the spec (String references), never a table lookup. */
     if (ref == FXT_STRREF_EMPTY) {
         out->ptr = empty_str;
         out->len = 0;
@@ -162,12 +170,15 @@ static inline int take_str(const fxt__provider_t *prov, uint16_t ref, const cur_
         out->ptr = s->buf;
         out->len = s->len;
     } else {
+        /* An unregistered index is not an error: the record is still delivered with a NULL string
+         * (dump contract), and fxt check reports it. */
         out->ptr = NULL;
         out->len = 0;
     }
     return 0;
 }
 
+/* Decodes a thread ref: inline refs take two words (process and thread koid) at word *i. */
 static inline int take_thread(const fxt__provider_t *prov, uint8_t ref, const cur_t *c, uint64_t *i,
                               fxt_thread_ref_t *out) {
     out->ref = ref;
@@ -187,12 +198,15 @@ static inline int take_thread(const fxt__provider_t *prov, uint8_t ref, const cu
         out->tid = t->tid;
         out->resolved = 1;
     } else {
+        /* As for strings: an unregistered thread index leaves the ref unresolved, not an error. */
         out->pid = out->tid = 0;
         out->resolved = 0;
     }
     return 0;
 }
 
+/* Decodes NARGS arguments from word *pi; each must lie inside the record, or the whole
+ * record is rejected (and skipped by its size) before any state changes. */
 static fxt_status take_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi, unsigned nargs,
                             uint64_t off, uint64_t h) {
     const fxt__provider_t *prov = r->cur;
@@ -210,6 +224,7 @@ static fxt_status take_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, 
             return fail(r, FXT_E_BAD_ARG, off, h, "argument %u has size 0 (at byte %llu)", a + 1,
                         (unsigned long long)(off + 8u * i));
         }
+        /* Compared as words left, so a large size cannot overflow i + asz. */
         if (asz > c->n - i) {
             return fail(r, FXT_E_BAD_ARG, off, h,
                         "argument %u (size %u words, at byte %llu) runs past the record end at byte %llu",
@@ -231,6 +246,7 @@ static fxt_status take_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, 
         case FXT_ARG_NULL:
             break;
         case FXT_ARG_INT32:
+            /* 32-bit values live in the header's upper half ([32..63]). */
             arg->v.i32 = (int32_t)(uint32_t)fxt_get_arg_i32(ah);
             break;
         case FXT_ARG_UINT32:
@@ -241,6 +257,7 @@ static fxt_status take_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, 
         case FXT_ARG_DOUBLE:
         case FXT_ARG_POINTER:
         case FXT_ARG_KOID: {
+            /* The 64-bit value word must lie inside the argument's own size, not just the record's. */
             if (j >= end) {
                 return fail(r, FXT_E_BAD_ARG, off, h,
                             "argument %u (%s): value word does not fit its size of %u words", a + 1,
@@ -263,6 +280,7 @@ static fxt_status take_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, 
             }
             break;
         case FXT_ARG_BOOL:
+            /* The value is bit 32 (spec-notes: one writer put it at bit 16). */
             arg->v.boolean = (int)fxt_get_arg_bool(ah);
             break;
         default:
@@ -275,6 +293,7 @@ static fxt_status take_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, 
     return FXT_OK;
 }
 
+/* Unknown types and subtypes are delivered, not errors: the size still frames them. */
 static void set_unknown(fxt_record_t *rec, int has_subtype, uint32_t subtype, uint64_t n) {
     rec->kind = FXT_KIND_UNKNOWN;
     rec->u.unknown.type = rec->type;
@@ -299,6 +318,7 @@ static fxt_status decode_metadata(fxt_reader_t *r, const cur_t *cp, uint64_t h, 
         uint32_t id = (uint32_t)fxt_get_meta_provider_id(h);
         uint32_t len = (uint32_t)fxt_get_meta_name_len(h);
         kname = "provider info";
+        /* The name length [52..59] is in bytes, not words (spec-notes). */
         if (fxt_words(len) > c.n - 1) {
             SHORT("provider name");
         }
@@ -308,6 +328,7 @@ static fxt_status decode_metadata(fxt_reader_t *r, const cur_t *cp, uint64_t h, 
             return fail(r, st, off, h, "provider info record: cannot keep state for provider %u: %s",
                         (unsigned)id, fxt_status_str(st));
         }
+        /* Provider state is created on first sight and kept, so switching back finds its tables. */
         r->cur = p;
         rec->kind = FXT_KIND_PROVIDER_INFO;
         rec->u.provider_info.id = id;
@@ -329,6 +350,7 @@ static fxt_status decode_metadata(fxt_reader_t *r, const cur_t *cp, uint64_t h, 
         rec->u.provider_section.id = id;
         return FXT_OK;
     }
+    /* The event names a provider id but does not change the current context. */
     case FXT_META_PROVIDER_EVENT:
         rec->kind = FXT_KIND_PROVIDER_EVENT;
         rec->u.provider_event.id = (uint32_t)fxt_get_meta_provider_id(h);
@@ -336,6 +358,7 @@ static fxt_status decode_metadata(fxt_reader_t *r, const cur_t *cp, uint64_t h, 
         return FXT_OK;
     case FXT_META_TRACE_INFO: {
         unsigned itype = (unsigned)fxt_get_meta_trace_info_type(h);
+        /* The magic number record is a trace info record of type 0 (spec: Magic number record). */
         if (itype == FXT_TRACE_INFO_MAGIC) {
             rec->kind = FXT_KIND_MAGIC;
         } else {
@@ -363,6 +386,8 @@ static fxt_status decode_event(fxt_reader_t *r, const cur_t *cp, uint64_t h, uin
     if (c.n < 2) {
         SHORT("timestamp word");
     }
+    /* Word 0 is the header, word 1 the timestamp; the variable-size fields follow in spec order:
+     * thread, category, name, arguments, then the type-specific words. */
     uint64_t i = 2;
     rec->u.event.type = etype;
     rec->u.event.ts = W(&c, 1);
@@ -383,6 +408,7 @@ static fxt_status decode_event(fxt_reader_t *r, const cur_t *cp, uint64_t h, uin
         }
     }
     switch (etype) {
+    /* The counter/correlation id comes after the arguments (spec-notes: ftr wrote it before). */
     case FXT_EVENT_COUNTER:
     case FXT_EVENT_ASYNC_BEGIN:
     case FXT_EVENT_ASYNC_INSTANT:
@@ -400,12 +426,15 @@ static fxt_status decode_event(fxt_reader_t *r, const cur_t *cp, uint64_t h, uin
         if (i >= c.n) {
             SHORT("end timestamp word");
         }
+        /* The end timestamp, not a duration (spec-notes). */
         rec->u.event.end_ts = W(&c, i);
         i++;
         break;
     default:
         break;
     }
+    /* Words beyond the defined content are exposed, not errors: e.g. Fuchsia's scope word after
+     * an instant's arguments (spec-notes, Extensions). */
     rec->u.event.extra_words = (uint32_t)(c.n - i);
     rec->u.event.extra = i < c.n ? c.p + 8u * i : NULL;
     rec->kind = FXT_KIND_EVENT;
@@ -449,6 +478,7 @@ static fxt_status decode_objects(fxt_reader_t *r, const cur_t *cp, uint64_t h, u
             return st;
         }
         rec->kind = FXT_KIND_USERSPACE_OBJECT;
+        /* The table is per provider (r->cur) and filled only after the record validated. */
         if (!(r->flags & FXT_READ_NO_OBJECT_TABLES)) {
             const fxt_str_t *nm = &rec->u.userspace_object.name;
             st =
@@ -478,6 +508,7 @@ static fxt_status decode_objects(fxt_reader_t *r, const cur_t *cp, uint64_t h, u
         uint64_t process = 0;
         for (unsigned a = 0; a < rec->nargs; a++) {
             const fxt_arg_t *arg = &rec->args[a];
+            /* A thread's process: a koid "process" argument, or uint64 as some writers use. */
             if ((arg->type == FXT_ARG_KOID || arg->type == FXT_ARG_UINT64) && arg->name.ptr != NULL &&
                 arg->name.len == 7 && memcmp(arg->name.ptr, "process", 7) == 0) {
                 has_process = 1;
@@ -504,6 +535,7 @@ static fxt_status decode_scheduling(fxt_reader_t *r, const cur_t *cp, uint64_t h
     switch (stype) {
     case FXT_SCHED_CONTEXT_SWITCH: {
         const char *kname = "context switch";
+        /* Context switch: header, timestamp, outgoing tid, incoming tid (spec: Context switch record). */
         if (c.n < 4) {
             SHORT("timestamp and thread id words");
         }
@@ -569,6 +601,8 @@ static fxt_status decode_large(fxt_reader_t *r, const cur_t *cp, uint64_t h, uin
     const cur_t c = *cp;
     const char *kname = "large blob";
     const fxt__provider_t *prov = r->cur;
+    /* [36..39] is the large record type, [40..43] the blob format (spec-notes: Fuchsia's Rust
+     * reader swaps them). */
     unsigned ltype = (unsigned)fxt_get_large_type(h);
     unsigned format = (unsigned)fxt_get_large_blob_format(h);
     if (ltype != FXT_LARGE_BLOB) {
@@ -610,6 +644,7 @@ static fxt_status decode_large(fxt_reader_t *r, const cur_t *cp, uint64_t h, uin
     }
     uint64_t size = W(&c, i);
     i++;
+    /* (c.n - i) * 8 cannot overflow: c.n comes from a 32-bit size field. */
     if (size > (c.n - i) * 8u) {
         return fail(r, FXT_E_BAD_RECORD, off, h,
                     "large blob record: payload of %llu bytes does not fit its size of %llu words",
@@ -635,6 +670,8 @@ static fxt_status decode(fxt_reader_t *r, const uint8_t *p, uint64_t n, uint64_t
     rec->nargs = 0;
 
     switch (type) {
+    /* For metadata the provider is read after decoding: a provider info/section record
+     * belongs to the provider it makes current (dump contract). */
     case FXT_RECORD_EVENT: {
         fxt_status st = decode_event(r, &c, h, off, rec);
         rec->has_provider = r->cur->has_id;
@@ -662,6 +699,7 @@ static fxt_status decode(fxt_reader_t *r, const uint8_t *p, uint64_t n, uint64_t
         }
         rec->kind = FXT_KIND_INIT;
         rec->u.init.ticks_per_second = W(&c, 1);
+        /* The tick rate is per provider (spec-notes); 0 is stored as given and reported by fxt check. */
         r->cur->ticks_per_second = rec->u.init.ticks_per_second;
         return FXT_OK;
     }
@@ -677,6 +715,8 @@ static fxt_status decode(fxt_reader_t *r, const uint8_t *p, uint64_t n, uint64_t
         rec->u.string.value.ptr = (const char *)(p + 8);
         rec->u.string.value.len = len;
         rec->u.string.value.ref = fxt_strref_inline((uint16_t)len);
+        /* Index 0 is reserved: the record is delivered but registers nothing (dump contract).
+         * A later record for the same index replaces the earlier one (spec-notes). */
         if (index != 0) {
             fxt_status st = fxt__string_set(r->cur, index, (const char *)(p + 8), len);
             if (st != FXT_OK) {
@@ -695,6 +735,7 @@ static fxt_status decode(fxt_reader_t *r, const uint8_t *p, uint64_t n, uint64_t
         rec->u.thread.index = index;
         rec->u.thread.pid = W(&c, 1);
         rec->u.thread.tid = W(&c, 2);
+        /* Same rules as string records: index 0 registers nothing, re-registration replaces. */
         if (index != 0) {
             fxt_status st = fxt__thread_set(r->cur, index, rec->u.thread.pid, rec->u.thread.tid);
             if (st != FXT_OK) {
@@ -770,10 +811,12 @@ static inline uint64_t read_header(fxt_reader_t *r, const uint8_t *p) {
     return fxt_load64_swapped(p, r->swapped);
 }
 
+/* Large records (type 15) carry their size in [4..35], not [4..15] (spec-notes). */
 static inline uint64_t header_words(uint64_t h) {
     return fxt_get_rec_type(h) == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h);
 }
 
+/* A size of 0 gives no way to find the next record: fatal, everything after is ignored. */
 static fxt_status fatal_size0(fxt_reader_t *r, uint64_t off, uint64_t h) {
     r->stopped = 1;
     return fail(r, FXT_E_BAD_RECORD_SIZE, off, h,
@@ -781,6 +824,7 @@ static fxt_status fatal_size0(fxt_reader_t *r, uint64_t off, uint64_t h) {
                 (unsigned)fxt_get_rec_type(h));
 }
 
+/* Grows pend by doubling to hold BYTES; -1 when out of memory. */
 static int pend_reserve(fxt_reader_t *r, uint64_t bytes) {
     if (bytes <= r->pend_cap) {
         return 0;
@@ -798,6 +842,7 @@ static int pend_reserve(fxt_reader_t *r, uint64_t bytes) {
     return 0;
 }
 
+/* FXT_E_LIMIT is recoverable: the caller has set skip, and reading resumes after the record. */
 static fxt_status too_large(fxt_reader_t *r, uint64_t off, uint64_t h, uint64_t bytes) {
     return fail(r, FXT_E_LIMIT, off, h,
                 "record of %llu bytes exceeds the reassembly limit of %llu bytes; skipped",
@@ -826,11 +871,13 @@ fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *r
     }
     for (;;) {
         size_t avail = in->size - in->pos;
+        /* After a fatal error all further input is consumed unread. */
         if (r->stopped) {
             r->offset += avail;
             in->pos = in->size;
             return FXT_END;
         }
+        /* Skipping an oversized or unbufferable record: its bytes are dropped as they arrive. */
         if (r->skip != 0) {
             size_t take = avail < r->skip ? avail : (size_t)r->skip;
             r->skip -= take;
@@ -859,6 +906,8 @@ fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *r
                 }
                 uint64_t bytes = words * 8u;
                 if (bytes > r->max_record_bytes) {
+                    /* Only records that straddle chunks are limited: one wholly in the buffer is decoded in
+                     * place. */
                     r->skip = bytes - avail;
                     in->pos = in->size;
                     r->offset += avail;
@@ -925,6 +974,7 @@ fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *r
         size_t take = avail < need ? avail : (size_t)need;
         if (pend_reserve(r, r->pend_len + take) != 0) {
             uint64_t h = fxt_load64_swapped(r->pend, r->swapped), size = r->pend_size;
+            /* Out of memory here only loses this record: its remaining bytes are skipped, reading goes on. */
             r->skip = r->pend_size - r->pend_len;
             r->pend_len = 0;
             r->pend_size = 0;
@@ -942,14 +992,17 @@ fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *r
         uint64_t words = r->pend_size / 8u;
         r->pend_len = 0;
         r->pend_size = 0;
+        /* The record's views point into pend: valid until the next call, which may reuse it. */
         return decode(r, r->pend, words, h, r->pend_off, rec);
     }
 }
 
+/* Called at the end of input: reports a record cut short, then forgets it. */
 fxt_status fxt_reader_end(fxt_reader_t *r) {
     if (r == NULL) {
         return FXT_E_INVALID_ARG;
     }
+    /* The fatal error was already reported; nothing is pending. */
     if (r->stopped) {
         return FXT_OK;
     }
@@ -1031,6 +1084,7 @@ fxt_status fxt_reader_thread(const fxt_reader_t *r, uint8_t index, fxt_thread_re
     return FXT_OK;
 }
 
+/* Object lookups are in the current provider's tables, like strings and threads. */
 fxt_status fxt_reader_kernel_object(const fxt_reader_t *r, uint64_t koid, fxt_kernel_object_info_t *out) {
     if (r == NULL || out == NULL) {
         return FXT_E_INVALID_ARG;
