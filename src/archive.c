@@ -14,6 +14,7 @@
 
 /* ---- re-encoding ---------------------------------------------------------------------- */
 
+/* A timestamp moved by BY ticks, clamped at 0: a negative --offset cannot wrap it around. */
 static uint64_t shift(uint64_t ts, int64_t by) {
     if (by < 0 && (uint64_t)(-by) > ts) {
         return 0;
@@ -31,10 +32,12 @@ static fxt_str_t wstr(fxt_str_t s) {
 }
 
 static fxt_wthread_t wthread(const fxt_thread_ref_t *t) {
+    /* Unresolved refs are written inline (as 0/0) rather than interned: they named no thread. */
     return t->ref == FXT_THREADREF_INLINE || !t->resolved ? fxt_thread_inline(t->pid, t->tid)
                                                           : fxt_thread(t->pid, t->tid);
 }
 
+/* The record's known-type arguments as writer arguments; returns how many. */
 static unsigned wargs(const fxt_record_t *rec, fxt_warg_t *out) {
     unsigned n = 0;
     for (unsigned i = 0; i < rec->nargs; i++) {
@@ -54,6 +57,8 @@ static unsigned wargs(const fxt_record_t *rec, fxt_warg_t *out) {
     return n;
 }
 
+/* Re-encodes a decoded record through the writer API, so strings and threads are interned
+ * again in the output and timestamps can be shifted; BY is in the record's own ticks. */
 fxt_status fxt_write_record(fxt_writer_t *w, const fxt_record_t *rec, int64_t by) {
     if (w == NULL || rec == NULL) {
         return FXT_E_INVALID_ARG;
@@ -61,6 +66,8 @@ fxt_status fxt_write_record(fxt_writer_t *w, const fxt_record_t *rec, int64_t by
     fxt_warg_t args[FXT_MAX_ARGS];
     unsigned n;
     switch (rec->kind) {
+    /* Framing and table records are the writer's job: it emits its own magic, provider context
+     * and string/thread records as the re-encoded records need them. */
     case FXT_KIND_MAGIC:
     case FXT_KIND_PROVIDER_INFO:
     case FXT_KIND_PROVIDER_SECTION:
@@ -72,6 +79,7 @@ fxt_status fxt_write_record(fxt_writer_t *w, const fxt_record_t *rec, int64_t by
         return fxt_write_trace_info(w, rec->u.trace_info.info_type,
                                     fxt_get_meta_trace_info_data(rec->header));
     case FXT_KIND_INIT:
+        /* The writer refuses 0 ticks per second; 1 keeps the record in place instead of failing it. */
         return fxt_write_init(w, rec->u.init.ticks_per_second ? rec->u.init.ticks_per_second : 1);
     case FXT_KIND_EVENT: {
         uint64_t extra[8];
@@ -86,6 +94,8 @@ fxt_status fxt_write_record(fxt_writer_t *w, const fxt_record_t *rec, int64_t by
         ev.end_ts = shift(rec->u.event.end_ts, by);
         ev.args = args;
         ev.nargs = n;
+        /* Extra words (e.g. Fuchsia's scope word after an instant's arguments) are carried over;
+         * 8 bounds the local copy, the known extensions use one. */
         ev.nextra = rec->u.event.extra_words < 8 ? rec->u.event.extra_words : 8;
         for (unsigned i = 0; i < ev.nextra; i++) {
             extra[i] = fxt_record_word(rec, rec->u.event.extra, i);
@@ -138,6 +148,8 @@ fxt_status fxt_write_record(fxt_writer_t *w, const fxt_record_t *rec, int64_t by
     }
     case FXT_KIND_UNKNOWN:
     default:
+        /* An unknown layout cannot be byte-swapped word by word safely (its strings are bytes):
+         * refused, not guessed (docs/archive.md). */
         if (rec->swapped != fxt__writer_swapped(w)) {
             return FXT_E_UNSUPPORTED;
         }
@@ -172,6 +184,7 @@ struct fxt_merger {
     fxt_diag_t diag;
 };
 
+/* Linear search: provider counts are small (see the used field). */
 static int id_used(const fxt_merger_t *m, uint32_t id) {
     for (size_t i = 0; i < m->nused; i++) {
         if (m->used[i] == id) {
@@ -197,6 +210,8 @@ static fxt_status use_id(fxt_merger_t *m, uint32_t id) {
 }
 
 /* Output id for an input provider id (0 with `implicit` = the input's own context). */
+/* Input ids are kept when free, else remapped to the next free id (docs/archive.md); the map
+ * is per input (reset by begin), while used ids span the whole output. */
 static fxt_status map_id(fxt_merger_t *m, uint32_t in, int implicit, uint32_t *out, int *fresh) {
     if (!implicit) {
         for (size_t i = 0; i < m->nmap; i++) {
@@ -255,6 +270,7 @@ fxt_status fxt_merger_create(fxt_writer_t *w, fxt_merger_t **out) {
     }
     m->w = w;
     m->next_free = 1;
+    /* One magic record for the whole archive: inputs' own magic records are dropped. */
     st = fxt_write_magic(w);
     if (st != FXT_OK) {
         fxt_reader_destroy(m->r);
@@ -265,6 +281,7 @@ fxt_status fxt_merger_create(fxt_writer_t *w, fxt_merger_t **out) {
     return FXT_OK;
 }
 
+/* Starts an input: a fresh reader state and id map, as inputs share no strings or threads. */
 fxt_status fxt_merger_begin(fxt_merger_t *m, const fxt_merger_input_t *in) {
     if (m == NULL || m->active) {
         return FXT_E_STATE;
@@ -294,6 +311,7 @@ static fxt_status raw_section(fxt_merger_t *m, uint32_t id) {
     return fxt_write_raw(m->w, b, sizeof b);
 }
 
+/* Records outside any provider section get a provider of their own, named after the input. */
 static fxt_status open_implicit(fxt_merger_t *m) {
     uint32_t id;
     int fresh;
@@ -314,6 +332,7 @@ static fxt_status merge_record(fxt_merger_t *m, const fxt_record_t *rec) {
     uint32_t id;
     int fresh;
     if (m->raw < 0) {
+        /* Verbatim copy is only possible with the output's byte order and no clock shift. */
         m->raw = rec->swapped == fxt__writer_swapped(m->w) && m->offset_ns == 0;
     }
     switch (rec->kind) {
@@ -345,6 +364,7 @@ static fxt_status merge_record(fxt_merger_t *m, const fxt_record_t *rec) {
         }
         return m->raw ? raw_section(m, id) : fxt_write_provider_section(m->w, id);
     case FXT_KIND_PROVIDER_EVENT:
+        /* A provider event must sit inside a provider context of this input, like any record. */
         if (!m->in_provider && (st = open_implicit(m)) != FXT_OK) {
             return st;
         }
@@ -360,6 +380,7 @@ static fxt_status merge_record(fxt_merger_t *m, const fxt_record_t *rec) {
         return st;
     }
     m->stats.records++;
+    /* Verbatim: string and thread records are copied too, so indexed refs stay valid. */
     if (m->raw) {
         return fxt_write_raw(m->w, rec->bytes, (size_t)rec->size);
     }
@@ -367,6 +388,7 @@ static fxt_status merge_record(fxt_merger_t *m, const fxt_record_t *rec) {
     if (m->offset_ns != 0) {
         uint64_t tps = fxt_reader_ticks_per_second(m->r);
         __extension__ typedef __int128 i128;
+        /* The offset in ns converted to this provider's ticks (per-provider rate), in 128 bits. */
         by = (int64_t)((i128)m->offset_ns * (i128)tps / 1000000000);
     }
     return fxt_write_record(m->w, rec, by);
@@ -386,6 +408,7 @@ fxt_status fxt_merger_feed(fxt_merger_t *m, const void *data, size_t len) {
         if (st == FXT_NEED_INPUT || st == FXT_END) {
             return FXT_OK;
         }
+        /* Damaged records are skipped and counted: the rest of the input is still merged. */
         if (st < 0) {
             m->stats.damaged++;
             m->diag = *fxt_reader_diag(m->r);
@@ -404,12 +427,14 @@ fxt_status fxt_merger_feed(fxt_merger_t *m, const void *data, size_t len) {
             snprintf(m->diag.msg, sizeof m->diag.msg, "record cannot be re-encoded: %s", fxt_status_str(st));
             continue;
         }
+        /* Writer failures (sink, memory) are sticky: the merger stops and reports them from now on. */
         if (st != FXT_OK) {
             return m->status = st;
         }
     }
 }
 
+/* Ends an input; FXT_E_TRUNCATED when it stopped inside a record (what came before is kept). */
 fxt_status fxt_merger_end(fxt_merger_t *m) {
     if (m == NULL || !m->active) {
         return FXT_E_STATE;
@@ -425,6 +450,7 @@ fxt_status fxt_merger_end(fxt_merger_t *m) {
 
 /* ---- raw provider buffers (the trace manager's view) ----------------------------------- */
 
+/* A provider for raw buffers: a fresh output id, never one of the inputs' ids. */
 fxt_status fxt_merger_add_provider(fxt_merger_t *m, const char *name, uint32_t *id) {
     if (m == NULL || id == NULL) {
         return FXT_E_INVALID_ARG;
@@ -463,6 +489,7 @@ fxt_status fxt_merger_add_buffer(fxt_merger_t *m, uint32_t id, const void *data,
     if (m->status != FXT_OK) {
         return m->status;
     }
+    /* Buffers are in host byte order and copied verbatim: a swapped output would need re-encoding. */
     if (fxt__writer_swapped(m->w)) {
         return FXT_E_UNSUPPORTED;
     }
@@ -473,11 +500,14 @@ fxt_status fxt_merger_add_buffer(fxt_merger_t *m, uint32_t id, const void *data,
         uint64_t h = fxt_load64(p + pos);
         uint64_t type = fxt_get_rec_type(h);
         uint64_t words = type == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h);
+        /* A size-0 record or one cut by the buffer's end: keep what came before (trace manager). */
         if (words == 0 || words > (len - pos) / 8) {
             break;
         }
         size_t size = (size_t)words * 8;
+        /* Metadata inside a provider's buffer is garbage per the spec: skipped (docs/archive.md). */
         if (type != FXT_RECORD_METADATA) {
+            /* A provider section record only when switching providers: consecutive buffers share one. */
             if (m->cur_out != id) {
                 if ((st = raw_section(m, id)) != FXT_OK) {
                     return m->status = st;

@@ -19,6 +19,7 @@ void fxt__provider_init(fxt__provider_t *p, uint32_t id, int has_id) {
     memset(p, 0, sizeof *p);
     p->id = id;
     p->has_id = has_id;
+    /* No initialization record yet: 1 tick = 1 ns is the spec's default (spec-notes). */
     p->ticks_per_second = UINT64_C(1000000000);
 }
 
@@ -45,6 +46,7 @@ void fxt__provider_free(fxt__provider_t *p) {
     memset(p, 0, sizeof *p);
 }
 
+/* Linear probing; the table is never full (load <= 3/4), so an empty slot ends the search. */
 fxt__provider_t *fxt__provider_find(const fxt__provider_map_t *m, uint32_t id) {
     if (m->cap == 0) {
         return NULL;
@@ -89,14 +91,17 @@ fxt__provider_t *fxt__provider_get(fxt__provider_map_t *m, uint32_t id, fxt_stat
     if (p != NULL) {
         return p;
     }
+    /* FXT_E_LIMIT, not NOMEM: a hostile trace naming millions of providers is refused at 2^20. */
     if (m->count >= FXT__MAX_PROVIDERS) {
         *st = FXT_E_LIMIT;
         return NULL;
     }
+    /* Grown before inserting, at 3/4 load, so probes stay short and always end. */
     if ((m->count + 1) * 4 > m->cap * 3 && provider_map_grow(m) != 0) {
         *st = FXT_E_NOMEM;
         return NULL;
     }
+    /* Providers are allocated one by one: r->cur points at one, and growing the map must not move it. */
     p = malloc(sizeof *p);
     if (p == NULL) {
         *st = FXT_E_NOMEM;
@@ -126,6 +131,7 @@ void fxt__provider_map_free(fxt__provider_map_t *m) {
 
 /* Copy `len` bytes into an owned buffer, reusing its capacity. */
 static int copy_into(char **buf, uint32_t *cap, const char *s, uint32_t len) {
+    /* A replaced string or object name reuses its buffer: recycled slots do not allocate each time. */
     if (len > *cap || *buf == NULL) {
         uint32_t ncap = len < 16 ? 16 : len;
         char *nb = realloc(*buf, ncap);
@@ -141,6 +147,8 @@ static int copy_into(char **buf, uint32_t *cap, const char *s, uint32_t len) {
     return 0;
 }
 
+/* Stores a copy: the record's bytes live in the caller's buffer, and later records refer to
+ * the string by index after that buffer is gone. Re-registration replaces (spec-notes). */
 fxt_status fxt__string_set(fxt__provider_t *p, uint16_t index, const char *s, uint32_t len) {
     if (index >= p->nstrings) {
         /* grow geometrically up to the 15-bit index space */
@@ -170,6 +178,7 @@ fxt_status fxt__string_set(fxt__provider_t *p, uint16_t index, const char *s, ui
 
 fxt_status fxt__thread_set(fxt__provider_t *p, uint8_t index, uint64_t pid, uint64_t tid) {
     if (p->threads == NULL) {
+        /* All 256 slots at once: small, and an 8-bit index can never go past it. */
         p->threads = calloc(FXT_MAX_THREAD_INDEX + 1u, sizeof *p->threads);
         if (p->threads == NULL) {
             return FXT_E_NOMEM;
@@ -181,6 +190,7 @@ fxt_status fxt__thread_set(fxt__provider_t *p, uint8_t index, uint64_t pid, uint
     return FXT_OK;
 }
 
+/* Kernel objects are keyed by koid (k2 = 0), userspace objects by (pid, pointer). */
 static size_t obj_hash(uint64_t k1, uint64_t k2) { return (size_t)mix64(k1 ^ mix64(k2)); }
 
 const fxt__obj_t *fxt__obj_find(const fxt__obj_map_t *m, uint64_t k1, uint64_t k2) {
@@ -221,6 +231,7 @@ static int obj_map_grow(fxt__obj_map_t *m) {
     return 0;
 }
 
+/* Inserts or replaces: a later record for the same object updates its name and process. */
 fxt_status fxt__obj_put(fxt__obj_map_t *m, uint64_t k1, uint64_t k2, uint32_t obj_type, const char *name,
                         uint32_t name_len, int has_process, uint64_t process_koid) {
     if ((m->count + 1) * 4 > m->cap * 3 && obj_map_grow(m) != 0) {
@@ -245,6 +256,7 @@ fxt_status fxt__obj_put(fxt__obj_map_t *m, uint64_t k1, uint64_t k2, uint32_t ob
     o->name_len = 0;
     if (name != NULL) {
         if (copy_into(&o->name, &o->name_cap, name, name_len) != 0) {
+            /* The entry stays, without a name, so lookups report "no name" rather than a stale one. */
             o->has_name = 0;
             return FXT_E_NOMEM;
         }
