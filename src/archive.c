@@ -209,8 +209,8 @@ static fxt_status use_id(fxt_merger_t *m, uint32_t id) {
     return FXT_OK;
 }
 
-/* Output id for an input provider id (0 with `implicit` = the input's own context). */
-/* Input ids are kept when free, else remapped to the next free id (docs/archive.md); the map
+/* Output id for an input provider id (0 with `implicit` = the input's own context).
+ * Input ids are kept when free, else remapped to the next free id (docs/archive.md); the map
  * is per input (reset by begin), while used ids span the whole output. */
 static fxt_status map_id(fxt_merger_t *m, uint32_t in, int implicit, uint32_t *out, int *fresh) {
     if (!implicit) {

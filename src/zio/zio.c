@@ -7,8 +7,11 @@
 #include <zlib.h>
 #include <zstd.h>
 
+/* 128 KiB of compressed output per pass: about what zstd's streaming API recommends
+ * (ZSTD_CStreamOutSize), and plenty for deflate. */
 #define ZBUF (1u << 17)
 
+/* Magic bytes, not file names: works on pipes. gzip 1f 8b (RFC 1952), zstd 28 b5 2f fd (RFC 8878). */
 fxt_zio_format fxt_zio_detect(const void *data, size_t len) {
     const uint8_t *p = data;
     if (len >= 2 && p[0] == 0x1f && p[1] == 0x8b) {
@@ -96,6 +99,8 @@ fxt_sink_t fxt_zsink_sink(fxt_zsink_t *z) {
     return s;
 }
 
+/* Runs deflate until it has consumed its input (or, with Z_FINISH, written the trailer),
+ * passing every full output buffer down. */
 static fxt_status gz_pump(fxt_zsink_t *z, int flush) {
     int r;
     do {
@@ -112,18 +117,21 @@ static fxt_status gz_pump(fxt_zsink_t *z, int flush) {
                 return st;
             }
         }
+        /* A full output buffer means deflate may have more pending; Z_FINISH must reach STREAM_END. */
     } while (z->gz.avail_out == 0 || (flush == Z_FINISH && r != Z_STREAM_END));
     return FXT_OK;
 }
 
 static fxt_status zsink_write(void *ctx, const void *data, size_t len) {
     fxt_zsink_t *z = ctx;
+    /* Errors are sticky: after a failed write the stream is broken, so nothing more goes down. */
     if (z->status != FXT_OK) {
         return z->status;
     }
     if (z->fmt == FXT_ZIO_GZIP) {
         const uint8_t *p = data;
         while (len > 0) {
+            /* zlib counts in uInt (32 bits): feed size_t lengths in 1 GiB pieces. */
             uInt n = len > 0x40000000u ? 0x40000000u : (uInt)len;
             z->gz.next_in = (Bytef *)(uintptr_t)p;
             z->gz.avail_in = n;
@@ -137,6 +145,7 @@ static fxt_status zsink_write(void *ctx, const void *data, size_t len) {
         return FXT_OK;
     }
     ZSTD_inBuffer in = {data, len, 0};
+    /* ZSTD_compressStream may not take all input at once when the output buffer fills: loop. */
     while (in.pos < in.size) {
         ZSTD_outBuffer ob = {z->buf, ZBUF, 0};
         size_t r = ZSTD_compressStream(z->zs, &ob, &in);
@@ -153,6 +162,7 @@ static fxt_status zsink_write(void *ctx, const void *data, size_t len) {
     return FXT_OK;
 }
 
+/* Writes the stream's trailer; once only, so a second call cannot append another. */
 fxt_status fxt_zsink_finish(fxt_zsink_t *z) {
     if (z == NULL) {
         return FXT_E_INVALID_ARG;
@@ -169,6 +179,7 @@ fxt_status fxt_zsink_finish(fxt_zsink_t *z) {
     size_t left;
     do {
         ZSTD_outBuffer ob = {z->buf, ZBUF, 0};
+        /* Returns the bytes still to flush: call until 0. */
         left = ZSTD_endStream(z->zs, &ob);
         if (ZSTD_isError(left)) {
             return z->status = FXT_E_CORRUPT;
@@ -215,6 +226,7 @@ fxt_status fxt_zdec_create(fxt_zio_format fmt, fxt_zdec_t **out) {
     }
     d->fmt = fmt;
     if (fmt == FXT_ZIO_GZIP) {
+        /* 15 + 16: gzip wrapper only (not raw deflate or zlib), 32 KiB window. */
         if (inflateInit2(&d->gz, 15 + 16) != Z_OK) {
             free(d);
             return FXT_E_NOMEM;
@@ -231,6 +243,9 @@ fxt_status fxt_zdec_create(fxt_zio_format fmt, fxt_zdec_t **out) {
     return FXT_OK;
 }
 
+/* Decompresses from src[*pos..len) into dst[0..cap); stops when output is full or no progress
+ * is possible, so the caller decides when to read more input. Concatenated gzip members and
+ * zstd frames are read as one stream (as gzip -d and zstd -d do). */
 fxt_status fxt_zdec_run(fxt_zdec_t *d, const void *src, size_t len, size_t *pos, void *dst, size_t cap,
                         size_t *produced) {
     const uint8_t *s = src;
@@ -241,6 +256,7 @@ fxt_status fxt_zdec_run(fxt_zdec_t *d, const void *src, size_t len, size_t *pos,
             d->gz.next_in = (Bytef *)(uintptr_t)(s + *pos);
             d->gz.avail_in = (uInt)(avail > 0x40000000u ? 0x40000000u : avail);
             d->gz.next_out = (Bytef *)dst + *produced;
+            /* Both sides clamped to 1 GiB: zlib's counters are uInt. */
             d->gz.avail_out = (uInt)(cap - *produced > 0x40000000u ? 0x40000000u : cap - *produced);
             uInt before_in = d->gz.avail_in, before_out = d->gz.avail_out;
             int r = inflate(&d->gz, Z_NO_FLUSH);
@@ -288,6 +304,7 @@ fxt_status fxt_zdec_run(fxt_zdec_t *d, const void *src, size_t len, size_t *pos,
     return FXT_OK;
 }
 
+/* Input ended inside a gzip member or zstd frame: the stream was cut short. */
 fxt_status fxt_zdec_end(const fxt_zdec_t *d) { return d->in_frame ? FXT_E_TRUNCATED : FXT_OK; }
 
 void fxt_zdec_destroy(fxt_zdec_t *d) {
