@@ -194,6 +194,7 @@ static int id_used(const fxt_merger_t *m, uint32_t id) {
     return 0;
 }
 
+/* Marks an output provider id as taken for the rest of the archive. */
 static fxt_status use_id(fxt_merger_t *m, uint32_t id) {
     if (m->nused == m->capused) {
         size_t nc = m->capused ? m->capused * 2 : 16;
@@ -327,6 +328,8 @@ static fxt_status open_implicit(fxt_merger_t *m) {
     return st;
 }
 
+/* One record of the current input into the output: provider records are remapped, the rest
+ * copied verbatim (raw) or re-encoded (other byte order, clock shift). */
 static fxt_status merge_record(fxt_merger_t *m, const fxt_record_t *rec) {
     fxt_status st;
     uint32_t id;
@@ -394,6 +397,8 @@ static fxt_status merge_record(fxt_merger_t *m, const fxt_record_t *rec) {
     return fxt_write_record(m->w, rec, by);
 }
 
+/* A chunk of the current input; damaged and refused records are counted and skipped, only
+ * writer failures stop the merge. */
 fxt_status fxt_merger_feed(fxt_merger_t *m, const void *data, size_t len) {
     if (m == NULL || !m->active) {
         return FXT_E_STATE;
@@ -479,6 +484,7 @@ fxt_status fxt_merger_add_provider(fxt_merger_t *m, const char *name, uint32_t *
     return FXT_OK;
 }
 
+/* Appends a raw provider buffer (records only, no metadata of its own) to provider ID. */
 fxt_status fxt_merger_add_buffer(fxt_merger_t *m, uint32_t id, const void *data, size_t len) {
     if (m == NULL || (data == NULL && len != 0) || id == 0) {
         return FXT_E_INVALID_ARG;

@@ -72,6 +72,7 @@ fail(fxt_reader_t *r, fxt_status st, uint64_t off, uint64_t header, const char *
 
 /* ---- lifecycle ---------------------------------------------------------------- */
 
+/* Options are optional: NULL gives the defaults (flags 0, 256 MiB reassembly limit). */
 fxt_status fxt_reader_create(const fxt_reader_options_t *opt, fxt_reader_t **out) {
     if (out == NULL) {
         return FXT_E_INVALID_ARG;
@@ -849,6 +850,9 @@ static fxt_status too_large(fxt_reader_t *r, uint64_t off, uint64_t h, uint64_t 
                 (unsigned long long)bytes, (unsigned long long)r->max_record_bytes);
 }
 
+/* The next record from IN, or FXT_NEED_INPUT when IN is used up (feed the next chunk).
+ * Between calls the reader is in one of four states: idle, reassembling a header
+ * (pend_size 0), reassembling a record (pend_size set), skipping (skip set), or stopped. */
 fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *rec) {
     if (r == NULL || in == NULL || rec == NULL || (in->src == NULL && in->size != 0) || in->pos > in->size) {
         return FXT_E_INVALID_ARG;
@@ -1049,6 +1053,7 @@ int fxt_reader_provider(const fxt_reader_t *r, uint32_t *id) {
 
 uint64_t fxt_reader_ticks_per_second(const fxt_reader_t *r) { return r ? r->cur->ticks_per_second : 0; }
 
+/* Looks up an index in the current provider's table; 0 is always the empty string. */
 fxt_status fxt_reader_string(const fxt_reader_t *r, uint16_t index, fxt_str_t *out) {
     if (r == NULL || out == NULL) {
         return FXT_E_INVALID_ARG;

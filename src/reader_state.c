@@ -32,6 +32,7 @@ static void obj_map_free(fxt__obj_map_t *m) {
     m->cap = m->count = 0;
 }
 
+/* Frees the tables but not P itself: the implicit context is embedded in the reader. */
 void fxt__provider_free(fxt__provider_t *p) {
     if (p == NULL) {
         return;
@@ -86,6 +87,8 @@ static int provider_map_grow(fxt__provider_map_t *m) {
     return 0;
 }
 
+/* The state of provider ID, created on first sight; NULL with *st set when over the limit
+ * or out of memory (the record that named it is then reported as failed). */
 fxt__provider_t *fxt__provider_get(fxt__provider_map_t *m, uint32_t id, fxt_status *st) {
     fxt__provider_t *p = fxt__provider_find(m, id);
     if (p != NULL) {

@@ -14,6 +14,7 @@ const cli_command_t *const cli_commands[] = {
 };
 const size_t cli_ncommands = sizeof cli_commands / sizeof cli_commands[0];
 
+/* A command's help: usage, description, the options table, then notes (exit statuses). */
 void cli_print_help(FILE *f, const cli_command_t *cmd) {
     fprintf(f, "usage: %s\n\n%s", cmd->usage, cmd->about);
     if (cmd->spec->nopts > 0) {

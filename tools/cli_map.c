@@ -69,6 +69,8 @@ void *cli_map_get(cli_map_t *m, const void *key, size_t klen, int create) {
     return cli_map_get_ix(m, key, klen, create, NULL);
 }
 
+/* The value for KEY, created zeroed when CREATE; INDEX gets its insertion index (for
+ * cli_map_at). NULL when absent (or out of memory while creating). */
 void *cli_map_get_ix(cli_map_t *m, const void *key, size_t klen, int create, size_t *index) {
     uint64_t h = hash_key(key, klen);
     size_t st = stride(m);
@@ -126,6 +128,7 @@ void *cli_map_get_ix(cli_map_t *m, const void *key, size_t klen, int create, siz
     return (uint8_t *)e + sizeof *e;
 }
 
+/* The I-th entry in insertion order: iteration without walking the hash index. */
 void *cli_map_at(const cli_map_t *m, size_t i, const char **key, size_t *klen) {
     entry_head_t *e = (entry_head_t *)(m->entries + i * stride(m));
     if (key) {

@@ -99,6 +99,7 @@ static void store_ptr(void *config, size_t offset, const char *v) {
     memcpy((char *)config + offset, &v, sizeof v);
 }
 
+/* Numeric fields are either uint64_t or unsigned (the CLI_* macros record which in size). */
 static void store_unsigned(void *config, size_t offset, size_t size, uint64_t v) {
     if (size == sizeof(uint64_t)) {
         memcpy((char *)config + offset, &v, sizeof v);
@@ -232,6 +233,7 @@ __attribute__((format(printf, 2, 3))) static int usage_error(const cli_spec_t *s
     return CLI_EXIT_USAGE;
 }
 
+/* Operands go into an array of pointers in the config; pos_max bounds it. */
 static int add_positional(const cli_spec_t *spec, void *config, unsigned *npos, const char *arg) {
     if (*npos >= spec->pos_max) {
         if (spec->pos_max == 0) {

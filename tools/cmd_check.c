@@ -128,12 +128,14 @@ static int unmatched_rule(cctx_t *c, const fxt_record_t *rec, int rule) {
                                                                                      : rule;
 }
 
+/* Counts every violation, prints at most max_per_rule per rule (the summary has the full counts). */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((format(printf, 5, 6)))
 #endif
 static void
 report(cctx_t *c, int rule, uint64_t offset, const char *kind, const char *fmt, ...) {
     c->count[rule]++;
+    /* Still counted above: the summary and the exit status see every violation. */
     if (c->max_per_rule && c->count[rule] > c->max_per_rule) {
         return;
     }

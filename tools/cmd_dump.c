@@ -395,6 +395,7 @@ static int dump_records(dump_t *d, cli_input_t *in, fxt_reader_t *r) {
     return 0;
 }
 
+/* Opens IN, prints every record, and turns damaged records into exit 1 once output is flushed. */
 static int dump_run(const dump_config_t *cfg) {
     dump_t d = {stdout, cfg->json, 0, 0};
     static char obuf[1 << 16];

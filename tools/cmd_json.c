@@ -57,6 +57,7 @@ static void jb_write(jbuf_t *b, const void *p, size_t n) {
     }
 }
 
+/* Hands the buffered bytes to the sink; called when full and at the end. */
 static void jb_flush(jbuf_t *b) {
     if (b->n) {
         jb_write(b, b->p, b->n);
@@ -209,6 +210,7 @@ slow:
 
 static inline void jb_fstr(jbuf_t *b, fxt_str_t s) { jb_str(b, s.ptr ? s.ptr : "", s.ptr ? s.len : 0); }
 
+/* A double as a JSON number that reads back to the same binary64 (docs/json.md, Arguments). */
 static void jb_double(jbuf_t *b, double v) {
     /* NaN (v != v) or an infinity: JSON has no such numbers. */
     if (v != v || v > 1.7976931348623157e308 || v < -1.7976931348623157e308) {
@@ -569,6 +571,7 @@ static void meta_event(jctx_t *j, const char *what, uint64_t pid, uint64_t tid, 
     j->nmeta++;
 }
 
+/* Process and thread names become "M" metadata events (docs/json.md mapping). */
 static void on_kernel_object(jctx_t *j, const fxt_record_t *rec) {
     const fxt_str_t *name = &rec->u.kernel_object.name;
     /* Nothing to name: an unresolved or empty name gives no metadata event. */
@@ -788,6 +791,7 @@ static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
     return rc == 0 && j->errors ? CLI_EXIT_DATA : rc;
 }
 
+/* Sets up the buffers, the output and the spill file, converts, then reports write errors once. */
 static int json_run(const json_config_t *cfg) {
     static jctx_t j; /* holds the selection's scratch string: static, reset for in-process reruns */
     memset(&j, 0, sizeof j);

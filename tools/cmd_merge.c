@@ -161,6 +161,8 @@ static int merge_input(fxt_merger_t *m, const char *path, int64_t shift_ns, uint
     return rc;
 }
 
+/* Opens the output, feeds every input to one merger, then reports totals; exit 1 when any
+ * input had damaged or refused records. */
 static int merge_run(const merge_config_t *cfg) {
     char err[512];
     cli_output_t *out;

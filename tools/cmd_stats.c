@@ -414,6 +414,7 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
 
 static cli_map_t *sort_map; /* qsort has no context argument */
 
+/* qsort order: largest total duration first, then most events, then first seen. */
 static int cmp_names(const void *a, const void *b) {
     size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
     const name_stat_t *x = cli_map_at(sort_map, ia, NULL, NULL);
@@ -441,6 +442,7 @@ static size_t *sorted_names(cli_map_t *m) {
     return ix;
 }
 
+/* The human-readable summary; the tables are limited to --top rows. */
 static void print_text(sctx_t *s, uint64_t bytes) {
     printf("size: %" PRIu64 " bytes, %" PRIu64 " records", bytes, s->records);
     if (s->errors) {
@@ -547,6 +549,7 @@ static void json_key_str(const char *k, const char *v, size_t n) {
     cli_json_str(stdout, v, n);
 }
 
+/* The same summary as one JSON object (schema in docs/stats.md). */
 static void print_json(sctx_t *s, uint64_t bytes) {
     printf("{\"bytes\":%" PRIu64 ",\"records\":%" PRIu64 ",\"errors\":%" PRIu64, bytes, s->records,
            s->errors);
@@ -705,6 +708,7 @@ static void stats_free(sctx_t *s) {
     free(s->keybuf);
 }
 
+/* Reads the whole trace, then prints the summary; exit 1 when records were damaged. */
 static int stats_run(const stats_config_t *cfg) {
     static sctx_t s; /* large: static, reset for in-process reruns */
     memset(&s, 0, sizeof s);

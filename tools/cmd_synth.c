@@ -392,6 +392,7 @@ static const cli_spec_t synth_spec = {
     0,
 };
 
+/* Parses the options, then applies the size default that depends on two options. */
 static int synth_parse(int argc, char **argv, synth_config_t *cfg) {
     int rc = cli_parse(&synth_spec, argc, argv, cfg);
     if (rc == 0 && !cfg->size_given && cfg->events == 0) {
@@ -479,6 +480,7 @@ static void synth_generate(synth_t *s, prov_t *provs) {
     }
 }
 
+/* Generates the trace into OUT; only I/O and memory can fail (the input is synthetic). */
 static int synth_run(const synth_config_t *cfg) {
     static synth_t s; /* the name pools are large: static, reset for in-process reruns */
     memset(&s, 0, sizeof s);

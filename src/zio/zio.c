@@ -59,6 +59,7 @@ struct fxt_zsink {
 
 static fxt_status zsink_write(void *ctx, const void *data, size_t len);
 
+/* A sink that compresses into DOWN; LEVEL 0 picks the format's usual default (gzip 6, zstd 3). */
 fxt_status fxt_zsink_create(fxt_zio_format fmt, int level, fxt_sink_t down, fxt_zsink_t **out) {
     if (out == NULL || down.write == NULL || (fmt != FXT_ZIO_GZIP && fmt != FXT_ZIO_ZSTD)) {
         return FXT_E_INVALID_ARG;
@@ -122,6 +123,7 @@ static fxt_status gz_pump(fxt_zsink_t *z, int flush) {
     return FXT_OK;
 }
 
+/* The sink's write: compresses DATA, passing output down as the buffer fills. */
 static fxt_status zsink_write(void *ctx, const void *data, size_t len) {
     fxt_zsink_t *z = ctx;
     /* Errors are sticky: after a failed write the stream is broken, so nothing more goes down. */
@@ -216,6 +218,7 @@ struct fxt_zdec {
     int in_frame; /* inside a gzip member / zstd frame */
 };
 
+/* A streaming decompressor for FMT; the caller supplies input and output buffers per call. */
 fxt_status fxt_zdec_create(fxt_zio_format fmt, fxt_zdec_t **out) {
     if (out == NULL || (fmt != FXT_ZIO_GZIP && fmt != FXT_ZIO_ZSTD)) {
         return FXT_E_INVALID_ARG;
