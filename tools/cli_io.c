@@ -52,7 +52,7 @@ int cli_input_open(const char *path, cli_input_t **out, char *err, size_t errlen
         return -1;
     }
     if (!path || strcmp(path, "-") == 0) {
-        /* Not owned: stdin is never closed, so in-process reruns can still use it. */
+        /* Not owned: stdin belongs to the process and is not closed here. */
         in->fd = 0;
         snprintf(in->name, sizeof in->name, "<stdin>");
     } else {

@@ -91,8 +91,7 @@ int cli_parse_size(const char *s, uint64_t *out) {
 
 /* ---- storing into the config --------------------------------------------------------- */
 
-/* Fields are reached by offset into the command's config struct; memcpy because the
- * offset has no type and may not be aligned for a cast. */
+/* Fields are reached by byte offset (offsetof) without the config's type: memcpy in and out. */
 static void store_int(void *config, size_t offset, int v) { memcpy((char *)config + offset, &v, sizeof v); }
 
 static void store_ptr(void *config, size_t offset, const char *v) {

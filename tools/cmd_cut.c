@@ -409,7 +409,8 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_KIND_CONTEXT_SWITCH:
     case FXT_KIND_THREAD_WAKEUP:
     case FXT_KIND_LEGACY_CONTEXT_SWITCH: {
-        /* These records have no category or name, so a category/name filter drops them (docs: cut help). */
+        /* These records have no category or name, so a category/name filter drops them (see the help text).
+         */
         uint64_t ts = rec->kind == FXT_KIND_LOG              ? rec->u.log.ts
                       : rec->kind == FXT_KIND_CONTEXT_SWITCH ? rec->u.context_switch.ts
                       : rec->kind == FXT_KIND_THREAD_WAKEUP  ? rec->u.thread_wakeup.ts

@@ -131,7 +131,7 @@ __extension__ typedef unsigned __int128 u128;
 /* Nanoseconds of a tick count, exact (rounded down) for any tick rate, in 128 bits. */
 static inline u128 ticks_ns(uint64_t ticks, uint64_t tps) {
     if (tps == 1000000000u || tps == 0) {
-        /* 1 tick = 1 ns: the rate given, or the default when a provider has no initialization record. */
+        /* 1 tick = 1 ns needs no arithmetic; 0 ticks per second cannot convert: ticks used as is. */
         return ticks;
     }
     return (u128)ticks * 1000000000u / tps;

@@ -247,8 +247,7 @@ static void on_event(sctx_t *s, fxt_reader_t *r, const fxt_record_t *rec, prov_s
                                      ? cli_map_at(&s->names, ts->begin_name[ts->depth] - 1, NULL, NULL)
                                      : nst;
                 if (b) {
-                    /* Clamped at 0: an end stamped before its begin is damage, not a huge unsigned duration.
-                     */
+                    /* Clamped at 0: an end before its begin must not wrap around. */
                     add_duration(b, ns >= ts->begin_ns[ts->depth] ? ns - ts->begin_ns[ts->depth] : 0);
                 }
             }

@@ -247,7 +247,7 @@ static void step(synth_t *s, prov_t *p) {
         fxt_write_counter(w, ts, th, cat_str(s, c), fxt_cstr("counter"), 1 + (unsigned)(r % 3), cv, 2);
     } else if (r < 88) {
         /* async: begin a new id, or instant/end an open one */
-        /* 8 slots per provider bound the open async ids; an id is reused only after its end. */
+        /* 8 slots per provider bound the open async ids; ids are never reused, slots are. */
         unsigned slot = (unsigned)(rnd(&s->g) % 8);
         fxt_event_desc_t ev = {0, ts, th, cat_str(s, c), fxt_cstr("async-op"), 0, 0, NULL, 0, NULL, 0};
         if (p->async_open[slot] == 0) {
