@@ -273,8 +273,7 @@ static int take_option(const cli_spec_t *spec, int argc, char **argv, int *i, vo
     }
     const char *v = inline_val;
     if (o->kind != CLI_OPT_FLAG && v == NULL) {
-        /* The value may be the next argument even if it starts with '-': "-" and negative shifts are values.
-         */
+        /* The next argument is the value even if it starts with '-': "-o -" means stdout. */
         if (*i + 1 >= argc) {
             return usage_error(spec, "--%s needs a value (%s)", o->name, o->value_name);
         }
@@ -315,7 +314,7 @@ int cli_parse(const cli_spec_t *spec, int argc, char **argv, void *config) {
         return usage_error(spec, "missing %s (see 'fxt help %s')", spec->pos_name, spec->cmd);
     }
     if (spec->pos_count) {
-        /* pos_count is offset + 1 like seen: 0 means the command takes a single operand. */
+        /* pos_count is offset + 1 like seen: 0 means the command keeps no operand count. */
         store_unsigned(config, spec->pos_count - 1, sizeof(unsigned), npos);
     }
     return 0;

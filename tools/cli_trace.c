@@ -10,8 +10,8 @@
 #include "cli.h"
 #include "cli_io.h"
 
-/* The read loop of every command but dump: each chunk is decoded to the end, damaged records
- * go to on_error and reading goes on. 0, or an exit status for I/O or memory failures. */
+/* The read loop of check, cut, json and stats: each chunk is decoded to its end, damaged
+ * records go to on_error and reading goes on. 0, or an exit status for I/O or memory failures. */
 int cli_read_trace(const char *cmd, const char *path, const fxt_reader_options_t *opt,
                    cli_record_fn on_record, cli_error_fn on_error, void *ctx, uint64_t *bytes_read) {
     char err[512];
@@ -42,7 +42,7 @@ int cli_read_trace(const char *cmd, const char *path, const fxt_reader_options_t
             } else if (st == FXT_NEED_INPUT) {
                 break;
             } else if (st == FXT_END) {
-                /* FXT_END: the reader saw the end of the trace, so the end-of-input check still applies. */
+                /* FXT_END comes after a fatal error (size 0): nothing more can be read. */
                 stop = 2;
                 break;
             } else {
@@ -60,7 +60,7 @@ int cli_read_trace(const char *cmd, const char *path, const fxt_reader_options_t
     if (!stop && got < 0) {
         fprintf(stderr, "fxt %s: %s\n", cmd, err);
         rc = CLI_EXIT_IO;
-        /* Only at a real end of input: a stop requested by the command is not a cut-off record. */
+        /* Not after a stop by the command or out of memory: the input was not read to its end. */
     } else if (stop != 1 && fxt_reader_end(r) != FXT_OK) {
         on_error(ctx, r, fxt_reader_diag(r));
     }
