@@ -851,7 +851,7 @@ static fxt_status too_large(fxt_reader_t *r, uint64_t off, uint64_t h, uint64_t 
 }
 
 /* The next record from IN, or FXT_NEED_INPUT when IN is used up (feed the next chunk).
- * Between calls the reader is in one of four states: idle, reassembling a header
+ * Between calls the reader is in one of five states: idle, reassembling a header
  * (pend_size 0), reassembling a record (pend_size set), skipping (skip set), or stopped. */
 fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *rec) {
     if (r == NULL || in == NULL || rec == NULL || (in->src == NULL && in->size != 0) || in->pos > in->size) {
@@ -910,8 +910,8 @@ fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *r
                 }
                 uint64_t bytes = words * 8u;
                 if (bytes > r->max_record_bytes) {
-                    /* Only records that straddle chunks are limited: one wholly in the buffer is decoded in
-                     * place. */
+                    /* Only records straddling chunks are limited; one wholly in a buffer is decoded in place.
+                     */
                     r->skip = bytes - avail;
                     in->pos = in->size;
                     r->offset += avail;
