@@ -38,7 +38,7 @@ static fxt_str_t str(in_t *in) {
     return (byte(in) & 7) == 0 ? fxt_str_inline(s) : s;
 }
 
-static unsigned args(in_t *in, fxt_warg_t *a) {
+static unsigned args(in_t *in, fxt_arg_t *a) {
     unsigned n = byte(in) % 17; /* 16: refused */
     for (unsigned i = 0; i < n; i++) {
         fxt_str_t nm = str(in);
@@ -101,11 +101,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     unsigned nex = 0;
     fxt_write_magic(w);
     ex[nex++] = (expect_t){FXT_KIND_MAGIC, {NULL, 0, 0}};
-    fxt_warg_t a[16];
+    fxt_arg_t a[16];
     while (in.pos < in.n && nex < MAXREC) {
         unsigned op = byte(&in) % 9;
-        fxt_wthread_t t = (byte(&in) & 3) ? fxt_thread(byte(&in) % 3, byte(&in) % 5)
-                                          : fxt_thread_inline(word(&in), word(&in));
+        fxt_thread_ref_t t = (byte(&in) & 3) ? fxt_thread(byte(&in) % 3, byte(&in) % 5)
+                                             : fxt_thread_inline(word(&in), word(&in));
         fxt_str_t s1 = str(&in), s2 = str(&in);
         uint64_t v = word(&in);
         fxt_status st;
@@ -156,7 +156,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         default: {
             unsigned n = args(&in, a);
-            fxt_enc_event_t ev = {FXT_EVENT_INSTANT, v, fxt_tref_inline(1, 2), s1, s2, 0, 0, a, n, NULL, 0};
+            fxt_event_desc_t ev = {
+                FXT_EVENT_INSTANT, v, fxt_thread_inline(1, 2), s1, s2, 0, 0, a, n, NULL, 0};
             /* explicit refs: strings with ref 0 are inline; no table entries involved */
             st = fxt_write_event_refs(w, &ev);
             break;

@@ -30,26 +30,23 @@ static fxt_str_t wstr(fxt_str_t s) {
     return o;
 }
 
-static fxt_wthread_t wthread(const fxt_thread_ref_t *t) {
+/* A decoded thread, for the interning writer: registered threads are interned again, others inline. */
+static fxt_thread_ref_t wthread(const fxt_thread_ref_t *t) {
     return t->ref == FXT_THREADREF_INLINE || !t->resolved ? fxt_thread_inline(t->pid, t->tid)
                                                           : fxt_thread(t->pid, t->tid);
 }
 
-static unsigned wargs(const fxt_record_t *rec, fxt_warg_t *out) {
+static unsigned wargs(const fxt_record_t *rec, fxt_arg_t *out) {
     unsigned n = 0;
     for (unsigned i = 0; i < rec->nargs; i++) {
         const fxt_arg_t *a = &rec->args[i];
         if (a->type >= FXT_ARG_TYPE_COUNT) {
             continue; /* unknown argument types cannot be re-encoded */
         }
-        fxt_warg_t *w = &out[n++];
-        memset(w, 0, sizeof *w);
-        w->type = a->type;
+        fxt_arg_t *w = &out[n++];
+        *w = *a;
         w->name = wstr(a->name);
-        memcpy(&w->v, &a->v, sizeof w->v < sizeof a->v ? sizeof w->v : sizeof a->v);
-        if (a->type == FXT_ARG_STRING) {
-            w->str = wstr(a->str);
-        }
+        w->str = a->type == FXT_ARG_STRING ? wstr(a->str) : fxt_str_n(NULL, 0);
     }
     return n;
 }
@@ -58,7 +55,7 @@ fxt_status fxt_write_record(fxt_writer_t *w, const fxt_record_t *rec, int64_t by
     if (w == NULL || rec == NULL) {
         return FXT_E_INVALID_ARG;
     }
-    fxt_warg_t args[FXT_MAX_ARGS];
+    fxt_arg_t args[FXT_MAX_ARGS];
     unsigned n;
     switch (rec->kind) {
     case FXT_KIND_MAGIC:

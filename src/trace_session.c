@@ -66,7 +66,7 @@ static void write_preamble(int with_threads) {
             if (t->gen != fxt__trace.gen) {
                 continue;
             }
-            fxt_warg_t a = fxt_arg_koid(fxt_str_inline(fxt_cstr("process")), fxt__trace.pid);
+            fxt_arg_t a = fxt_arg_koid(fxt_str_inline(fxt_cstr("process")), fxt__trace.pid);
             fxt_write_kernel_object(w, t->tid, FXT_OBJ_THREAD, fxt_str_inline(fxt_cstr(t->name)), &a, 1);
         }
     }
@@ -86,7 +86,7 @@ static void write_loss_report(const char *what, uint64_t count) {
         return;
     }
     fxt_write_provider_event(w, 1, FXT_PROVIDER_EVENT_BUFFER_FULL);
-    fxt_warg_t a = fxt_arg_uint64(fxt_cstr("count"), count);
+    fxt_arg_t a = fxt_arg_uint64(fxt_cstr("count"), count);
     fxt_write_instant(w, fxt__trace_now(), fxt_thread_inline(fxt__trace.pid, 0), fxt_cstr("fxt"),
                       fxt_cstr(what), &a, 1);
     fxt_writer_finish(w);

@@ -15,7 +15,7 @@ static void make_trace(fxt_membuf_t *m) {
     fxt_writer_create(NULL, fxt_sink_membuf(m), &w);
     fxt_write_magic(w);
     for (int i = 0; i < 20000; i++) {
-        fxt_warg_t a = fxt_arg_int32(fxt_cstr("i"), i);
+        fxt_arg_t a = fxt_arg_int32(fxt_cstr("i"), i);
         fxt_write_instant(w, (uint64_t)i, fxt_thread(1, 2), fxt_cstr("c"), fxt_cstr("n"), &a, 1);
     }
     fxt_writer_finish(w);

@@ -78,35 +78,7 @@ FXT_API const char *fxt_event_type_name(unsigned event_type);
 /** "null", "int32", ..., "bool"; NULL for an unknown argument type. */
 FXT_API const char *fxt_arg_type_name(unsigned arg_type);
 
-/*
- * A resolved thread reference. `resolved` is 0 when an indexed ref has no
- * registration in the current provider (pid and tid are then 0).
- */
-typedef struct fxt_thread_ref {
-    uint64_t pid;
-    uint64_t tid;
-    uint8_t ref;      /* raw thread ref: 0 = inline, else the table index */
-    uint8_t resolved; /* 1 when pid/tid are known */
-} fxt_thread_ref_t;
-
-/* A decoded argument. Strings are views (see fxt_record_t for lifetime). */
-typedef struct fxt_arg {
-    uint8_t type;        /* enum fxt_arg_type, or an unknown type number */
-    uint16_t size_words; /* the argument's declared size */
-    uint64_t header;     /* argument header word (native order) */
-    fxt_str_t name;
-    union {
-        int32_t i32;
-        uint32_t u32;
-        int64_t i64;
-        uint64_t u64;
-        double f64;
-        uint64_t pointer;
-        uint64_t koid;
-        int boolean;
-    } v;
-    fxt_str_t str; /* FXT_ARG_STRING: the value */
-} fxt_arg_t;
+/* Threads (fxt_thread_ref_t) and arguments (fxt_arg_t) are in common.h. */
 
 /*
  * A decoded record. Every pointer in it (strings, payloads, raw bytes, args)
