@@ -217,7 +217,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         got++;
     }
-    if (st != FXT_NEED_INPUT || fxt_reader_end(r) != FXT_OK || got != nex) {
+    if (st != FXT_NEED_INPUT || fxt_reader_finish(r) != FXT_OK || got != nex) {
         abort();
     }
     fxt_reader_destroy(r);

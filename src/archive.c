@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "options.h"
 #include "writer_internal.h" /* the encoding core, fxt__writer_swapped() */
 
 /* ---- re-encoding ---------------------------------------------------------------------- */
@@ -262,16 +263,20 @@ fxt_status fxt_merger_create(fxt_writer_t *w, fxt_merger_t **out) {
     return FXT_OK;
 }
 
-fxt_status fxt_merger_begin(fxt_merger_t *m, const fxt_merger_input_t *in) {
+fxt_status fxt_merger_begin_input(fxt_merger_t *m, const fxt_merger_input_t *in) {
     if (m == NULL || m->active) {
         return FXT_E_STATE;
+    }
+    fxt_merger_input_t opt = FXT_MERGER_INPUT_INIT;
+    if (fxt__options_read(&opt, sizeof opt, in) != FXT_OK) {
+        return FXT_E_INVALID_ARG;
     }
     fxt_reader_reset(m->r);
     m->active = 1;
     m->in_provider = 0;
     m->nmap = 0;
-    m->offset_ns = in ? in->offset_ns : 0;
-    snprintf(m->name, sizeof m->name, "%s", in && in->name ? in->name : "trace");
+    m->offset_ns = opt.offset_ns;
+    snprintf(m->name, sizeof m->name, "%s", opt.name ? opt.name : "trace");
     m->raw = -1; /* decided on the first record, once the input's byte order is known */
     m->stats.inputs++;
     return FXT_OK;
@@ -407,12 +412,12 @@ fxt_status fxt_merger_feed(fxt_merger_t *m, const void *data, size_t len) {
     }
 }
 
-fxt_status fxt_merger_end(fxt_merger_t *m) {
+fxt_status fxt_merger_end_input(fxt_merger_t *m) {
     if (m == NULL || !m->active) {
         return FXT_E_STATE;
     }
     m->active = 0;
-    fxt_status st = fxt_reader_end(m->r);
+    fxt_status st = fxt_reader_finish(m->r);
     if (st != FXT_OK) {
         m->stats.damaged++;
         m->diag = *fxt_reader_diag(m->r);

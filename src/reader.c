@@ -9,6 +9,7 @@
  * before it happens, so no input can make it read out of bounds, and it
  * changes reader state only once the whole record has been validated.
  */
+#include "options.h"
 #include "reader_state.h"
 
 #include <fxt/reader.h>
@@ -75,21 +76,16 @@ fxt_status fxt_reader_create(const fxt_reader_options_t *opt, fxt_reader_t **out
         return FXT_E_INVALID_ARG;
     }
     *out = NULL;
-    if (opt != NULL && opt->struct_size < sizeof(uint32_t) * 2) {
+    fxt_reader_options_t o = FXT_READER_OPTIONS_INIT;
+    if (fxt__options_read(&o, sizeof o, opt) != FXT_OK) {
         return FXT_E_INVALID_ARG;
     }
     fxt_reader_t *r = calloc(1, sizeof *r);
     if (r == NULL) {
         return FXT_E_NOMEM;
     }
-    r->max_record_bytes = DEFAULT_MAX_RECORD_BYTES;
-    if (opt != NULL) {
-        r->flags = opt->flags;
-        /* older callers may pass a shorter struct: read only what they declared */
-        if (opt->struct_size >= sizeof(fxt_reader_options_t) && opt->max_record_bytes != 0) {
-            r->max_record_bytes = opt->max_record_bytes;
-        }
-    }
+    r->flags = o.flags;
+    r->max_record_bytes = o.max_record_bytes != 0 ? o.max_record_bytes : DEFAULT_MAX_RECORD_BYTES;
     if (r->max_record_bytes < 8) {
         r->max_record_bytes = 8;
     }
@@ -946,7 +942,7 @@ fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *r
     }
 }
 
-fxt_status fxt_reader_end(fxt_reader_t *r) {
+fxt_status fxt_reader_finish(fxt_reader_t *r) {
     if (r == NULL) {
         return FXT_E_INVALID_ARG;
     }

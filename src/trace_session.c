@@ -5,6 +5,7 @@
  * environment.
  */
 #define _GNU_SOURCE 1 /* program_invocation_short_name */
+#include "options.h"
 #include "trace_internal.h"
 
 #include <errno.h>
@@ -131,11 +132,10 @@ static int cmp_seq(const void *a, const void *b) {
 static void stop_at_exit(void);
 
 fxt_status fxt_session_start(const fxt_session_config_t *cfg) {
-    if (cfg == NULL || cfg->struct_size < sizeof(uint32_t)) {
+    fxt_session_config_t c = FXT_SESSION_CONFIG_INIT;
+    if (cfg == NULL || fxt__options_read(&c, sizeof c, cfg) != FXT_OK) {
         return FXT_E_INVALID_ARG;
     }
-    fxt_session_config_t c = FXT_SESSION_CONFIG_INIT;
-    memcpy(&c, cfg, cfg->struct_size < sizeof c ? cfg->struct_size : sizeof c);
     if (c.output_path == NULL && c.sink.write == NULL) {
         return FXT_E_INVALID_ARG;
     }

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "options.h"
 #include "writer_internal.h"
 
 #define DEFAULT_BUFFER (64u << 10)
@@ -130,12 +131,9 @@ fxt_status fxt_writer_create(const fxt_writer_options_t *opt, fxt_sink_t sink, f
         return FXT_E_INVALID_ARG;
     }
     *out = NULL;
-    fxt_writer_options_t o = {sizeof o, 0, 0, 0, 0};
-    if (opt != NULL) {
-        if (opt->struct_size < sizeof(uint32_t) * 2 || opt->struct_size > sizeof o) {
-            return FXT_E_INVALID_ARG;
-        }
-        memcpy(&o, opt, opt->struct_size);
+    fxt_writer_options_t o = FXT_WRITER_OPTIONS_INIT;
+    if (fxt__options_read(&o, sizeof o, opt) != FXT_OK) {
+        return FXT_E_INVALID_ARG;
     }
     if (o.max_strings > FXT_MAX_STRING_INDEX || o.max_threads > FXT_MAX_THREAD_INDEX) {
         return FXT_E_INVALID_ARG;

@@ -74,7 +74,7 @@ static void decode(const uint8_t *data, size_t len, trace_t *t) {
             rec.nargs ? (rec.args[0].type == FXT_ARG_INT32 ? rec.args[0].v.i32 : rec.args[0].v.i64) : -1;
         e->named = rec.u.event.name.ptr != NULL;
     }
-    if (fxt_reader_end(r) != FXT_OK) {
+    if (fxt_reader_finish(r) != FXT_OK) {
         t->errors++;
     }
     fxt_reader_destroy(r);

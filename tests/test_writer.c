@@ -350,7 +350,7 @@ static void roundtrip_random(uint32_t max_strings, uint32_t max_threads, int be)
         }
     }
     CHECK_EQ_U64(bad, 0);
-    CHECK(fxt_reader_next(r, &in, &rec) == FXT_NEED_INPUT && fxt_reader_end(r) == FXT_OK);
+    CHECK(fxt_reader_next(r, &in, &rec) == FXT_NEED_INPUT && fxt_reader_finish(r) == FXT_OK);
     fxt_reader_destroy(r);
     fxt_writer_destroy(w);
     fxt_membuf_free(&mem);
@@ -539,6 +539,41 @@ static void test_thread_index(void) {
     fxt_reader_destroy(r);
     fxt_writer_destroy(w);
     fxt_membuf_free(&mem);
+}
+
+/* The struct_size rule (common.h): 0 = defaults, shorter = older caller, longer = refused. */
+static void test_options_struct_size(void) {
+    fxt_membuf_t mem = {0};
+    fxt_writer_t *w = NULL;
+    fxt_writer_options_t o = FXT_WRITER_OPTIONS_INIT;
+    CHECK_EQ_U64(o.struct_size, sizeof o);
+    o.flags = FXT_WRITE_BIG_ENDIAN;
+    o.struct_size = 0; /* defaults: flags ignored */
+    CHECK_EQ_I64(fxt_writer_create(&o, fxt_sink_membuf(&mem), &w), FXT_OK);
+    CHECK_EQ_I64(fxt_write_magic(w), FXT_OK);
+    CHECK_EQ_I64(fxt_writer_finish(w), FXT_OK);
+    CHECK(mem.len == 8 && mem.data[0] == 0x10); /* little-endian magic */
+    fxt_writer_destroy(w);
+    mem.len = 0;
+    o.struct_size = 8;   /* an older caller knowing only flags */
+    o.max_threads = 300; /* past its struct_size: not read (300 would be refused) */
+    CHECK_EQ_I64(fxt_writer_create(&o, fxt_sink_membuf(&mem), &w), FXT_OK);
+    CHECK_EQ_I64(fxt_write_magic(w), FXT_OK);
+    CHECK_EQ_I64(fxt_writer_finish(w), FXT_OK);
+    CHECK(mem.len == 8 && mem.data[0] == 0x00); /* big-endian magic */
+    fxt_writer_destroy(w);
+    o.struct_size = sizeof o + 8;
+    CHECK_EQ_I64(fxt_writer_create(&o, fxt_sink_membuf(&mem), &w), FXT_E_INVALID_ARG);
+    fxt_membuf_free(&mem);
+
+    fxt_reader_options_t ro = FXT_READER_OPTIONS_INIT;
+    fxt_reader_t *r = NULL;
+    CHECK_EQ_U64(ro.struct_size, sizeof ro);
+    ro.struct_size = 0;
+    CHECK_EQ_I64(fxt_reader_create(&ro, &r), FXT_OK);
+    fxt_reader_destroy(r);
+    ro.struct_size = sizeof ro + 1;
+    CHECK_EQ_I64(fxt_reader_create(&ro, &r), FXT_E_INVALID_ARG);
 }
 
 static void test_validation(void) {
@@ -856,6 +891,7 @@ int main(int argc, char **argv) {
     RUN(test_lookup_hints);
     RUN(test_validation);
     RUN(test_thread_index);
+    RUN(test_options_struct_size);
     RUN(test_truncation);
     RUN(test_sinks);
     RUN(test_shorthands);

@@ -277,7 +277,7 @@ static void check_refs_roundtrip(int be) {
         }
     }
     CHECK_EQ_I64(st, FXT_NEED_INPUT);
-    CHECK_EQ_I64(fxt_reader_end(r), FXT_OK);
+    CHECK_EQ_I64(fxt_reader_finish(r), FXT_OK);
     CHECK_EQ_U64(async, 5000);
     CHECK_EQ_U64(inst, 5000);
     CHECK_EQ_U64(logs, 1);

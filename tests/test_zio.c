@@ -41,7 +41,7 @@ static int decompress(fxt_zio_format fmt, const fxt_membuf_t *z, size_t in_chunk
             s.write(s.ctx, buf, got);
         } while (pos < len || got == out_chunk);
     }
-    if (rc == 0 && fxt_zdec_end(d) != FXT_OK) {
+    if (rc == 0 && fxt_zdec_finish(d) != FXT_OK) {
         rc = -2;
     }
     free(buf);

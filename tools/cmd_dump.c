@@ -369,7 +369,7 @@ static int dump_records(dump_t *d, cli_input_t *in, fxt_reader_t *r) {
         fprintf(stderr, "fxt dump: %s\n", err);
         return CLI_EXIT_IO;
     }
-    if (fxt_reader_end(r) != FXT_OK) {
+    if (fxt_reader_finish(r) != FXT_OK) {
         error(d, r); /* the input ended inside a record */
     }
     return 0;

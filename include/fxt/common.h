@@ -85,6 +85,16 @@ typedef struct fxt_str {
 } fxt_str_t;
 
 /*
+ * Options and config structs (fxt_writer_options_t, fxt_reader_options_t,
+ * fxt_merger_input_t, fxt_session_config_t) start with `uint32_t struct_size`,
+ * one rule for all: the struct's *_INIT macro sets it to sizeof(the struct);
+ * 0 means defaults (as if no struct were passed); a smaller value (a caller
+ * built against an older, shorter version) is accepted, and the fields past
+ * it take their defaults; a larger one is FXT_E_INVALID_ARG. Every field's
+ * zero value is its default.
+ */
+
+/*
  * A thread, for reading and writing. `ref` says how it is (or is to be)
  * written:
  *   0                        pid/tid. The writer interns them into the thread

@@ -214,8 +214,10 @@ typedef struct fxt_writer_options {
     uint32_t max_strings; /* string table slots to use, 1..32767; 0 = all */
     uint32_t max_threads; /* thread table slots to use, 1..255; 0 = all */
 } fxt_writer_options_t;
+#define FXT_WRITER_OPTIONS_INIT                                                                              \
+    { sizeof(fxt_writer_options_t), 0, 0, 0, 0 }
 
-/** Create a writer. `opt` may be NULL. */
+/** Create a writer. `opt` may be NULL (defaults); struct_size as in common.h. */
 FXT_API fxt_status fxt_writer_create(const fxt_writer_options_t *opt, fxt_sink_t sink, fxt_writer_t **out);
 /** Flush buffered bytes to the sink. Returns the sticky status. */
 FXT_API fxt_status fxt_writer_flush(fxt_writer_t *w);
