@@ -100,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static expect_t ex[MAXREC];
     unsigned nex = 0;
     fxt_write_magic(w);
-    ex[nex++] = (expect_t){FXT_KIND_MAGIC, {NULL, 0, 0}};
+    ex[nex++] = (expect_t){FXT_KIND_MAGIC, {NULL, 0, 0, 0}};
     fxt_arg_t a[16];
     while (in.pos < in.n && nex < MAXREC) {
         unsigned op = byte(&in) % 9;
@@ -140,12 +140,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         case 5: {
             unsigned n = args(&in, a);
             st = fxt_write_context_switch(w, v, byte(&in), byte(&in) % 17, v, v + 1, a, n);
-            e = (expect_t){FXT_KIND_CONTEXT_SWITCH, {NULL, 0, 0}};
+            e = (expect_t){FXT_KIND_CONTEXT_SWITCH, {NULL, 0, 0, 0}};
             break;
         }
         case 6:
             st = fxt_write_legacy_context_switch(w, v, byte(&in), byte(&in) % 6, t, fxt_thread(1, 2), 1, 2);
-            e = (expect_t){FXT_KIND_LEGACY_CONTEXT_SWITCH, {NULL, 0, 0}};
+            e = (expect_t){FXT_KIND_LEGACY_CONTEXT_SWITCH, {NULL, 0, 0, 0}};
             break;
         case 7: {
             unsigned n = args(&in, a);

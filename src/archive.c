@@ -28,6 +28,7 @@ static fxt_str_t wstr(fxt_str_t s) {
     o.ptr = s.ptr;
     o.len = s.ptr ? s.len : 0;
     o.ref = fxt_strref_is_inline(s.ref) ? FXT_STRREF_INLINE_FLAG : 0;
+    o.unresolved = 0;
     return o;
 }
 

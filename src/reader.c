@@ -137,6 +137,7 @@ static inline uint64_t W(const cur_t *c, uint64_t i) { return fxt_load64_swapped
 static inline int take_str(const fxt__provider_t *prov, uint16_t ref, const cur_t *c, uint64_t end,
                            uint64_t *i, fxt_str_t *out) {
     out->ref = ref;
+    out->unresolved = 0;
     if (ref & FXT_STRREF_INLINE_FLAG) {
         uint32_t len = fxt_strref_value(ref);
         uint64_t words = fxt_words(len);
@@ -160,6 +161,7 @@ static inline int take_str(const fxt__provider_t *prov, uint16_t ref, const cur_
     } else {
         out->ptr = NULL;
         out->len = 0;
+        out->unresolved = 1;
     }
     return 0;
 }
@@ -310,6 +312,7 @@ static fxt_status decode_metadata(fxt_reader_t *r, const cur_t *cp, uint64_t h, 
         rec->u.provider_info.name.ptr = (const char *)(c.p + 8);
         rec->u.provider_info.name.len = len;
         rec->u.provider_info.name.ref = fxt_strref_inline((uint16_t)len);
+        rec->u.provider_info.name.unresolved = 0;
         return FXT_OK;
     }
     case FXT_META_PROVIDER_SECTION: {
@@ -673,6 +676,7 @@ static fxt_status decode(fxt_reader_t *r, const uint8_t *p, uint64_t n, uint64_t
         rec->u.string.value.ptr = (const char *)(p + 8);
         rec->u.string.value.len = len;
         rec->u.string.value.ref = fxt_strref_inline((uint16_t)len);
+        rec->u.string.value.unresolved = 0;
         if (index != 0) {
             fxt_status st = fxt__string_set(r->cur, index, (const char *)(p + 8), len);
             if (st != FXT_OK) {
@@ -738,6 +742,7 @@ static fxt_status decode(fxt_reader_t *r, const uint8_t *p, uint64_t n, uint64_t
         rec->u.log.message.ptr = (const char *)(p + 8u * i);
         rec->u.log.message.len = len;
         rec->u.log.message.ref = fxt_strref_inline((uint16_t)len);
+        rec->u.log.message.unresolved = 0;
         return FXT_OK;
     }
     case FXT_RECORD_LARGE:
@@ -1000,6 +1005,7 @@ fxt_status fxt_reader_string(const fxt_reader_t *r, uint16_t index, fxt_str_t *o
         out->ptr = empty_str;
         out->len = 0;
         out->ref = 0;
+        out->unresolved = 0;
         return FXT_OK;
     }
     const fxt__str_slot_t *s = fxt__string_get(r->cur, index);
@@ -1009,6 +1015,7 @@ fxt_status fxt_reader_string(const fxt_reader_t *r, uint16_t index, fxt_str_t *o
     out->ptr = s->buf;
     out->len = s->len;
     out->ref = index;
+    out->unresolved = 0;
     return FXT_OK;
 }
 
@@ -1040,6 +1047,7 @@ fxt_status fxt_reader_kernel_object(const fxt_reader_t *r, uint64_t koid, fxt_ke
     out->name.ptr = o->has_name ? (o->name ? o->name : empty_str) : NULL;
     out->name.len = o->name_len;
     out->name.ref = 0;
+    out->name.unresolved = !o->has_name;
     out->has_process = o->has_process;
     out->process_koid = o->process_koid;
     return FXT_OK;
@@ -1059,5 +1067,6 @@ fxt_status fxt_reader_userspace_object(const fxt_reader_t *r, uint64_t pid, uint
     out->name.ptr = o->has_name ? (o->name ? o->name : empty_str) : NULL;
     out->name.len = o->name_len;
     out->name.ref = 0;
+    out->name.unresolved = !o->has_name;
     return FXT_OK;
 }

@@ -293,10 +293,11 @@ static void test_index0_and_replace(void) {
     CHECK(fxt_reader_thread(r, 9, &t) == FXT_OK && t.pid == 5 && t.tid == 6);
     CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_EVENT);
     CHECK_STR(rec.u.event.category, "two");
-    CHECK(rec.u.event.name.ptr != NULL && rec.u.event.name.len == 0); /* ref 0 = "" */
+    CHECK(!rec.u.event.name.unresolved && rec.u.event.name.len == 0); /* ref 0 = "" */
     CHECK(rec.u.event.thread.resolved && rec.u.event.thread.pid == 5 && rec.u.event.thread.tid == 6);
     CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_EVENT);
-    CHECK(rec.u.event.category.ptr == NULL); /* unregistered: null, record still delivered */
+    CHECK(rec.u.event.category.unresolved &&
+          rec.u.event.category.len == 0); /* unregistered: null, record still delivered */
     CHECK_STR(rec.u.event.name, "two");
     CHECK(!rec.u.event.thread.resolved && rec.u.event.thread.pid == 0);
     CHECK(fxt_reader_next(r, &in, &rec) == FXT_NEED_INPUT && fxt_reader_finish(r) == FXT_OK);
@@ -353,7 +354,7 @@ static void test_provider_contexts(void) {
     CHECK_STR(rec.u.event.category, "bbb");
     CHECK(next_ok(r, &in, &rec) && rec.provider == 3);
     CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_EVENT);
-    CHECK(rec.u.event.category.ptr == NULL);
+    CHECK(rec.u.event.category.unresolved);
     fxt_reader_destroy(r);
     tb_free(&b);
 }

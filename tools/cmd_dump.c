@@ -23,7 +23,7 @@ typedef struct dump {
 /* ---- small writers shared by both modes --------------------------------------- */
 
 static void str_or_null(FILE *o, const fxt_str_t *s) {
-    if (s->ptr == NULL) {
+    if (s->unresolved) {
         fputs("null", o);
     } else {
         cli_json_str(o, s->ptr, s->len);

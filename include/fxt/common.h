@@ -73,15 +73,22 @@ FXT_API const char *fxt_status_name(fxt_status status);
 FXT_API const char *fxt_version(void);
 
 /*
- * A string view. Not NUL-terminated. `ptr == NULL` means "unresolved" (an
- * indexed string reference with no registration); the empty string has a
- * non-NULL ptr and len 0. `ref` is the raw 16-bit string ref the view was
- * decoded from (0 when the string did not come from a string ref).
+ * A string view, for reading and writing. Not NUL-terminated. One meaning
+ * everywhere: `len` bytes at `ptr`; len 0 is the empty string whatever ptr is
+ * (`{NULL, 0, 0, 0}` is the empty string), and ptr may be NULL only when len
+ * is 0. `ref` is the raw 16-bit string ref: set by the reader to the ref the
+ * view was decoded from; when writing it says how to write the string (see
+ * writer.h: 0 = interned or inline, 0x8000 = inline, 1..0x7fff = an index for
+ * the encoders). `unresolved` is set by the reader (and only by it) to 1 for
+ * an indexed ref with no registration in the current provider: the view is
+ * then empty (ptr NULL, len 0) and `ref` says which index was missing.
+ * Writers ignore it.
  */
 typedef struct fxt_str {
     const char *ptr;
     uint32_t len;
     uint16_t ref;
+    uint8_t unresolved;
 } fxt_str_t;
 
 /*

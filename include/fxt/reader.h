@@ -243,7 +243,7 @@ FXT_API void fxt_reader_reset(fxt_reader_t *r);
 FXT_API fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *rec);
 
 /**
- * Declare the end of input.
+ * Finish: declare the end of input and return the final status.
  * @return FXT_OK if no partial record is pending; FXT_E_TRUNCATED (with a
  *         diagnostic at the partial record's offset) if the input ended inside
  *         a record.

@@ -111,7 +111,8 @@ FXT_API void fxt_set_thread_name(const char *name);
  * clock+stores floor). Union bytes a member does not cover are not read.
  */
 #define FXT__ARG_(t, nm, ...)                                                                                \
-    ((fxt_arg_t){.type = (uint8_t)(t), .name = {(nm), fxt__strlen0(nm), 0}, .str = {NULL, 0, 0}, __VA_ARGS__})
+    ((fxt_arg_t){                                                                                            \
+        .type = (uint8_t)(t), .name = {(nm), fxt__strlen0(nm), 0, 0}, .str = {NULL, 0, 0, 0}, __VA_ARGS__})
 #define FXT_NULL(n_) FXT__ARG_(FXT_ARG_NULL, (n_), .v = {.u64 = 0})
 #define FXT_I32(n_, v_) FXT__ARG_(FXT_ARG_INT32, (n_), .v = {.i32 = (int32_t)(v_)})
 #define FXT_U32(n_, v_) FXT__ARG_(FXT_ARG_UINT32, (n_), .v = {.u32 = (uint32_t)(v_)})
@@ -149,7 +150,7 @@ FXT_API void fxt_set_thread_name(const char *name);
  * works: its strlen simply runs at the call site. */
 #define FXT__ARG_INLINE static inline __attribute__((always_inline))
 #define FXT__ARG_INIT_(type, name)                                                                           \
-    { (uint8_t)(type), 0, {(name), fxt__strlen0(name), 0}, {0}, {NULL, 0, 0}, 0 }
+    { (uint8_t)(type), 0, {(name), fxt__strlen0(name), 0, 0}, {0}, {NULL, 0, 0, 0}, 0 }
 FXT__ARG_INLINE uint32_t fxt__strlen0(const char *s) { return s != NULL ? (uint32_t)strlen(s) : 0u; }
 FXT__ARG_INLINE fxt_arg_t fxt__arg_bits(unsigned type, const char *name, uint64_t bits) {
     fxt_arg_t a = FXT__ARG_INIT_(type, name);

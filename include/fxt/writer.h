@@ -96,6 +96,7 @@ static inline fxt_str_t fxt_cstr(const char *s) {
     v.ptr = s;
     v.len = s ? (uint32_t)strlen(s) : 0u;
     v.ref = 0;
+    v.unresolved = 0;
     return v;
 }
 /** A string of `len` bytes, interned. */
@@ -104,6 +105,7 @@ static inline fxt_str_t fxt_str_n(const char *s, size_t len) {
     v.ptr = s;
     v.len = (uint32_t)len;
     v.ref = 0;
+    v.unresolved = 0;
     return v;
 }
 /** Opt out of interning: the string is written inline in the record. */
@@ -133,6 +135,7 @@ static inline fxt_str_t fxt_str_inline(fxt_str_t s) {
     (a).str.ptr = NULL;                                                                                      \
     (a).str.len = 0;                                                                                         \
     (a).str.ref = 0;                                                                                         \
+    (a).str.unresolved = 0;                                                                                  \
     (a).header = 0
 
 static inline fxt_arg_t fxt_arg_null(fxt_str_t name) {
@@ -434,6 +437,7 @@ static inline fxt_str_t fxt_sref(uint16_t index) {
     v.ptr = NULL;
     v.len = 0;
     v.ref = (uint16_t)(index & FXT_STRREF_VALUE_MASK);
+    v.unresolved = 0;
     return v;
 }
 
