@@ -70,7 +70,7 @@ struct fxt_writer {
     uint64_t truncations;
     uint64_t serial;                                               /* record being written, for pinning */
     uint64_t trunc_mark;                                           /* truncations before the current call */
-    uint64_t str_regs, str_evict, str_inline, thr_regs, thr_evict; /* fxt_writer_stats() */
+    uint64_t str_regs, str_evict, str_inline, thr_regs, thr_evict; /* fxt_writer_get_stats() */
     size_t reserved;                                               /* fxt_writer_reserve(): bytes promised */
 
     uint32_t max_strings, nstrings, shand;
@@ -1222,7 +1222,7 @@ void fxt_writer_reset(fxt_writer_t *w, fxt_sink_t sink) {
     fxt_writer_reset_tables(w);
 }
 
-void fxt_writer_stats(const fxt_writer_t *w, fxt_writer_stats_t *out) {
+void fxt_writer_get_stats(const fxt_writer_t *w, fxt_writer_stats_t *out) {
     if (out == NULL) {
         return;
     }

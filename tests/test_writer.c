@@ -474,7 +474,7 @@ static void test_table_recycling(void) {
     /* every distinct string registered once, hot categories not re-registered each time */
     CHECK(strings >= N + 50 && strings < N + 50 + 1000);
     fxt_writer_stats_t ws;
-    fxt_writer_stats(w, &ws);
+    fxt_writer_get_stats(w, &ws);
     CHECK_EQ_U64(ws.strings_registered, strings);
     CHECK(ws.string_evictions >= (uint64_t)N + 50 - 32767);
     CHECK_EQ_U64(ws.strings_registered - ws.string_evictions, 32767); /* the table ends full */

@@ -236,8 +236,8 @@ FXT_API uint64_t fxt_writer_truncations(const fxt_writer_t *w);
 FXT_API uint64_t fxt_writer_bytes(const fxt_writer_t *w);
 /** Records written (including string and thread records the interning emitted). */
 FXT_API uint64_t fxt_writer_records(const fxt_writer_t *w);
-/* Everything the writer counted (fxt_writer_stats()). */
-typedef struct fxt_wstats {
+/* Everything the writer counted (fxt_writer_get_stats()). */
+typedef struct fxt_writer_stats {
     uint64_t bytes;              /* fxt_writer_bytes() */
     uint64_t records;            /* fxt_writer_records() */
     uint64_t truncations;        /* fxt_writer_truncations() */
@@ -248,7 +248,7 @@ typedef struct fxt_wstats {
     uint64_t thread_evictions;   /* thread slots recycled (clock) */
 } fxt_writer_stats_t;
 /** Fill *out with the writer's counters (zeroes for a NULL writer). */
-FXT_API void fxt_writer_stats(const fxt_writer_t *w, fxt_writer_stats_t *out);
+FXT_API void fxt_writer_get_stats(const fxt_writer_t *w, fxt_writer_stats_t *out);
 /** Forget interned strings and threads (the next uses register them again). */
 FXT_API void fxt_writer_reset_tables(fxt_writer_t *w);
 /**
