@@ -23,7 +23,7 @@ static uint64_t shift(uint64_t ts, int64_t by) {
 }
 
 /* A decoded string as writer input: inline stays inline, unresolved becomes "". */
-static fxt_str_t wstr(fxt_str_t s) {
+static fxt_str_t restr(fxt_str_t s) {
     fxt_str_t o;
     o.ptr = s.ptr;
     o.len = s.ptr ? s.len : 0;
@@ -33,12 +33,12 @@ static fxt_str_t wstr(fxt_str_t s) {
 }
 
 /* A decoded thread, for the interning writer: registered threads are interned again, others inline. */
-static fxt_thread_ref_t wthread(const fxt_thread_ref_t *t) {
+static fxt_thread_ref_t rethread(const fxt_thread_ref_t *t) {
     return t->ref == FXT_THREADREF_INLINE || !t->resolved ? fxt_thread_inline(t->pid, t->tid)
                                                           : fxt_thread(t->pid, t->tid);
 }
 
-static unsigned wargs(const fxt_record_t *rec, fxt_arg_t *out) {
+static unsigned reargs(const fxt_record_t *rec, fxt_arg_t *out) {
     unsigned n = 0;
     for (unsigned i = 0; i < rec->nargs; i++) {
         const fxt_arg_t *a = &rec->args[i];
@@ -47,8 +47,8 @@ static unsigned wargs(const fxt_record_t *rec, fxt_arg_t *out) {
         }
         fxt_arg_t *w = &out[n++];
         *w = *a;
-        w->name = wstr(a->name);
-        w->str = a->type == FXT_ARG_STRING ? wstr(a->str) : fxt_str_n(NULL, 0);
+        w->name = restr(a->name);
+        w->str = a->type == FXT_ARG_STRING ? restr(a->str) : fxt_str_n(NULL, 0);
     }
     return n;
 }
@@ -75,12 +75,12 @@ fxt_status fxt_write_record(fxt_writer_t *w, const fxt_record_t *rec, int64_t by
     case FXT_KIND_EVENT: {
         uint64_t extra[8];
         fxt_event_desc_t ev;
-        n = wargs(rec, args);
+        n = reargs(rec, args);
         ev.type = rec->u.event.type;
         ev.ts = shift(rec->u.event.ts, by);
-        ev.thread = wthread(&rec->u.event.thread);
-        ev.category = wstr(rec->u.event.category);
-        ev.name = wstr(rec->u.event.name);
+        ev.thread = rethread(&rec->u.event.thread);
+        ev.category = restr(rec->u.event.category);
+        ev.name = restr(rec->u.event.name);
         ev.id = rec->u.event.id;
         ev.end_ts = shift(rec->u.event.end_ts, by);
         ev.args = args;
@@ -93,42 +93,42 @@ fxt_status fxt_write_record(fxt_writer_t *w, const fxt_record_t *rec, int64_t by
         return fxt_write_event(w, &ev);
     }
     case FXT_KIND_BLOB:
-        return fxt_write_blob(w, wstr(rec->u.blob.name), rec->u.blob.blob_type, rec->u.blob.payload,
+        return fxt_write_blob(w, restr(rec->u.blob.name), rec->u.blob.blob_type, rec->u.blob.payload,
                               rec->u.blob.size);
     case FXT_KIND_USERSPACE_OBJECT:
-        n = wargs(rec, args);
+        n = reargs(rec, args);
         return fxt_write_userspace_object(w, rec->u.userspace_object.ptr, rec->u.userspace_object.process.pid,
-                                          wstr(rec->u.userspace_object.name), args, n);
+                                          restr(rec->u.userspace_object.name), args, n);
     case FXT_KIND_KERNEL_OBJECT:
-        n = wargs(rec, args);
+        n = reargs(rec, args);
         return fxt_write_kernel_object(w, rec->u.kernel_object.koid, rec->u.kernel_object.obj_type,
-                                       wstr(rec->u.kernel_object.name), args, n);
+                                       restr(rec->u.kernel_object.name), args, n);
     case FXT_KIND_CONTEXT_SWITCH:
-        n = wargs(rec, args);
+        n = reargs(rec, args);
         return fxt_write_context_switch(w, shift(rec->u.context_switch.ts, by), rec->u.context_switch.cpu,
                                         rec->u.context_switch.out_state, rec->u.context_switch.out_tid,
                                         rec->u.context_switch.in_tid, args, n);
     case FXT_KIND_THREAD_WAKEUP:
-        n = wargs(rec, args);
+        n = reargs(rec, args);
         return fxt_write_thread_wakeup(w, shift(rec->u.thread_wakeup.ts, by), rec->u.thread_wakeup.cpu,
                                        rec->u.thread_wakeup.tid, args, n);
     case FXT_KIND_LEGACY_CONTEXT_SWITCH:
         return fxt_write_legacy_context_switch(
             w, shift(rec->u.legacy_context_switch.ts, by), rec->u.legacy_context_switch.cpu,
-            rec->u.legacy_context_switch.out_state, wthread(&rec->u.legacy_context_switch.out),
-            wthread(&rec->u.legacy_context_switch.in), rec->u.legacy_context_switch.out_prio,
+            rec->u.legacy_context_switch.out_state, rethread(&rec->u.legacy_context_switch.out),
+            rethread(&rec->u.legacy_context_switch.in), rec->u.legacy_context_switch.out_prio,
             rec->u.legacy_context_switch.in_prio);
     case FXT_KIND_LOG:
-        return fxt_write_log(w, shift(rec->u.log.ts, by), wthread(&rec->u.log.thread),
-                             wstr(rec->u.log.message));
+        return fxt_write_log(w, shift(rec->u.log.ts, by), rethread(&rec->u.log.thread),
+                             restr(rec->u.log.message));
     case FXT_KIND_LARGE_BLOB: {
         fxt_large_blob_desc_t b;
-        n = wargs(rec, args);
+        n = reargs(rec, args);
         b.format = rec->u.large_blob.format;
-        b.category = wstr(rec->u.large_blob.category);
-        b.name = wstr(rec->u.large_blob.name);
+        b.category = restr(rec->u.large_blob.category);
+        b.name = restr(rec->u.large_blob.name);
         b.ts = shift(rec->u.large_blob.ts, by);
-        b.thread = wthread(&rec->u.large_blob.thread);
+        b.thread = rethread(&rec->u.large_blob.thread);
         b.args = args;
         b.nargs = n;
         b.data = rec->u.large_blob.payload;
