@@ -167,7 +167,7 @@ static double decode_pass(const buf_t *b, size_t chunk, uint64_t *nrec) {
             }
         }
     }
-    fxt_reader_end(r);
+    fxt_reader_finish(r);
     double t = now() - t0;
     sink = s;
     fxt_reader_destroy(r);

@@ -55,13 +55,13 @@ static double encode_pass(int c, uint64_t n, uint64_t *bytes, uint64_t *records)
     fxt_sink_t s = {discard, &total};
     fxt_writer_t *w;
     fxt_writer_create(NULL, s, &w);
-    fxt_wthread_t t = fxt_thread(1000, 1001);
+    fxt_thread_ref_t t = fxt_thread(1000, 1001);
     fxt_str_t cat = fxt_cstr("category"), name = fxt_cstr("event_name");
     fxt_str_t a1 = fxt_cstr("count"), a2 = fxt_cstr("bytes");
     fxt_write_magic(w);
     /* explicit refs (the caller's own tables): strings 1..4, thread 1 */
     fxt_str_t rcat = fxt_sref(1), rname = fxt_sref(2), ra1 = fxt_sref(3), ra2 = fxt_sref(4);
-    fxt_tref_t rt = fxt_tref_index(1);
+    fxt_thread_ref_t rt = fxt_thread_index(1);
     static uint8_t ebuf[1 << 16];
     size_t epos = 0;
     double t0 = now();
@@ -72,25 +72,25 @@ static double encode_pass(int c, uint64_t n, uint64_t *bytes, uint64_t *records)
             fxt_write_duration_end(w, i * 10 + 5, t, cat, name, NULL, 0);
             break;
         case CASE_INSTANT2: {
-            fxt_warg_t a[2] = {fxt_arg_int32(a1, (int32_t)i), fxt_arg_int64(a2, (int64_t)i * 3)};
+            fxt_arg_t a[2] = {fxt_arg_int32(a1, (int32_t)i), fxt_arg_int64(a2, (int64_t)i * 3)};
             fxt_write_instant(w, i * 10, t, cat, name, a, 2);
             break;
         }
         case CASE_COUNTER: {
-            fxt_warg_t a[1] = {fxt_arg_int64(a1, (int64_t)i)};
+            fxt_arg_t a[1] = {fxt_arg_int64(a1, (int64_t)i)};
             fxt_write_counter(w, i * 10, t, cat, name, 1, a, 1);
             break;
         }
         case CASE_REFS_INSTANT2: {
-            fxt_warg_t a[2] = {fxt_arg_int32(ra1, (int32_t)i), fxt_arg_int64(ra2, (int64_t)i * 3)};
-            fxt_enc_event_t ev = {FXT_EVENT_INSTANT, i * 10, rt, rcat, rname, 0, 0, a, 2, NULL, 0};
+            fxt_arg_t a[2] = {fxt_arg_int32(ra1, (int32_t)i), fxt_arg_int64(ra2, (int64_t)i * 3)};
+            fxt_event_desc_t ev = {FXT_EVENT_INSTANT, i * 10, rt, rcat, rname, 0, 0, a, 2, NULL, 0};
             fxt_write_event_refs(w, &ev);
             break;
         }
         default: {
             /* the pure encoder into a wrapping 64 KiB buffer (no writer) */
-            fxt_warg_t a[2] = {fxt_arg_int32(ra1, (int32_t)i), fxt_arg_int64(ra2, (int64_t)i * 3)};
-            fxt_enc_event_t ev = {FXT_EVENT_INSTANT, i * 10, rt, rcat, rname, 0, 0, a, 2, NULL, 0};
+            fxt_arg_t a[2] = {fxt_arg_int32(ra1, (int32_t)i), fxt_arg_int64(ra2, (int64_t)i * 3)};
+            fxt_event_desc_t ev = {FXT_EVENT_INSTANT, i * 10, rt, rcat, rname, 0, 0, a, 2, NULL, 0};
             size_t sz;
             if (fxt_encode_event(ebuf + epos, sizeof ebuf - epos, &sz, &ev) != FXT_OK) {
                 total += epos;

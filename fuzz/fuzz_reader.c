@@ -74,7 +74,7 @@ static size_t run(const uint8_t *data, size_t size, int chunked, item_t *log) {
             break;
         }
     }
-    fxt_status st = fxt_reader_end(r);
+    fxt_status st = fxt_reader_finish(r);
     if (st != FXT_OK && n < MAX_LOG) {
         log[n].status = st;
         log[n].kind = -1;

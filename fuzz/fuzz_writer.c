@@ -38,7 +38,7 @@ static fxt_str_t str(in_t *in) {
     return (byte(in) & 7) == 0 ? fxt_str_inline(s) : s;
 }
 
-static unsigned args(in_t *in, fxt_warg_t *a) {
+static unsigned args(in_t *in, fxt_arg_t *a) {
     unsigned n = byte(in) % 17; /* 16: refused */
     for (unsigned i = 0; i < n; i++) {
         fxt_str_t nm = str(in);
@@ -100,12 +100,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static expect_t ex[MAXREC];
     unsigned nex = 0;
     fxt_write_magic(w);
-    ex[nex++] = (expect_t){FXT_KIND_MAGIC, {NULL, 0, 0}};
-    fxt_warg_t a[16];
+    ex[nex++] = (expect_t){FXT_KIND_MAGIC, {NULL, 0, 0, 0}};
+    fxt_arg_t a[16];
     while (in.pos < in.n && nex < MAXREC) {
         unsigned op = byte(&in) % 9;
-        fxt_wthread_t t = (byte(&in) & 3) ? fxt_thread(byte(&in) % 3, byte(&in) % 5)
-                                          : fxt_thread_inline(word(&in), word(&in));
+        fxt_thread_ref_t t = (byte(&in) & 3) ? fxt_thread(byte(&in) % 3, byte(&in) % 5)
+                                             : fxt_thread_inline(word(&in), word(&in));
         fxt_str_t s1 = str(&in), s2 = str(&in);
         uint64_t v = word(&in);
         fxt_status st;
@@ -140,12 +140,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         case 5: {
             unsigned n = args(&in, a);
             st = fxt_write_context_switch(w, v, byte(&in), byte(&in) % 17, v, v + 1, a, n);
-            e = (expect_t){FXT_KIND_CONTEXT_SWITCH, {NULL, 0, 0}};
+            e = (expect_t){FXT_KIND_CONTEXT_SWITCH, {NULL, 0, 0, 0}};
             break;
         }
         case 6:
             st = fxt_write_legacy_context_switch(w, v, byte(&in), byte(&in) % 6, t, fxt_thread(1, 2), 1, 2);
-            e = (expect_t){FXT_KIND_LEGACY_CONTEXT_SWITCH, {NULL, 0, 0}};
+            e = (expect_t){FXT_KIND_LEGACY_CONTEXT_SWITCH, {NULL, 0, 0, 0}};
             break;
         case 7: {
             unsigned n = args(&in, a);
@@ -156,7 +156,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         default: {
             unsigned n = args(&in, a);
-            fxt_enc_event_t ev = {FXT_EVENT_INSTANT, v, fxt_tref_inline(1, 2), s1, s2, 0, 0, a, n, NULL, 0};
+            fxt_event_desc_t ev = {
+                FXT_EVENT_INSTANT, v, fxt_thread_inline(1, 2), s1, s2, 0, 0, a, n, NULL, 0};
             /* explicit refs: strings with ref 0 are inline; no table entries involved */
             st = fxt_write_event_refs(w, &ev);
             break;
@@ -216,7 +217,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         got++;
     }
-    if (st != FXT_NEED_INPUT || fxt_reader_end(r) != FXT_OK || got != nex) {
+    if (st != FXT_NEED_INPUT || fxt_reader_finish(r) != FXT_OK || got != nex) {
         abort();
     }
     fxt_reader_destroy(r);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "options.h"
 #include "writer_internal.h" /* the encoding core, fxt__writer_swapped() */
 
 /* ---- re-encoding ---------------------------------------------------------------------- */
@@ -23,36 +24,33 @@ static uint64_t shift(uint64_t ts, int64_t by) {
 }
 
 /* A decoded string as writer input: inline stays inline, unresolved becomes "". */
-static fxt_str_t wstr(fxt_str_t s) {
+static fxt_str_t restr(fxt_str_t s) {
     fxt_str_t o;
     o.ptr = s.ptr;
     o.len = s.ptr ? s.len : 0;
     o.ref = fxt_strref_is_inline(s.ref) ? FXT_STRREF_INLINE_FLAG : 0;
+    o.unresolved = 0;
     return o;
 }
 
-static fxt_wthread_t wthread(const fxt_thread_ref_t *t) {
-    /* Unresolved refs are written inline (as 0/0) rather than interned: they named no thread. */
+/* A decoded thread, for the interning writer: registered threads are interned again, others inline. */
+static fxt_thread_ref_t rethread(const fxt_thread_ref_t *t) {
     return t->ref == FXT_THREADREF_INLINE || !t->resolved ? fxt_thread_inline(t->pid, t->tid)
                                                           : fxt_thread(t->pid, t->tid);
 }
 
 /* The record's known-type arguments as writer arguments; returns how many. */
-static unsigned wargs(const fxt_record_t *rec, fxt_warg_t *out) {
+static unsigned reargs(const fxt_record_t *rec, fxt_arg_t *out) {
     unsigned n = 0;
     for (unsigned i = 0; i < rec->nargs; i++) {
         const fxt_arg_t *a = &rec->args[i];
         if (a->type >= FXT_ARG_TYPE_COUNT) {
             continue; /* unknown argument types cannot be re-encoded */
         }
-        fxt_warg_t *w = &out[n++];
-        memset(w, 0, sizeof *w);
-        w->type = a->type;
-        w->name = wstr(a->name);
-        memcpy(&w->v, &a->v, sizeof w->v < sizeof a->v ? sizeof w->v : sizeof a->v);
-        if (a->type == FXT_ARG_STRING) {
-            w->str = wstr(a->str);
-        }
+        fxt_arg_t *w = &out[n++];
+        *w = *a;
+        w->name = restr(a->name);
+        w->str = a->type == FXT_ARG_STRING ? restr(a->str) : fxt_str_n(NULL, 0);
     }
     return n;
 }
@@ -63,7 +61,7 @@ fxt_status fxt_write_record(fxt_writer_t *w, const fxt_record_t *rec, int64_t by
     if (w == NULL || rec == NULL) {
         return FXT_E_INVALID_ARG;
     }
-    fxt_warg_t args[FXT_MAX_ARGS];
+    fxt_arg_t args[FXT_MAX_ARGS];
     unsigned n;
     switch (rec->kind) {
     /* Framing and table records are the writer's job: it emits its own magic, provider context
@@ -84,12 +82,12 @@ fxt_status fxt_write_record(fxt_writer_t *w, const fxt_record_t *rec, int64_t by
     case FXT_KIND_EVENT: {
         uint64_t extra[8];
         fxt_event_desc_t ev;
-        n = wargs(rec, args);
+        n = reargs(rec, args);
         ev.type = rec->u.event.type;
         ev.ts = shift(rec->u.event.ts, by);
-        ev.thread = wthread(&rec->u.event.thread);
-        ev.category = wstr(rec->u.event.category);
-        ev.name = wstr(rec->u.event.name);
+        ev.thread = rethread(&rec->u.event.thread);
+        ev.category = restr(rec->u.event.category);
+        ev.name = restr(rec->u.event.name);
         ev.id = rec->u.event.id;
         ev.end_ts = shift(rec->u.event.end_ts, by);
         ev.args = args;
@@ -104,42 +102,42 @@ fxt_status fxt_write_record(fxt_writer_t *w, const fxt_record_t *rec, int64_t by
         return fxt_write_event(w, &ev);
     }
     case FXT_KIND_BLOB:
-        return fxt_write_blob(w, wstr(rec->u.blob.name), rec->u.blob.blob_type, rec->u.blob.payload,
+        return fxt_write_blob(w, restr(rec->u.blob.name), rec->u.blob.blob_type, rec->u.blob.payload,
                               rec->u.blob.size);
     case FXT_KIND_USERSPACE_OBJECT:
-        n = wargs(rec, args);
+        n = reargs(rec, args);
         return fxt_write_userspace_object(w, rec->u.userspace_object.ptr, rec->u.userspace_object.process.pid,
-                                          wstr(rec->u.userspace_object.name), args, n);
+                                          restr(rec->u.userspace_object.name), args, n);
     case FXT_KIND_KERNEL_OBJECT:
-        n = wargs(rec, args);
+        n = reargs(rec, args);
         return fxt_write_kernel_object(w, rec->u.kernel_object.koid, rec->u.kernel_object.obj_type,
-                                       wstr(rec->u.kernel_object.name), args, n);
+                                       restr(rec->u.kernel_object.name), args, n);
     case FXT_KIND_CONTEXT_SWITCH:
-        n = wargs(rec, args);
+        n = reargs(rec, args);
         return fxt_write_context_switch(w, shift(rec->u.context_switch.ts, by), rec->u.context_switch.cpu,
                                         rec->u.context_switch.out_state, rec->u.context_switch.out_tid,
                                         rec->u.context_switch.in_tid, args, n);
     case FXT_KIND_THREAD_WAKEUP:
-        n = wargs(rec, args);
+        n = reargs(rec, args);
         return fxt_write_thread_wakeup(w, shift(rec->u.thread_wakeup.ts, by), rec->u.thread_wakeup.cpu,
                                        rec->u.thread_wakeup.tid, args, n);
     case FXT_KIND_LEGACY_CONTEXT_SWITCH:
         return fxt_write_legacy_context_switch(
             w, shift(rec->u.legacy_context_switch.ts, by), rec->u.legacy_context_switch.cpu,
-            rec->u.legacy_context_switch.out_state, wthread(&rec->u.legacy_context_switch.out),
-            wthread(&rec->u.legacy_context_switch.in), rec->u.legacy_context_switch.out_prio,
+            rec->u.legacy_context_switch.out_state, rethread(&rec->u.legacy_context_switch.out),
+            rethread(&rec->u.legacy_context_switch.in), rec->u.legacy_context_switch.out_prio,
             rec->u.legacy_context_switch.in_prio);
     case FXT_KIND_LOG:
-        return fxt_write_log(w, shift(rec->u.log.ts, by), wthread(&rec->u.log.thread),
-                             wstr(rec->u.log.message));
+        return fxt_write_log(w, shift(rec->u.log.ts, by), rethread(&rec->u.log.thread),
+                             restr(rec->u.log.message));
     case FXT_KIND_LARGE_BLOB: {
         fxt_large_blob_desc_t b;
-        n = wargs(rec, args);
+        n = reargs(rec, args);
         b.format = rec->u.large_blob.format;
-        b.category = wstr(rec->u.large_blob.category);
-        b.name = wstr(rec->u.large_blob.name);
+        b.category = restr(rec->u.large_blob.category);
+        b.name = restr(rec->u.large_blob.name);
         b.ts = shift(rec->u.large_blob.ts, by);
-        b.thread = wthread(&rec->u.large_blob.thread);
+        b.thread = rethread(&rec->u.large_blob.thread);
         b.args = args;
         b.nargs = n;
         b.data = rec->u.large_blob.payload;
@@ -283,16 +281,20 @@ fxt_status fxt_merger_create(fxt_writer_t *w, fxt_merger_t **out) {
 }
 
 /* Starts an input: a fresh reader state and id map, as inputs share no strings or threads. */
-fxt_status fxt_merger_begin(fxt_merger_t *m, const fxt_merger_input_t *in) {
+fxt_status fxt_merger_begin_input(fxt_merger_t *m, const fxt_merger_input_t *in) {
     if (m == NULL || m->active) {
         return FXT_E_STATE;
+    }
+    fxt_merger_input_t opt = FXT_MERGER_INPUT_INIT;
+    if (fxt__options_read(&opt, sizeof opt, in) != FXT_OK) {
+        return FXT_E_INVALID_ARG;
     }
     fxt_reader_reset(m->r);
     m->active = 1;
     m->in_provider = 0;
     m->nmap = 0;
-    m->offset_ns = in ? in->offset_ns : 0;
-    snprintf(m->name, sizeof m->name, "%s", in && in->name ? in->name : "trace");
+    m->offset_ns = opt.offset_ns;
+    snprintf(m->name, sizeof m->name, "%s", opt.name ? opt.name : "trace");
     m->raw = -1; /* decided on the first record, once the input's byte order is known */
     m->stats.inputs++;
     return FXT_OK;
@@ -440,12 +442,12 @@ fxt_status fxt_merger_feed(fxt_merger_t *m, const void *data, size_t len) {
 }
 
 /* Ends an input; FXT_E_TRUNCATED when it stopped inside a record (what came before is kept). */
-fxt_status fxt_merger_end(fxt_merger_t *m) {
+fxt_status fxt_merger_end_input(fxt_merger_t *m) {
     if (m == NULL || !m->active) {
         return FXT_E_STATE;
     }
     m->active = 0;
-    fxt_status st = fxt_reader_end(m->r);
+    fxt_status st = fxt_reader_finish(m->r);
     if (st != FXT_OK) {
         m->stats.damaged++;
         m->diag = *fxt_reader_diag(m->r);

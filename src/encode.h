@@ -304,7 +304,7 @@ FXT__INLINE uint64_t fxt__arg_words(unsigned type, const fxt__estr_t *name, cons
  * value bits, the size and the value word together: the encoders' hot loops
  * lost ~5 % when these were separate helpers with a branch each.
  */
-FXT__INLINE uint8_t *fxt__put_arg(uint8_t *p, int swap, const fxt_warg_t *a, const fxt__estr_t *name,
+FXT__INLINE uint8_t *fxt__put_arg(uint8_t *p, int swap, const fxt_arg_t *a, const fxt__estr_t *name,
                                   const fxt__estr_t *sval) {
     int has_value = fxt_arg_has_value_word(a->type);
     uint64_t words = 1 + fxt__estr_words(name) + (uint64_t)has_value;
@@ -342,7 +342,7 @@ FXT__INLINE uint8_t *fxt__put_arg(uint8_t *p, int swap, const fxt_warg_t *a, con
 }
 
 /* `n` arguments whose names and string values are resolved in names[i] and svals[i]. */
-FXT__INLINE uint8_t *fxt__put_args(uint8_t *p, int swap, const fxt_warg_t *args, unsigned n,
+FXT__INLINE uint8_t *fxt__put_args(uint8_t *p, int swap, const fxt_arg_t *args, unsigned n,
                                    const fxt__estr_t *names, const fxt__estr_t *svals) {
     for (unsigned i = 0; i < n; i++) {
         p = fxt__put_arg(p, swap, &args[i], &names[i], &svals[i]);

@@ -9,6 +9,7 @@
  * before it happens, so no input can make it read out of bounds, and it
  * changes reader state only once the whole record has been validated.
  */
+#include "options.h"
 #include "reader_state.h"
 
 #include <fxt/reader.h>
@@ -78,22 +79,16 @@ fxt_status fxt_reader_create(const fxt_reader_options_t *opt, fxt_reader_t **out
         return FXT_E_INVALID_ARG;
     }
     *out = NULL;
-    /* struct_size and flags are the fields every version of the options struct has. */
-    if (opt != NULL && opt->struct_size < sizeof(uint32_t) * 2) {
+    fxt_reader_options_t o = FXT_READER_OPTIONS_INIT;
+    if (fxt__options_read(&o, sizeof o, opt) != FXT_OK) {
         return FXT_E_INVALID_ARG;
     }
     fxt_reader_t *r = calloc(1, sizeof *r);
     if (r == NULL) {
         return FXT_E_NOMEM;
     }
-    r->max_record_bytes = DEFAULT_MAX_RECORD_BYTES;
-    if (opt != NULL) {
-        r->flags = opt->flags;
-        /* older callers may pass a shorter struct: read only what they declared */
-        if (opt->struct_size >= sizeof(fxt_reader_options_t) && opt->max_record_bytes != 0) {
-            r->max_record_bytes = opt->max_record_bytes;
-        }
-    }
+    r->flags = o.flags;
+    r->max_record_bytes = o.max_record_bytes != 0 ? o.max_record_bytes : DEFAULT_MAX_RECORD_BYTES;
     /* A header word must always fit, or no record could ever be framed. */
     if (r->max_record_bytes < 8) {
         r->max_record_bytes = 8;
@@ -148,6 +143,7 @@ static inline uint64_t W(const cur_t *c, uint64_t i) { return fxt_load64_swapped
 static inline int take_str(const fxt__provider_t *prov, uint16_t ref, const cur_t *c, uint64_t end,
                            uint64_t *i, fxt_str_t *out) {
     out->ref = ref;
+    out->unresolved = 0;
     if (ref & FXT_STRREF_INLINE_FLAG) {
         uint32_t len = fxt_strref_value(ref);
         uint64_t words = fxt_words(len);
@@ -175,6 +171,7 @@ static inline int take_str(const fxt__provider_t *prov, uint16_t ref, const cur_
          * (dump contract), and fxt check reports it. */
         out->ptr = NULL;
         out->len = 0;
+        out->unresolved = 1;
     }
     return 0;
 }
@@ -336,6 +333,7 @@ static fxt_status decode_metadata(fxt_reader_t *r, const cur_t *cp, uint64_t h, 
         rec->u.provider_info.name.ptr = (const char *)(c.p + 8);
         rec->u.provider_info.name.len = len;
         rec->u.provider_info.name.ref = fxt_strref_inline((uint16_t)len);
+        rec->u.provider_info.name.unresolved = 0;
         return FXT_OK;
     }
     case FXT_META_PROVIDER_SECTION: {
@@ -716,6 +714,7 @@ static fxt_status decode(fxt_reader_t *r, const uint8_t *p, uint64_t n, uint64_t
         rec->u.string.value.ptr = (const char *)(p + 8);
         rec->u.string.value.len = len;
         rec->u.string.value.ref = fxt_strref_inline((uint16_t)len);
+        rec->u.string.value.unresolved = 0;
         /* Index 0 is reserved: the record is delivered but registers nothing (dump contract).
          * A later record for the same index replaces the earlier one (spec-notes). */
         if (index != 0) {
@@ -784,6 +783,7 @@ static fxt_status decode(fxt_reader_t *r, const uint8_t *p, uint64_t n, uint64_t
         rec->u.log.message.ptr = (const char *)(p + 8u * i);
         rec->u.log.message.len = len;
         rec->u.log.message.ref = fxt_strref_inline((uint16_t)len);
+        rec->u.log.message.unresolved = 0;
         return FXT_OK;
     }
     case FXT_RECORD_LARGE:
@@ -1002,7 +1002,7 @@ fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *r
 }
 
 /* Called at the end of input: reports a record cut short, then forgets it. */
-fxt_status fxt_reader_end(fxt_reader_t *r) {
+fxt_status fxt_reader_finish(fxt_reader_t *r) {
     if (r == NULL) {
         return FXT_E_INVALID_ARG;
     }
@@ -1062,6 +1062,7 @@ fxt_status fxt_reader_string(const fxt_reader_t *r, uint16_t index, fxt_str_t *o
         out->ptr = empty_str;
         out->len = 0;
         out->ref = 0;
+        out->unresolved = 0;
         return FXT_OK;
     }
     const fxt__str_slot_t *s = fxt__string_get(r->cur, index);
@@ -1071,6 +1072,7 @@ fxt_status fxt_reader_string(const fxt_reader_t *r, uint16_t index, fxt_str_t *o
     out->ptr = s->buf;
     out->len = s->len;
     out->ref = index;
+    out->unresolved = 0;
     return FXT_OK;
 }
 
@@ -1103,6 +1105,7 @@ fxt_status fxt_reader_kernel_object(const fxt_reader_t *r, uint64_t koid, fxt_ke
     out->name.ptr = o->has_name ? (o->name ? o->name : empty_str) : NULL;
     out->name.len = o->name_len;
     out->name.ref = 0;
+    out->name.unresolved = !o->has_name;
     out->has_process = o->has_process;
     out->process_koid = o->process_koid;
     return FXT_OK;
@@ -1122,5 +1125,6 @@ fxt_status fxt_reader_userspace_object(const fxt_reader_t *r, uint64_t pid, uint
     out->name.ptr = o->has_name ? (o->name ? o->name : empty_str) : NULL;
     out->name.len = o->name_len;
     out->name.ref = 0;
+    out->name.unresolved = !o->has_name;
     return FXT_OK;
 }

@@ -163,7 +163,7 @@ static void write_thread_kobj(uint8_t **p, const tls_t *t) {
     static const char process[] = "process";
     fxt__estr_t name = fxt__estr_inline(t->name, (uint32_t)strlen(t->name));
     fxt__estr_t aname = fxt__estr_inline(process, sizeof process - 1);
-    fxt_warg_t a = fxt_arg_koid(fxt_str_inline(fxt_str_n(process, sizeof process - 1)), t->pid);
+    fxt_arg_t a = fxt_arg_koid(fxt_str_inline(fxt_str_n(process, sizeof process - 1)), t->pid);
     uint64_t words = 2 + fxt__estr_words(&name) + fxt__arg_words(FXT_ARG_KOID, &aname, NULL);
     put(p, fxt__hdr_kernel_object(words, FXT_OBJ_THREAD, name.ref, 1));
     put(p, t->tid);

@@ -88,7 +88,7 @@ typedef struct rec {
     uint32_t type;
     uint64_t ts, id, end_ts;
     int has_id, has_end;
-    const fxt_warg_t *args; /* the caller's array (read in place) */
+    const fxt_arg_t *args; /* the caller's array (read in place) */
     unsigned nargs;
     pref_t cat, name, aname[FXT_MAX_ARGS], aval[FXT_MAX_ARGS];
 } rec_t;
@@ -178,7 +178,7 @@ static inline uint16_t known_ref(const tls_t *t, const char *ptr, size_t len) {
 /* tail: the id (has_id) or end timestamp (complete) word, if has_tail. 1 when written. */
 __attribute__((always_inline)) static inline int emit_fast(tls_t *t, uint32_t type, uint64_t ts,
                                                            const fxt__site_t *site, const char *name,
-                                                           size_t name_len, const fxt_warg_t *args, size_t n,
+                                                           size_t name_len, const fxt_arg_t *args, size_t n,
                                                            int has_tail, uint64_t tail) {
     uint8_t *p = t->p;
     /* room for the worst case without inline string values: header, timestamp,
@@ -198,7 +198,7 @@ __attribute__((always_inline)) static inline int emit_fast(tls_t *t, uint32_t ty
     uint8_t *q = p + 16;
     size_t k = 0;
     for (; k < n; k++) {
-        const fxt_warg_t *a = &args[k];
+        const fxt_arg_t *a = &args[k];
         if (a->type >= FXT_ARG_TYPE_COUNT) {
             break; /* an invalid argument ends the list (as prep_args) */
         }
@@ -244,14 +244,14 @@ __attribute__((always_inline)) static inline int emit_fast(tls_t *t, uint32_t ty
 }
 
 /* Resolve the strings of `n` arguments (invalid types are skipped). */
-static void prep_args(tls_t *t, rec_t *r, const fxt_warg_t *args, size_t n) {
+static void prep_args(tls_t *t, rec_t *r, const fxt_arg_t *args, size_t n) {
     r->args = args;
     r->nargs = 0;
     if (n > FXT_MAX_ARGS) {
         n = FXT_MAX_ARGS;
     }
     for (size_t i = 0; i < n; i++) {
-        const fxt_warg_t *a = &args[i];
+        const fxt_arg_t *a = &args[i];
         if (a->type >= FXT_ARG_TYPE_COUNT) {
             break; /* an invalid argument ends the list */
         }
@@ -280,7 +280,7 @@ static void start_rec_at(tls_t *t, rec_t *r, fxt__site_t *site, uint32_t type, c
  * drop. Out of line, so that the fast path keeps a small frame. */
 __attribute__((noinline)) static void emit_general(tls_t *t, fxt__site_t *site, uint32_t type,
                                                    const char *name, uint64_t ts, int has_id, uint64_t id,
-                                                   int has_end, uint64_t end_ts, const fxt_warg_t *args,
+                                                   int has_end, uint64_t end_ts, const fxt_arg_t *args,
                                                    size_t nargs) {
     rec_t r;
     start_rec_at(t, &r, site, type, name, ts);
@@ -292,7 +292,7 @@ __attribute__((noinline)) static void emit_general(tls_t *t, fxt__site_t *site, 
     emit(t, &r);
 }
 
-void fxt__complete_args(fxt__site_t *site, const char *name, uint64_t start, const fxt_warg_t *args,
+void fxt__complete_args(fxt__site_t *site, const char *name, uint64_t start, const fxt_arg_t *args,
                         size_t nargs) {
     tls_t *t = enter();
     if (t == NULL) {
@@ -307,7 +307,7 @@ void fxt__complete_args(fxt__site_t *site, const char *name, uint64_t start, con
 }
 
 void fxt__event_args_n(fxt__site_t *site, uint32_t type, const char *name, uint32_t name_len, int has_id,
-                       uint64_t id, const fxt_warg_t *args, size_t nargs) {
+                       uint64_t id, const fxt_arg_t *args, size_t nargs) {
     tls_t *t = enter();
     if (t == NULL) {
         return;

@@ -5,6 +5,7 @@
  * environment.
  */
 #define _GNU_SOURCE 1 /* program_invocation_short_name */
+#include "options.h"
 #include "trace_internal.h"
 
 #include <errno.h>
@@ -66,7 +67,7 @@ static void write_preamble(int with_threads) {
             if (t->gen != fxt__trace.gen) {
                 continue;
             }
-            fxt_warg_t a = fxt_arg_koid(fxt_str_inline(fxt_cstr("process")), fxt__trace.pid);
+            fxt_arg_t a = fxt_arg_koid(fxt_str_inline(fxt_cstr("process")), fxt__trace.pid);
             fxt_write_kernel_object(w, t->tid, FXT_OBJ_THREAD, fxt_str_inline(fxt_cstr(t->name)), &a, 1);
         }
     }
@@ -86,7 +87,7 @@ static void write_loss_report(const char *what, uint64_t count) {
         return;
     }
     fxt_write_provider_event(w, 1, FXT_PROVIDER_EVENT_BUFFER_FULL);
-    fxt_warg_t a = fxt_arg_uint64(fxt_cstr("count"), count);
+    fxt_arg_t a = fxt_arg_uint64(fxt_cstr("count"), count);
     fxt_write_instant(w, fxt__trace_now(), fxt_thread_inline(fxt__trace.pid, 0), fxt_cstr("fxt"),
                       fxt_cstr(what), &a, 1);
     fxt_writer_finish(w);
@@ -131,11 +132,10 @@ static int cmp_seq(const void *a, const void *b) {
 static void stop_at_exit(void);
 
 fxt_status fxt_session_start(const fxt_session_config_t *cfg) {
-    if (cfg == NULL || cfg->struct_size < sizeof(uint32_t)) {
+    fxt_session_config_t c = FXT_SESSION_CONFIG_INIT;
+    if (cfg == NULL || fxt__options_read(&c, sizeof c, cfg) != FXT_OK) {
         return FXT_E_INVALID_ARG;
     }
-    fxt_session_config_t c = FXT_SESSION_CONFIG_INIT;
-    memcpy(&c, cfg, cfg->struct_size < sizeof c ? cfg->struct_size : sizeof c);
     if (c.output_path == NULL && c.sink.write == NULL) {
         return FXT_E_INVALID_ARG;
     }

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "options.h"
 #include "writer_internal.h"
 
 #define DEFAULT_BUFFER (64u << 10)
@@ -69,7 +70,7 @@ struct fxt_writer {
     uint64_t truncations;
     uint64_t serial;                                               /* record being written, for pinning */
     uint64_t trunc_mark;                                           /* truncations before the current call */
-    uint64_t str_regs, str_evict, str_inline, thr_regs, thr_evict; /* fxt_writer_stats() */
+    uint64_t str_regs, str_evict, str_inline, thr_regs, thr_evict; /* fxt_writer_get_stats() */
     size_t reserved;                                               /* fxt_writer_reserve(): bytes promised */
 
     uint32_t max_strings, nstrings, shand;
@@ -130,12 +131,9 @@ fxt_status fxt_writer_create(const fxt_writer_options_t *opt, fxt_sink_t sink, f
         return FXT_E_INVALID_ARG;
     }
     *out = NULL;
-    fxt_writer_options_t o = {sizeof o, 0, 0, 0, 0};
-    if (opt != NULL) {
-        if (opt->struct_size < sizeof(uint32_t) * 2 || opt->struct_size > sizeof o) {
-            return FXT_E_INVALID_ARG;
-        }
-        memcpy(&o, opt, opt->struct_size);
+    fxt_writer_options_t o = FXT_WRITER_OPTIONS_INIT;
+    if (fxt__options_read(&o, sizeof o, opt) != FXT_OK) {
+        return FXT_E_INVALID_ARG;
     }
     if (o.max_strings > FXT_MAX_STRING_INDEX || o.max_threads > FXT_MAX_THREAD_INDEX) {
         return FXT_E_INVALID_ARG;
@@ -485,12 +483,21 @@ static ALWAYS_INLINE fxt_status plan_str(const fxt_writer_t *w, fxt_str_t s, uin
     return FXT_OK;
 }
 
-static uint64_t plan_thread(const fxt_writer_t *w, fxt_wthread_t t) {
-    return (t.inline_ref || (w->flags & FXT_WRITE_NO_INTERN)) ? 2 : 0;
+/* ref 0: interned (inline under NO_INTERN); FXT_THREAD_INLINE_FLAG: inline; 1..255: the caller's index. */
+static ALWAYS_INLINE fxt_status plan_thread(const fxt_writer_t *w, const fxt_thread_ref_t *t,
+                                            uint64_t *words) {
+    if (t->ref == 0) {
+        *words += (w->flags & FXT_WRITE_NO_INTERN) ? 2 : 0;
+    } else if (t->ref == FXT_THREAD_INLINE_FLAG) {
+        *words += 2;
+    } else if (t->ref > FXT_MAX_THREAD_INDEX) {
+        return FXT_E_BAD_INDEX;
+    }
+    return FXT_OK;
 }
 
 /* Inlined into fxt_write_event only (the hot path); other records call plan_args(). */
-static ALWAYS_INLINE fxt_status plan_args_in(const fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs,
+static ALWAYS_INLINE fxt_status plan_args_in(const fxt_writer_t *w, const fxt_arg_t *args, unsigned nargs,
                                              uint64_t *words) {
     if (nargs > FXT_MAX_ARGS) {
         return FXT_E_TOO_MANY_ARGS;
@@ -514,7 +521,7 @@ static ALWAYS_INLINE fxt_status plan_args_in(const fxt_writer_t *w, const fxt_wa
     return FXT_OK;
 }
 
-static fxt_status plan_args(const fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs, uint64_t *words) {
+static fxt_status plan_args(const fxt_writer_t *w, const fxt_arg_t *args, unsigned nargs, uint64_t *words) {
     return plan_args_in(w, args, nargs, words);
 }
 
@@ -591,11 +598,15 @@ static uint8_t thread_victim(fxt_writer_t *w) {
     return 0;
 }
 
-static fxt_status prep_thread_slow(fxt_writer_t *w, const fxt_wthread_t *tp, pthr_t *out) {
-    fxt_wthread_t t = *tp;
+static fxt_status prep_thread_slow(fxt_writer_t *w, const fxt_thread_ref_t *tp, pthr_t *out) {
+    fxt_thread_ref_t t = *tp;
     out->pid = t.pid;
     out->tid = t.tid;
-    if (t.inline_ref || (w->flags & FXT_WRITE_NO_INTERN)) {
+    if (t.ref != 0 && t.ref != FXT_THREAD_INLINE_FLAG) {
+        out->ref = (uint8_t)t.ref; /* the caller's index (checked by plan_thread) */
+        return FXT_OK;
+    }
+    if (t.ref != 0 || (w->flags & FXT_WRITE_NO_INTERN)) {
         out->ref = FXT_THREADREF_INLINE;
         return FXT_OK;
     }
@@ -643,9 +654,9 @@ static fxt_status prep_thread_slow(fxt_writer_t *w, const fxt_wthread_t *tp, pth
  * became one 16-byte load of pid and tid, which the CPU cannot forward from
  * the caller's two 8-byte stores.
  */
-static ALWAYS_INLINE fxt_status prep_thread(fxt_writer_t *w, const fxt_wthread_t *t, pthr_t *out) {
+static ALWAYS_INLINE fxt_status prep_thread(fxt_writer_t *w, const fxt_thread_ref_t *t, pthr_t *out) {
     tslot_t *last = &w->threads[w->thint];
-    if (last->used && last->pid == t->pid && last->tid == t->tid && !t->inline_ref &&
+    if (last->used && last->pid == t->pid && last->tid == t->tid && t->ref == 0 &&
         !(w->flags & FXT_WRITE_NO_INTERN)) {
         last->refbit = 1;
         last->pin = w->serial;
@@ -673,7 +684,7 @@ typedef struct pargs {
 } pargs_t;
 
 /* Inlined into fxt_write_event only (the hot path); other records call prep_args(). */
-static ALWAYS_INLINE fxt_status prep_args_in(fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs,
+static ALWAYS_INLINE fxt_status prep_args_in(fxt_writer_t *w, const fxt_arg_t *args, unsigned nargs,
                                              pargs_t *pa) {
     if (nargs > FXT_MAX_ARGS) {
         return FXT_E_TOO_MANY_ARGS;
@@ -684,7 +695,7 @@ static ALWAYS_INLINE fxt_status prep_args_in(fxt_writer_t *w, const fxt_warg_t *
     pa->n = nargs;
     pa->words = 0;
     for (unsigned i = 0; i < nargs; i++) {
-        const fxt_warg_t *a = &args[i];
+        const fxt_arg_t *a = &args[i];
         if (a->type >= FXT_ARG_TYPE_COUNT) {
             return FXT_E_BAD_ARG;
         }
@@ -707,16 +718,16 @@ static ALWAYS_INLINE fxt_status prep_args_in(fxt_writer_t *w, const fxt_warg_t *
     return FXT_OK;
 }
 
-static fxt_status prep_args(fxt_writer_t *w, const fxt_warg_t *args, unsigned nargs, pargs_t *pa) {
+static fxt_status prep_args(fxt_writer_t *w, const fxt_arg_t *args, unsigned nargs, pargs_t *pa) {
     return prep_args_in(w, args, nargs, pa);
 }
 
 /* Inlined into fxt_write_event only (the hot path); other records call put_args(). */
-static ALWAYS_INLINE void put_args_in(fxt_writer_t *w, const fxt_warg_t *args, const pargs_t *pa) {
+static ALWAYS_INLINE void put_args_in(fxt_writer_t *w, const fxt_arg_t *args, const pargs_t *pa) {
     w->len = (size_t)(fxt__put_args(w->buf + w->len, w->swap, args, pa->n, pa->name, pa->sval) - w->buf);
 }
 
-static void put_args(fxt_writer_t *w, const fxt_warg_t *args, const pargs_t *pa) { put_args_in(w, args, pa); }
+static void put_args(fxt_writer_t *w, const fxt_arg_t *args, const pargs_t *pa) { put_args_in(w, args, pa); }
 
 /* ---- records ------------------------------------------------------------------------------ */
 
@@ -868,7 +879,8 @@ fxt_status fxt_write_event(fxt_writer_t *w, const fxt_event_desc_t *ev) {
     int has_id = fxt_event_has_id(ev->type);
     int has_end = fxt_event_has_end_ts(ev->type);
     uint64_t tail = fxt__event_tail_words(ev->type);
-    uint64_t plan = 2 + plan_thread(w, ev->thread) + tail + ev->nextra;
+    uint64_t plan = 2 + tail + ev->nextra;
+    TRY(plan_thread(w, &ev->thread, &plan));
     TRY(plan_str(w, ev->category, &plan));
     TRY(plan_str(w, ev->name, &plan));
     TRY(plan_args_in(w, ev->args, ev->nargs, &plan));
@@ -901,8 +913,8 @@ fxt_status fxt_write_event(fxt_writer_t *w, const fxt_event_desc_t *ev) {
 
 int fxt__writer_swapped(const fxt_writer_t *w) { return w->swap; }
 
-static fxt_status simple_event(fxt_writer_t *w, uint32_t type, uint64_t ts, fxt_wthread_t t, fxt_str_t cat,
-                               fxt_str_t name, uint64_t id, uint64_t end_ts, const fxt_warg_t *args,
+static fxt_status simple_event(fxt_writer_t *w, uint32_t type, uint64_t ts, fxt_thread_ref_t t, fxt_str_t cat,
+                               fxt_str_t name, uint64_t id, uint64_t end_ts, const fxt_arg_t *args,
                                unsigned nargs) {
     fxt_event_desc_t ev;
     ev.type = type;
@@ -919,29 +931,29 @@ static fxt_status simple_event(fxt_writer_t *w, uint32_t type, uint64_t ts, fxt_
     return fxt_write_event(w, &ev);
 }
 
-fxt_status fxt_write_instant(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat, fxt_str_t name,
-                             const fxt_warg_t *args, unsigned nargs) {
+fxt_status fxt_write_instant(fxt_writer_t *w, uint64_t ts, fxt_thread_ref_t t, fxt_str_t cat, fxt_str_t name,
+                             const fxt_arg_t *args, unsigned nargs) {
     return simple_event(w, FXT_EVENT_INSTANT, ts, t, cat, name, 0, 0, args, nargs);
 }
 
-fxt_status fxt_write_counter(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat, fxt_str_t name,
-                             uint64_t counter_id, const fxt_warg_t *args, unsigned nargs) {
+fxt_status fxt_write_counter(fxt_writer_t *w, uint64_t ts, fxt_thread_ref_t t, fxt_str_t cat, fxt_str_t name,
+                             uint64_t counter_id, const fxt_arg_t *args, unsigned nargs) {
     return simple_event(w, FXT_EVENT_COUNTER, ts, t, cat, name, counter_id, 0, args, nargs);
 }
 
-fxt_status fxt_write_duration_begin(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat,
-                                    fxt_str_t name, const fxt_warg_t *args, unsigned nargs) {
+fxt_status fxt_write_duration_begin(fxt_writer_t *w, uint64_t ts, fxt_thread_ref_t t, fxt_str_t cat,
+                                    fxt_str_t name, const fxt_arg_t *args, unsigned nargs) {
     return simple_event(w, FXT_EVENT_DURATION_BEGIN, ts, t, cat, name, 0, 0, args, nargs);
 }
 
-fxt_status fxt_write_duration_end(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat,
-                                  fxt_str_t name, const fxt_warg_t *args, unsigned nargs) {
+fxt_status fxt_write_duration_end(fxt_writer_t *w, uint64_t ts, fxt_thread_ref_t t, fxt_str_t cat,
+                                  fxt_str_t name, const fxt_arg_t *args, unsigned nargs) {
     return simple_event(w, FXT_EVENT_DURATION_END, ts, t, cat, name, 0, 0, args, nargs);
 }
 
-fxt_status fxt_write_duration_complete(fxt_writer_t *w, uint64_t start_ts, uint64_t end_ts, fxt_wthread_t t,
-                                       fxt_str_t cat, fxt_str_t name, const fxt_warg_t *args,
-                                       unsigned nargs) {
+fxt_status fxt_write_duration_complete(fxt_writer_t *w, uint64_t start_ts, uint64_t end_ts,
+                                       fxt_thread_ref_t t, fxt_str_t cat, fxt_str_t name,
+                                       const fxt_arg_t *args, unsigned nargs) {
     return simple_event(w, FXT_EVENT_DURATION_COMPLETE, start_ts, t, cat, name, 0, end_ts, args, nargs);
 }
 
@@ -963,7 +975,7 @@ fxt_status fxt_write_blob(fxt_writer_t *w, fxt_str_t name, uint32_t blob_type, c
 }
 
 fxt_status fxt_write_userspace_object(fxt_writer_t *w, uint64_t ptr, uint64_t process, fxt_str_t name,
-                                      const fxt_warg_t *args, unsigned nargs) {
+                                      const fxt_arg_t *args, unsigned nargs) {
     BEGIN(w);
     /* the process is a thread ref; inline it is one koid word */
     uint64_t plan = 3;
@@ -985,7 +997,7 @@ fxt_status fxt_write_userspace_object(fxt_writer_t *w, uint64_t ptr, uint64_t pr
 }
 
 fxt_status fxt_write_kernel_object(fxt_writer_t *w, uint64_t koid, uint32_t obj_type, fxt_str_t name,
-                                   const fxt_warg_t *args, unsigned nargs) {
+                                   const fxt_arg_t *args, unsigned nargs) {
     BEGIN(w);
     TRY(fxt__check_object_type(obj_type));
     uint64_t plan = 2;
@@ -1006,7 +1018,7 @@ fxt_status fxt_write_kernel_object(fxt_writer_t *w, uint64_t koid, uint32_t obj_
 }
 
 fxt_status fxt_write_context_switch(fxt_writer_t *w, uint64_t ts, uint32_t cpu, uint32_t out_state,
-                                    uint64_t out_tid, uint64_t in_tid, const fxt_warg_t *args,
+                                    uint64_t out_tid, uint64_t in_tid, const fxt_arg_t *args,
                                     unsigned nargs) {
     BEGIN(w);
     TRY(fxt__check_context_switch(cpu, out_state));
@@ -1026,7 +1038,7 @@ fxt_status fxt_write_context_switch(fxt_writer_t *w, uint64_t ts, uint32_t cpu, 
 }
 
 fxt_status fxt_write_thread_wakeup(fxt_writer_t *w, uint64_t ts, uint32_t cpu, uint64_t tid,
-                                   const fxt_warg_t *args, unsigned nargs) {
+                                   const fxt_arg_t *args, unsigned nargs) {
     BEGIN(w);
     TRY(fxt__check_thread_wakeup(cpu));
     uint64_t plan = 3;
@@ -1044,10 +1056,13 @@ fxt_status fxt_write_thread_wakeup(fxt_writer_t *w, uint64_t ts, uint32_t cpu, u
 }
 
 fxt_status fxt_write_legacy_context_switch(fxt_writer_t *w, uint64_t ts, uint32_t cpu, uint32_t out_state,
-                                           fxt_wthread_t out, fxt_wthread_t in, uint32_t out_prio,
+                                           fxt_thread_ref_t out, fxt_thread_ref_t in, uint32_t out_prio,
                                            uint32_t in_prio) {
     BEGIN(w);
     TRY(fxt__check_legacy_context_switch(cpu, out_state, out_prio, in_prio));
+    uint64_t unused = 0;
+    TRY(plan_thread(w, &out, &unused));
+    TRY(plan_thread(w, &in, &unused));
     pthr_t o, i;
     TRY(prep_thread(w, &out, &o));
     TRY(prep_thread(w, &in, &i));
@@ -1060,11 +1075,13 @@ fxt_status fxt_write_legacy_context_switch(fxt_writer_t *w, uint64_t ts, uint32_
     return FXT_OK;
 }
 
-fxt_status fxt_write_log(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t message) {
+fxt_status fxt_write_log(fxt_writer_t *w, uint64_t ts, fxt_thread_ref_t t, fxt_str_t message) {
     BEGIN(w);
     if (message.ptr == NULL && message.len) {
         return FXT_E_INVALID_ARG;
     }
+    uint64_t unused = 0;
+    TRY(plan_thread(w, &t, &unused));
     pthr_t th;
     TRY(prep_thread(w, &t, &th));
     uint32_t len = clamp_len(w, message.ptr, message.len);
@@ -1087,7 +1104,8 @@ fxt_status fxt_write_large_blob(fxt_writer_t *w, const fxt_large_blob_desc_t *b)
     TRY(plan_str(w, b->category, &plan));
     TRY(plan_str(w, b->name, &plan));
     if (meta_) {
-        plan += 1 + plan_thread(w, b->thread);
+        plan += 1;
+        TRY(plan_thread(w, &b->thread, &plan));
         TRY(plan_args(w, b->args, b->nargs, &plan));
     }
     if (plan * 8 > w->cap) {
@@ -1196,7 +1214,7 @@ void fxt_writer_reset(fxt_writer_t *w, fxt_sink_t sink) {
     fxt_writer_reset_tables(w);
 }
 
-void fxt_writer_stats(const fxt_writer_t *w, fxt_writer_stats_t *out) {
+void fxt_writer_get_stats(const fxt_writer_t *w, fxt_writer_stats_t *out) {
     if (out == NULL) {
         return;
     }
@@ -1263,7 +1281,7 @@ fxt_status fxt_writer_commit(fxt_writer_t *w, size_t bytes) {
     return FXT_OK;
 }
 
-fxt_status fxt_write_event_refs(fxt_writer_t *w, const fxt_enc_event_t *ev) {
+fxt_status fxt_write_event_refs(fxt_writer_t *w, const fxt_event_desc_t *ev) {
     BEGIN(w);
     size_t size;
     /* encode straight into the buffer's free space, in the writer's byte order;

@@ -28,11 +28,12 @@ typedef struct et {
     uint64_t pid, tid;
 } et_t;
 
-static fxt_status et_prep(fxt_tref_t t, et_t *o) {
-    if (t.index > FXT_MAX_THREAD_INDEX) {
+static fxt_status et_prep(fxt_thread_ref_t t, et_t *o) {
+    uint32_t ref = t.ref == FXT_THREAD_INLINE_FLAG ? FXT_THREADREF_INLINE : t.ref;
+    if (ref > FXT_MAX_THREAD_INDEX) {
         return FXT_E_BAD_INDEX;
     }
-    o->ref = (uint8_t)t.index;
+    o->ref = (uint8_t)ref;
     o->pid = t.pid;
     o->tid = t.tid;
     return FXT_OK;
@@ -48,7 +49,7 @@ typedef struct eargs {
     es_t sval[FXT_MAX_ARGS];
 } eargs_t;
 
-static fxt_status eargs_prep(const fxt_warg_t *args, unsigned nargs, eargs_t *o) {
+static fxt_status eargs_prep(const fxt_arg_t *args, unsigned nargs, eargs_t *o) {
     if (nargs > FXT_MAX_ARGS) {
         return FXT_E_TOO_MANY_ARGS;
     }
@@ -58,7 +59,7 @@ static fxt_status eargs_prep(const fxt_warg_t *args, unsigned nargs, eargs_t *o)
     o->n = nargs;
     o->words = 0;
     for (unsigned i = 0; i < nargs; i++) {
-        const fxt_warg_t *a = &args[i];
+        const fxt_arg_t *a = &args[i];
         if (a->type >= FXT_ARG_TYPE_COUNT) {
             return FXT_E_BAD_ARG;
         }
@@ -98,7 +99,7 @@ static inline void cthr(cur_t *c, const et_t *t) {
     c->p = fxt__put_thread(c->p, c->swap, t->ref, t->pid, t->tid);
 }
 
-static void cargs(cur_t *c, const fxt_warg_t *args, const eargs_t *ea) {
+static void cargs(cur_t *c, const fxt_arg_t *args, const eargs_t *ea) {
     c->p = fxt__put_args(c->p, c->swap, args, ea->n, ea->name, ea->sval);
 }
 
@@ -211,7 +212,7 @@ fxt_status fxt_encode_thread(void *buf, size_t cap, size_t *size, uint32_t index
 
 /* ---- events and objects ------------------------------------------------------------------- */
 
-fxt_status fxt__encode_event(void *buf, size_t cap, size_t *size, const fxt_enc_event_t *ev, int swap) {
+fxt_status fxt__encode_event(void *buf, size_t cap, size_t *size, const fxt_event_desc_t *ev, int swap) {
     cur_t c;
     START(size);
     if (ev == NULL || ev->type >= FXT_EVENT_TYPE_COUNT || (ev->nextra != 0 && ev->extra == NULL)) {
@@ -262,8 +263,9 @@ fxt_status fxt_encode_blob(void *buf, size_t cap, size_t *size, fxt_str_t name, 
     return FXT_OK;
 }
 
-fxt_status fxt_encode_userspace_object(void *buf, size_t cap, size_t *size, uint64_t ptr, fxt_tref_t process,
-                                       fxt_str_t name, const fxt_warg_t *args, unsigned nargs) {
+fxt_status fxt_encode_userspace_object(void *buf, size_t cap, size_t *size, uint64_t ptr,
+                                       fxt_thread_ref_t process, fxt_str_t name, const fxt_arg_t *args,
+                                       unsigned nargs) {
     cur_t c;
     START(size);
     et_t p;
@@ -286,7 +288,7 @@ fxt_status fxt_encode_userspace_object(void *buf, size_t cap, size_t *size, uint
 }
 
 fxt_status fxt_encode_kernel_object(void *buf, size_t cap, size_t *size, uint64_t koid, uint32_t obj_type,
-                                    fxt_str_t name, const fxt_warg_t *args, unsigned nargs) {
+                                    fxt_str_t name, const fxt_arg_t *args, unsigned nargs) {
     cur_t c;
     START(size);
     TRY(fxt__check_object_type(obj_type));
@@ -307,7 +309,7 @@ fxt_status fxt_encode_kernel_object(void *buf, size_t cap, size_t *size, uint64_
 
 fxt_status fxt_encode_context_switch(void *buf, size_t cap, size_t *size, uint64_t ts, uint32_t cpu,
                                      uint32_t out_state, uint64_t out_tid, uint64_t in_tid,
-                                     const fxt_warg_t *args, unsigned nargs) {
+                                     const fxt_arg_t *args, unsigned nargs) {
     cur_t c;
     START(size);
     TRY(fxt__check_context_switch(cpu, out_state));
@@ -324,7 +326,7 @@ fxt_status fxt_encode_context_switch(void *buf, size_t cap, size_t *size, uint64
 }
 
 fxt_status fxt_encode_thread_wakeup(void *buf, size_t cap, size_t *size, uint64_t ts, uint32_t cpu,
-                                    uint64_t tid, const fxt_warg_t *args, unsigned nargs) {
+                                    uint64_t tid, const fxt_arg_t *args, unsigned nargs) {
     cur_t c;
     START(size);
     TRY(fxt__check_thread_wakeup(cpu));
@@ -340,7 +342,7 @@ fxt_status fxt_encode_thread_wakeup(void *buf, size_t cap, size_t *size, uint64_
 }
 
 fxt_status fxt_encode_legacy_context_switch(void *buf, size_t cap, size_t *size, uint64_t ts, uint32_t cpu,
-                                            uint32_t out_state, fxt_tref_t out, fxt_tref_t in,
+                                            uint32_t out_state, fxt_thread_ref_t out, fxt_thread_ref_t in,
                                             uint32_t out_prio, uint32_t in_prio) {
     cur_t c;
     START(size);
@@ -357,7 +359,7 @@ fxt_status fxt_encode_legacy_context_switch(void *buf, size_t cap, size_t *size,
     return FXT_OK;
 }
 
-fxt_status fxt_encode_log(void *buf, size_t cap, size_t *size, uint64_t ts, fxt_tref_t thread,
+fxt_status fxt_encode_log(void *buf, size_t cap, size_t *size, uint64_t ts, fxt_thread_ref_t thread,
                           fxt_str_t message) {
     cur_t c;
     START(size);
@@ -376,7 +378,7 @@ fxt_status fxt_encode_log(void *buf, size_t cap, size_t *size, uint64_t ts, fxt_
     return FXT_OK;
 }
 
-fxt_status fxt_encode_large_blob(void *buf, size_t cap, size_t *size, const fxt_enc_large_blob_t *b) {
+fxt_status fxt_encode_large_blob(void *buf, size_t cap, size_t *size, const fxt_large_blob_desc_t *b) {
     cur_t c;
     START(size);
     if (b == NULL || b->format > FXT_LARGE_BLOB_NO_METADATA || (b->data == NULL && b->size != 0)) {
@@ -414,6 +416,6 @@ fxt_status fxt_encode_large_blob(void *buf, size_t cap, size_t *size, const fxt_
     return FXT_OK;
 }
 
-fxt_status fxt_encode_event(void *buf, size_t cap, size_t *size, const fxt_enc_event_t *ev) {
+fxt_status fxt_encode_event(void *buf, size_t cap, size_t *size, const fxt_event_desc_t *ev) {
     return fxt__encode_event(buf, cap, size, ev, 0);
 }

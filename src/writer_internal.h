@@ -17,7 +17,7 @@
     } while (0)
 
 /* fxt_encode_event() in either byte order (swap: words opposite to the host's). */
-fxt_status fxt__encode_event(void *buf, size_t cap, size_t *size, const fxt_enc_event_t *ev, int swap);
+fxt_status fxt__encode_event(void *buf, size_t cap, size_t *size, const fxt_event_desc_t *ev, int swap);
 
 /* 1 when the writer stores words in the opposite of the host's byte order. */
 int fxt__writer_swapped(const fxt_writer_t *w);

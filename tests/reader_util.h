@@ -123,7 +123,7 @@ static void decode_log(const uint8_t *data, size_t len, size_t (*next_chunk)(voi
             break;
         }
     }
-    fxt_status st = fxt_reader_end(r);
+    fxt_status st = fxt_reader_finish(r);
     if (st != FXT_OK) {
         tl_push(out, st, -1, fxt_reader_diag(r)->offset);
     }

@@ -26,15 +26,15 @@ static void test_merge_api(void) {
     CHECK(fxt_writer_create(NULL, fxt_sink_membuf(&out), &w) == FXT_OK);
     CHECK(fxt_merger_create(w, &m) == FXT_OK);
     fxt_merger_input_t in = FXT_MERGER_INPUT_INIT;
-    CHECK(fxt_merger_begin(m, &in) == FXT_OK);
+    CHECK(fxt_merger_begin_input(m, &in) == FXT_OK);
     for (size_t pos = 0; pos < a.len; pos += 7) { /* chunks of 7 bytes */
         CHECK(fxt_merger_feed(m, a.data + pos, a.len - pos < 7 ? a.len - pos : 7) == FXT_OK);
     }
-    CHECK(fxt_merger_end(m) == FXT_OK);
+    CHECK(fxt_merger_end_input(m) == FXT_OK);
     in.offset_ns = 1000; /* 2000 ticks at 2 GHz */
-    CHECK(fxt_merger_begin(m, &in) == FXT_OK);
+    CHECK(fxt_merger_begin_input(m, &in) == FXT_OK);
     CHECK(fxt_merger_feed(m, b.data, b.len) == FXT_OK);
-    CHECK(fxt_merger_end(m) == FXT_OK);
+    CHECK(fxt_merger_end_input(m) == FXT_OK);
     CHECK(fxt_merger_finish(m) == FXT_OK);
     fxt_merger_stats_t st;
     fxt_merger_get_stats(m, &st);
@@ -96,9 +96,9 @@ static void test_merge_refused(void) {
     CHECK(fxt_writer_create(NULL, fxt_sink_membuf(&out), &w) == FXT_OK);
     CHECK(fxt_merger_create(w, &m) == FXT_OK);
     fxt_merger_input_t in = FXT_MERGER_INPUT_INIT;
-    CHECK(fxt_merger_begin(m, &in) == FXT_OK);
+    CHECK(fxt_merger_begin_input(m, &in) == FXT_OK);
     CHECK(fxt_merger_feed(m, a.data, a.len) == FXT_OK);
-    CHECK(fxt_merger_end(m) == FXT_OK);
+    CHECK(fxt_merger_end_input(m) == FXT_OK);
     CHECK(fxt_merger_finish(m) == FXT_OK);
     fxt_merger_stats_t st;
     fxt_merger_get_stats(m, &st);

@@ -97,7 +97,7 @@ static void test_buffers(void) {
         bad += rec.u.event.ts != (uint64_t)i * 100;
         bad += rec.provider == ida && fxt_reader_ticks_per_second(r) != 1000;
     }
-    CHECK(s == FXT_END || (s == FXT_NEED_INPUT && fxt_reader_end(r) == FXT_OK));
+    CHECK(s == FXT_END || (s == FXT_NEED_INPUT && fxt_reader_finish(r) == FXT_OK));
     CHECK_EQ_U64((uint64_t)magic, 1);
     CHECK_EQ_U64((uint64_t)infos, 2);
     CHECK_EQ_U64((uint64_t)na, 15);

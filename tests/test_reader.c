@@ -209,7 +209,7 @@ static void check_all(int be) {
         CHECK_EQ_U64(rec.u.unknown.size_words, unk[i].words);
     }
     CHECK(fxt_reader_next(r, &in, &rec) == FXT_NEED_INPUT);
-    CHECK(fxt_reader_end(r) == FXT_OK);
+    CHECK(fxt_reader_finish(r) == FXT_OK);
     CHECK_EQ_U64(fxt_reader_offset(r), b.len);
     fxt_reader_destroy(r);
     tb_free(&b);
@@ -293,13 +293,14 @@ static void test_index0_and_replace(void) {
     CHECK(fxt_reader_thread(r, 9, &t) == FXT_OK && t.pid == 5 && t.tid == 6);
     CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_EVENT);
     CHECK_STR(rec.u.event.category, "two");
-    CHECK(rec.u.event.name.ptr != NULL && rec.u.event.name.len == 0); /* ref 0 = "" */
+    CHECK(!rec.u.event.name.unresolved && rec.u.event.name.len == 0); /* ref 0 = "" */
     CHECK(rec.u.event.thread.resolved && rec.u.event.thread.pid == 5 && rec.u.event.thread.tid == 6);
     CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_EVENT);
-    CHECK(rec.u.event.category.ptr == NULL); /* unregistered: null, record still delivered */
+    CHECK(rec.u.event.category.unresolved &&
+          rec.u.event.category.len == 0); /* unregistered: null, record still delivered */
     CHECK_STR(rec.u.event.name, "two");
     CHECK(!rec.u.event.thread.resolved && rec.u.event.thread.pid == 0);
-    CHECK(fxt_reader_next(r, &in, &rec) == FXT_NEED_INPUT && fxt_reader_end(r) == FXT_OK);
+    CHECK(fxt_reader_next(r, &in, &rec) == FXT_NEED_INPUT && fxt_reader_finish(r) == FXT_OK);
     fxt_reader_destroy(r);
     tb_free(&b);
 }
@@ -353,7 +354,7 @@ static void test_provider_contexts(void) {
     CHECK_STR(rec.u.event.category, "bbb");
     CHECK(next_ok(r, &in, &rec) && rec.provider == 3);
     CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_EVENT);
-    CHECK(rec.u.event.category.ptr == NULL);
+    CHECK(rec.u.event.category.unresolved);
     fxt_reader_destroy(r);
     tb_free(&b);
 }
@@ -430,7 +431,7 @@ static void test_size_zero_is_fatal(void) {
     CHECK_EQ_U64(fxt_reader_diag(r)->offset, 8);
     CHECK(fxt_reader_next(r, &in, &rec) == FXT_END);
     CHECK(in.pos == in.size);
-    CHECK(fxt_reader_end(r) == FXT_OK);
+    CHECK(fxt_reader_finish(r) == FXT_OK);
     fxt_reader_destroy(r);
     /* large record with a 32-bit size of 0 */
     tbuf_t c = {0};
@@ -480,7 +481,7 @@ static void test_large_record_framing(void) {
             }
         }
     }
-    CHECK(fxt_reader_end(r) == FXT_OK);
+    CHECK(fxt_reader_finish(r) == FXT_OK);
     CHECK(limit == 1 && events == 1);
     fxt_reader_destroy(r);
     tb_free(&b);
@@ -500,7 +501,7 @@ static void test_huge_header_no_allocation(void) {
         fxt_in_buffer_t in = {b.p + i, 1, 0};
         CHECK(fxt_reader_next(r, &in, &rec) == FXT_NEED_INPUT);
     }
-    CHECK(fxt_reader_end(r) == FXT_E_TRUNCATED);
+    CHECK(fxt_reader_finish(r) == FXT_E_TRUNCATED);
     CHECK_EQ_U64(fxt_reader_diag(r)->offset, 0);
     fxt_reader_destroy(r);
     tb_free(&b);
@@ -674,7 +675,7 @@ static void count_file(const char *name, unsigned *kinds, unsigned *errors, size
             }
         }
     }
-    if (fxt_reader_end(r) != FXT_OK) {
+    if (fxt_reader_finish(r) != FXT_OK) {
         (*errors)++;
     }
     fxt_reader_destroy(r);

@@ -74,7 +74,7 @@ static void decode(const uint8_t *data, size_t len, trace_t *t) {
             rec.nargs ? (rec.args[0].type == FXT_ARG_INT32 ? rec.args[0].v.i32 : rec.args[0].v.i64) : -1;
         e->named = rec.u.event.name.ptr != NULL;
     }
-    if (fxt_reader_end(r) != FXT_OK) {
+    if (fxt_reader_finish(r) != FXT_OK) {
         t->errors++;
     }
     fxt_reader_destroy(r);
@@ -233,15 +233,15 @@ static void steady_events(void) {
     if (fxt__site_on(&site)) {
         /* what the macros cannot express: interned string values, an inline-flagged
          * name, a list cut by an invalid type, a complete event without arguments */
-        fxt_warg_t a[4] = {fxt_arg_string(fxt_cstr("interned"), fxt_cstr("value")),
-                           fxt_arg_int32(fxt_str_inline(fxt_cstr("inline name")), 1),
-                           fxt_arg_int32(fxt_cstr("x"), 2), fxt_arg_int32(fxt_cstr("cut"), 3)};
+        fxt_arg_t a[4] = {fxt_arg_string(fxt_cstr("interned"), fxt_cstr("value")),
+                          fxt_arg_int32(fxt_str_inline(fxt_cstr("inline name")), 1),
+                          fxt_arg_int32(fxt_cstr("x"), 2), fxt_arg_int32(fxt_cstr("cut"), 3)};
         a[3].type = 0xee;
         fxt__event_args_n(&site, FXT_EVENT_ASYNC_BEGIN, "direct", 6, 1, 99, a, 4);
         fxt__event_args_n(&site, FXT_EVENT_INSTANT, "direct2", 7, 0, 0, a, 1);
         fxt__complete(&site, "complete", fxt_ticks());
         /* too big for a record (> 4095 words): dropped */
-        fxt_warg_t big[FXT_MAX_ARGS];
+        fxt_arg_t big[FXT_MAX_ARGS];
         for (unsigned i = 0; i < FXT_MAX_ARGS; i++) {
             big[i] = fxt_arg_string(fxt_cstr("big"), fxt_str_inline(fxt_cstr(huge_value)));
         }
@@ -736,8 +736,8 @@ static void test_long_string_cut_at_utf8_boundary(void) {
     fxt_membuf_t mem = {0};
     fxt_writer_t *w;
     CHECK(fxt_writer_create(NULL, fxt_sink_membuf(&mem), &w) == FXT_OK);
-    fxt_warg_t a[2] = {fxt_arg_string(fxt_cstr("interned"), ls),
-                       fxt_arg_string(fxt_cstr("inline"), fxt_str_inline(ls))};
+    fxt_arg_t a[2] = {fxt_arg_string(fxt_cstr("interned"), ls),
+                      fxt_arg_string(fxt_cstr("inline"), fxt_str_inline(ls))};
     CHECK(fxt_write_instant(w, 1, fxt_thread(1, 2), fxt_cstr("c"), fxt_cstr("n"), a, 1) == FXT_OK);
     CHECK(fxt_write_instant(w, 2, fxt_thread(1, 2), fxt_cstr("c"), fxt_cstr("n"), a + 1, 1) == FXT_OK);
     CHECK(fxt_write_log(w, 3, fxt_thread(1, 2), ls) == FXT_OK);
@@ -751,12 +751,12 @@ static void test_long_string_cut_at_utf8_boundary(void) {
     /* the stateless encoders (fxt_encode_*): event argument, log, string record */
     static uint8_t buf[3 * 33000];
     size_t used = 0, n = 0;
-    fxt_warg_t ea = fxt_arg_string(fxt_cstr("v"), ls);
-    fxt_enc_event_t ev = {
-        FXT_EVENT_INSTANT, 1, fxt_tref_inline(1, 2), fxt_cstr("c"), fxt_cstr("n"), 0, 0, &ea, 1, NULL, 0};
+    fxt_arg_t ea = fxt_arg_string(fxt_cstr("v"), ls);
+    fxt_event_desc_t ev = {
+        FXT_EVENT_INSTANT, 1, fxt_thread_inline(1, 2), fxt_cstr("c"), fxt_cstr("n"), 0, 0, &ea, 1, NULL, 0};
     CHECK(fxt_encode_event(buf, sizeof buf, &n, &ev) == FXT_OK);
     used += n;
-    CHECK(fxt_encode_log(buf + used, sizeof buf - used, &n, 2, fxt_tref_inline(1, 2), ls) == FXT_OK);
+    CHECK(fxt_encode_log(buf + used, sizeof buf - used, &n, 2, fxt_thread_inline(1, 2), ls) == FXT_OK);
     used += n;
     CHECK(fxt_encode_string(buf + used, sizeof buf - used, &n, 7, ls) == FXT_OK);
     used += n;

@@ -72,7 +72,7 @@ static void test_autostart_and_atexit(void) {
         guarded += nm.len == 7 && memcmp(nm.ptr, "guarded", 7) == 0;
         other += nm.len == 11 && memcmp(nm.ptr, "not enabled", 11) == 0;
     }
-    CHECK(fxt_reader_end(r) == FXT_OK);
+    CHECK(fxt_reader_finish(r) == FXT_OK);
     fxt_reader_destroy(r);
     CHECK_EQ_U64(errors, 0);
     CHECK_EQ_U64(magic, 1);

@@ -51,7 +51,7 @@ static void check_archive(const uint8_t *data, size_t len, uint64_t *events) {
             unresolved++;
         (*events)++;
     }
-    CHECK(fxt_reader_end(r) == FXT_OK);
+    CHECK(fxt_reader_finish(r) == FXT_OK);
     fxt_reader_destroy(r);
     CHECK_EQ_U64(errors, 0);
     CHECK_EQ_U64(unresolved, 0);

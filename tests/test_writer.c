@@ -41,20 +41,20 @@ static void write_hand_records(fxt_writer_t *w) {
     fxt_write_string_record(w, 1, S("cat"));
     fxt_write_string_record(w, 2, S("name"));
     fxt_write_thread_record(w, 1, 0x10, 0x20);
-    fxt_wthread_t t1 = fxt_thread(0x10, 0x20);
+    fxt_thread_ref_t t1 = fxt_thread(0x10, 0x20);
     /* instant: 10 args (the hand trace's unknown arg type 10 and scope word cannot be written) */
-    fxt_warg_t a[10] = {fxt_arg_null(SI("n")),
-                        fxt_arg_int32(S("name"), -5),
-                        fxt_arg_uint32(S("name"), 0xdeadbeefu),
-                        fxt_arg_int64(S("name"), -2),
-                        fxt_arg_uint64(S("name"), UINT64_MAX),
-                        fxt_arg_double(S("name"), 1.5),
-                        fxt_arg_string(S("name"), SI("hi")),
-                        fxt_arg_pointer(S("name"), 0x1234),
-                        fxt_arg_koid(S("name"), 0x99),
-                        fxt_arg_bool(S("name"), 1)};
+    fxt_arg_t a[10] = {fxt_arg_null(SI("n")),
+                       fxt_arg_int32(S("name"), -5),
+                       fxt_arg_uint32(S("name"), 0xdeadbeefu),
+                       fxt_arg_int64(S("name"), -2),
+                       fxt_arg_uint64(S("name"), UINT64_MAX),
+                       fxt_arg_double(S("name"), 1.5),
+                       fxt_arg_string(S("name"), SI("hi")),
+                       fxt_arg_pointer(S("name"), 0x1234),
+                       fxt_arg_koid(S("name"), 0x99),
+                       fxt_arg_bool(S("name"), 1)};
     fxt_write_instant(w, 0x1000, t1, S("cat"), S("name"), a, 10);
-    fxt_warg_t c[1] = {fxt_arg_int32(S("name"), 5)};
+    fxt_arg_t c[1] = {fxt_arg_int32(S("name"), 5)};
     fxt_write_counter(w, 0x1100, fxt_thread_inline(0x31, 0x32), SI("c"), SI("cnt"), 42, c, 1);
     fxt_write_duration_begin(w, 0x2000, t1, S("cat"), S("name"), NULL, 0);
     fxt_write_duration_end(w, 0x2100, t1, S("cat"), S("name"), NULL, 0);
@@ -76,14 +76,14 @@ static void write_hand_records(fxt_writer_t *w) {
     fxt_write_blob(w, SI("b"), FXT_BLOB_DATA, "hello", 5);
     /* (the hand trace's first userspace object uses an indexed process ref: not written) */
     fxt_write_userspace_object(w, 0xdef, 0x77, SI("o"), NULL, 0);
-    fxt_warg_t k[1] = {fxt_arg_koid(SI("process"), 0x10)};
+    fxt_arg_t k[1] = {fxt_arg_koid(SI("process"), 0x10)};
     fxt_write_kernel_object(w, 0x20, FXT_OBJ_THREAD, SI("thr"), k, 1);
     fxt_write_context_switch(w, 0x5000, 3, FXT_THREAD_BLOCKED, 0x21, 0x22, c, 1);
     fxt_write_thread_wakeup(w, 0x5100, 1, 0x23, NULL, 0);
     fxt_write_legacy_context_switch(w, 0x5200, 2, FXT_THREAD_SUSPENDED, t1, fxt_thread_inline(0x41, 0x42), 10,
                                     20);
     fxt_write_log(w, 0x6000, t1, S("hello"));
-    fxt_warg_t bl[1] = {fxt_arg_bool(S("name"), 1)};
+    fxt_arg_t bl[1] = {fxt_arg_bool(S("name"), 1)};
     fxt_large_blob_desc_t lb0 = {0, S("cat"), SI("lb"), 0x7000, t1, bl, 1, "xyz", 3};
     fxt_write_large_blob(w, &lb0);
     fxt_large_blob_desc_t lb1 = {1, S(""), S("name"), 0, t1, NULL, 0, "123456789", 9};
@@ -207,7 +207,7 @@ typedef struct expect {
     fxt_event_desc_t ev;
     char cat[512], name[512];
     char argname[FXT_MAX_ARGS][64], argstr[FXT_MAX_ARGS][64];
-    fxt_warg_t args[FXT_MAX_ARGS];
+    fxt_arg_t args[FXT_MAX_ARGS];
 } expect_t;
 
 static void random_args(rng_t *g, expect_t *e, unsigned n) {
@@ -215,7 +215,7 @@ static void random_args(rng_t *g, expect_t *e, unsigned n) {
         fxt_str_t nm = rnd_str(g, e->argname[i], sizeof e->argname[i]);
         unsigned type = (unsigned)(rnd(g) % FXT_ARG_TYPE_COUNT);
         uint64_t v = rnd(g);
-        fxt_warg_t a = fxt_arg_null(nm);
+        fxt_arg_t a = fxt_arg_null(nm);
         switch (type) {
         case FXT_ARG_INT32:
             a = fxt_arg_int32(nm, (int32_t)v);
@@ -251,13 +251,13 @@ static void random_args(rng_t *g, expect_t *e, unsigned n) {
     }
 }
 
-static int args_match(const fxt_record_t *rec, const fxt_warg_t *args, unsigned n) {
+static int args_match(const fxt_record_t *rec, const fxt_arg_t *args, unsigned n) {
     if (rec->nargs != n) {
         return 0;
     }
     for (unsigned i = 0; i < n; i++) {
         const fxt_arg_t *g = &rec->args[i];
-        const fxt_warg_t *x = &args[i];
+        const fxt_arg_t *x = &args[i];
         if (g->type != x->type || !str_eq(g->name, x->name.ptr, x->name.len)) {
             return 0;
         }
@@ -350,7 +350,7 @@ static void roundtrip_random(uint32_t max_strings, uint32_t max_threads, int be)
         }
     }
     CHECK_EQ_U64(bad, 0);
-    CHECK(fxt_reader_next(r, &in, &rec) == FXT_NEED_INPUT && fxt_reader_end(r) == FXT_OK);
+    CHECK(fxt_reader_next(r, &in, &rec) == FXT_NEED_INPUT && fxt_reader_finish(r) == FXT_OK);
     fxt_reader_destroy(r);
     fxt_writer_destroy(w);
     fxt_membuf_free(&mem);
@@ -370,7 +370,7 @@ static void test_roundtrip_other_records(void) {
     fxt_write_init(w, 19200000);
     fxt_write_provider_event(w, 0xfffffffeu, FXT_PROVIDER_EVENT_BUFFER_FULL);
     fxt_write_blob(w, S("blobname"), FXT_BLOB_PERFETTO, "\x00\x01\x02", 3);
-    fxt_warg_t a[2] = {fxt_arg_string(S("k"), S("v")), fxt_arg_double(S("d"), -0.25)};
+    fxt_arg_t a[2] = {fxt_arg_string(S("k"), S("v")), fxt_arg_double(S("d"), -0.25)};
     fxt_write_userspace_object(w, 0xfeedull, 99, S("obj"), a, 2);
     fxt_write_kernel_object(w, 1234, FXT_OBJ_PROCESS, S("proc"), NULL, 0);
     fxt_write_context_switch(w, 10, 65535, 5, 1, 2, a, 2);
@@ -474,7 +474,7 @@ static void test_table_recycling(void) {
     /* every distinct string registered once, hot categories not re-registered each time */
     CHECK(strings >= N + 50 && strings < N + 50 + 1000);
     fxt_writer_stats_t ws;
-    fxt_writer_stats(w, &ws);
+    fxt_writer_get_stats(w, &ws);
     CHECK_EQ_U64(ws.strings_registered, strings);
     CHECK(ws.string_evictions >= (uint64_t)N + 50 - 32767);
     CHECK_EQ_U64(ws.strings_registered - ws.string_evictions, 32767); /* the table ends full */
@@ -510,11 +510,77 @@ static fxt_writer_t *fresh(fxt_membuf_t *mem) {
         CHECK_EQ_I64(fxt_writer_status(w), FXT_OK);                                                          \
     } while (0)
 
+/* The interning writer takes the same fxt_thread_ref_t as the encoders: a caller's index is written as given.
+ */
+static void test_thread_index(void) {
+    fxt_membuf_t mem;
+    fxt_writer_t *w = fresh(&mem);
+    CHECK_EQ_I64(fxt_write_magic(w), FXT_OK);
+    CHECK_EQ_I64(fxt_write_thread_record(w, 7, 70, 71), FXT_OK);
+    CHECK_EQ_I64(fxt_write_instant(w, 1, fxt_thread_index(7), S("c"), S("n"), NULL, 0), FXT_OK);
+    CHECK_EQ_I64(fxt_write_instant(w, 2, fxt_thread_inline(80, 81), S("c"), S("n"), NULL, 0), FXT_OK);
+    CHECK_EQ_I64(fxt_writer_finish(w), FXT_OK);
+    fxt_in_buffer_t in;
+    fxt_reader_t *r = reader_over(&mem, &in);
+    fxt_record_t rec;
+    unsigned events = 0;
+    while (fxt_reader_next(r, &in, &rec) == FXT_OK) {
+        if (rec.kind != FXT_KIND_EVENT) {
+            continue;
+        }
+        const fxt_thread_ref_t *t = &rec.u.event.thread;
+        if (events++ == 0) {
+            CHECK(t->ref == 7 && t->resolved && t->pid == 70 && t->tid == 71);
+        } else {
+            CHECK(t->ref == FXT_THREADREF_INLINE && t->pid == 80 && t->tid == 81);
+        }
+    }
+    CHECK_EQ_U64(events, 2);
+    fxt_reader_destroy(r);
+    fxt_writer_destroy(w);
+    fxt_membuf_free(&mem);
+}
+
+/* The struct_size rule (common.h): 0 = defaults, shorter = older caller, longer = refused. */
+static void test_options_struct_size(void) {
+    fxt_membuf_t mem = {0};
+    fxt_writer_t *w = NULL;
+    fxt_writer_options_t o = FXT_WRITER_OPTIONS_INIT;
+    CHECK_EQ_U64(o.struct_size, sizeof o);
+    o.flags = FXT_WRITE_BIG_ENDIAN;
+    o.struct_size = 0; /* defaults: flags ignored */
+    CHECK_EQ_I64(fxt_writer_create(&o, fxt_sink_membuf(&mem), &w), FXT_OK);
+    CHECK_EQ_I64(fxt_write_magic(w), FXT_OK);
+    CHECK_EQ_I64(fxt_writer_finish(w), FXT_OK);
+    CHECK(mem.len == 8 && mem.data[0] == 0x10); /* little-endian magic */
+    fxt_writer_destroy(w);
+    mem.len = 0;
+    o.struct_size = 8;   /* an older caller knowing only flags */
+    o.max_threads = 300; /* past its struct_size: not read (300 would be refused) */
+    CHECK_EQ_I64(fxt_writer_create(&o, fxt_sink_membuf(&mem), &w), FXT_OK);
+    CHECK_EQ_I64(fxt_write_magic(w), FXT_OK);
+    CHECK_EQ_I64(fxt_writer_finish(w), FXT_OK);
+    CHECK(mem.len == 8 && mem.data[0] == 0x00); /* big-endian magic */
+    fxt_writer_destroy(w);
+    o.struct_size = sizeof o + 8;
+    CHECK_EQ_I64(fxt_writer_create(&o, fxt_sink_membuf(&mem), &w), FXT_E_INVALID_ARG);
+    fxt_membuf_free(&mem);
+
+    fxt_reader_options_t ro = FXT_READER_OPTIONS_INIT;
+    fxt_reader_t *r = NULL;
+    CHECK_EQ_U64(ro.struct_size, sizeof ro);
+    ro.struct_size = 0;
+    CHECK_EQ_I64(fxt_reader_create(&ro, &r), FXT_OK);
+    fxt_reader_destroy(r);
+    ro.struct_size = sizeof ro + 1;
+    CHECK_EQ_I64(fxt_reader_create(&ro, &r), FXT_E_INVALID_ARG);
+}
+
 static void test_validation(void) {
     fxt_membuf_t mem;
     fxt_writer_t *w = fresh(&mem);
     CHECK_EQ_I64(fxt_write_magic(w), FXT_OK);
-    fxt_warg_t many[16];
+    fxt_arg_t many[16];
     for (int i = 0; i < 16; i++) {
         many[i] = fxt_arg_int32(S("fresh-arg-name"), i);
     }
@@ -526,7 +592,7 @@ static void test_validation(void) {
 
     static char big[9000];
     memset(big, 'x', sizeof big);
-    fxt_warg_t huge[4];
+    fxt_arg_t huge[4];
     for (int i = 0; i < 4; i++) {
         huge[i] = fxt_arg_string(S("s"), fxt_str_inline(fxt_str_n(big, sizeof big)));
     }
@@ -542,15 +608,18 @@ static void test_validation(void) {
     REFUSED(w, mem, fxt_write_string_record(w, 0, S("x")), FXT_E_BAD_INDEX);
     REFUSED(w, mem, fxt_write_string_record(w, 32768, S("x")), FXT_E_BAD_INDEX);
     REFUSED(w, mem, fxt_write_thread_record(w, 0, 1, 2), FXT_E_BAD_INDEX);
-    fxt_enc_event_t eref = {
-        FXT_EVENT_INSTANT, 1, fxt_tref_index(256), fxt_sref(1), fxt_sref(2), 0, 0, NULL, 0, NULL, 0};
+    fxt_event_desc_t eref = {
+        FXT_EVENT_INSTANT, 1, fxt_thread_index(256), fxt_sref(1), fxt_sref(2), 0, 0, NULL, 0, NULL, 0};
     REFUSED(w, mem, fxt_write_event_refs(w, &eref), FXT_E_BAD_INDEX);
     fxt_event_desc_t ev = {11, 0, fxt_thread(1, 1), S("c"), S("n"), 0, 0, NULL, 0, NULL, 0};
     REFUSED(w, mem, fxt_write_event(w, &ev), FXT_E_INVALID_ARG);
-    fxt_warg_t badarg = fxt_arg_int32(S("x"), 1);
+    fxt_arg_t badarg = fxt_arg_int32(S("x"), 1);
     badarg.type = 10;
     REFUSED(w, mem, fxt_write_instant(w, 1, fxt_thread(4, 4), S("c5"), S("n5"), &badarg, 1), FXT_E_BAD_ARG);
     REFUSED(w, mem, fxt_write_init(w, 0), FXT_E_INVALID_ARG);
+    REFUSED(w, mem, fxt_write_instant(w, 1, fxt_thread_index(256), S("c6"), S("n6"), NULL, 0),
+            FXT_E_BAD_INDEX);
+    REFUSED(w, mem, fxt_write_log(w, 1, fxt_thread_index(300), S("m")), FXT_E_BAD_INDEX);
 
     /* the writer goes on: 15 args and 3 huge strings are fine */
     CHECK_EQ_I64(fxt_write_instant(w, 5, fxt_thread(1, 1), S("c"), S("n"), many, 15), FXT_OK);
@@ -622,7 +691,7 @@ static void write_some(fxt_writer_t *w) {
     fxt_write_magic(w);
     fxt_write_init(w, 1000);
     for (int i = 0; i < 20000; i++) { /* ~1 MB: many buffer flushes */
-        fxt_warg_t a[2] = {fxt_arg_int32(S("a"), i), fxt_arg_uint64(S("b"), (uint64_t)i * 3)};
+        fxt_arg_t a[2] = {fxt_arg_int32(S("a"), i), fxt_arg_uint64(S("b"), (uint64_t)i * 3)};
         fxt_write_instant(w, (uint64_t)i, fxt_thread(1, (uint64_t)(i % 7)), S("cat"), S("name"), a, 2);
     }
     fxt_write_log(w, 1, fxt_thread(1, 1), S("the end"));
@@ -720,8 +789,8 @@ static void test_shorthands(void) {
     fxt_membuf_t mem = {0};
     fxt_writer_t *w;
     CHECK(fxt_writer_create(NULL, fxt_sink_membuf(&mem), &w) == FXT_OK);
-    fxt_wthread_t t = fxt_thread(3, 4);
-    fxt_warg_t a[1] = {fxt_arg_ptr(S("p"), 0xbeef)};
+    fxt_thread_ref_t t = fxt_thread(3, 4);
+    fxt_arg_t a[1] = {fxt_arg_ptr(S("p"), 0xbeef)};
     CHECK_EQ_I64(fxt_write_instant_scoped(w, 10, t, S("c"), S("i"), FXT_SCOPE_PROCESS, a, 1), FXT_OK);
     CHECK_EQ_I64(fxt_write_async_begin(w, 11, t, S("c"), S("a"), 77, NULL, 0), FXT_OK);
     CHECK_EQ_I64(fxt_write_async_instant(w, 12, t, S("c"), S("a"), 77, NULL, 0), FXT_OK);
@@ -774,7 +843,7 @@ static void test_lookup_hints(void) {
     for (int i = 0; i < n; i++) {
         memcpy(buf, seq[i], 6); /* same pointer and length, new bytes */
         memcpy(other, "zz", 3); /* a second string competing for the 2 slots */
-        fxt_wthread_t t = fxt_thread(1, (uint64_t)(i % 3 == 0 ? 10 : 20)); /* 1 slot: recycled */
+        fxt_thread_ref_t t = fxt_thread(1, (uint64_t)(i % 3 == 0 ? 10 : 20)); /* 1 slot: recycled */
         CHECK_EQ_I64(fxt_write_instant(w, (uint64_t)i, t, S(other), fxt_cstr(buf), NULL, 0), FXT_OK);
     }
     CHECK_EQ_I64(fxt_writer_finish(w), FXT_OK);
@@ -797,7 +866,7 @@ static void test_lookup_hints(void) {
        must the hint */
     memset(&mem, 0, sizeof mem);
     CHECK(fxt_writer_create(NULL, fxt_sink_membuf(&mem), &w) == FXT_OK);
-    fxt_wthread_t t = fxt_thread(1, 10);
+    fxt_thread_ref_t t = fxt_thread(1, 10);
     CHECK_EQ_I64(fxt_write_instant(w, 100, t, S("c"), S("x"), NULL, 0), FXT_OK);
     uint16_t first = last_event_name_ref(w, &mem);
     CHECK_EQ_I64(fxt_write_instant(w, 101, t, S("c"), S("x"), NULL, 0), FXT_OK);
@@ -821,6 +890,8 @@ int main(int argc, char **argv) {
     RUN(test_table_recycling);
     RUN(test_lookup_hints);
     RUN(test_validation);
+    RUN(test_thread_index);
+    RUN(test_options_struct_size);
     RUN(test_truncation);
     RUN(test_sinks);
     RUN(test_shorthands);

@@ -51,7 +51,7 @@ static void test_encode_bytes_exact(void) {
     bounds(&hand, at);
 
     fxt_str_t cat = fxt_sref(1), name = fxt_sref(2);
-    fxt_tref_t t1 = fxt_tref_index(1);
+    fxt_thread_ref_t t1 = fxt_thread_index(1);
     out_len = 0;
     ENC(fxt_encode_magic(AT));
     ENC(fxt_encode_provider_info(AT, 7, S("prov")));
@@ -63,19 +63,19 @@ static void test_encode_bytes_exact(void) {
     ENC(fxt_encode_string(AT, 2, S("name")));
     ENC(fxt_encode_thread(AT, 1, 0x10, 0x20));
     /* instant: every known argument type (not the hand trace's unknown type 10) + scope word */
-    fxt_warg_t a[10] = {
+    fxt_arg_t a[10] = {
         fxt_arg_null(S("n")),          fxt_arg_int32(name, -5),          fxt_arg_uint32(name, 0xdeadbeefu),
         fxt_arg_int64(name, -2),       fxt_arg_uint64(name, UINT64_MAX), fxt_arg_double(name, 1.5),
         fxt_arg_string(name, S("hi")), fxt_arg_pointer(name, 0x1234),    fxt_arg_koid(name, 0x99),
         fxt_arg_bool(name, 1)};
     uint64_t scope = FXT_SCOPE_GLOBAL;
-    fxt_enc_event_t inst = {FXT_EVENT_INSTANT, 0x1000, t1, cat, name, 0, 0, a, 10, &scope, 1};
+    fxt_event_desc_t inst = {FXT_EVENT_INSTANT, 0x1000, t1, cat, name, 0, 0, a, 10, &scope, 1};
     ENC(fxt_encode_event(AT, &inst));
-    fxt_warg_t c1[1] = {fxt_arg_int32(name, 5)};
-    fxt_enc_event_t cnt = {
-        FXT_EVENT_COUNTER, 0x1100, fxt_tref_inline(0x31, 0x32), S("c"), S("cnt"), 42, 0, c1, 1, NULL, 0};
+    fxt_arg_t c1[1] = {fxt_arg_int32(name, 5)};
+    fxt_event_desc_t cnt = {
+        FXT_EVENT_COUNTER, 0x1100, fxt_thread_inline(0x31, 0x32), S("c"), S("cnt"), 42, 0, c1, 1, NULL, 0};
     ENC(fxt_encode_event(AT, &cnt));
-    fxt_enc_event_t ev = {FXT_EVENT_DURATION_BEGIN, 0x2000, t1, cat, name, 0, 0, NULL, 0, NULL, 0};
+    fxt_event_desc_t ev = {FXT_EVENT_DURATION_BEGIN, 0x2000, t1, cat, name, 0, 0, NULL, 0, NULL, 0};
     ENC(fxt_encode_event(AT, &ev));
     ev.type = FXT_EVENT_DURATION_END;
     ev.ts = 0x2100;
@@ -85,25 +85,25 @@ static void test_encode_bytes_exact(void) {
     ev.end_ts = 0x3500;
     ENC(fxt_encode_event(AT, &ev));
     for (unsigned i = 0; i < 6; i++) {
-        fxt_enc_event_t e = {
+        fxt_event_desc_t e = {
             FXT_EVENT_ASYNC_BEGIN + i, 0x4000 + i, t1, cat, name, i < 3 ? 0xa : 0xf, 0, NULL, 0, NULL, 0};
         ENC(fxt_encode_event(AT, &e));
     }
     ENC(fxt_encode_blob(AT, S("b"), FXT_BLOB_DATA, "hello", 5));
-    fxt_warg_t one[1] = {fxt_arg_int32(name, 1)};
-    ENC(fxt_encode_userspace_object(AT, 0xabc, fxt_tref_index(1), name, one, 1));
-    ENC(fxt_encode_userspace_object(AT, 0xdef, fxt_tref_inline(0x77, 0), S("o"), NULL, 0));
-    fxt_warg_t k[1] = {fxt_arg_koid(S("process"), 0x10)};
+    fxt_arg_t one[1] = {fxt_arg_int32(name, 1)};
+    ENC(fxt_encode_userspace_object(AT, 0xabc, fxt_thread_index(1), name, one, 1));
+    ENC(fxt_encode_userspace_object(AT, 0xdef, fxt_thread_inline(0x77, 0), S("o"), NULL, 0));
+    fxt_arg_t k[1] = {fxt_arg_koid(S("process"), 0x10)};
     ENC(fxt_encode_kernel_object(AT, 0x20, FXT_OBJ_THREAD, S("thr"), k, 1));
     ENC(fxt_encode_context_switch(AT, 0x5000, 3, FXT_THREAD_BLOCKED, 0x21, 0x22, c1, 1));
     ENC(fxt_encode_thread_wakeup(AT, 0x5100, 1, 0x23, NULL, 0));
-    ENC(fxt_encode_legacy_context_switch(AT, 0x5200, 2, FXT_THREAD_SUSPENDED, t1, fxt_tref_inline(0x41, 0x42),
-                                         10, 20));
+    ENC(fxt_encode_legacy_context_switch(AT, 0x5200, 2, FXT_THREAD_SUSPENDED, t1,
+                                         fxt_thread_inline(0x41, 0x42), 10, 20));
     ENC(fxt_encode_log(AT, 0x6000, t1, S("hello")));
-    fxt_warg_t bl[1] = {fxt_arg_bool(name, 1)};
-    fxt_enc_large_blob_t lb0 = {FXT_LARGE_BLOB_WITH_METADATA, cat, S("lb"), 0x7000, t1, bl, 1, "xyz", 3};
+    fxt_arg_t bl[1] = {fxt_arg_bool(name, 1)};
+    fxt_large_blob_desc_t lb0 = {FXT_LARGE_BLOB_WITH_METADATA, cat, S("lb"), 0x7000, t1, bl, 1, "xyz", 3};
     ENC(fxt_encode_large_blob(AT, &lb0));
-    fxt_enc_large_blob_t lb1 = {FXT_LARGE_BLOB_NO_METADATA, S(""), name, 0, t1, NULL, 0, "123456789", 9};
+    fxt_large_blob_desc_t lb1 = {FXT_LARGE_BLOB_NO_METADATA, S(""), name, 0, t1, NULL, 0, "123456789", 9};
     ENC(fxt_encode_large_blob(AT, &lb1));
 
     /* expected: hand records 0..29, the instant (record 9) without its unknown argument */
@@ -138,19 +138,19 @@ static void test_encode_validation(void) {
     memset(buf, 0xaa, sizeof buf);
     memcpy(ref, buf, sizeof buf);
     size_t size = 1;
-    fxt_warg_t many[16];
+    fxt_arg_t many[16];
     for (int i = 0; i < 16; i++) {
         many[i] = fxt_arg_int32(fxt_sref(3), i);
     }
-    fxt_enc_event_t ev = {
-        FXT_EVENT_INSTANT, 1, fxt_tref_index(1), fxt_sref(1), fxt_sref(2), 0, 0, many, 16, NULL, 0};
+    fxt_event_desc_t ev = {
+        FXT_EVENT_INSTANT, 1, fxt_thread_index(1), fxt_sref(1), fxt_sref(2), 0, 0, many, 16, NULL, 0};
     CHECK_EQ_I64(fxt_encode_event(buf, sizeof buf, &size, &ev), FXT_E_TOO_MANY_ARGS);
     ev.nargs = 15;
     CHECK_EQ_I64(fxt_encode_event(buf, 8, &size, &ev), FXT_E_BUFFER_FULL);
     CHECK_EQ_U64(size, (2 + 15) * 8); /* the size needed */
-    ev.thread = fxt_tref_index(256);
+    ev.thread = fxt_thread_index(256);
     CHECK_EQ_I64(fxt_encode_event(buf, sizeof buf, &size, &ev), FXT_E_BAD_INDEX);
-    ev.thread = fxt_tref_index(255);
+    ev.thread = fxt_thread_index(255);
     ev.type = FXT_EVENT_TYPE_COUNT;
     CHECK_EQ_I64(fxt_encode_event(buf, sizeof buf, &size, &ev), FXT_E_INVALID_ARG);
     ev.type = FXT_EVENT_INSTANT;
@@ -160,7 +160,7 @@ static void test_encode_validation(void) {
     /* 4 inline strings of 9000 bytes: 4500 words > 4095 */
     static char big[9000];
     memset(big, 'x', sizeof big);
-    fxt_warg_t huge[4];
+    fxt_arg_t huge[4];
     for (int i = 0; i < 4; i++) {
         huge[i] = fxt_arg_string(fxt_sref(3), fxt_str_n(big, sizeof big));
     }
@@ -181,7 +181,7 @@ static void test_encode_validation(void) {
                  FXT_E_STRING_TOO_LONG);
     CHECK_EQ_I64(fxt_encode_blob(buf, sizeof buf, &size, fxt_sref(1), 1, big, 0x8000),
                  FXT_E_RECORD_TOO_LARGE);
-    CHECK_EQ_I64(fxt_encode_log(buf, sizeof buf, &size, 1, fxt_tref_index(300), S("m")), FXT_E_BAD_INDEX);
+    CHECK_EQ_I64(fxt_encode_log(buf, sizeof buf, &size, 1, fxt_thread_index(300), S("m")), FXT_E_BAD_INDEX);
     CHECK_EQ_I64(fxt_encode_init(buf, sizeof buf, &size, 0), FXT_E_INVALID_ARG);
     CHECK(memcmp(buf, ref, sizeof buf) == 0); /* nothing written by any refused call */
     /* a size query: no buffer */
@@ -190,15 +190,15 @@ static void test_encode_validation(void) {
     /* a large blob is not limited to 32760 bytes */
     static uint8_t payload[100000];
     static uint8_t lbuf[100100];
-    fxt_enc_large_blob_t lb = {FXT_LARGE_BLOB_NO_METADATA,
-                               fxt_sref(1),
-                               fxt_sref(2),
-                               0,
-                               fxt_tref_index(0),
-                               NULL,
-                               0,
-                               payload,
-                               sizeof payload};
+    fxt_large_blob_desc_t lb = {FXT_LARGE_BLOB_NO_METADATA,
+                                fxt_sref(1),
+                                fxt_sref(2),
+                                0,
+                                fxt_thread_index(0),
+                                NULL,
+                                0,
+                                payload,
+                                sizeof payload};
     CHECK_EQ_I64(fxt_encode_large_blob(lbuf, sizeof lbuf, &size, &lb), FXT_OK);
     CHECK_EQ_U64(size, 8 * (3 + 12500));
     CHECK_EQ_U64(fxt_get_large_size(fxt_load64(lbuf)), 3 + 12500);
@@ -214,19 +214,19 @@ static void check_refs_roundtrip(int be) {
     CHECK_EQ_I64(fxt_write_string_record(w, 20000, S("ecat")), FXT_OK);
     CHECK_EQ_I64(fxt_write_string_record(w, 20001, S("ename")), FXT_OK);
     CHECK_EQ_I64(fxt_write_thread_record(w, 200, 5, 6), FXT_OK);
-    fxt_warg_t a[2] = {fxt_arg_int32(fxt_sref(20001), -7), fxt_arg_string(S("inl"), fxt_sref(20000))};
+    fxt_arg_t a[2] = {fxt_arg_int32(fxt_sref(20001), -7), fxt_arg_string(S("inl"), fxt_sref(20000))};
     for (uint64_t i = 0; i < 5000; i++) {
-        fxt_enc_event_t ev = {FXT_EVENT_ASYNC_BEGIN,
-                              100 + i,
-                              fxt_tref_index(200),
-                              fxt_sref(20000),
-                              fxt_sref(20001),
-                              i,
-                              0,
-                              a,
-                              2,
-                              NULL,
-                              0};
+        fxt_event_desc_t ev = {FXT_EVENT_ASYNC_BEGIN,
+                               100 + i,
+                               fxt_thread_index(200),
+                               fxt_sref(20000),
+                               fxt_sref(20001),
+                               i,
+                               0,
+                               a,
+                               2,
+                               NULL,
+                               0};
         CHECK_EQ_I64(fxt_write_event_refs(w, &ev), FXT_OK);
         /* interning keeps working next to them */
         CHECK_EQ_I64(fxt_write_instant(w, 100 + i, fxt_thread(5, 7), S("icat"), S("iname"), NULL, 0), FXT_OK);
@@ -235,7 +235,7 @@ static void check_refs_roundtrip(int be) {
     void *p;
     size_t size;
     CHECK_EQ_I64(fxt_writer_reserve(w, 64, &p), FXT_OK);
-    CHECK_EQ_I64(fxt_encode_log(p, 64, &size, 9, fxt_tref_index(200), S("hello log")), FXT_OK);
+    CHECK_EQ_I64(fxt_encode_log(p, 64, &size, 9, fxt_thread_index(200), S("hello log")), FXT_OK);
     if (be != fxt_host_is_big_endian()) {
         CHECK_EQ_I64(fxt_writer_commit(w, size), FXT_E_UNSUPPORTED);
         CHECK_EQ_I64(fxt_write_log(w, 9, fxt_thread(5, 6), S("hello log")), FXT_OK);
@@ -277,7 +277,7 @@ static void check_refs_roundtrip(int be) {
         }
     }
     CHECK_EQ_I64(st, FXT_NEED_INPUT);
-    CHECK_EQ_I64(fxt_reader_end(r), FXT_OK);
+    CHECK_EQ_I64(fxt_reader_finish(r), FXT_OK);
     CHECK_EQ_U64(async, 5000);
     CHECK_EQ_U64(inst, 5000);
     CHECK_EQ_U64(logs, 1);
@@ -311,7 +311,7 @@ typedef struct prec {
     unsigned small;
     char s1[48], s2[48];
     size_t l1, l2;
-    fxt_warg_t args[3];
+    fxt_arg_t args[3];
     char an[3][16];
 } prec_t;
 
@@ -362,7 +362,7 @@ static void test_property_mixed(void) {
             e->args[k] = fxt_arg_uint64(pstr(&g, e->an[k], &l), prnd(&g));
         }
         unsigned na = e->small < 3 ? e->small : 3;
-        fxt_wthread_t t = fxt_thread(e->c, e->c * 10 + e->b);
+        fxt_thread_ref_t t = fxt_thread(e->c, e->c * 10 + e->b);
         fxt_status st = FXT_OK;
         switch (e->kind) {
         case 0:

@@ -15,7 +15,7 @@ static void make_trace(fxt_membuf_t *m) {
     fxt_writer_create(NULL, fxt_sink_membuf(m), &w);
     fxt_write_magic(w);
     for (int i = 0; i < 20000; i++) {
-        fxt_warg_t a = fxt_arg_int32(fxt_cstr("i"), i);
+        fxt_arg_t a = fxt_arg_int32(fxt_cstr("i"), i);
         fxt_write_instant(w, (uint64_t)i, fxt_thread(1, 2), fxt_cstr("c"), fxt_cstr("n"), &a, 1);
     }
     fxt_writer_finish(w);
@@ -41,7 +41,7 @@ static int decompress(fxt_zio_format fmt, const fxt_membuf_t *z, size_t in_chunk
             s.write(s.ctx, buf, got);
         } while (pos < len || got == out_chunk);
     }
-    if (rc == 0 && fxt_zdec_end(d) != FXT_OK) {
+    if (rc == 0 && fxt_zdec_finish(d) != FXT_OK) {
         rc = -2;
     }
     free(buf);

@@ -60,7 +60,7 @@ static void scope_decode(const uint8_t *data, size_t len, scope_seen_t *s) {
             s->disabled++;
         }
     }
-    if (fxt_reader_end(r) != FXT_OK) {
+    if (fxt_reader_finish(r) != FXT_OK) {
         s->errors++;
     }
     fxt_reader_destroy(r);

@@ -123,7 +123,7 @@ int cli_input_read(cli_input_t *in, const uint8_t **data, size_t *len, char *err
         }
         if (produced == 0) {
             /* At the end, a stream not closed by its trailer is truncated input, which is reported. */
-            if (fxt_zdec_end(in->dec) != FXT_OK) {
+            if (fxt_zdec_finish(in->dec) != FXT_OK) {
                 snprintf(err, errlen, "%s: compressed stream is cut short", in->name);
                 return -1;
             }

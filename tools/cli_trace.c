@@ -61,7 +61,7 @@ int cli_read_trace(const char *cmd, const char *path, const fxt_reader_options_t
         fprintf(stderr, "fxt %s: %s\n", cmd, err);
         rc = CLI_EXIT_IO;
         /* Not after a stop by the command or out of memory: the input was not read to its end. */
-    } else if (stop != 1 && fxt_reader_end(r) != FXT_OK) {
+    } else if (stop != 1 && fxt_reader_finish(r) != FXT_OK) {
         on_error(ctx, r, fxt_reader_diag(r));
     }
     if (bytes_read) {

@@ -160,8 +160,8 @@ report(cctx_t *c, int rule, uint64_t offset, const char *kind, const char *fmt, 
 /* Inline strings are checked here; indexed ones were checked once at their string record. */
 static void check_str(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s, const char *what) {
     const char *kind = fxt_record_kind_name(rec->kind);
-    /* The reader leaves ptr NULL for an index with no registration in this provider. */
-    if (s->ptr == NULL) {
+    /* The reader flags an index with no registration in this provider. */
+    if (s->unresolved) {
         report(c, R_UNRESOLVED_STRING, rec->offset, kind, "%s: string index %u is not registered", what,
                (unsigned)fxt_strref_value(s->ref));
         return;

@@ -24,7 +24,7 @@ typedef struct dump {
 
 /* An unresolved indexed string ref prints null, per the dump contract (docs/dump.md). */
 static void str_or_null(FILE *o, const fxt_str_t *s) {
-    if (s->ptr == NULL) {
+    if (s->unresolved) {
         fputs("null", o);
     } else {
         cli_json_str(o, s->ptr, s->len);
@@ -389,7 +389,7 @@ static int dump_records(dump_t *d, cli_input_t *in, fxt_reader_t *r) {
         fprintf(stderr, "fxt dump: %s\n", err);
         return CLI_EXIT_IO;
     }
-    if (fxt_reader_end(r) != FXT_OK) {
+    if (fxt_reader_finish(r) != FXT_OK) {
         error(d, r); /* the input ended inside a record */
     }
     return 0;

@@ -602,7 +602,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         break;
     case FXT_KIND_LOG: {
         u128 ns = ticks_ns(rec->u.log.ts, fxt_reader_ticks_per_second(r));
-        fxt_str_t logname = {"log", 3, 0};
+        fxt_str_t logname = {"log", 3, 0, 0};
         /* A log has no category: any --category filter drops it; its name is "log". */
         if (!time_selected(j, ns) || j->sel.f.ncats > 0 ||
             !cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, logname)) {

@@ -119,7 +119,7 @@ static int merge_input(fxt_merger_t *m, const char *path, int64_t shift_ns, uint
     /* Used only when the input has records outside any provider section (see the help text). */
     mi.name = name;
     mi.offset_ns = shift_ns;
-    fxt_merger_begin(m, &mi);
+    fxt_merger_begin_input(m, &mi);
     const uint8_t *data;
     size_t len;
     int got, rc = CLI_EXIT_OK;
@@ -136,7 +136,7 @@ static int merge_input(fxt_merger_t *m, const char *path, int64_t shift_ns, uint
         rc = CLI_EXIT_IO;
     }
     /* Always ended, even after an error; FXT_E_TRUNCATED says the input was cut inside a record. */
-    fxt_status est = fxt_merger_end(m);
+    fxt_status est = fxt_merger_end_input(m);
     if (st != FXT_OK) {
         fprintf(stderr, "fxt merge: writing: %s\n", fxt_status_str(st));
         rc = st == FXT_E_IO ? CLI_EXIT_IO : CLI_EXIT_LIMIT;

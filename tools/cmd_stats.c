@@ -127,9 +127,11 @@ static size_t name_key(sctx_t *s, fxt_str_t cat, fxt_str_t name) {
     size_t n = 0;
     const fxt_str_t *parts[2] = {&cat, &name};
     for (int k = 0; k < 2; k++) {
-        const char *p = parts[k]->ptr ? parts[k]->ptr : "?";
-        size_t l = parts[k]->ptr ? parts[k]->len : 1;
-        memcpy(s->keybuf + n, p, l);
+        const char *p = parts[k]->unresolved ? "?" : parts[k]->ptr;
+        size_t l = parts[k]->unresolved ? 1 : parts[k]->len;
+        if (l) {
+            memcpy(s->keybuf + n, p, l);
+        }
         n += l;
         s->keybuf[n++] = '\0';
     }
@@ -209,7 +211,7 @@ static void on_event(sctx_t *s, fxt_reader_t *r, const fxt_record_t *rec, prov_s
         s->inline_strings++;
         s->inline_bytes += name->len;
     }
-    uint64_t *cc = cli_map_get(&s->cats, cat->ptr ? cat->ptr : "?", cat->ptr ? cat->len : 1, 1);
+    uint64_t *cc = cli_map_get(&s->cats, cat->unresolved ? "?" : cat->ptr, cat->unresolved ? 1 : cat->len, 1);
     if (cc) {
         (*cc)++;
     }
@@ -375,7 +377,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         break;
     case FXT_KIND_KERNEL_OBJECT: {
         uint32_t ot = rec->u.kernel_object.obj_type;
-        if ((ot == FXT_OBJ_PROCESS || ot == FXT_OBJ_THREAD) && rec->u.kernel_object.name.ptr) {
+        if ((ot == FXT_OBJ_PROCESS || ot == FXT_OBJ_THREAD) && !rec->u.kernel_object.name.unresolved) {
             obj_name_t *o = cli_map_get_u64(&s->objects, rec->u.kernel_object.koid, ot, 1);
             if (o) {
                 o->is_thread = ot == FXT_OBJ_THREAD;

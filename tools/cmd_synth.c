@@ -108,7 +108,7 @@ static const unsigned char kMixKinds[MIX_COUNT_][10] = {
 
 /* Up to o.args random arguments drawn from the --args-mix kinds; lbl holds string values,
  * which must outlive the write call. */
-static unsigned make_args(synth_t *s, fxt_warg_t *a, char (*lbl)[24]) {
+static unsigned make_args(synth_t *s, fxt_arg_t *a, char (*lbl)[24]) {
     unsigned n = s->o.args ? (unsigned)(rnd(&s->g) % (s->o.args + 1)) : 0;
     for (unsigned i = 0; i < n; i++) {
         uint64_t v = rnd(&s->g);
@@ -170,7 +170,7 @@ static void preamble(synth_t *s, prov_t *p, int first) {
             char tn[64];
             snprintf(tn, sizeof tn, "worker-%u", t);
             /* The koid "process" argument lets viewers place the thread (fxt check: thread-no-process). */
-            fxt_warg_t a = fxt_arg_koid(fxt_cstr("process"), p->pid);
+            fxt_arg_t a = fxt_arg_koid(fxt_cstr("process"), p->pid);
             fxt_write_kernel_object(w, p->threads[t].tid, FXT_OBJ_THREAD, fxt_cstr(tn), &a, 1);
         }
     } else {
@@ -182,14 +182,14 @@ static void preamble(synth_t *s, prov_t *p, int first) {
 static void all_records_once(synth_t *s, prov_t *p) {
     fxt_writer_t *w = s->w;
     thr_t *t = &p->threads[0];
-    fxt_wthread_t th = fxt_thread(t->pid, t->tid);
+    fxt_thread_ref_t th = fxt_thread(t->pid, t->tid);
     uint64_t ts = ticks_of(p, s->now_ns);
     fxt_write_provider_event(w, p->id, FXT_PROVIDER_EVENT_BUFFER_FULL);
     fxt_write_trace_info(w, 1, 0);
     fxt_write_string_record(w, 1, fxt_cstr("explicit string"));
     fxt_write_thread_record(w, 1, t->pid, t->tid);
     fxt_write_blob(w, fxt_cstr("blob"), FXT_BLOB_DATA, "synthetic blob payload", 22);
-    fxt_warg_t a[2] = {fxt_arg_string(fxt_cstr("kind"), fxt_cstr("widget")), fxt_arg_int32(fxt_cstr("n"), 3)};
+    fxt_arg_t a[2] = {fxt_arg_string(fxt_cstr("kind"), fxt_cstr("widget")), fxt_arg_int32(fxt_cstr("n"), 3)};
     fxt_write_userspace_object(w, 0x7f0000001000ull, t->pid, fxt_cstr("widget#1"), a, 2);
     fxt_write_context_switch(w, ts, 0, FXT_THREAD_BLOCKED, t->tid, p->threads[p->nthreads - 1].tid, NULL, 0);
     fxt_write_thread_wakeup(w, ts, 1, t->tid, NULL, 0);
@@ -211,11 +211,11 @@ static void all_records_once(synth_t *s, prov_t *p) {
 static void step(synth_t *s, prov_t *p) {
     fxt_writer_t *w = s->w;
     thr_t *t = &p->threads[rnd(&s->g) % p->nthreads];
-    fxt_wthread_t th = fxt_thread(t->pid, t->tid);
+    fxt_thread_ref_t th = fxt_thread(t->pid, t->tid);
     /* A single clock for all threads that only moves forward: per-thread timestamps stay ordered. */
     s->now_ns += 1 + rnd(&s->g) % 2000;
     uint64_t ts = ticks_of(p, s->now_ns);
-    fxt_warg_t a[FXT_MAX_ARGS];
+    fxt_arg_t a[FXT_MAX_ARGS];
     char lbl[FXT_MAX_ARGS][24];
     uint64_t r = rnd(&s->g) % 100;
     unsigned c = (unsigned)(rnd(&s->g) % s->o.categories), n = (unsigned)(rnd(&s->g) % s->o.names);
@@ -242,8 +242,8 @@ static void step(synth_t *s, prov_t *p) {
         /* The second timestamp is the end, not the duration (spec-notes). */
         fxt_write_duration_complete(w, ts, ts + ticks_of(p, dur), th, cat_str(s, c), name_str(s, n), a, na);
     } else if (r < 80) {
-        fxt_warg_t cv[2] = {fxt_arg_int64(fxt_cstr("value"), (int64_t)(rnd(&s->g) % 1000)),
-                            fxt_arg_double(fxt_cstr("rate"), (double)(rnd(&s->g) % 1000) / 10.0)};
+        fxt_arg_t cv[2] = {fxt_arg_int64(fxt_cstr("value"), (int64_t)(rnd(&s->g) % 1000)),
+                           fxt_arg_double(fxt_cstr("rate"), (double)(rnd(&s->g) % 1000) / 10.0)};
         fxt_write_counter(w, ts, th, cat_str(s, c), fxt_cstr("counter"), 1 + (unsigned)(r % 3), cv, 2);
     } else if (r < 88) {
         /* async: begin a new id, or instant/end an open one */

@@ -8,9 +8,9 @@
  *     fxt_merger_create(w, &m);                    // w: an fxt_writer_t (sink of your choice)
  *     fxt_merger_input_t in = FXT_MERGER_INPUT_INIT;
  *     in.name = "gpu";                             // provider name when the input has none
- *     fxt_merger_begin(m, &in);
+ *     fxt_merger_begin_input(m, &in);
  *     fxt_merger_feed(m, buf, len);                // any number of chunks
- *     fxt_merger_end(m);                           // repeat begin/feed/end per input
+ *     fxt_merger_end_input(m);                           // repeat begin/feed/end per input
  *     fxt_merger_finish(m);  fxt_merger_destroy(m);
  *
  * Raw provider buffers: fxt_merger_add_provider / fxt_merger_add_buffer below.
@@ -50,11 +50,11 @@ typedef struct fxt_merger_input {
 
 /** Start a merge into `w` (the merger writes the magic record first). */
 FXT_API fxt_status fxt_merger_create(fxt_writer_t *w, fxt_merger_t **out);
-FXT_API fxt_status fxt_merger_begin(fxt_merger_t *m, const fxt_merger_input_t *in);
+FXT_API fxt_status fxt_merger_begin_input(fxt_merger_t *m, const fxt_merger_input_t *in);
 /** Feed a chunk of the current input. Damaged records are skipped and counted. */
 FXT_API fxt_status fxt_merger_feed(fxt_merger_t *m, const void *data, size_t len);
 /** End the current input; FXT_E_TRUNCATED if it ended inside a record (what came before is kept). */
-FXT_API fxt_status fxt_merger_end(fxt_merger_t *m);
+FXT_API fxt_status fxt_merger_end_input(fxt_merger_t *m);
 /** Flush the writer; returns its sticky status. */
 FXT_API fxt_status fxt_merger_finish(fxt_merger_t *m);
 FXT_API void fxt_merger_destroy(fxt_merger_t *m);

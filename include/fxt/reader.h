@@ -13,7 +13,7 @@
  *         st = fxt_reader_next(r, &in, &rec);
  *         if (st == FXT_OK) { use(&rec); continue; }
  *         if (st == FXT_NEED_INPUT) {        // input used up: no more data
- *             st = fxt_reader_end(r);        // FXT_E_TRUNCATED if a record was cut
+ *             st = fxt_reader_finish(r);        // FXT_E_TRUNCATED if a record was cut
  *             if (st < 0) report(fxt_reader_diag(r));
  *             break;
  *         }
@@ -25,7 +25,7 @@
  * Incremental input: call fxt_reader_next() with successive chunks of any
  * size (down to 1 byte); when it returns FXT_NEED_INPUT the chunk has been
  * consumed completely (a partial record is kept inside the reader), so pass
- * the next chunk. Call fxt_reader_end() once the input is exhausted.
+ * the next chunk. Call fxt_reader_finish() once the input is exhausted.
  *
  * Thread safety: a reader is used by one thread at a time.
  */
@@ -78,35 +78,7 @@ FXT_API const char *fxt_event_type_name(unsigned event_type);
 /** "null", "int32", ..., "bool"; NULL for an unknown argument type. */
 FXT_API const char *fxt_arg_type_name(unsigned arg_type);
 
-/*
- * A resolved thread reference. `resolved` is 0 when an indexed ref has no
- * registration in the current provider (pid and tid are then 0).
- */
-typedef struct fxt_thread_ref {
-    uint64_t pid;
-    uint64_t tid;
-    uint8_t ref;      /* raw thread ref: 0 = inline, else the table index */
-    uint8_t resolved; /* 1 when pid/tid are known */
-} fxt_thread_ref_t;
-
-/* A decoded argument. Strings are views (see fxt_record_t for lifetime). */
-typedef struct fxt_arg {
-    uint8_t type;        /* enum fxt_arg_type, or an unknown type number */
-    uint16_t size_words; /* the argument's declared size */
-    uint64_t header;     /* argument header word (native order) */
-    fxt_str_t name;
-    union {
-        int32_t i32;
-        uint32_t u32;
-        int64_t i64;
-        uint64_t u64;
-        double f64;
-        uint64_t pointer;
-        uint64_t koid;
-        int boolean;
-    } v;
-    fxt_str_t str; /* FXT_ARG_STRING: the value */
-} fxt_arg_t;
+/* Threads (fxt_thread_ref_t) and arguments (fxt_arg_t) are in common.h. */
 
 /*
  * A decoded record. Every pointer in it (strings, payloads, raw bytes, args)
@@ -244,8 +216,10 @@ typedef struct fxt_reader_options {
     uint32_t flags;            /* FXT_READ_* */
     uint64_t max_record_bytes; /* largest record reassembled from chunks; 0 = default (256 MiB) */
 } fxt_reader_options_t;
+#define FXT_READER_OPTIONS_INIT                                                                              \
+    { sizeof(fxt_reader_options_t), 0, 0 }
 
-/** Create a reader. `opt` may be NULL for defaults. */
+/** Create a reader. `opt` may be NULL for defaults; struct_size as in common.h. */
 FXT_API fxt_status fxt_reader_create(const fxt_reader_options_t *opt, fxt_reader_t **out);
 /** Destroy a reader; NULL is a no-op. */
 FXT_API void fxt_reader_destroy(fxt_reader_t *r);
@@ -256,7 +230,7 @@ FXT_API void fxt_reader_reset(fxt_reader_t *r);
  * Decode the next record.
  * @return FXT_OK          *rec holds a record (views valid until the next call).
  *         FXT_NEED_INPUT  `in` is used up (in->pos == in->size); pass more input,
- *                         or call fxt_reader_end() if there is none.
+ *                         or call fxt_reader_finish() if there is none.
  *         FXT_END         the reader stopped after a fatal error (a size-0 record);
  *                         it consumes and ignores further input.
  *         < 0             a record could not be decoded; fxt_reader_diag() says
@@ -269,12 +243,12 @@ FXT_API void fxt_reader_reset(fxt_reader_t *r);
 FXT_API fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *rec);
 
 /**
- * Declare the end of input.
+ * Finish: declare the end of input and return the final status.
  * @return FXT_OK if no partial record is pending; FXT_E_TRUNCATED (with a
  *         diagnostic at the partial record's offset) if the input ended inside
  *         a record.
  */
-FXT_API fxt_status fxt_reader_end(fxt_reader_t *r);
+FXT_API fxt_status fxt_reader_finish(fxt_reader_t *r);
 
 /** The last diagnostic (valid until the next call on the reader). */
 FXT_API const fxt_diag_t *fxt_reader_diag(const fxt_reader_t *r);

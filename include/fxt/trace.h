@@ -111,8 +111,8 @@ FXT_API void fxt_set_thread_name(const char *name);
  * clock+stores floor). Union bytes a member does not cover are not read.
  */
 #define FXT__ARG_(t, nm, ...)                                                                                \
-    ((fxt_warg_t){                                                                                           \
-        .type = (uint8_t)(t), .name = {(nm), fxt__strlen0(nm), 0}, .str = {NULL, 0, 0}, __VA_ARGS__})
+    ((fxt_arg_t){                                                                                            \
+        .type = (uint8_t)(t), .name = {(nm), fxt__strlen0(nm), 0, 0}, .str = {NULL, 0, 0, 0}, __VA_ARGS__})
 #define FXT_NULL(n_) FXT__ARG_(FXT_ARG_NULL, (n_), .v = {.u64 = 0})
 #define FXT_I32(n_, v_) FXT__ARG_(FXT_ARG_INT32, (n_), .v = {.i32 = (int32_t)(v_)})
 #define FXT_U32(n_, v_) FXT__ARG_(FXT_ARG_UINT32, (n_), .v = {.u32 = (uint32_t)(v_)})
@@ -149,38 +149,36 @@ FXT_API void fxt_set_thread_name(const char *name);
  * clock+stores floor, a counter 1.8x). A name that is not a literal still
  * works: its strlen simply runs at the call site. */
 #define FXT__ARG_INLINE static inline __attribute__((always_inline))
-#define FXT__WARG_INIT_(type, name)                                                                          \
-    {                                                                                                        \
-        (uint8_t)(type), {(name), fxt__strlen0(name), 0}, {0}, { NULL, 0, 0 }                                \
-    }
+#define FXT__ARG_INIT_(type, name)                                                                           \
+    { (uint8_t)(type), 0, {(name), fxt__strlen0(name), 0, 0}, {0}, {NULL, 0, 0, 0}, 0 }
 FXT__ARG_INLINE uint32_t fxt__strlen0(const char *s) { return s != NULL ? (uint32_t)strlen(s) : 0u; }
-FXT__ARG_INLINE fxt_warg_t fxt__arg_bits(unsigned type, const char *name, uint64_t bits) {
-    fxt_warg_t a = FXT__WARG_INIT_(type, name);
+FXT__ARG_INLINE fxt_arg_t fxt__arg_bits(unsigned type, const char *name, uint64_t bits) {
+    fxt_arg_t a = FXT__ARG_INIT_(type, name);
     a.v.u64 = bits;
     return a;
 }
-FXT__ARG_INLINE fxt_warg_t fxt__arg_i32(const char *name, int32_t v) {
-    fxt_warg_t a = FXT__WARG_INIT_(FXT_ARG_INT32, name);
+FXT__ARG_INLINE fxt_arg_t fxt__arg_i32(const char *name, int32_t v) {
+    fxt_arg_t a = FXT__ARG_INIT_(FXT_ARG_INT32, name);
     a.v.i32 = v;
     return a;
 }
-FXT__ARG_INLINE fxt_warg_t fxt__arg_u32(const char *name, uint32_t v) {
-    fxt_warg_t a = FXT__WARG_INIT_(FXT_ARG_UINT32, name);
+FXT__ARG_INLINE fxt_arg_t fxt__arg_u32(const char *name, uint32_t v) {
+    fxt_arg_t a = FXT__ARG_INIT_(FXT_ARG_UINT32, name);
     a.v.u32 = v;
     return a;
 }
-FXT__ARG_INLINE fxt_warg_t fxt__arg_f64(const char *name, double v) {
-    fxt_warg_t a = FXT__WARG_INIT_(FXT_ARG_DOUBLE, name);
+FXT__ARG_INLINE fxt_arg_t fxt__arg_f64(const char *name, double v) {
+    fxt_arg_t a = FXT__ARG_INIT_(FXT_ARG_DOUBLE, name);
     a.v.f64 = v;
     return a;
 }
-FXT__ARG_INLINE fxt_warg_t fxt__arg_bool(const char *name, int v) {
-    fxt_warg_t a = FXT__WARG_INIT_(FXT_ARG_BOOL, name);
+FXT__ARG_INLINE fxt_arg_t fxt__arg_bool(const char *name, int v) {
+    fxt_arg_t a = FXT__ARG_INIT_(FXT_ARG_BOOL, name);
     a.v.boolean = v;
     return a;
 }
-FXT__ARG_INLINE fxt_warg_t fxt__arg_str(const char *name, const char *v) {
-    fxt_warg_t a = FXT__WARG_INIT_(FXT_ARG_STRING, name);
+FXT__ARG_INLINE fxt_arg_t fxt__arg_str(const char *name, const char *v) {
+    fxt_arg_t a = FXT__ARG_INIT_(FXT_ARG_STRING, name);
     a.str.ptr = v;
     a.str.len = fxt__strlen0(v);
     a.str.ref = FXT_STRREF_INLINE_FLAG;
@@ -214,7 +212,7 @@ static inline int fxt__site_on(fxt__site_t *s) {
 /* What the macros call: `nargs` arguments in an array (read in place, not copied);
  * name_len = strlen(name), computed at the call site where it folds for a literal. */
 FXT_API void fxt__event_args_n(fxt__site_t *site, uint32_t type, const char *name, uint32_t name_len,
-                               int has_id, uint64_t id, const fxt_warg_t *args, size_t nargs);
+                               int has_id, uint64_t id, const fxt_arg_t *args, size_t nargs);
 FXT_API void fxt__complete(fxt__site_t *site, const char *name, uint64_t start_ticks);
 FXT_API void fxt__log(fxt__site_t *site, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
@@ -228,15 +226,15 @@ typedef struct fxt__scope {
     const char *name;
     uint64_t start;
     unsigned nargs;
-    fxt_warg_t args[FXT_MAX_ARGS]; /* copied at entry; only nargs are set */
+    fxt_arg_t args[FXT_MAX_ARGS]; /* copied at entry; only nargs are set */
 } fxt__scope_t;
 
-FXT_API void fxt__complete_args(fxt__site_t *site, const char *name, uint64_t start, const fxt_warg_t *args,
+FXT_API void fxt__complete_args(fxt__site_t *site, const char *name, uint64_t start, const fxt_arg_t *args,
                                 size_t nargs);
 
 /* Called by FXT_DURATION once its category is known to be enabled. */
 static inline void fxt__scope_begin(fxt__scope_t *s, fxt__site_t *site, const char *name,
-                                    const fxt_warg_t *args, size_t nargs) {
+                                    const fxt_arg_t *args, size_t nargs) {
     if (nargs > FXT_MAX_ARGS) {
         nargs = FXT_MAX_ARGS;
     }
@@ -288,7 +286,7 @@ static inline void fxt__scope_end(fxt__scope_t *s) {
     do {                                                                                                     \
         FXT__SITE(cat);                                                                                      \
         if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                                                    \
-            const fxt_warg_t fxt__a_[] = {__VA_ARGS__};                                                      \
+            const fxt_arg_t fxt__a_[] = {__VA_ARGS__};                                                       \
             fxt__event_args_n(&FXT__S, (type), (name), fxt__strlen0(name), (has_id), (uint64_t)(id),         \
                               fxt__a_, FXT__NARGS_ARRAY_(fxt__a_));                                          \
         }                                                                                                    \
@@ -379,7 +377,7 @@ extern "C" {
     FXT__SITE(cat);                                                                                          \
     FXT__SCOPE_DECL(FXT__CAT(fxt__scope_, __LINE__));                                                        \
     if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                                                        \
-        const fxt_warg_t fxt__a_[] = {__VA_ARGS__};                                                          \
+        const fxt_arg_t fxt__a_[] = {__VA_ARGS__};                                                           \
         fxt__scope_begin(FXT__SCOPE_PTR(FXT__CAT(fxt__scope_, __LINE__)), &FXT__S, (name), fxt__a_,          \
                          FXT__NARGS_ARRAY_(fxt__a_));                                                        \
     }                                                                                                        \

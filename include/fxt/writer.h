@@ -8,8 +8,8 @@
  *     fxt_writer_create(NULL, fxt_sink_membuf(&mem), &w);
  *     fxt_write_magic(w);
  *     fxt_write_init(w, 1000000000);
- *     fxt_wthread_t t = fxt_thread(1234, 1235);
- *     fxt_warg_t args[] = { fxt_arg_int32(fxt_cstr("n"), 42) };
+ *     fxt_thread_ref_t t = fxt_thread(1234, 1235);
+ *     fxt_arg_t args[] = { fxt_arg_int32(fxt_cstr("n"), 42) };
  *     fxt_write_instant(w, 100, t, fxt_cstr("cat"), fxt_cstr("hello"), args, 1);
  *     fxt_status st = fxt_writer_finish(w);   // flushes; the first error, if any
  *     fxt_writer_destroy(w);
@@ -96,6 +96,7 @@ static inline fxt_str_t fxt_cstr(const char *s) {
     v.ptr = s;
     v.len = s ? (uint32_t)strlen(s) : 0u;
     v.ref = 0;
+    v.unresolved = 0;
     return v;
 }
 /** A string of `len` bytes, interned. */
@@ -104,6 +105,7 @@ static inline fxt_str_t fxt_str_n(const char *s, size_t len) {
     v.ptr = s;
     v.len = (uint32_t)len;
     v.ref = 0;
+    v.unresolved = 0;
     return v;
 }
 /** Opt out of interning: the string is written inline in the record. */
@@ -112,42 +114,13 @@ static inline fxt_str_t fxt_str_inline(fxt_str_t s) {
     return s;
 }
 
-/* A thread: process and thread koids. Interned into the thread table unless inline_ref. */
-typedef struct fxt_wthread {
-    uint64_t pid;
-    uint64_t tid;
-    int inline_ref;
-} fxt_wthread_t;
-
-static inline fxt_wthread_t fxt_thread(uint64_t pid, uint64_t tid) {
-    fxt_wthread_t t;
-    t.pid = pid;
-    t.tid = tid;
-    t.inline_ref = 0;
-    return t;
-}
-static inline fxt_wthread_t fxt_thread_inline(uint64_t pid, uint64_t tid) {
-    fxt_wthread_t t = fxt_thread(pid, tid);
-    t.inline_ref = 1;
-    return t;
-}
-
-/* A typed argument. Build with the fxt_arg_*() helpers. */
-typedef struct fxt_warg {
-    uint8_t type; /* enum fxt_arg_type */
-    fxt_str_t name;
-    union {
-        int32_t i32;
-        uint32_t u32;
-        int64_t i64;
-        uint64_t u64;
-        double f64;
-        uint64_t pointer;
-        uint64_t koid;
-        int boolean;
-    } v;
-    fxt_str_t str; /* FXT_ARG_STRING */
-} fxt_warg_t;
+/*
+ * Threads are fxt_thread_ref_t (common.h): fxt_thread(pid, tid) is interned
+ * into the thread table, fxt_thread_inline(pid, tid) written inline, and
+ * fxt_thread_index(i) names a slot the caller registered
+ * (fxt_write_thread_record()). Arguments are fxt_arg_t (common.h), built with
+ * the helpers below.
+ */
 
 /*
  * The constructors assign each field once (no memset, no overlapping stores):
@@ -155,71 +128,74 @@ typedef struct fxt_warg {
  * forwarding, which cost more than encoding the record. Bytes of the value
  * union that the type does not use are left as they are.
  */
-#define FXT_WARG_INIT_(a, t, nm)                                                                             \
+#define FXT_ARG_INIT_(a, t, nm)                                                                              \
     (a).type = (uint8_t)(t);                                                                                 \
+    (a).size_words = 0;                                                                                      \
     (a).name = (nm);                                                                                         \
     (a).str.ptr = NULL;                                                                                      \
     (a).str.len = 0;                                                                                         \
-    (a).str.ref = 0
+    (a).str.ref = 0;                                                                                         \
+    (a).str.unresolved = 0;                                                                                  \
+    (a).header = 0
 
-static inline fxt_warg_t fxt_arg_null(fxt_str_t name) {
-    fxt_warg_t a;
-    FXT_WARG_INIT_(a, FXT_ARG_NULL, name);
+static inline fxt_arg_t fxt_arg_null(fxt_str_t name) {
+    fxt_arg_t a;
+    FXT_ARG_INIT_(a, FXT_ARG_NULL, name);
     a.v.u64 = 0;
     return a;
 }
-static inline fxt_warg_t fxt_arg_int32(fxt_str_t name, int32_t v) {
-    fxt_warg_t a;
-    FXT_WARG_INIT_(a, FXT_ARG_INT32, name);
+static inline fxt_arg_t fxt_arg_int32(fxt_str_t name, int32_t v) {
+    fxt_arg_t a;
+    FXT_ARG_INIT_(a, FXT_ARG_INT32, name);
     a.v.i32 = v;
     return a;
 }
-static inline fxt_warg_t fxt_arg_uint32(fxt_str_t name, uint32_t v) {
-    fxt_warg_t a;
-    FXT_WARG_INIT_(a, FXT_ARG_UINT32, name);
+static inline fxt_arg_t fxt_arg_uint32(fxt_str_t name, uint32_t v) {
+    fxt_arg_t a;
+    FXT_ARG_INIT_(a, FXT_ARG_UINT32, name);
     a.v.u32 = v;
     return a;
 }
-static inline fxt_warg_t fxt_arg_int64(fxt_str_t name, int64_t v) {
-    fxt_warg_t a;
-    FXT_WARG_INIT_(a, FXT_ARG_INT64, name);
+static inline fxt_arg_t fxt_arg_int64(fxt_str_t name, int64_t v) {
+    fxt_arg_t a;
+    FXT_ARG_INIT_(a, FXT_ARG_INT64, name);
     a.v.i64 = v;
     return a;
 }
-static inline fxt_warg_t fxt_arg_uint64(fxt_str_t name, uint64_t v) {
-    fxt_warg_t a;
-    FXT_WARG_INIT_(a, FXT_ARG_UINT64, name);
+static inline fxt_arg_t fxt_arg_uint64(fxt_str_t name, uint64_t v) {
+    fxt_arg_t a;
+    FXT_ARG_INIT_(a, FXT_ARG_UINT64, name);
     a.v.u64 = v;
     return a;
 }
-static inline fxt_warg_t fxt_arg_double(fxt_str_t name, double v) {
-    fxt_warg_t a;
-    FXT_WARG_INIT_(a, FXT_ARG_DOUBLE, name);
+static inline fxt_arg_t fxt_arg_double(fxt_str_t name, double v) {
+    fxt_arg_t a;
+    FXT_ARG_INIT_(a, FXT_ARG_DOUBLE, name);
     a.v.f64 = v;
     return a;
 }
-static inline fxt_warg_t fxt_arg_string(fxt_str_t name, fxt_str_t v) {
-    fxt_warg_t a;
-    FXT_WARG_INIT_(a, FXT_ARG_STRING, name);
+static inline fxt_arg_t fxt_arg_string(fxt_str_t name, fxt_str_t v) {
+    fxt_arg_t a;
+    FXT_ARG_INIT_(a, FXT_ARG_STRING, name);
     a.v.u64 = 0;
     a.str = v;
     return a;
 }
-static inline fxt_warg_t fxt_arg_pointer(fxt_str_t name, uint64_t v) {
-    fxt_warg_t a;
-    FXT_WARG_INIT_(a, FXT_ARG_POINTER, name);
+static inline fxt_arg_t fxt_arg_pointer(fxt_str_t name, uint64_t v) {
+    fxt_arg_t a;
+    FXT_ARG_INIT_(a, FXT_ARG_POINTER, name);
     a.v.pointer = v;
     return a;
 }
-static inline fxt_warg_t fxt_arg_koid(fxt_str_t name, uint64_t v) {
-    fxt_warg_t a;
-    FXT_WARG_INIT_(a, FXT_ARG_KOID, name);
+static inline fxt_arg_t fxt_arg_koid(fxt_str_t name, uint64_t v) {
+    fxt_arg_t a;
+    FXT_ARG_INIT_(a, FXT_ARG_KOID, name);
     a.v.koid = v;
     return a;
 }
-static inline fxt_warg_t fxt_arg_bool(fxt_str_t name, int v) {
-    fxt_warg_t a;
-    FXT_WARG_INIT_(a, FXT_ARG_BOOL, name);
+static inline fxt_arg_t fxt_arg_bool(fxt_str_t name, int v) {
+    fxt_arg_t a;
+    FXT_ARG_INIT_(a, FXT_ARG_BOOL, name);
     a.v.boolean = v != 0;
     return a;
 }
@@ -241,8 +217,10 @@ typedef struct fxt_writer_options {
     uint32_t max_strings; /* string table slots to use, 1..32767; 0 = all */
     uint32_t max_threads; /* thread table slots to use, 1..255; 0 = all */
 } fxt_writer_options_t;
+#define FXT_WRITER_OPTIONS_INIT                                                                              \
+    { sizeof(fxt_writer_options_t), 0, 0, 0, 0 }
 
-/** Create a writer. `opt` may be NULL. */
+/** Create a writer. `opt` may be NULL (defaults); struct_size as in common.h. */
 FXT_API fxt_status fxt_writer_create(const fxt_writer_options_t *opt, fxt_sink_t sink, fxt_writer_t **out);
 /** Flush buffered bytes to the sink. Returns the sticky status. */
 FXT_API fxt_status fxt_writer_flush(fxt_writer_t *w);
@@ -258,8 +236,8 @@ FXT_API uint64_t fxt_writer_truncations(const fxt_writer_t *w);
 FXT_API uint64_t fxt_writer_bytes(const fxt_writer_t *w);
 /** Records written (including string and thread records the interning emitted). */
 FXT_API uint64_t fxt_writer_records(const fxt_writer_t *w);
-/* Everything the writer counted (fxt_writer_stats()). */
-typedef struct fxt_wstats {
+/* Everything the writer counted (fxt_writer_get_stats()). */
+typedef struct fxt_writer_stats {
     uint64_t bytes;              /* fxt_writer_bytes() */
     uint64_t records;            /* fxt_writer_records() */
     uint64_t truncations;        /* fxt_writer_truncations() */
@@ -270,7 +248,7 @@ typedef struct fxt_wstats {
     uint64_t thread_evictions;   /* thread slots recycled (clock) */
 } fxt_writer_stats_t;
 /** Fill *out with the writer's counters (zeroes for a NULL writer). */
-FXT_API void fxt_writer_stats(const fxt_writer_t *w, fxt_writer_stats_t *out);
+FXT_API void fxt_writer_get_stats(const fxt_writer_t *w, fxt_writer_stats_t *out);
 /** Forget interned strings and threads (the next uses register them again). */
 FXT_API void fxt_writer_reset_tables(fxt_writer_t *w);
 /**
@@ -300,15 +278,20 @@ FXT_API fxt_status fxt_write_string_record(fxt_writer_t *w, uint16_t index, fxt_
 FXT_API fxt_status fxt_write_thread_record(fxt_writer_t *w, uint8_t index, uint64_t pid, uint64_t tid);
 
 /* Events: every type through one call, plus shorthands. */
+/*
+ * An event, for the writer (fxt_write_event(): strings and threads are
+ * interned unless marked inline) and the encoders (fxt_encode_event(),
+ * fxt_write_event_refs(): explicit refs, see below).
+ */
 typedef struct fxt_event_desc {
     uint32_t type; /* enum fxt_event_type */
     uint64_t ts;
-    fxt_wthread_t thread;
+    fxt_thread_ref_t thread;
     fxt_str_t category;
     fxt_str_t name;
     uint64_t id;     /* counter, async, flow */
     uint64_t end_ts; /* duration complete */
-    const fxt_warg_t *args;
+    const fxt_arg_t *args;
     unsigned nargs;        /* 0..15 */
     const uint64_t *extra; /* words appended after the event's content (e.g. an instant's */
     unsigned nextra;       /* scope word: FXT_SCOPE_*); usually NULL / 0 */
@@ -316,45 +299,46 @@ typedef struct fxt_event_desc {
 
 FXT_API fxt_status fxt_write_event(fxt_writer_t *w, const fxt_event_desc_t *ev);
 
-FXT_API fxt_status fxt_write_instant(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat,
-                                     fxt_str_t name, const fxt_warg_t *args, unsigned nargs);
-FXT_API fxt_status fxt_write_counter(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat,
-                                     fxt_str_t name, uint64_t counter_id, const fxt_warg_t *args,
+FXT_API fxt_status fxt_write_instant(fxt_writer_t *w, uint64_t ts, fxt_thread_ref_t t, fxt_str_t cat,
+                                     fxt_str_t name, const fxt_arg_t *args, unsigned nargs);
+FXT_API fxt_status fxt_write_counter(fxt_writer_t *w, uint64_t ts, fxt_thread_ref_t t, fxt_str_t cat,
+                                     fxt_str_t name, uint64_t counter_id, const fxt_arg_t *args,
                                      unsigned nargs);
-FXT_API fxt_status fxt_write_duration_begin(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat,
-                                            fxt_str_t name, const fxt_warg_t *args, unsigned nargs);
-FXT_API fxt_status fxt_write_duration_end(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t cat,
-                                          fxt_str_t name, const fxt_warg_t *args, unsigned nargs);
+FXT_API fxt_status fxt_write_duration_begin(fxt_writer_t *w, uint64_t ts, fxt_thread_ref_t t, fxt_str_t cat,
+                                            fxt_str_t name, const fxt_arg_t *args, unsigned nargs);
+FXT_API fxt_status fxt_write_duration_end(fxt_writer_t *w, uint64_t ts, fxt_thread_ref_t t, fxt_str_t cat,
+                                          fxt_str_t name, const fxt_arg_t *args, unsigned nargs);
 FXT_API fxt_status fxt_write_duration_complete(fxt_writer_t *w, uint64_t start_ts, uint64_t end_ts,
-                                               fxt_wthread_t t, fxt_str_t cat, fxt_str_t name,
-                                               const fxt_warg_t *args, unsigned nargs);
+                                               fxt_thread_ref_t t, fxt_str_t cat, fxt_str_t name,
+                                               const fxt_arg_t *args, unsigned nargs);
 
 FXT_API fxt_status fxt_write_blob(fxt_writer_t *w, fxt_str_t name, uint32_t blob_type, const void *data,
                                   size_t size);
 /* Userspace object: `process` is the owning process koid (written as a thread ref). */
 FXT_API fxt_status fxt_write_userspace_object(fxt_writer_t *w, uint64_t ptr, uint64_t process, fxt_str_t name,
-                                              const fxt_warg_t *args, unsigned nargs);
+                                              const fxt_arg_t *args, unsigned nargs);
 FXT_API fxt_status fxt_write_kernel_object(fxt_writer_t *w, uint64_t koid, uint32_t obj_type, fxt_str_t name,
-                                           const fxt_warg_t *args, unsigned nargs);
+                                           const fxt_arg_t *args, unsigned nargs);
 
 FXT_API fxt_status fxt_write_context_switch(fxt_writer_t *w, uint64_t ts, uint32_t cpu, uint32_t out_state,
-                                            uint64_t out_tid, uint64_t in_tid, const fxt_warg_t *args,
+                                            uint64_t out_tid, uint64_t in_tid, const fxt_arg_t *args,
                                             unsigned nargs);
 FXT_API fxt_status fxt_write_thread_wakeup(fxt_writer_t *w, uint64_t ts, uint32_t cpu, uint64_t tid,
-                                           const fxt_warg_t *args, unsigned nargs);
+                                           const fxt_arg_t *args, unsigned nargs);
 FXT_API fxt_status fxt_write_legacy_context_switch(fxt_writer_t *w, uint64_t ts, uint32_t cpu,
-                                                   uint32_t out_state, fxt_wthread_t out, fxt_wthread_t in,
-                                                   uint32_t out_prio, uint32_t in_prio);
-FXT_API fxt_status fxt_write_log(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t, fxt_str_t message);
+                                                   uint32_t out_state, fxt_thread_ref_t out,
+                                                   fxt_thread_ref_t in, uint32_t out_prio, uint32_t in_prio);
+FXT_API fxt_status fxt_write_log(fxt_writer_t *w, uint64_t ts, fxt_thread_ref_t t, fxt_str_t message);
 
-/* Large blob, format 0 (with metadata) or 1 (no metadata: ts, thread and args ignored). */
+/* Large blob, format 0 (with metadata) or 1 (no metadata: ts, thread and args ignored).
+ * For fxt_write_large_blob() and fxt_encode_large_blob(). */
 typedef struct fxt_large_blob_desc {
     uint32_t format; /* enum fxt_large_blob_format */
     fxt_str_t category;
     fxt_str_t name;
     uint64_t ts;
-    fxt_wthread_t thread;
-    const fxt_warg_t *args;
+    fxt_thread_ref_t thread;
+    const fxt_arg_t *args;
     unsigned nargs;
     const void *data;
     uint64_t size;
@@ -373,9 +357,9 @@ FXT_API fxt_status fxt_write_raw(fxt_writer_t *w, const void *bytes, size_t size
 /* ---- event shorthands ---------------------------------------------------------------- */
 
 /** Instant event with the scope word Fuchsia's engine appends (FXT_SCOPE_*). */
-static inline fxt_status fxt_write_instant_scoped(fxt_writer_t *w, uint64_t ts, fxt_wthread_t t,
+static inline fxt_status fxt_write_instant_scoped(fxt_writer_t *w, uint64_t ts, fxt_thread_ref_t t,
                                                   fxt_str_t cat, fxt_str_t name, uint32_t scope,
-                                                  const fxt_warg_t *args, unsigned nargs) {
+                                                  const fxt_arg_t *args, unsigned nargs) {
     uint64_t extra = scope;
     fxt_event_desc_t ev;
     memset(&ev, 0, sizeof ev);
@@ -392,9 +376,9 @@ static inline fxt_status fxt_write_instant_scoped(fxt_writer_t *w, uint64_t ts, 
 }
 
 /** Async (FXT_EVENT_ASYNC_*) and flow (FXT_EVENT_FLOW_*) events: `type` and correlation id. */
-static inline fxt_status fxt_write_id_event(fxt_writer_t *w, uint32_t type, uint64_t ts, fxt_wthread_t t,
-                                            fxt_str_t cat, fxt_str_t name, uint64_t id,
-                                            const fxt_warg_t *args, unsigned nargs) {
+static inline fxt_status fxt_write_id_event(fxt_writer_t *w, uint32_t type, uint64_t ts, fxt_thread_ref_t t,
+                                            fxt_str_t cat, fxt_str_t name, uint64_t id, const fxt_arg_t *args,
+                                            unsigned nargs) {
     fxt_event_desc_t ev;
     memset(&ev, 0, sizeof ev);
     ev.type = type;
@@ -435,8 +419,11 @@ static inline fxt_status fxt_write_id_event(fxt_writer_t *w, uint32_t type, uint
  *   ref 0 or 0x8000      inline when len > 0 (truncated at a UTF-8 boundary to
  *                        32000 bytes), the empty ref when len == 0
  * so a reader's decoded fxt_str_t (ref = the raw ref) re-encodes as it was.
- * Threads are fxt_tref_t: index 1..255 = a thread table index, 0 = inline
- * (pid, tid); an index over 255 is FXT_E_BAD_INDEX.
+ * Threads are fxt_thread_ref_t: ref 1..255 = a thread table index
+ * (fxt_thread_index()), 0 or FXT_THREAD_INLINE_FLAG = inline (pid, tid);
+ * any other ref is FXT_E_BAD_INDEX. Events and large blobs use the same
+ * fxt_event_desc_t / fxt_large_blob_desc_t as the writer; argument names
+ * and string values follow the string rules above.
  *
  * @return FXT_OK; FXT_E_BUFFER_FULL when cap is too small (*size = the bytes
  *         needed); FXT_E_TOO_MANY_ARGS, FXT_E_RECORD_TOO_LARGE,
@@ -450,28 +437,8 @@ static inline fxt_str_t fxt_sref(uint16_t index) {
     v.ptr = NULL;
     v.len = 0;
     v.ref = (uint16_t)(index & FXT_STRREF_VALUE_MASK);
+    v.unresolved = 0;
     return v;
-}
-
-/** An explicit thread reference: a table index (1..255) or inline koids (index 0). */
-typedef struct fxt_tref {
-    uint32_t index;
-    uint64_t pid;
-    uint64_t tid;
-} fxt_tref_t;
-static inline fxt_tref_t fxt_tref_index(uint32_t index) {
-    fxt_tref_t t;
-    t.index = index;
-    t.pid = 0;
-    t.tid = 0;
-    return t;
-}
-static inline fxt_tref_t fxt_tref_inline(uint64_t pid, uint64_t tid) {
-    fxt_tref_t t;
-    t.index = 0;
-    t.pid = pid;
-    t.tid = tid;
-    return t;
 }
 
 /** Precomputed event header word (hot paths): `words` = record size in words. */
@@ -481,32 +448,6 @@ static inline uint64_t fxt_event_header(uint32_t type, unsigned nargs, uint8_t t
            fxt_put_event_nargs(nargs) | fxt_put_event_thread(thread_ref) |
            fxt_put_event_category(category_ref) | fxt_put_event_name(name_ref);
 }
-
-typedef struct fxt_enc_event {
-    uint32_t type; /* enum fxt_event_type */
-    uint64_t ts;
-    fxt_tref_t thread;
-    fxt_str_t category;
-    fxt_str_t name;
-    uint64_t id;            /* counter, async, flow */
-    uint64_t end_ts;        /* duration complete */
-    const fxt_warg_t *args; /* names and string values follow the explicit-ref rules */
-    unsigned nargs;
-    const uint64_t *extra; /* appended words (instant scope word) */
-    unsigned nextra;
-} fxt_enc_event_t;
-
-typedef struct fxt_enc_large_blob {
-    uint32_t format; /* enum fxt_large_blob_format */
-    fxt_str_t category;
-    fxt_str_t name;
-    uint64_t ts;            /* format 0 */
-    fxt_tref_t thread;      /* format 0 */
-    const fxt_warg_t *args; /* format 0 */
-    unsigned nargs;
-    const void *data;
-    uint64_t size;
-} fxt_enc_large_blob_t;
 
 FXT_API fxt_status fxt_encode_magic(void *buf, size_t cap, size_t *size);
 FXT_API fxt_status fxt_encode_provider_info(void *buf, size_t cap, size_t *size, uint32_t provider_id,
@@ -522,28 +463,28 @@ FXT_API fxt_status fxt_encode_string(void *buf, size_t cap, size_t *size, uint32
 /** Thread record: index 1..255 (else FXT_E_BAD_INDEX). */
 FXT_API fxt_status fxt_encode_thread(void *buf, size_t cap, size_t *size, uint32_t index, uint64_t pid,
                                      uint64_t tid);
-FXT_API fxt_status fxt_encode_event(void *buf, size_t cap, size_t *size, const fxt_enc_event_t *ev);
+FXT_API fxt_status fxt_encode_event(void *buf, size_t cap, size_t *size, const fxt_event_desc_t *ev);
 FXT_API fxt_status fxt_encode_blob(void *buf, size_t cap, size_t *size, fxt_str_t name, uint32_t blob_type,
                                    const void *data, size_t data_size);
 /** Userspace object; `process`: index, or inline (its pid is the one koid word written). */
 FXT_API fxt_status fxt_encode_userspace_object(void *buf, size_t cap, size_t *size, uint64_t ptr,
-                                               fxt_tref_t process, fxt_str_t name, const fxt_warg_t *args,
-                                               unsigned nargs);
+                                               fxt_thread_ref_t process, fxt_str_t name,
+                                               const fxt_arg_t *args, unsigned nargs);
 FXT_API fxt_status fxt_encode_kernel_object(void *buf, size_t cap, size_t *size, uint64_t koid,
-                                            uint32_t obj_type, fxt_str_t name, const fxt_warg_t *args,
+                                            uint32_t obj_type, fxt_str_t name, const fxt_arg_t *args,
                                             unsigned nargs);
 FXT_API fxt_status fxt_encode_context_switch(void *buf, size_t cap, size_t *size, uint64_t ts, uint32_t cpu,
                                              uint32_t out_state, uint64_t out_tid, uint64_t in_tid,
-                                             const fxt_warg_t *args, unsigned nargs);
+                                             const fxt_arg_t *args, unsigned nargs);
 FXT_API fxt_status fxt_encode_thread_wakeup(void *buf, size_t cap, size_t *size, uint64_t ts, uint32_t cpu,
-                                            uint64_t tid, const fxt_warg_t *args, unsigned nargs);
+                                            uint64_t tid, const fxt_arg_t *args, unsigned nargs);
 FXT_API fxt_status fxt_encode_legacy_context_switch(void *buf, size_t cap, size_t *size, uint64_t ts,
-                                                    uint32_t cpu, uint32_t out_state, fxt_tref_t out,
-                                                    fxt_tref_t in, uint32_t out_prio, uint32_t in_prio);
-FXT_API fxt_status fxt_encode_log(void *buf, size_t cap, size_t *size, uint64_t ts, fxt_tref_t thread,
+                                                    uint32_t cpu, uint32_t out_state, fxt_thread_ref_t out,
+                                                    fxt_thread_ref_t in, uint32_t out_prio, uint32_t in_prio);
+FXT_API fxt_status fxt_encode_log(void *buf, size_t cap, size_t *size, uint64_t ts, fxt_thread_ref_t thread,
                                   fxt_str_t message);
 /** Large blob (32-bit record size: not limited to 32760 bytes). */
-FXT_API fxt_status fxt_encode_large_blob(void *buf, size_t cap, size_t *size, const fxt_enc_large_blob_t *b);
+FXT_API fxt_status fxt_encode_large_blob(void *buf, size_t cap, size_t *size, const fxt_large_blob_desc_t *b);
 
 /*
  * Explicit-ref writing through a writer (no interning): reserve room in the
@@ -560,7 +501,7 @@ FXT_API fxt_status fxt_encode_large_blob(void *buf, size_t cap, size_t *size, co
 FXT_API fxt_status fxt_writer_reserve(fxt_writer_t *w, size_t bytes, void **out);
 FXT_API fxt_status fxt_writer_commit(fxt_writer_t *w, size_t bytes);
 /** Convenience: an event with explicit refs (reserve + fxt_encode_event + commit). */
-FXT_API fxt_status fxt_write_event_refs(fxt_writer_t *w, const fxt_enc_event_t *ev);
+FXT_API fxt_status fxt_write_event_refs(fxt_writer_t *w, const fxt_event_desc_t *ev);
 
 #ifdef __cplusplus
 }

@@ -52,7 +52,7 @@ FXT_API fxt_status fxt_zdec_create(fxt_zio_format fmt, fxt_zdec_t **out);
 FXT_API fxt_status fxt_zdec_run(fxt_zdec_t *d, const void *src, size_t len, size_t *pos, void *dst,
                                 size_t cap, size_t *produced);
 /** FXT_OK when the compressed stream ended cleanly, FXT_E_TRUNCATED if cut. */
-FXT_API fxt_status fxt_zdec_end(const fxt_zdec_t *d);
+FXT_API fxt_status fxt_zdec_finish(const fxt_zdec_t *d);
 FXT_API void fxt_zdec_destroy(fxt_zdec_t *d);
 
 #ifdef __cplusplus

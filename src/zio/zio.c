@@ -308,7 +308,7 @@ fxt_status fxt_zdec_run(fxt_zdec_t *d, const void *src, size_t len, size_t *pos,
 }
 
 /* Input ended inside a gzip member or zstd frame: the stream was cut short. */
-fxt_status fxt_zdec_end(const fxt_zdec_t *d) { return d->in_frame ? FXT_E_TRUNCATED : FXT_OK; }
+fxt_status fxt_zdec_finish(const fxt_zdec_t *d) { return d->in_frame ? FXT_E_TRUNCATED : FXT_OK; }
 
 void fxt_zdec_destroy(fxt_zdec_t *d) {
     if (d == NULL) {

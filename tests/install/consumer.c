@@ -48,7 +48,7 @@ int main(void) {
         }
         fxt_sink_membuf(&mem).write(&mem, out, produced);
     } while (pos < z.len || produced == sizeof out);
-    if (fxt_zdec_end(d) != FXT_OK) {
+    if (fxt_zdec_finish(d) != FXT_OK) {
         return 1;
     }
     fxt_zdec_destroy(d);
