@@ -288,6 +288,17 @@ static void step(synth_t *s, prov_t *p) {
     s->events++;
 }
 
+/* The end of an async or flow chain still open (id) on thread t, now. */
+static void end_chain(synth_t *s, prov_t *p, const thr_t *t, uint32_t type, const char *name, uint64_t id) {
+    fxt_event_desc_t ev = {.type = type,
+                           .ts = ticks_of(p, s->now_ns),
+                           .thread = fxt_thread(t->pid, t->tid),
+                           .category = cat_str(s, 0),
+                           .name = fxt_cstr(name),
+                           .id = id};
+    fxt_write_event(s->w, &ev);
+}
+
 /* Close what is open so the trace ends balanced. */
 static void close_all(synth_t *s, prov_t *p) {
     for (unsigned i = 0; i < p->nthreads; i++) {
@@ -306,33 +317,11 @@ static void close_all(synth_t *s, prov_t *p) {
     for (unsigned k = 0; k < 8; k++) {
         s->now_ns += 10;
         if (p->async_open[k]) {
-            fxt_event_desc_t ev = {FXT_EVENT_ASYNC_END,
-                                   ticks_of(p, s->now_ns),
-                                   fxt_thread(t->pid, t->tid),
-                                   cat_str(s, 0),
-                                   fxt_cstr("async-op"),
-                                   p->async_open[k],
-                                   0,
-                                   NULL,
-                                   0,
-                                   NULL,
-                                   0};
-            fxt_write_event(s->w, &ev);
+            end_chain(s, p, t, FXT_EVENT_ASYNC_END, "async-op", p->async_open[k]);
             p->async_open[k] = 0;
         }
         if (p->flow_open[k]) {
-            fxt_event_desc_t ev = {FXT_EVENT_FLOW_END,
-                                   ticks_of(p, s->now_ns),
-                                   fxt_thread(t->pid, t->tid),
-                                   cat_str(s, 0),
-                                   fxt_cstr("flow"),
-                                   p->flow_open[k],
-                                   0,
-                                   NULL,
-                                   0,
-                                   NULL,
-                                   0};
-            fxt_write_event(s->w, &ev);
+            end_chain(s, p, t, FXT_EVENT_FLOW_END, "flow", p->flow_open[k]);
             p->flow_open[k] = 0;
         }
     }
