@@ -7,6 +7,7 @@
  */
 #include "tools_driver.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_json.h"
 
 /* ---- a strict JSON validator (RFC 8259), recursive with a depth limit ---- */
 
@@ -73,71 +75,36 @@ static int jv_number(jv_t *j) {
     return 1;
 }
 
-/* Length of the well-formed UTF-8 sequence at p (Unicode table 3-7), 0 if ill-formed. */
-static size_t utf8_len(const unsigned char *p, const unsigned char *end) {
-    unsigned c = p[0];
-    size_t n;
-    unsigned lo = 0x80, hi = 0xbf;
-    if (c < 0x80) {
-        return 1;
-    } else if (c >= 0xc2 && c <= 0xdf) {
-        n = 2;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        lo = c == 0xe0 ? 0xa0 : 0x80;
-        hi = c == 0xed ? 0x9f : 0xbf;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        lo = c == 0xf0 ? 0x90 : 0x80;
-        hi = c == 0xf4 ? 0x8f : 0xbf;
-    } else {
-        return 0;
-    }
-    if ((size_t)(end - p) < n || p[1] < lo || p[1] > hi) {
-        return 0;
-    }
-    for (size_t i = 2; i < n; i++) {
-        if (p[i] < 0x80 || p[i] > 0xbf) {
-            return 0;
-        }
-    }
-    return n;
-}
-
 static int jv_string(jv_t *j) {
-    j->p++; /* opening quote */
+    const unsigned char *start = ++j->p; /* after the opening quote */
     while (j->p < j->end) {
         unsigned c = *j->p;
         if (c == '"') {
+            /* escapes are ASCII, so the raw span is UTF-8 exactly when its text is */
+            int ok = cli_utf8_valid((const char *)start, (size_t)(j->p - start));
             j->p++;
-            return 1;
+            return ok;
         }
         if (c < 0x20) {
             return 0; /* control characters must be escaped */
         }
-        if (c == '\\') {
-            if (++j->p >= j->end) {
-                return 0;
-            }
-            c = *j->p++;
-            if (c == 'u') {
-                for (int i = 0; i < 4; i++, j->p++) {
-                    if (j->p >= j->end ||
-                        !((*j->p >= '0' && *j->p <= '9') || (*j->p >= 'a' && *j->p <= 'f') ||
-                          (*j->p >= 'A' && *j->p <= 'F'))) {
-                        return 0;
-                    }
-                }
-            } else if (!strchr("\"\\/bfnrt", (int)c) || c == 0) {
-                return 0;
-            }
+        j->p++;
+        if (c != '\\') {
             continue;
         }
-        size_t n = utf8_len(j->p, j->end);
-        if (n == 0) {
+        if (j->p >= j->end) {
             return 0;
         }
-        j->p += n;
+        c = *j->p++;
+        if (c == 'u') {
+            for (int i = 0; i < 4; i++, j->p++) {
+                if (j->p >= j->end || !isxdigit(*j->p)) {
+                    return 0;
+                }
+            }
+        } else if (c == 0 || strchr("\"\\/bfnrt", (int)c) == NULL) {
+            return 0;
+        }
     }
     return 0;
 }
@@ -247,7 +214,7 @@ void fxt_tools_driver_fini(const char *dir) {
     rmdir(dir);
 }
 
-static char *slurp(const char *path, size_t *len) {
+char *fxt_tools_read_file(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
         return NULL;
@@ -301,7 +268,7 @@ static int run_cli(const char *dir, char **argv, int argc) {
 /* Every line of path is one valid JSON value (JSON Lines); whole = the file is one value. */
 static int output_valid(const char *path, int whole) {
     size_t len = 0;
-    char *t = slurp(path, &len);
+    char *t = fxt_tools_read_file(path, &len);
     if (t == NULL) {
         return 0;
     }
@@ -373,7 +340,7 @@ int fxt_tools_driver_run(const char *dir, const uint8_t *data, size_t size, fxt_
             char err[4096];
             size_t elen = 0;
             path_in(err, sizeof err, dir, "err.txt");
-            char *e = slurp(err, &elen);
+            char *e = fxt_tools_read_file(err, &elen);
             snprintf(why, whylen, "fxt %s%s: exit %d: %.*s", argv[1], jsonl ? " --json" : "", rc,
                      e != NULL ? (int)(elen > 200 ? 200 : elen) : 0, e != NULL ? e : "");
             free(e);

@@ -33,6 +33,9 @@ void fxt_tools_driver_fini(const char *dir);
 int fxt_tools_driver_run(const char *dir, const uint8_t *data, size_t size, fxt_tools_result_t *res,
                          char *why, size_t whylen);
 
+/* The whole file at path in a malloc'd buffer (NULL if it cannot be read). */
+char *fxt_tools_read_file(const char *path, size_t *len);
+
 /* 1 when text[0..len) is one valid JSON value (RFC 8259), surrounded by whitespace only. */
 int fxt_json_valid(const char *text, size_t len);
 

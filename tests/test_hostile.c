@@ -19,28 +19,6 @@
 
 static char scratch[1024];
 
-static uint8_t *read_all(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0, got;
-    uint8_t *p = malloc(cap);
-    while (p != NULL && (got = fread(p + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            uint8_t *np = realloc(p, cap *= 2);
-            if (np == NULL) {
-                free(p);
-            }
-            p = np;
-        }
-    }
-    fclose(f);
-    *len = n;
-    return p;
-}
-
 /* Run the tools on one input; returns fxt check's exit status (-1 when a run failed). */
 static int feed(const char *label, const uint8_t *data, size_t len) {
     fxt_tools_result_t res;
@@ -71,7 +49,7 @@ static int feed_dir(const char *dir, const char *suffix) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         size_t len = 0;
-        uint8_t *p = read_all(path, &len);
+        uint8_t *p = (uint8_t *)fxt_tools_read_file(path, &len);
         CHECK(p != NULL);
         if (p != NULL) {
             feed(path, p, len);
@@ -116,7 +94,7 @@ static void mutants(const char *synth_opt, uint64_t seed) {
     int argc = synth_opt != NULL ? 12 : 11;
     CHECK_EQ_I64(cli_main(argc, argv), 0);
     size_t len = 0;
-    uint8_t *orig = read_all(base, &len);
+    uint8_t *orig = (uint8_t *)fxt_tools_read_file(base, &len);
     CHECK(orig != NULL && len > 1000);
     if (orig == NULL || len <= 1000) {
         free(orig);

@@ -118,7 +118,7 @@ static inline int fxt_test_exit(void) {
     if (fxt_test_failures) {
         return 1;
     }
-    if (fxt_test_skips == fxt_test_ran) {
+    if (fxt_test_ran > 0 && fxt_test_skips == fxt_test_ran) {
         return 77;
     }
     return fxt_test_checks ? 0 : 1;
