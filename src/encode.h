@@ -341,6 +341,18 @@ FXT__INLINE uint8_t *fxt__put_arg(uint8_t *p, int swap, const fxt_arg_t *a, cons
     return p;
 }
 
+/*
+ * The same argument in two steps, for callers that encode one call site's
+ * arguments many times (the trace engine): the header word but for its value
+ * bits depends only on the type and an indexed name, so it is computed once
+ * (fxt__arg_hdr_fixed) and each event adds the value (fxt__put_arg_fixed).
+ * Not for FXT_ARG_STRING. The words match fxt__put_arg's (a unit test checks).
+ */
+FXT__INLINE uint64_t fxt__arg_hdr_fixed(unsigned type, uint16_t name_ref) {
+    return fxt_put_arg_type(type) | fxt_put_arg_size(1u + (unsigned)fxt_arg_has_value_word(type)) |
+           fxt_put_arg_name(name_ref);
+}
+
 /* `n` arguments whose names and string values are resolved in names[i] and svals[i]. */
 FXT__INLINE uint8_t *fxt__put_args(uint8_t *p, int swap, const fxt_arg_t *args, unsigned n,
                                    const fxt__estr_t *names, const fxt__estr_t *svals) {
@@ -348,6 +360,22 @@ FXT__INLINE uint8_t *fxt__put_args(uint8_t *p, int swap, const fxt_arg_t *args, 
         p = fxt__put_arg(p, swap, &args[i], &names[i], &svals[i]);
     }
     return p;
+}
+
+/* `bits`: the value as fxt__targ_t carries it ((u)int32 zero-extended, a double's bits, bool 0/1). */
+FXT__INLINE uint8_t *fxt__put_arg_fixed(uint8_t *p, int swap, uint64_t hdr, unsigned type, uint64_t bits) {
+    switch (type) {
+    case FXT_ARG_INT32:
+    case FXT_ARG_UINT32:
+        return fxt__put_word(p, hdr | fxt_put_arg_i32((uint32_t)bits), swap);
+    case FXT_ARG_BOOL:
+        return fxt__put_word(p, hdr | fxt_put_arg_bool(bits != 0), swap);
+    case FXT_ARG_NULL:
+        return fxt__put_word(p, hdr, swap);
+    default: /* int64, uint64, double, pointer, koid: a value word */
+        p = fxt__put_word(p, hdr, swap);
+        return fxt__put_word(p, bits, swap);
+    }
 }
 
 #endif /* FXT_ENCODE_H */

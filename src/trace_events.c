@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct pref {
@@ -23,8 +24,68 @@ static inline unsigned cache_slot(const char *ptr) {
     return (unsigned)(((uint64_t)(uintptr_t)ptr * 0x9E3779B97F4A7C15ull) >> (64 - CACHE_BITS));
 }
 
+/* The per-thread call-site cache slot of a site. */
+static inline unsigned site_slot(const fxt__site_t *site) {
+    return (unsigned)(((uint64_t)(uintptr_t)site * 0x9E3779B97F4A7C15ull) >> (64 - SITE_CACHE_BITS));
+}
+
+/* FNV-1a: content keys for strings that are not literals. */
+static uint32_t content_hash(const char *p, size_t n) {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ (uint8_t)p[i]) * 16777619u;
+    }
+    return h | 1u; /* 0 marks an empty slot */
+}
+
+/*
+ * The table index of a runtime string (a name formatted into a buffer that
+ * the program rewrites): interned by content, from a private copy, since the
+ * pointer says nothing about the text. 0 when the thread's table or its copy
+ * arena is full: the caller then writes the string inline. The table lasts
+ * for the thread's session (dyn_gen).
+ */
+static uint16_t intern_content(tls_t *t, const char *ptr, uint32_t len) {
+    if (t->dyn_gen != t->gen) {
+        memset(t->dyn, 0, sizeof t->dyn);
+        t->dyn_used = t->dyn_count = 0;
+        t->dyn_gen = t->gen;
+    }
+    uint32_t h = content_hash(ptr, len);
+    unsigned slot = h & (DYN_SLOTS - 1);
+    for (;;) {
+        uint32_t eh = t->dyn[slot].hash;
+        if (eh == 0) {
+            break;
+        }
+        uint16_t idx = t->dyn[slot].idx;
+        if (eh == h && t->strs[idx].len == len && memcmp(t->strs[idx].ptr, ptr, len) == 0) {
+            return idx;
+        }
+        slot = (slot + 1) & (DYN_SLOTS - 1);
+    }
+    /* a new string: keep the table at most 3/4 full so that probes stay short */
+    if (t->nstr >= MAX_THREAD_STRINGS || t->dyn_count >= DYN_SLOTS / 4 * 3 || len > DYN_ARENA - t->dyn_used) {
+        return 0;
+    }
+    if (t->dyn_arena == NULL && (t->dyn_arena = malloc(DYN_ARENA)) == NULL) {
+        return 0;
+    }
+    char *copy = t->dyn_arena + t->dyn_used;
+    memcpy(copy, ptr, len);
+    t->dyn_used += len;
+    uint16_t idx = (uint16_t)++t->nstr;
+    t->strs[idx].ptr = copy;
+    t->strs[idx].len = len;
+    t->strs[idx].epoch = 0;
+    t->dyn[slot].hash = h;
+    t->dyn[slot].idx = idx;
+    t->dyn_count++;
+    return idx;
+}
+
 /* Resolve a string: inline, or an index of this thread's table (registered per chunk). */
-static void prep(tls_t *t, fxt_str_t s, pref_t *o) {
+static void prep(tls_t *t, fxt_str_t s, int dyn, pref_t *o) {
     o->reg = 0;
     o->ptr = s.ptr;
     /* cut like every other API (at a UTF-8 boundary): the one rule of the encoding core */
@@ -35,6 +96,19 @@ static void prep(tls_t *t, fxt_str_t s, pref_t *o) {
     }
     if (s.ref & FXT_STRREF_INLINE_FLAG) {
         o->ref = fxt_strref_inline((uint16_t)o->len);
+        return;
+    }
+    if (dyn) {
+        uint16_t idx = intern_content(t, s.ptr, o->len);
+        if (idx == 0) {
+            o->ref = fxt_strref_inline((uint16_t)o->len);
+            return;
+        }
+        o->ref = idx;
+        o->ptr = t->strs[idx].ptr; /* the copy: the caller's buffer may change */
+        if (t->strs[idx].epoch != t->epoch) {
+            o->reg = idx;
+        }
         return;
     }
     unsigned slot = cache_slot(s.ptr);
@@ -88,7 +162,7 @@ typedef struct rec {
     uint32_t type;
     uint64_t ts, id, end_ts;
     int has_id, has_end;
-    const fxt_arg_t *args; /* the caller's array (read in place) */
+    fxt_arg_t args[FXT_MAX_ARGS]; /* the macro's arguments, converted */
     unsigned nargs;
     pref_t cat, name, aname[FXT_MAX_ARGS], aval[FXT_MAX_ARGS];
 } rec_t;
@@ -175,11 +249,50 @@ static inline uint16_t known_ref(const tls_t *t, const char *ptr, size_t len) {
     return idx;
 }
 
+/*
+ * The steady state of a call site with only non-string arguments: its last
+ * event in this chunk left the record's header word and each argument's header
+ * in the site cache, so an event is the timestamp, those words and the values.
+ * 0 (nothing committed) when anything differs.
+ */
+__attribute__((always_inline)) static inline int emit_fixed(tls_t *t, const site_cache_t *sc, uint32_t type,
+                                                            uint64_t ts, const fxt__targ_t *args, size_t n,
+                                                            int has_tail, uint64_t tail) {
+    uint8_t *p = t->p;
+    if (!sc->fixed || sc->type != type || sc->nargs != n || (size_t)(t->end - p) < (size_t)sc->words * 8) {
+        return 0;
+    }
+    uint8_t *q = p + 16;
+    for (size_t k = 0; k < n; k++) {
+        const fxt__targ_t *a = &args[k];
+        /* a runtime name never enters the cache, so the pointer says it all */
+        if (a->name != sc->arg[k].name || a->type != sc->arg[k].type) {
+            return 0;
+        }
+        q = fxt__put_arg_fixed(q, 0, sc->arg[k].hdr, a->type, a->bits);
+    }
+    if (has_tail) {
+        put(&q, tail);
+    }
+    put(&p, sc->hdr);
+    put(&p, ts);
+    t->p = q;
+    commit(t);
+    BUMP(t->records);
+    return 1;
+}
+
 /* tail: the id (has_id) or end timestamp (complete) word, if has_tail. 1 when written. */
 __attribute__((always_inline)) static inline int emit_fast(tls_t *t, uint32_t type, uint64_t ts,
                                                            const fxt__site_t *site, const char *name,
-                                                           size_t name_len, const fxt_arg_t *args, size_t n,
+                                                           size_t name_len, const fxt__targ_t *args, size_t n,
                                                            int has_tail, uint64_t tail) {
+    site_cache_t *sc = &t->sites[site_slot(site)];
+    int hit = sc->site == site && sc->name == name && sc->name_len == name_len && sc->epoch == t->epoch &&
+              sc->gen == t->gen;
+    if (hit && emit_fixed(t, sc, type, ts, args, n, has_tail, tail)) {
+        return 1;
+    }
     uint8_t *p = t->p;
     /* room for the worst case without inline string values: header, timestamp,
      * 2 words per argument, tail (p == end == NULL without a chunk) */
@@ -187,46 +300,80 @@ __attribute__((always_inline)) static inline int emit_fast(tls_t *t, uint32_t ty
     if (n > FXT_MAX_ARGS || cat == NULL || name == NULL || (size_t)(t->end - p) < (3 + 2 * n) * 8) {
         return 0;
     }
-    /* lengths known in advance (a strlen per string per event was a fifth of an event's cost):
-     * the category's measured by fxt__site_refresh, the name's at the call site */
-    uint32_t cat_len = __atomic_load_n(&site->category_len, __ATOMIC_RELAXED);
-    uint16_t cref = known_ref(t, cat, cat_len ? cat_len : strlen(cat));
-    uint16_t nref = known_ref(t, name, name_len);
-    if (cref == 0 || nref == 0) {
-        return 0;
+    uint16_t cref, nref;
+    if (hit) {
+        cref = sc->cref;
+        nref = sc->nref;
+    } else {
+        /* lengths known in advance (a strlen per string per event was a fifth of an event's
+         * cost): the category's measured by fxt__site_refresh, the name's at the call site */
+        uint32_t cat_len = __atomic_load_n(&site->category_len, __ATOMIC_RELAXED);
+        cref = known_ref(t, cat, cat_len ? cat_len : strlen(cat));
+        nref = known_ref(t, name, name_len);
+        if (cref == 0 || nref == 0) {
+            return 0;
+        }
+        /* this chunk has both: remember them for the site's next events */
+        sc->site = site;
+        sc->name = name;
+        sc->name_len = (uint32_t)name_len;
+        sc->epoch = t->epoch;
+        sc->gen = t->gen;
+        sc->cref = cref;
+        sc->nref = nref;
+        sc->nargs = 0;
     }
+    sc->fixed = 0;
+    int fixed = n <= SITE_CACHE_ARGS;
     uint8_t *q = p + 16;
     size_t k = 0;
     for (; k < n; k++) {
-        const fxt_arg_t *a = &args[k];
+        const fxt__targ_t *a = &args[k];
         if (a->type >= FXT_ARG_TYPE_COUNT) {
             break; /* an invalid argument ends the list (as prep_args) */
         }
-        uint16_t aref = (a->name.ref & FXT_STRREF_INLINE_FLAG) ? 0 : known_ref(t, a->name.ptr, a->name.len);
-        if (aref == 0) {
-            return 0;
+        if (a->flags & FXT__DYN) {
+            return 0; /* runtime names are written inline: the general path */
         }
-        fxt__estr_t nm = fxt__estr_index(aref), sv = fxt__estr_index(FXT_STRREF_EMPTY);
-        if (a->type == FXT_ARG_STRING && a->str.ptr != NULL) {
-            /* cut like every other API (a UTF-8 boundary) */
-            uint32_t len = fxt__str_clamp(a->str.ptr, a->str.len);
-            if (len == 0) {
-                /* the empty string */
-            } else if (a->str.ref & FXT_STRREF_INLINE_FLAG) {
-                sv = fxt__estr_inline(a->str.ptr, len);
-                /* beyond the 2 words reserved: keep room for the arguments left and the tail */
-                if ((uint64_t)(t->end - q) < (1 + fxt__estr_words(&sv) + 2 * (n - k - 1) + 1) * 8) {
-                    return 0;
-                }
-            } else {
-                uint16_t vref = known_ref(t, a->str.ptr, len);
-                if (vref == 0) {
-                    return 0;
-                }
-                sv = fxt__estr_index(vref);
+        uint16_t aref;
+        if (k < sc->nargs && sc->arg[k].name == a->name) {
+            aref = sc->arg[k].ref;
+        } else {
+            aref = known_ref(t, a->name, a->name_len);
+            if (aref == 0) {
+                return 0;
+            }
+            if (k == sc->nargs && k < SITE_CACHE_ARGS) {
+                sc->arg[k].name = a->name;
+                sc->arg[k].ref = aref;
+                sc->arg[k].type = FXT_ARG_TYPE_COUNT;
+                sc->nargs++;
             }
         }
-        q = fxt__put_arg(q, 0, a, &nm, &sv);
+        if (a->type != FXT_ARG_STRING) {
+            uint64_t ahdr = fxt__arg_hdr_fixed(a->type, aref);
+            if (k < sc->nargs) {
+                sc->arg[k].type = (uint8_t)a->type;
+                sc->arg[k].hdr = ahdr;
+            }
+            q = fxt__put_arg_fixed(q, 0, ahdr, a->type, a->bits);
+            continue;
+        }
+        fixed = 0;
+        fxt_arg_t sa = {.type = FXT_ARG_STRING};
+        fxt__estr_t nm = fxt__estr_index(aref), sv = fxt__estr_index(FXT_STRREF_EMPTY);
+        /* cut like every other API (a UTF-8 boundary) */
+        uint32_t len = a->str != NULL
+                           ? fxt__str_clamp(a->str, a->bits > UINT32_MAX ? UINT32_MAX : (uint32_t)a->bits)
+                           : 0;
+        if (len != 0) {
+            sv = fxt__estr_inline(a->str, len);
+            /* beyond the 2 words reserved: keep room for the arguments left and the tail */
+            if ((uint64_t)(t->end - q) < (1 + fxt__estr_words(&sv) + 2 * (n - k - 1) + 1) * 8) {
+                return 0;
+            }
+        }
+        q = fxt__put_arg(q, 0, &sa, &nm, &sv);
     }
     if (has_tail) {
         put(&q, tail);
@@ -235,29 +382,57 @@ __attribute__((always_inline)) static inline int emit_fast(tls_t *t, uint32_t ty
     if (words > FXT_MAX_RECORD_WORDS) {
         return 0; /* the general path drops it */
     }
-    put(&p, fxt__hdr_event(type, (unsigned)k, 1, cref, nref, words));
+    uint64_t hdr = fxt__hdr_event(type, (unsigned)k, 1, cref, nref, words);
+    put(&p, hdr);
     put(&p, ts);
     t->p = q;
     commit(t);
     BUMP(t->records);
+    if (fixed && k == n && sc->nargs == n) {
+        /* the next event of this site can reuse every header word */
+        sc->fixed = 1;
+        sc->type = type;
+        sc->words = (uint32_t)words;
+        sc->hdr = hdr;
+    }
     return 1;
 }
 
-/* Resolve the strings of `n` arguments (invalid types are skipped). */
-static void prep_args(tls_t *t, rec_t *r, const fxt_arg_t *args, size_t n) {
-    r->args = args;
+/* Convert and resolve `n` macro arguments (an invalid type ends the list). Runtime
+ * argument names and string values are written inline. */
+static void prep_args(tls_t *t, rec_t *r, const fxt__targ_t *args, size_t n) {
     r->nargs = 0;
     if (n > FXT_MAX_ARGS) {
         n = FXT_MAX_ARGS;
     }
     for (size_t i = 0; i < n; i++) {
-        const fxt_arg_t *a = &args[i];
+        const fxt__targ_t *a = &args[i];
         if (a->type >= FXT_ARG_TYPE_COUNT) {
-            break; /* an invalid argument ends the list */
+            break;
         }
-        prep(t, a->name, &r->aname[r->nargs]);
+        fxt_arg_t *o = &r->args[r->nargs];
+        memset(o, 0, sizeof *o);
+        o->type = (uint8_t)a->type;
+        o->name = fxt_str_n(a->name, a->name_len);
+        if (a->flags & FXT__DYN) {
+            o->name.ref = FXT_STRREF_INLINE_FLAG;
+        }
         if (a->type == FXT_ARG_STRING) {
-            prep(t, a->str, &r->aval[r->nargs]);
+            o->str = fxt_str_n(a->str, a->bits > UINT32_MAX ? UINT32_MAX : (uint32_t)a->bits);
+            o->str.ref = FXT_STRREF_INLINE_FLAG;
+        } else {
+            o->v.u64 = a->bits;
+            if (a->type == FXT_ARG_INT32 || a->type == FXT_ARG_UINT32) {
+                o->v.u32 = (uint32_t)a->bits; /* the union's first 4 bytes, whatever the byte order */
+            } else if (a->type == FXT_ARG_BOOL) {
+                o->v.boolean = a->bits != 0;
+            } else if (a->type == FXT_ARG_DOUBLE) {
+                memcpy(&o->v.f64, &a->bits, sizeof o->v.f64);
+            }
+        }
+        prep(t, o->name, 0, &r->aname[r->nargs]);
+        if (a->type == FXT_ARG_STRING) {
+            prep(t, o->str, 0, &r->aval[r->nargs]);
         } else {
             r->aval[r->nargs].reg = 0;
             r->aval[r->nargs].ref = 0;
@@ -268,22 +443,22 @@ static void prep_args(tls_t *t, rec_t *r, const fxt_arg_t *args, size_t n) {
 }
 
 static void start_rec_at(tls_t *t, rec_t *r, fxt__site_t *site, uint32_t type, const char *name,
-                         uint64_t ts) {
+                         uint32_t name_len, uint64_t ts) {
     r->type = type;
     r->ts = ts;
     r->has_id = r->has_end = 0;
-    prep(t, fxt_cstr(site->category), &r->cat);
-    prep(t, fxt_cstr(name), &r->name);
+    prep(t, fxt_cstr(site->category), 0, &r->cat);
+    prep(t, fxt_str_n(name, name_len & ~FXT__NAME_DYN), (name_len & FXT__NAME_DYN) != 0, &r->name);
 }
 
 /* Everything the one-pass path leaves: resolve and register strings, take chunks,
  * drop. Out of line, so that the fast path keeps a small frame. */
 __attribute__((noinline)) static void emit_general(tls_t *t, fxt__site_t *site, uint32_t type,
-                                                   const char *name, uint64_t ts, int has_id, uint64_t id,
-                                                   int has_end, uint64_t end_ts, const fxt_arg_t *args,
-                                                   size_t nargs) {
+                                                   const char *name, uint32_t name_len, uint64_t ts,
+                                                   int has_id, uint64_t id, int has_end, uint64_t end_ts,
+                                                   const fxt__targ_t *args, size_t nargs) {
     rec_t r;
-    start_rec_at(t, &r, site, type, name, ts);
+    start_rec_at(t, &r, site, type, name, name_len, ts);
     r.has_id = has_id;
     r.id = id;
     r.has_end = has_end;
@@ -292,48 +467,39 @@ __attribute__((noinline)) static void emit_general(tls_t *t, fxt__site_t *site, 
     emit(t, &r);
 }
 
-void fxt__complete_args(fxt__site_t *site, const char *name, uint64_t start, const fxt_arg_t *args,
-                        size_t nargs) {
+/* The one-pass paths take literal names only (interned by address); a runtime
+ * name (FXT__NAME_DYN) goes to the general path, which interns it by content. */
+void fxt__complete_args(fxt__site_t *site, const char *name, uint32_t name_len, uint64_t start,
+                        const fxt__targ_t *args, size_t nargs) {
     tls_t *t = enter();
     if (t == NULL) {
         return;
     }
     uint64_t end = fxt__trace_now();
-    if (!emit_fast(t, FXT_EVENT_DURATION_COMPLETE, start, site, name, name ? strlen(name) : 0, args, nargs, 1,
-                   end)) {
-        emit_general(t, site, FXT_EVENT_DURATION_COMPLETE, name, start, 0, 0, 1, end, args, nargs);
+    if ((name_len & FXT__NAME_DYN) ||
+        !emit_fast(t, FXT_EVENT_DURATION_COMPLETE, start, site, name, name_len, args, nargs, 1, end)) {
+        emit_general(t, site, FXT_EVENT_DURATION_COMPLETE, name, name_len, start, 0, 0, 1, end, args, nargs);
     }
     leave(t);
 }
 
 void fxt__event_args_n(fxt__site_t *site, uint32_t type, const char *name, uint32_t name_len, int has_id,
-                       uint64_t id, const fxt_arg_t *args, size_t nargs) {
+                       uint64_t id, const fxt__targ_t *args, size_t nargs) {
     tls_t *t = enter();
     if (t == NULL) {
         return;
     }
     uint64_t ts = fxt__trace_now();
-    if (!emit_fast(t, type, ts, site, name, name_len, args, nargs, has_id != 0, id)) {
-        emit_general(t, site, type, name, ts, has_id != 0, id, 0, 0, args, nargs);
-    }
-    leave(t);
-}
-
-void fxt__complete(fxt__site_t *site, const char *name, uint64_t start) {
-    tls_t *t = enter();
-    if (t == NULL) {
-        return;
-    }
-    uint64_t end = fxt__trace_now();
-    if (!emit_fast(t, FXT_EVENT_DURATION_COMPLETE, start, site, name, name ? strlen(name) : 0, NULL, 0, 1,
-                   end)) {
-        emit_general(t, site, FXT_EVENT_DURATION_COMPLETE, name, start, 0, 0, 1, end, NULL, 0);
+    if ((name_len & FXT__NAME_DYN) ||
+        !emit_fast(t, type, ts, site, name, name_len, args, nargs, has_id != 0, id)) {
+        emit_general(t, site, type, name, name_len, ts, has_id != 0, id, 0, 0, args, nargs);
     }
     leave(t);
 }
 
 /* A record with a byte stream (log message, blob payload). */
-static void emit_stream(tls_t *t, int is_log, const char *name, const void *data, size_t len) {
+static void emit_stream(tls_t *t, int is_log, const char *name, uint32_t name_len, const void *data,
+                        size_t len) {
     uint64_t ts = fxt__trace_now();
     for (int attempt = 0; attempt < 2; attempt++) {
         if (t->cur == NULL && !fxt__trace_next_chunk(t)) {
@@ -341,7 +507,7 @@ static void emit_stream(tls_t *t, int is_log, const char *name, const void *data
         }
         pref_t nm = {0, 0, NULL, 0};
         if (!is_log) {
-            prep(t, fxt_cstr(name), &nm);
+            prep(t, fxt_str_n(name, name_len & ~FXT__NAME_DYN), (name_len & FXT__NAME_DYN) != 0, &nm);
             refresh_reg(t, &nm);
         }
         uint64_t words = (is_log ? 2 : 1 + pref_words(&nm)) + fxt_words(len);
@@ -380,12 +546,12 @@ void fxt__log(fxt__site_t *site, const char *fmt, ...) {
     va_end(ap);
     if (n >= 0) {
         size_t len = (size_t)n < sizeof t->logbuf ? (size_t)n : sizeof t->logbuf - 1;
-        emit_stream(t, 1, NULL, t->logbuf, len);
+        emit_stream(t, 1, NULL, 0, t->logbuf, len);
     }
     leave(t);
 }
 
-void fxt__blob(fxt__site_t *site, const char *name, const void *data, size_t size) {
+void fxt__blob(fxt__site_t *site, const char *name, uint32_t name_len, const void *data, size_t size) {
     (void)site;
     tls_t *t = enter();
     if (t == NULL) {
@@ -394,7 +560,7 @@ void fxt__blob(fxt__site_t *site, const char *name, const void *data, size_t siz
     if (size > FXT_MAX_BLOB_SIZE || size + 64 > fxt__trace.chunk_size) {
         BUMP(t->dropped); /* larger than a blob record (or a chunk) can hold */
     } else {
-        emit_stream(t, 0, name, data, size);
+        emit_stream(t, 0, name, name_len, data, size);
     }
     leave(t);
 }

@@ -63,6 +63,11 @@
 #define CACHE_BITS 12u
 #define CACHE_SIZE (1u << CACHE_BITS) /* pointer -> string index cache per thread */
 #define MAX_THREAD_STRINGS 4096u      /* per-thread string table; beyond it strings go inline */
+#define SITE_CACHE_BITS 6u
+#define SITE_CACHE_SIZE (1u << SITE_CACHE_BITS) /* call site -> its string refs, per thread */
+#define SITE_CACHE_ARGS 4u                      /* argument names cached per call site */
+#define DYN_SLOTS 1024u  /* runtime strings interned by content, per thread (power of 2) */
+#define DYN_ARENA 65536u /* bytes of their copies, per thread */
 
 /* ---- chunks and per-thread state ------------------------------------------------------ */
 
@@ -76,6 +81,32 @@ typedef struct chunk {
     tls_t *owner;
     struct chunk *next; /* streaming queue / free list */
 } chunk_t;
+
+/*
+ * The string refs a call site used in the thread's current chunk: one lookup
+ * per event instead of one per string (category, name, each argument name).
+ * Valid while `epoch` (the chunk) and `gen` (the session) match; chunk
+ * sequence numbers restart with each session, hence both.
+ */
+typedef struct site_cache {
+    const void *site; /* the fxt__site_t */
+    const char *name;
+    uint64_t epoch;
+    uint32_t gen;
+    uint32_t name_len;
+    uint16_t cref, nref;
+    uint32_t nargs; /* arguments cached below */
+    /* fixed: every argument is cached and none is a string, so the whole
+     * record's header word (hdr) and size (words) are known */
+    uint32_t fixed, type, words;
+    uint64_t hdr;
+    struct {
+        const char *name; /* a literal (runtime names are never cached) */
+        uint16_t ref;
+        uint8_t type;
+        uint64_t hdr; /* the argument header but for its value (not for strings) */
+    } arg[SITE_CACHE_ARGS];
+} site_cache_t;
 
 typedef struct sstr {
     const char *ptr;
@@ -96,6 +127,15 @@ struct tls {
         uint16_t idx;
     } cache[CACHE_SIZE];
     sstr_t strs[MAX_THREAD_STRINGS + 1];
+    site_cache_t sites[SITE_CACHE_SIZE];
+    /* runtime strings (intern_content): copies in dyn_arena (allocated at the first one,
+     * kept with the thread state), the content-hash table; reset when gen moves on */
+    char *dyn_arena;
+    uint32_t dyn_used, dyn_count, dyn_gen;
+    struct {
+        uint32_t hash; /* 0: empty */
+        uint16_t idx;
+    } dyn[DYN_SLOTS];
     uint32_t nstr;
     chunk_t **chunks; /* this thread's chunks, in order (oneshot, circular) */
     size_t nchunks, capchunks;

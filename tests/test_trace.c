@@ -231,19 +231,20 @@ static void steady_events(void) {
     { FXT_DURATION("test", "bare"); }
     static fxt__site_t site = {"test", 0, 0};
     if (fxt__site_on(&site)) {
-        /* what the macros cannot express: interned string values, an inline-flagged
-         * name, a list cut by an invalid type, a complete event without arguments */
-        fxt_arg_t a[4] = {fxt_arg_string(fxt_cstr("interned"), fxt_cstr("value")),
-                          fxt_arg_int32(fxt_str_inline(fxt_cstr("inline name")), 1),
-                          fxt_arg_int32(fxt_cstr("x"), 2), fxt_arg_int32(fxt_cstr("cut"), 3)};
+        /* what the macros cannot express: a runtime-flagged argument name (written
+         * inline), a list cut by an invalid type, a complete event without arguments */
+        fxt__targ_t a[4] = {fxt__targ_make(FXT_ARG_STRING, "sval", 0, 5, "value"),
+                            fxt__targ_make(FXT_ARG_INT32, "inline name", FXT__DYN, 1, NULL),
+                            fxt__targ_make(FXT_ARG_INT32, "x", 0, 2, NULL),
+                            fxt__targ_make(FXT_ARG_INT32, "cut", 0, 3, NULL)};
         a[3].type = 0xee;
         fxt__event_args_n(&site, FXT_EVENT_ASYNC_BEGIN, "direct", 6, 1, 99, a, 4);
         fxt__event_args_n(&site, FXT_EVENT_INSTANT, "direct2", 7, 0, 0, a, 1);
-        fxt__complete(&site, "complete", fxt_ticks());
+        fxt__complete_args(&site, "complete", 8, fxt_ticks(), NULL, 0);
         /* too big for a record (> 4095 words): dropped */
-        fxt_arg_t big[FXT_MAX_ARGS];
+        fxt__targ_t big[FXT_MAX_ARGS];
         for (unsigned i = 0; i < FXT_MAX_ARGS; i++) {
-            big[i] = fxt_arg_string(fxt_cstr("big"), fxt_str_inline(fxt_cstr(huge_value)));
+            big[i] = fxt__targ_make(FXT_ARG_STRING, "big", 0, sizeof huge_value - 1, huge_value);
         }
         fxt__event_args_n(&site, FXT_EVENT_INSTANT, "huge", 4, 0, 0, big, FXT_MAX_ARGS);
     }
@@ -333,6 +334,75 @@ static void test_steady_state_same_events(void) {
             CHECK(0);
         }
     }
+    fxt_reader_destroy(r);
+    fxt_membuf_free(&mem);
+}
+
+/* Names formatted into a reused buffer (not literals): each event keeps the text it had
+ * when it was recorded. Interned by content, so a repeated name is registered once per
+ * chunk; past the content table's capacity names are written inline, still right. */
+static void test_runtime_names_by_content(void) {
+    fxt_membuf_t mem = {0};
+    fxt_session_config_t c = mem_config(&mem, FXT_MODE_ONESHOT, 4 << 20);
+    CHECK(fxt_session_start(&c) == FXT_OK);
+    char name[32], arg[32];
+    enum { DISTINCT = 1500 };
+    for (int rep = 0; rep < 2; rep++) {
+        for (int i = 0; i < 6; i++) {
+            snprintf(name, sizeof name, "file%02d", i);
+            snprintf(arg, sizeof arg, "arg%d", i);
+            FXT_INSTANT("test", name, FXT_I32(arg, i));
+            FXT_BLOB("test", name, "abcd", 4);
+            { FXT_DURATION("test", name); }
+        }
+    }
+    for (int i = 0; i < DISTINCT; i++) {
+        snprintf(name, sizeof name, "many%04d", i);
+        FXT_INSTANT("test", name, FXT_I32("i", i));
+    }
+    CHECK(fxt_session_stop() == FXT_OK);
+
+    fxt_reader_t *r;
+    fxt_reader_create(NULL, &r);
+    fxt_in_buffer_t in = {mem.data, mem.len, 0};
+    fxt_record_t rec;
+    fxt_status st;
+    unsigned instants = 0, completes = 0, blobs = 0, many = 0, file_registrations = 0;
+    char want[32];
+    while ((st = fxt_reader_next(r, &in, &rec)) != FXT_NEED_INPUT && st != FXT_END) {
+        CHECK(st == FXT_OK);
+        if (rec.kind == FXT_KIND_STRING && rec.u.string.value.len == 6 &&
+            memcmp(rec.u.string.value.ptr, "file", 4) == 0) {
+            file_registrations++;
+        }
+        if (rec.kind == FXT_KIND_BLOB) {
+            snprintf(want, sizeof want, "file%02u", blobs++ % 6);
+            CHECK_STR(rec.u.blob.name, want);
+        }
+        if (rec.kind != FXT_KIND_EVENT || rec.u.event.category.len != 4) {
+            continue;
+        }
+        if (rec.u.event.type == FXT_EVENT_INSTANT && rec.nargs == 1 && rec.args[0].name.len == 4) {
+            snprintf(want, sizeof want, "file%02u", instants % 6);
+            CHECK_STR(rec.u.event.name, want);
+            snprintf(want, sizeof want, "arg%u", instants % 6);
+            CHECK_STR(rec.args[0].name, want);
+            instants++;
+        } else if (rec.u.event.type == FXT_EVENT_DURATION_COMPLETE) {
+            snprintf(want, sizeof want, "file%02u", completes++ % 6);
+            CHECK_STR(rec.u.event.name, want);
+        } else if (rec.u.event.type == FXT_EVENT_INSTANT) {
+            snprintf(want, sizeof want, "many%04u", many++);
+            CHECK_STR(rec.u.event.name, want);
+            CHECK_EQ_U64(rec.args[0].v.i32, many - 1);
+        }
+    }
+    CHECK_EQ_U64(instants, 12);
+    CHECK_EQ_U64(completes, 12);
+    CHECK_EQ_U64(blobs, 12);
+    CHECK_EQ_U64(many, DISTINCT);
+    CHECK_EQ_U64(file_registrations, 6); /* by content: once each in the one chunk */
+    CHECK(fxt_reader_finish(r) == FXT_OK);
     fxt_reader_destroy(r);
     fxt_membuf_free(&mem);
 }
@@ -779,6 +849,7 @@ int main(int argc, char **argv) {
     TEST_INIT(argc, argv);
     RUN(test_every_macro);
     RUN(test_steady_state_same_events);
+    RUN(test_runtime_names_by_content);
     RUN(test_oneshot_stress);
     RUN(test_oneshot_drops_counted);
     RUN(test_circular_keeps_newest);

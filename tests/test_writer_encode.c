@@ -491,8 +491,50 @@ static void test_public_event_header_matches_core(void) {
     CHECK_EQ_U64(FXT_MAX_TRACE_INFO_TYPE, 15);
 }
 
+/* The trace engine's two-step argument encoding (header once, value per event) writes
+ * the same words as the one-step fxt__put_arg, for every non-string type, both orders. */
+static void test_fixed_arg_matches_put_arg(void) {
+    static const struct {
+        uint8_t type;
+        uint64_t bits;
+    } cases[] = {{FXT_ARG_NULL, 0},
+                 {FXT_ARG_INT32, 0xfffffff9u},
+                 {FXT_ARG_UINT32, 7},
+                 {FXT_ARG_INT64, (uint64_t)-5},
+                 {FXT_ARG_UINT64, 0x8000000000000001ull},
+                 {FXT_ARG_DOUBLE, 0xc002000000000000ull},
+                 {FXT_ARG_POINTER, 0xdeadbeef},
+                 {FXT_ARG_KOID, 42},
+                 {FXT_ARG_BOOL, 1}};
+    for (int swap = 0; swap < 2; swap++) {
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            fxt_arg_t a;
+            memset(&a, 0, sizeof a);
+            a.type = cases[i].type;
+            if (a.type == FXT_ARG_INT32 || a.type == FXT_ARG_UINT32) {
+                a.v.u32 = (uint32_t)cases[i].bits;
+            } else if (a.type == FXT_ARG_BOOL) {
+                a.v.boolean = (int)cases[i].bits;
+            } else if (a.type == FXT_ARG_DOUBLE) {
+                memcpy(&a.v.f64, &cases[i].bits, sizeof a.v.f64);
+            } else {
+                a.v.u64 = cases[i].bits;
+            }
+            fxt__estr_t nm = fxt__estr_index(0x123), sv = fxt__estr_index(0);
+            uint8_t one[16] = {0}, two[16] = {0};
+            size_t n1 = (size_t)(fxt__put_arg(one, swap, &a, &nm, &sv) - one);
+            size_t n2 = (size_t)(fxt__put_arg_fixed(two, swap, fxt__arg_hdr_fixed(a.type, 0x123), a.type,
+                                                    cases[i].bits) -
+                                 two);
+            CHECK_EQ_U64(n1, n2);
+            CHECK(memcmp(one, two, sizeof one) == 0);
+        }
+    }
+}
+
 int main(int argc, char **argv) {
     TEST_INIT(argc, argv);
+    RUN(test_fixed_arg_matches_put_arg);
     RUN(test_encode_bytes_exact);
     RUN(test_encode_validation);
     RUN(test_refs_roundtrip_le);

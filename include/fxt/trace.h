@@ -101,88 +101,66 @@ FXT_API void fxt_set_thread_name(const char *name);
 
 /* ---- argument helpers -------------------------------------------------------------- */
 
-#ifndef __cplusplus
 /*
- * C: each argument is a compound literal with designated members, which the
- * compiler builds in place in the macro's argument array. Through helper
- * functions returning the struct, gcc built a temporary with narrow stores
- * and copied it with 16-byte loads: two store-forwarding stalls per argument
- * (~7 ns each event and argument; an instant with 2 arguments cost 2.6x the
- * clock+stores floor). Union bytes a member does not cover are not read.
+ * One argument of a trace macro: a compact, internal form of fxt_arg_t that
+ * the engine reads in place. Every member is set explicitly and there is no
+ * padding, so compilers build each argument with four stores; an array of
+ * fxt_arg_t (56 bytes, mostly zero) was cleared with `rep stos` before every
+ * event, a third of an instant's cost.
  */
-#define FXT__ARG_(t, nm, ...)                                                                                \
-    ((fxt_arg_t){                                                                                            \
-        .type = (uint8_t)(t), .name = {(nm), fxt__strlen0(nm), 0, 0}, .str = {NULL, 0, 0, 0}, __VA_ARGS__})
-#define FXT_NULL(n_) FXT__ARG_(FXT_ARG_NULL, (n_), .v = {.u64 = 0})
-#define FXT_I32(n_, v_) FXT__ARG_(FXT_ARG_INT32, (n_), .v = {.i32 = (int32_t)(v_)})
-#define FXT_U32(n_, v_) FXT__ARG_(FXT_ARG_UINT32, (n_), .v = {.u32 = (uint32_t)(v_)})
-#define FXT_I64(n_, v_) FXT__ARG_(FXT_ARG_INT64, (n_), .v = {.i64 = (int64_t)(v_)})
-#define FXT_U64(n_, v_) FXT__ARG_(FXT_ARG_UINT64, (n_), .v = {.u64 = (uint64_t)(v_)})
-#define FXT_F64(n_, v_) FXT__ARG_(FXT_ARG_DOUBLE, (n_), .v = {.f64 = (double)(v_)})
-/* the value is copied into the record */
-#define FXT_STR(name, s) fxt__arg_str((name), (s))
-#define FXT_PTR(n_, v_) FXT__ARG_(FXT_ARG_POINTER, (n_), .v = {.u64 = (uint64_t)(uintptr_t)(v_)})
-#define FXT_KOID(n_, v_) FXT__ARG_(FXT_ARG_KOID, (n_), .v = {.u64 = (uint64_t)(v_)})
-#define FXT_BOOL(n_, v_) FXT__ARG_(FXT_ARG_BOOL, (n_), .v = {.boolean = (v_) ? 1 : 0})
-#else
-/* C++ (no designated initializers before C++20): helpers, constructed in place (copy elision). */
-#define FXT_NULL(name) fxt__arg_bits(FXT_ARG_NULL, (name), 0)
-#define FXT_I32(name, v) fxt__arg_i32((name), (int32_t)(v))
-#define FXT_U32(name, v) fxt__arg_u32((name), (uint32_t)(v))
-#define FXT_I64(name, v) fxt__arg_bits(FXT_ARG_INT64, (name), (uint64_t)(int64_t)(v))
-#define FXT_U64(name, v) fxt__arg_bits(FXT_ARG_UINT64, (name), (uint64_t)(v))
-#define FXT_F64(name, v) fxt__arg_f64((name), (double)(v))
-#define FXT_STR(name, s) fxt__arg_str((name), (s)) /* the value is copied into the record */
-#define FXT_PTR(name, p) fxt__arg_bits(FXT_ARG_POINTER, (name), (uint64_t)(uintptr_t)(p))
-#define FXT_KOID(name, v) fxt__arg_bits(FXT_ARG_KOID, (name), (uint64_t)(v))
-#define FXT_BOOL(name, v) fxt__arg_bool((name), (v) ? 1 : 0)
-#endif
+typedef struct fxt__targ {
+    const char *name;
+    const char *str;   /* FXT_ARG_STRING: the value (copied into the record) */
+    uint64_t bits;     /* the value: (u)int32 zero-extended, int64/uint64/pointer/koid, a double's
+                          bits, bool 0/1; FXT_ARG_STRING: the value's length */
+    uint32_t name_len; /* strlen(name), folded at the call site for a literal */
+    uint16_t type;     /* enum fxt_arg_type */
+    uint16_t flags;    /* FXT__DYN: the name is not a string literal (written inline) */
+} fxt__targ_t;
 
-/* The same values as writer.h's fxt_arg_*(), built with aggregate initialisation:
- * GCC turns memset-then-assign into narrow stores followed by wide reloads
- * (store-forwarding stalls, ~20 ns per event with two arguments).
- *
- * Forced inline: argument names are almost always string literals, and only
- * once the helper is inlined into the call site does strlen("name") fold to a
- * constant. gcc -O2 left these helpers as calls, which ran strlen on every
- * argument name of every event (an instant with 2 arguments cost 2.6x the
- * clock+stores floor, a counter 1.8x). A name that is not a literal still
- * works: its strlen simply runs at the call site. */
+/*
+ * Literal or runtime string: strlen of a literal folds to a constant, of
+ * anything else (a buffer that may be rewritten) it does not. Runtime names
+ * cannot be interned by address: the engine interns event names by content
+ * and writes argument names inline. The test is exact for literals with gcc
+ * and clang at every -O level; a `static const char[]` may count as either.
+ */
+#define FXT__IS_LIT(s) __builtin_constant_p(__builtin_strlen(s))
+#define FXT__DYN 1u
+#define FXT__NAME_DYN 0x80000000u /* in a name length: the name is not a literal */
+#define FXT__FLAGS(nm) ((uint16_t)(FXT__IS_LIT(nm) ? 0u : FXT__DYN))
+/* An event name's length for the engine, with FXT__NAME_DYN for runtime names. */
+#define FXT__NAME_LEN(nm) (fxt__strlen0(nm) | (FXT__IS_LIT(nm) ? 0u : FXT__NAME_DYN))
+
+/* Forced inline: only once inlined into the call site does strlen("name") fold to a constant
+ * (gcc -O2 left such helpers as calls, which ran strlen on every name of every event). */
 #define FXT__ARG_INLINE static inline __attribute__((always_inline))
-#define FXT__ARG_INIT_(type, name)                                                                           \
-    { (uint8_t)(type), 0, {(name), fxt__strlen0(name), 0, 0}, {0}, {NULL, 0, 0, 0}, 0 }
 FXT__ARG_INLINE uint32_t fxt__strlen0(const char *s) { return s != NULL ? (uint32_t)strlen(s) : 0u; }
-FXT__ARG_INLINE fxt_arg_t fxt__arg_bits(unsigned type, const char *name, uint64_t bits) {
-    fxt_arg_t a = FXT__ARG_INIT_(type, name);
-    a.v.u64 = bits;
+FXT__ARG_INLINE uint64_t fxt__f64_bits(double v) {
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
+FXT__ARG_INLINE fxt__targ_t fxt__targ_make(unsigned type, const char *name, uint16_t flags, uint64_t bits,
+                                           const char *str) {
+    fxt__targ_t a = {name, str, bits, fxt__strlen0(name), (uint16_t)type, flags};
     return a;
 }
-FXT__ARG_INLINE fxt_arg_t fxt__arg_i32(const char *name, int32_t v) {
-    fxt_arg_t a = FXT__ARG_INIT_(FXT_ARG_INT32, name);
-    a.v.i32 = v;
-    return a;
-}
-FXT__ARG_INLINE fxt_arg_t fxt__arg_u32(const char *name, uint32_t v) {
-    fxt_arg_t a = FXT__ARG_INIT_(FXT_ARG_UINT32, name);
-    a.v.u32 = v;
-    return a;
-}
-FXT__ARG_INLINE fxt_arg_t fxt__arg_f64(const char *name, double v) {
-    fxt_arg_t a = FXT__ARG_INIT_(FXT_ARG_DOUBLE, name);
-    a.v.f64 = v;
-    return a;
-}
-FXT__ARG_INLINE fxt_arg_t fxt__arg_bool(const char *name, int v) {
-    fxt_arg_t a = FXT__ARG_INIT_(FXT_ARG_BOOL, name);
-    a.v.boolean = v;
-    return a;
-}
-FXT__ARG_INLINE fxt_arg_t fxt__arg_str(const char *name, const char *v) {
-    fxt_arg_t a = FXT__ARG_INIT_(FXT_ARG_STRING, name);
-    a.str.ptr = v;
-    a.str.len = fxt__strlen0(v);
-    a.str.ref = FXT_STRREF_INLINE_FLAG;
-    return a;
+
+#define FXT__ARG_(t, nm, bits_) fxt__targ_make((t), (nm), FXT__FLAGS(nm), (bits_), NULL)
+#define FXT_NULL(n_) FXT__ARG_(FXT_ARG_NULL, (n_), 0u)
+#define FXT_I32(n_, v_) FXT__ARG_(FXT_ARG_INT32, (n_), (uint64_t)(uint32_t)(int32_t)(v_))
+#define FXT_U32(n_, v_) FXT__ARG_(FXT_ARG_UINT32, (n_), (uint64_t)(uint32_t)(v_))
+#define FXT_I64(n_, v_) FXT__ARG_(FXT_ARG_INT64, (n_), (uint64_t)(int64_t)(v_))
+#define FXT_U64(n_, v_) FXT__ARG_(FXT_ARG_UINT64, (n_), (uint64_t)(v_))
+#define FXT_F64(n_, v_) FXT__ARG_(FXT_ARG_DOUBLE, (n_), fxt__f64_bits((double)(v_)))
+#define FXT_PTR(n_, v_) FXT__ARG_(FXT_ARG_POINTER, (n_), (uint64_t)(uintptr_t)(v_))
+#define FXT_KOID(n_, v_) FXT__ARG_(FXT_ARG_KOID, (n_), (uint64_t)(v_))
+#define FXT_BOOL(n_, v_) FXT__ARG_(FXT_ARG_BOOL, (n_), (uint64_t)((v_) ? 1u : 0u))
+/* the value is copied into the record */
+#define FXT_STR(n_, s_) fxt__targ_str((n_), FXT__FLAGS(n_), (s_))
+FXT__ARG_INLINE fxt__targ_t fxt__targ_str(const char *name, uint16_t flags, const char *v) {
+    return fxt__targ_make(FXT_ARG_STRING, name, flags, fxt__strlen0(v), v);
 }
 
 /* ---- internals used by the macros ------------------------------------------------------ */
@@ -210,31 +188,31 @@ static inline int fxt__site_on(fxt__site_t *s) {
 }
 
 /* What the macros call: `nargs` arguments in an array (read in place, not copied);
- * name_len = strlen(name), computed at the call site where it folds for a literal. */
+ * name_len = FXT__NAME_LEN(name), computed at the call site where it folds for a literal. */
 FXT_API void fxt__event_args_n(fxt__site_t *site, uint32_t type, const char *name, uint32_t name_len,
-                               int has_id, uint64_t id, const fxt_arg_t *args, size_t nargs);
-FXT_API void fxt__complete(fxt__site_t *site, const char *name, uint64_t start_ticks);
+                               int has_id, uint64_t id, const fxt__targ_t *args, size_t nargs);
 FXT_API void fxt__log(fxt__site_t *site, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-FXT_API void fxt__blob(fxt__site_t *site, const char *name, const void *data, size_t size);
+FXT_API void fxt__blob(fxt__site_t *site, const char *name, uint32_t name_len, const void *data, size_t size);
 
 typedef struct fxt__scope {
     fxt__site_t *site; /* NULL when disabled at scope entry */
-    const char *name;
-    uint64_t start;
+    const char *name;  /* read at scope exit */
+    uint32_t name_len; /* FXT__NAME_LEN(name) */
     unsigned nargs;
-    fxt_arg_t args[FXT_MAX_ARGS]; /* copied at entry; only nargs are set */
+    uint64_t start;
+    fxt__targ_t args[FXT_MAX_ARGS]; /* copied at entry; only nargs are set */
 } fxt__scope_t;
 
-FXT_API void fxt__complete_args(fxt__site_t *site, const char *name, uint64_t start, const fxt_arg_t *args,
-                                size_t nargs);
+FXT_API void fxt__complete_args(fxt__site_t *site, const char *name, uint32_t name_len, uint64_t start,
+                                const fxt__targ_t *args, size_t nargs);
 
 /* Called by FXT_DURATION once its category is known to be enabled. */
-static inline void fxt__scope_begin(fxt__scope_t *s, fxt__site_t *site, const char *name,
-                                    const fxt_arg_t *args, size_t nargs) {
+static inline void fxt__scope_begin(fxt__scope_t *s, fxt__site_t *site, const char *name, uint32_t name_len,
+                                    const fxt__targ_t *args, size_t nargs) {
     if (nargs > FXT_MAX_ARGS) {
         nargs = FXT_MAX_ARGS;
     }
@@ -243,19 +221,22 @@ static inline void fxt__scope_begin(fxt__scope_t *s, fxt__site_t *site, const ch
     }
     s->nargs = (unsigned)nargs;
     s->name = name;
+    s->name_len = name_len;
     s->site = site;
     s->start = fxt_ticks();
 }
 
 static inline void fxt__scope_end(fxt__scope_t *s) {
     if (s->site != NULL) {
-        fxt__complete_args(s->site, s->name, s->start, s->args, s->nargs);
+        fxt__complete_args(s->site, s->name, s->name_len, s->start, s->args, s->nargs);
     }
 }
 
 #define FXT__CAT2(a, b) a##b
 #define FXT__CAT(a, b) FXT__CAT2(a, b)
-#define FXT__SITE(cat) static fxt__site_t FXT__CAT(fxt__site_, __LINE__) = {cat, 0, 0}
+/* The category must be a string literal (`"" cat` does not compile otherwise):
+ * a call site keeps its category for the whole run. */
+#define FXT__SITE(cat) static fxt__site_t FXT__CAT(fxt__site_, __LINE__) = {"" cat, 0, 0}
 #define FXT__S FXT__CAT(fxt__site_, __LINE__)
 
 /* ---- the macros ------------------------------------------------------------------------- */
@@ -278,7 +259,7 @@ static inline void fxt__scope_end(fxt__scope_t *s) {
     do {                                                                                                     \
         FXT__SITE(cat);                                                                                      \
         if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                                                    \
-            fxt__event_args_n(&FXT__S, (type), (name), fxt__strlen0(name), (has_id), (uint64_t)(id), NULL,   \
+            fxt__event_args_n(&FXT__S, (type), (name), FXT__NAME_LEN(name), (has_id), (uint64_t)(id), NULL,  \
                               0);                                                                            \
         }                                                                                                    \
     } while (0)
@@ -286,8 +267,8 @@ static inline void fxt__scope_end(fxt__scope_t *s) {
     do {                                                                                                     \
         FXT__SITE(cat);                                                                                      \
         if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                                                    \
-            const fxt_arg_t fxt__a_[] = {__VA_ARGS__};                                                       \
-            fxt__event_args_n(&FXT__S, (type), (name), fxt__strlen0(name), (has_id), (uint64_t)(id),         \
+            const fxt__targ_t fxt__a_[] = {__VA_ARGS__};                                                     \
+            fxt__event_args_n(&FXT__S, (type), (name), FXT__NAME_LEN(name), (has_id), (uint64_t)(id),        \
                               fxt__a_, FXT__NARGS_ARRAY_(fxt__a_));                                          \
         }                                                                                                    \
     } while (0)
@@ -328,7 +309,7 @@ static inline void fxt__scope_end(fxt__scope_t *s) {
     do {                                                                                                     \
         FXT__SITE(cat);                                                                                      \
         if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                                                    \
-            fxt__blob(&FXT__S, (name), (data), (size));                                                      \
+            fxt__blob(&FXT__S, (name), FXT__NAME_LEN(name), (data), (size));                                 \
         }                                                                                                    \
     } while (0)
 
@@ -369,7 +350,8 @@ extern "C" {
     FXT__SITE(cat);                                                                                          \
     FXT__SCOPE_DECL(FXT__CAT(fxt__scope_, __LINE__));                                                        \
     if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                                                        \
-        fxt__scope_begin(FXT__SCOPE_PTR(FXT__CAT(fxt__scope_, __LINE__)), &FXT__S, (name), NULL, 0);         \
+        fxt__scope_begin(FXT__SCOPE_PTR(FXT__CAT(fxt__scope_, __LINE__)), &FXT__S, (name),                   \
+                         FXT__NAME_LEN(name), NULL, 0);                                                      \
     }                                                                                                        \
     do {                                                                                                     \
     } while (0)
@@ -377,9 +359,9 @@ extern "C" {
     FXT__SITE(cat);                                                                                          \
     FXT__SCOPE_DECL(FXT__CAT(fxt__scope_, __LINE__));                                                        \
     if (__builtin_expect(fxt__site_on(&FXT__S), 0)) {                                                        \
-        const fxt_arg_t fxt__a_[] = {__VA_ARGS__};                                                           \
-        fxt__scope_begin(FXT__SCOPE_PTR(FXT__CAT(fxt__scope_, __LINE__)), &FXT__S, (name), fxt__a_,          \
-                         FXT__NARGS_ARRAY_(fxt__a_));                                                        \
+        const fxt__targ_t fxt__a_[] = {__VA_ARGS__};                                                         \
+        fxt__scope_begin(FXT__SCOPE_PTR(FXT__CAT(fxt__scope_, __LINE__)), &FXT__S, (name),                   \
+                         FXT__NAME_LEN(name), fxt__a_, FXT__NARGS_ARRAY_(fxt__a_));                          \
     }                                                                                                        \
     do {                                                                                                     \
     } while (0)
@@ -387,7 +369,7 @@ extern "C" {
 /* 1 when `cat` is enabled; cached per call site like the macros (no lock). */
 #define FXT_CATEGORY_ENABLED(cat)                                                                            \
     __extension__({                                                                                          \
-        static fxt__site_t fxt__ce_ = {cat, 0, 0};                                                           \
+        static fxt__site_t fxt__ce_ = {"" cat, 0, 0};                                                        \
         fxt__site_on(&fxt__ce_);                                                                             \
     })
 
