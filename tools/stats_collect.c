@@ -18,8 +18,9 @@
 #define NCACHE 1024
 
 typedef struct name_cache {
-    uint32_t gen, key; /* category ref << 16 | name ref */
-    uint32_t name, cat; /* map index + 1 */
+    uint16_t cat_ref, name_ref;
+    uint32_t cat_ver, name_ver; /* the two indexes' versions when cached */
+    uint32_t name, cat;         /* map index + 1; name 0 = empty entry */
 } name_cache_t;
 
 typedef struct thread_cache {
@@ -29,12 +30,18 @@ typedef struct thread_cache {
 /* A range's state with its lookup caches (never merged: the first member, so a cast works). */
 typedef struct st_range {
     st_state_t s;
-    uint32_t gen; /* bumped by string and thread records and provider switches */
-    uint32_t prov_ix;
-    int have_prov;
+    uint32_t gen;   /* thread cache: bumped by thread records and provider switches */
+    st_prov_t *prov; /* the current provider's entry, valid while providers.count is prov_count */
+    size_t prov_count;
+    /* Per string index, bumped when it is registered: one string record invalidates only the
+     * cached pairs that use it (traces register strings all along). */
+    uint32_t str_ver[1u << 15];
     name_cache_t ncache[NCACHE];
     thread_cache_t tcache[256];
 } st_range_t;
+
+/* A provider switch changes every string: the cached pairs are dropped. */
+static void strings_changed(st_range_t *rg) { memset(rg->ncache, 0, sizeof rg->ncache); }
 
 st_state_t *st_new(unsigned top, int tree) {
     st_range_t *rg = calloc(1, sizeof *rg);
@@ -444,11 +451,11 @@ static void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const uint6
         }
         t->depth--;
         if (t->depth < ST_MAX_DEPTH) {
-            st_frame_t f = t->stack[t->depth];
+            const st_frame_t *f = &t->stack[t->depth];
             /* Clamped at 0: an end before its begin must not wrap around. */
-            uint64_t dur = ns >= f.begin_ns ? ns - f.begin_ns : 0;
-            close_slice(s, t, tkey, f.name ? f.name : name, f.node, f.begin_ns, dur, f.child_ns, rec->offset,
-                        t->stack[t->depth].args, rec);
+            uint64_t dur = ns >= f->begin_ns ? ns - f->begin_ns : 0;
+            close_slice(s, t, tkey, f->name ? f->name : name, f->node, f->begin_ns, dur, f->child_ns,
+                        rec->offset, f->args, rec);
         }
         break;
     case FXT_EVENT_DURATION_COMPLETE: {
@@ -532,7 +539,8 @@ static void event_names(st_range_t *rg, const fxt_record_t *rec, uint32_t *name,
     if (!fxt_strref_is_inline(c->ref) && !fxt_strref_is_inline(nm->ref)) {
         uint32_t key = (uint32_t)c->ref << 16 | nm->ref;
         e = &rg->ncache[(key * 2654435761u) >> 22];
-        if (e->gen == rg->gen && e->key == key) {
+        if (e->name != 0 && e->cat_ref == c->ref && e->name_ref == nm->ref && e->cat_ver == rg->str_ver[c->ref] &&
+            e->name_ver == rg->str_ver[nm->ref]) {
             *name = e->name;
             *cat = e->cat;
             return;
@@ -545,7 +553,7 @@ static void event_names(st_range_t *rg, const fxt_record_t *rec, uint32_t *name,
                ? (uint32_t)cix + 1
                : 0;
     if (e) {
-        *e = (name_cache_t){rg->gen, (uint32_t)c->ref << 16 | nm->ref, *name, *cat};
+        *e = (name_cache_t){c->ref, nm->ref, rg->str_ver[c->ref], rg->str_ver[nm->ref], *name, *cat};
     }
 }
 
@@ -652,19 +660,21 @@ int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     s->records++;
     s->kinds[rec->kind].count++;
     s->kinds[rec->kind].bytes += rec->size;
-    /* The provider's entry, looked up again only when the context changes. */
-    st_prov_t *p;
-    if (!rg->have_prov || rec->kind == FXT_KIND_PROVIDER_INFO || rec->kind == FXT_KIND_PROVIDER_SECTION) {
-        size_t ix = 0;
-        p = prov_get(s, rec->has_provider, rec->provider, &ix);
-        rg->have_prov = p != NULL;
-        rg->prov_ix = (uint32_t)ix;
-        rg->gen++;
+    /* The provider's entry, looked up again only when the context changes or the map grew
+     * (which may move its entries). */
+    st_prov_t *p = rg->prov;
+    if (p == NULL || rg->prov_count != s->providers.count || rec->kind == FXT_KIND_PROVIDER_INFO ||
+        rec->kind == FXT_KIND_PROVIDER_SECTION) {
+        int changed = p == NULL || rec->kind != FXT_KIND_EVENT;
+        p = rg->prov = prov_get(s, rec->has_provider, rec->provider, NULL);
+        rg->prov_count = s->providers.count;
+        if (changed) {
+            rg->gen++;
+            strings_changed(rg);
+        }
         if (p == NULL) {
             return 0; /* out of memory: the record is counted only globally */
         }
-    } else {
-        p = cli_map_at(&s->providers, rg->prov_ix, NULL, NULL);
     }
     p->records++;
     p->bytes += rec->size;
@@ -695,7 +705,7 @@ int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         p->strings++;
         /* Re-registration replaces the earlier string (spec-notes); counted as a hint of slot recycling. */
         set_bit(p->str_set, rec->u.string.index, &p->string_rereg);
-        rg->gen++;
+        rg->str_ver[rec->u.string.index & 0x7fff]++;
         break;
     case FXT_KIND_THREAD:
         p->threads++;
