@@ -213,8 +213,8 @@ static void print_tree_text(const st_state_t *s, const size_t *order, uint32_t t
         const st_node_t *n = cli_map_at(&s->nodes, order[i], NULL, NULL);
         const char *cat, *nm;
         pair_of(s, node_key(s, order[i]).name, &cat, &nm);
-        printf("    %*s%s (%s)  total %" PRIu64 "  self %" PRIu64 "  count %" PRIu64 "\n", (int)depth * 2, "", nm,
-               cat, n->total, n->self, n->count);
+        printf("    %*s%s (%s)  total %" PRIu64 "  self %" PRIu64 "  count %" PRIu64 "\n", (int)depth * 2, "",
+               nm, cat, n->total, n->self, n->count);
         print_tree_text(s, order, thread, (uint32_t)order[i] + 1, depth + 1);
     }
 }
@@ -231,8 +231,8 @@ static void print_tree_json(const st_state_t *s, const size_t *order, uint32_t t
         cli_json_str(stdout, cat, strlen(cat));
         printf(",\"name\":");
         cli_json_str(stdout, nm, strlen(nm));
-        printf(",\"total_ns\":%" PRIu64 ",\"self_ns\":%" PRIu64 ",\"count\":%" PRIu64 ",\"children\":", n->total,
-               n->self, n->count);
+        printf(",\"total_ns\":%" PRIu64 ",\"self_ns\":%" PRIu64 ",\"count\":%" PRIu64 ",\"children\":",
+               n->total, n->self, n->count);
         print_tree_json(s, order, thread, (uint32_t)order[i] + 1);
         printf("}");
     }
@@ -400,8 +400,8 @@ static void print_text(const st_state_t *s, uint64_t bytes, int tree) {
         if (n->ndur) {
             printf(" %14" PRIu64 " %14" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
                    " %10" PRIu64 " %10" PRIu64 "\n",
-                   n->total, n->self, n->min, n->total / n->ndur, st_percentile(n, 0.5), st_percentile(n, 0.9),
-                   st_percentile(n, 0.99), n->max);
+                   n->total, n->self, n->min, n->total / n->ndur, st_percentile(n, 0.5),
+                   st_percentile(n, 0.9), st_percentile(n, 0.99), n->max);
         } else {
             printf(" %14s\n", "-");
         }
@@ -455,8 +455,8 @@ static void print_text(const st_state_t *s, uint64_t bytes, int tree) {
             const st_thread_t *th = cli_map_at(&s->threads, t, &key, NULL);
             uint64_t k[3];
             memcpy(k, key, sizeof k);
-            printf("  thread %" PRIu64 "/%" PRIu64 " %s (busy %" PRIu64 ")\n", k[1], k[2], thread_name(s, k[2]),
-                   th->busy_ns);
+            printf("  thread %" PRIu64 "/%" PRIu64 " %s (busy %" PRIu64 ")\n", k[1], k[2],
+                   thread_name(s, k[2]), th->busy_ns);
             print_tree_text(s, order, (uint32_t)t + 1, 0, 0);
         }
         free(order);
@@ -526,8 +526,8 @@ static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
         uint64_t k[3];
         memcpy(k, key, sizeof k);
         const char *tn = thread_name(s, k[2]);
-        printf("%s{\"provider\":%" PRIu64 ",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 ",", i ? "," : "", k[0], k[1],
-               k[2]);
+        printf("%s{\"provider\":%" PRIu64 ",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 ",", i ? "," : "", k[0],
+               k[1], k[2]);
         json_key_str("name", tn, strlen(tn));
         printf(",\"events\":%" PRIu64 ",\"busy_ns\":%" PRIu64, t->events, t->busy_ns);
         int have;
@@ -559,10 +559,11 @@ static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
         json_key_str("name", nm, strlen(nm));
         printf(",\"events\":%" PRIu64 ",\"count\":%" PRIu64, n->events, n->ndur);
         if (n->ndur) {
-            printf(",\"total_ns\":%" PRIu64 ",\"self_ns\":%" PRIu64 ",\"min_ns\":%" PRIu64 ",\"mean_ns\":%" PRIu64
-                   ",\"p50_ns\":%" PRIu64 ",\"p90_ns\":%" PRIu64 ",\"p99_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64,
-                   n->total, n->self, n->min, n->total / n->ndur, st_percentile(n, 0.5), st_percentile(n, 0.9),
-                   st_percentile(n, 0.99), n->max);
+            printf(",\"total_ns\":%" PRIu64 ",\"self_ns\":%" PRIu64 ",\"min_ns\":%" PRIu64
+                   ",\"mean_ns\":%" PRIu64 ",\"p50_ns\":%" PRIu64 ",\"p90_ns\":%" PRIu64
+                   ",\"p99_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64,
+                   n->total, n->self, n->min, n->total / n->ndur, st_percentile(n, 0.5),
+                   st_percentile(n, 0.9), st_percentile(n, 0.99), n->max);
         }
         printf("}");
     }
@@ -572,8 +573,8 @@ static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
         const st_slow_t *e = &s->slow[i];
         const char *cat, *nm;
         pair_of(s, e->name, &cat, &nm);
-        printf("%s{\"duration_ns\":%" PRIu64 ",\"ts_ns\":%" PRIu64 ",\"provider\":%" PRIu64 ",\"pid\":%" PRIu64
-               ",\"tid\":%" PRIu64 ",",
+        printf("%s{\"duration_ns\":%" PRIu64 ",\"ts_ns\":%" PRIu64 ",\"provider\":%" PRIu64
+               ",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 ",",
                i ? "," : "", e->dur, e->ts, e->provider, e->pid, e->tid);
         json_key_str("category", cat, strlen(cat));
         printf(",");
@@ -626,8 +627,8 @@ static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
             cli_map_at(&s->threads, t, &key, NULL);
             uint64_t k[3];
             memcpy(k, key, sizeof k);
-            printf("%s{\"provider\":%" PRIu64 ",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 ",\"children\":", t ? "," : "",
-                   k[0], k[1], k[2]);
+            printf("%s{\"provider\":%" PRIu64 ",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 ",\"children\":",
+                   t ? "," : "", k[0], k[1], k[2]);
             print_tree_json(s, order, (uint32_t)t + 1, 0);
             printf("}");
         }

@@ -24,10 +24,10 @@
 #define ST_HBUCKETS (16 + 60 * 16)
 /* Open durations tracked per thread; deeper ones are counted but not measured (docs/stats.md). */
 #define ST_MAX_DEPTH 256
-#define ST_MAX_NAMES 200000  /* distinct (category, name) pairs kept apart; the rest pool in "(other)" */
+#define ST_MAX_NAMES 200000 /* distinct (category, name) pairs kept apart; the rest pool in "(other)" */
 #define ST_MAX_NODES 250000 /* call-tree nodes; frames beyond are left out of the tree */
-#define ST_ARGS_BYTES 192    /* the arguments kept with an open duration, for --top's slowest events */
-#define ST_MAX_ERRMSG 10     /* damaged records reported on stderr */
+#define ST_ARGS_BYTES 192   /* the arguments kept with an open duration, for --top's slowest events */
+#define ST_MAX_ERRMSG 10    /* damaged records reported on stderr */
 
 typedef struct st_name {
     uint64_t events; /* events of this (category, name) */
@@ -71,7 +71,7 @@ typedef struct st_thread {
     uint32_t cap;
     st_frame_t *stack; /* min(depth, ST_MAX_DEPTH) frames, grown on demand */
     /* ranges only: */
-    uint64_t ctx_child; /* top-level slices since the last pop */
+    uint64_t ctx_child;              /* top-level slices since the last pop */
     uint32_t npops, popcap, applied; /* applied: pops the merge has done */
     st_pop_t *pops;
 } st_thread_t;

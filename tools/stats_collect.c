@@ -30,7 +30,7 @@ typedef struct thread_cache {
 /* A range's state with its lookup caches (never merged: the first member, so a cast works). */
 typedef struct st_range {
     st_state_t s;
-    uint32_t gen;   /* thread cache: bumped by thread records and provider switches */
+    uint32_t gen;    /* thread cache: bumped by thread records and provider switches */
     st_prov_t *prov; /* the current provider's entry, valid while providers.count is prov_count */
     size_t prov_count;
     /* Per string index, bumped when it is registered: one string record invalidates only the
@@ -86,7 +86,7 @@ void st_free(st_state_t *s) {
         free(t->stack);
         free(t->pops);
     }
-    cli_map_t *maps[] = {&s->providers, &s->threads, &s->names,  &s->cats, &s->counters,
+    cli_map_t *maps[] = {&s->providers, &s->threads, &s->names, &s->cats, &s->counters,
                          &s->series,    &s->objects, &s->nodes, &s->cpus, &s->oncpu};
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
         cli_map_free(maps[i]);
@@ -539,8 +539,8 @@ static void event_names(st_range_t *rg, const fxt_record_t *rec, uint32_t *name,
     if (!fxt_strref_is_inline(c->ref) && !fxt_strref_is_inline(nm->ref)) {
         uint32_t key = (uint32_t)c->ref << 16 | nm->ref;
         e = &rg->ncache[(key * 2654435761u) >> 22];
-        if (e->name != 0 && e->cat_ref == c->ref && e->name_ref == nm->ref && e->cat_ver == rg->str_ver[c->ref] &&
-            e->name_ver == rg->str_ver[nm->ref]) {
+        if (e->name != 0 && e->cat_ref == c->ref && e->name_ref == nm->ref &&
+            e->cat_ver == rg->str_ver[c->ref] && e->name_ver == rg->str_ver[nm->ref]) {
             *name = e->name;
             *cat = e->cat;
             return;
@@ -979,7 +979,8 @@ int st_merge(st_state_t *g, st_state_t *l) {
             advance(g, gt, tk, lt, k.ctx);
             gparent = gt->depth ? gt->stack[gt->depth - 1].node : 0;
         }
-        node_map[i] = k.parent && gparent == 0 ? 0 : node_ix(g, tmap[k.thread - 1], gparent, 0, nmap[k.name - 1]);
+        node_map[i] =
+            k.parent && gparent == 0 ? 0 : node_ix(g, tmap[k.thread - 1], gparent, 0, nmap[k.name - 1]);
         if (node_map[i]) {
             st_node_t *gn = cli_map_at(&g->nodes, node_map[i] - 1, NULL, NULL);
             gn->total += ln->total;
