@@ -1052,6 +1052,11 @@ int st_merge(st_state_t *g, st_state_t *l) {
         }
         *gv += *lv;
     }
+    /* Which paths a full tree leaves out must not depend on the split either. */
+    if (g->merged > 0 && g->tree_full) {
+        rc = CLI_PAR_RERUN;
+        goto done;
+    }
     g->merged++;
     goto done;
 nomem:
