@@ -127,6 +127,65 @@ void fxt_reader_reset(fxt_reader_t *r) {
     memset(&r->diag, 0, sizeof r->diag);
 }
 
+/* Copies one provider's tables into D (fresh): the strings, threads and objects in effect. */
+static fxt_status copy_provider(fxt__provider_t *d, const fxt__provider_t *s) {
+    d->ticks_per_second = s->ticks_per_second;
+    for (uint32_t i = 1; i < s->nstrings; i++) {
+        const fxt__str_slot_t *sl = &s->strings[i];
+        if (sl->set && fxt__string_set(d, (uint16_t)i, sl->buf ? sl->buf : empty_str, sl->len) != FXT_OK) {
+            return FXT_E_NOMEM;
+        }
+    }
+    for (unsigned i = 1; s->threads != NULL && i < 256; i++) {
+        const fxt__thread_slot_t *t = &s->threads[i];
+        if (t->set && fxt__thread_set(d, (uint8_t)i, t->pid, t->tid) != FXT_OK) {
+            return FXT_E_NOMEM;
+        }
+    }
+    const fxt__obj_map_t *maps[2] = {&s->kobjs, &s->uobjs};
+    fxt__obj_map_t *dmaps[2] = {&d->kobjs, &d->uobjs};
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < maps[k]->cap; i++) {
+            const fxt__obj_t *o = &maps[k]->slots[i];
+            if (o->used && fxt__obj_put(dmaps[k], o->k1, o->k2, o->obj_type,
+                                        o->has_name ? (o->name ? o->name : empty_str) : NULL, o->name_len,
+                                        o->has_process, o->process_koid) != FXT_OK) {
+                return FXT_E_NOMEM;
+            }
+        }
+    }
+    return FXT_OK;
+}
+
+/* A deep copy, so the two readers can then run on different threads. */
+fxt_status fxt_reader_seed(fxt_reader_t *dst, const fxt_reader_t *src, uint64_t offset) {
+    if (dst == NULL || src == NULL || dst == src) {
+        return FXT_E_INVALID_ARG;
+    }
+    fxt_reader_reset(dst);
+    dst->order_known = src->order_known;
+    dst->swapped = src->swapped;
+    dst->offset = offset;
+    fxt_status st = copy_provider(&dst->none, &src->none);
+    for (size_t i = 0; st == FXT_OK && i < src->providers.cap; i++) {
+        const fxt__provider_t *p = src->providers.slots[i];
+        if (p == NULL) {
+            continue;
+        }
+        fxt__provider_t *d = fxt__provider_get(&dst->providers, p->id, &st);
+        if (d != NULL) {
+            st = copy_provider(d, p);
+        }
+        if (d != NULL && src->cur == p) {
+            dst->cur = d;
+        }
+    }
+    if (st != FXT_OK) {
+        fxt_reader_reset(dst);
+    }
+    return st;
+}
+
 /* ---- decoding helpers ------------------------------------------------------------ */
 
 /* A record being decoded: n words at p, in the trace's byte order. */

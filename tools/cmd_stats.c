@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fxt stats: a summary of a trace in one streaming pass. Memory grows with
- * the number of distinct providers, threads, (category, name) pairs and
- * counters, never with the number of events: duration percentiles come from a
- * log-linear histogram (16 sub-buckets per power of two: within 6.25%).
+ * fxt stats: "where did the time go" in one streaming pass, on all cores.
+ * stats_collect.c summarises ranges of the trace (decoded in parallel by
+ * cli_parallel.c) and merges them in order; this file prints the summary as
+ * text, JSON, a call tree or folded stacks. Memory is bounded (docs/stats.md).
  */
 #include <fxt/reader.h>
 
@@ -15,422 +15,47 @@
 #include "cli.h"
 #include "cli_json.h"
 #include "cli_map.h"
+#include "cli_parallel.h"
 #include "cli_trace.h"
+#include "stats.h"
 
-/* 16 exact buckets for 0..15 ns, then 16 per power of two for exponents 4..63 (docs/stats.md). */
-#define HBUCKETS (16 + 60 * 16)
-/* Open durations tracked per thread; deeper ones are counted but not measured (docs/stats.md). */
-#define MAX_DEPTH 256
-#define MAX_NAMES 200000 /* distinct (category, name) pairs kept apart; the rest pool in "(other)" */
-
-/* Log-linear bucket of v: the exponent picks the power of two, the next 4 bits the sub-bucket. */
-static unsigned hbucket(uint64_t v) {
-    if (v < 16) {
-        return (unsigned)v;
-    }
-    unsigned e = 63u - (unsigned)__builtin_clzll(v); /* >= 4 */
-    unsigned mant = (unsigned)((v >> (e - 4)) & 15u);
-    return 16u + (e - 4u) * 16u + mant;
-}
-
-/* The smallest value of bucket b: the inverse of hbucket, the reported percentile. */
-static uint64_t hbucket_low(unsigned b) {
-    if (b < 16) {
-        return b;
-    }
-    unsigned e = (b - 16u) / 16u + 4u, mant = (b - 16u) % 16u;
-    return ((uint64_t)(16u + mant)) << (e - 4u);
-}
-
-typedef struct name_stat {
-    uint64_t count; /* events of this (category, name) */
-    uint64_t ndur;  /* durations measured */
-    uint64_t total, min, max;
-    uint32_t *hist; /* HBUCKETS, allocated on the first duration */
-} name_stat_t;
-
-typedef struct kind_stat {
-    uint64_t count, bytes;
-} kind_stat_t;
-
-typedef struct prov_stat {
-    uint32_t id;
-    int has_id;
-    char name[256];
-    uint64_t records, bytes, events, overflows, ticks;
-    uint64_t strings, string_rereg, threads, thread_rereg;
-    /* String indexes are 15 bits (spec: String record), thread indexes 8 bits: 32768 and 256 bits. */
-    uint8_t str_set[4096]; /* bitmap of registered string indexes */
-    uint8_t thr_set[32];
-} prov_stat_t;
-
-typedef struct thr_stat {
-    uint64_t events;
-    uint32_t depth;
-    uint64_t begin_ns[MAX_DEPTH];
-    uint32_t begin_name[MAX_DEPTH]; /* index into names + 1, 0 = none */
-} thr_stat_t;
-
-typedef struct counter_stat {
-    uint64_t samples;
-    uint64_t first_ns, last_ns;
-} counter_stat_t;
-
-/* One series of a counter (an argument name): numeric values as doubles
- * (64-bit integers beyond 2^53 are rounded). */
-typedef struct series_stat {
-    uint64_t counter; /* index of the counter in `counters` */
-    uint64_t samples;
-    double min, max, last;
-} series_stat_t;
-
-/* Series keys are built in keybuf past the longest counter key (two strings of up to
- * 0x7fff bytes, their NULs and the 8-byte id), so the two never overlap. */
-#define SERIES_KEY_OFF (2 * (FXT_MAX_INLINE_STRING_LEN + 2) + 16)
-
-typedef struct obj_name {
-    uint64_t pid; /* process koid for threads, 0 for processes */
-    char name[128];
-    int is_thread;
-} obj_name_t;
-
-typedef struct sctx {
-    int json;
-    unsigned top;
-    uint64_t records, errors, inline_strings, inline_bytes;
-    kind_stat_t kinds[FXT_KIND_COUNT_];
-    cli_map_t providers; /* (has_id, id) -> prov_stat_t */
-    cli_map_t threads;   /* (provider, pid, tid) -> thr_stat_t */
-    cli_map_t names;     /* category \0 name -> name_stat_t */
-    cli_map_t cats;      /* category -> uint64 count */
-    cli_map_t counters;  /* category \0 name \0 id -> counter_stat_t */
-    cli_map_t series;    /* counter index, argument name -> series_stat_t */
-    cli_map_t objects;   /* koid -> obj_name_t */
-    int have_span;
-    uint64_t first_ns, last_ns;
-    char *keybuf;
-} sctx_t;
-
-/* The current provider's stats, created on first sight with the default 1 tick = 1 ns (spec-notes). */
-static prov_stat_t *cur_prov(sctx_t *s, const fxt_record_t *rec) {
-    prov_stat_t *p = cli_map_get_u64(&s->providers, (uint64_t)rec->has_provider, rec->provider, 1);
-    if (p && p->records == 0 && !p->has_id) {
-        p->id = rec->provider;
-        p->has_id = rec->has_provider;
-        p->ticks = 1000000000u;
-    }
-    return p;
-}
-
-/* key = category \0 name (unresolved strings are "?") */
-static size_t name_key(sctx_t *s, fxt_str_t cat, fxt_str_t name) {
-    size_t n = 0;
-    const fxt_str_t *parts[2] = {&cat, &name};
-    for (int k = 0; k < 2; k++) {
-        const char *p = parts[k]->unresolved ? "?" : parts[k]->ptr;
-        size_t l = parts[k]->unresolved ? 1 : parts[k]->len;
-        if (l) {
-            memcpy(s->keybuf + n, p, l);
-        }
-        n += l;
-        s->keybuf[n++] = '\0';
-    }
-    return n;
-}
-
-/* The stats of (category, name), or of "(other)" once MAX_NAMES pairs exist: bounds memory
- * against adversarial traces (docs/stats.md). index gets the map index + 1 (0 = none). */
-static name_stat_t *name_stat(sctx_t *s, fxt_str_t cat, fxt_str_t name, uint32_t *index) {
-    size_t n = name_key(s, cat, name), ix = 0;
-    name_stat_t *ns = cli_map_get_ix(&s->names, s->keybuf, n, 0, &ix);
-    if (ns == NULL) {
-        if (s->names.count >= MAX_NAMES) {
-            static const char other[] = "(other)\0(other)";
-            ns = cli_map_get_ix(&s->names, other, sizeof other, 1, &ix);
-        } else {
-            ns = cli_map_get_ix(&s->names, s->keybuf, n, 1, &ix);
-        }
-    }
-    if (index) {
-        *index = ns ? (uint32_t)ix + 1 : 0;
-    }
-    return ns;
-}
-
-/* The histogram is allocated on the first duration: most pairs (instants, counters) never need it. */
-static void add_duration(name_stat_t *ns, uint64_t d) {
-    if (ns->hist == NULL) {
-        ns->hist = calloc(HBUCKETS, sizeof *ns->hist);
-        if (ns->hist == NULL) {
-            return;
-        }
-        /* min starts high so the first duration sets it; without memory the duration is not counted. */
-        ns->min = UINT64_MAX;
-    }
-    ns->ndur++;
-    ns->total += d;
-    ns->min = d < ns->min ? d : ns->min;
-    ns->max = d > ns->max ? d : ns->max;
-    ns->hist[hbucket(d)]++;
-}
-
-/* The lower bound of the bucket holding rank floor(q * n), clamped to [min, max] (docs/stats.md). */
-static uint64_t percentile(const name_stat_t *ns, double q) {
-    uint64_t target = (uint64_t)((double)ns->ndur * q);
-    if (target >= ns->ndur) {
-        target = ns->ndur - 1;
-    }
-    uint64_t seen = 0;
-    for (unsigned b = 0; b < HBUCKETS; b++) {
-        seen += ns->hist[b];
-        if (seen > target) {
-            uint64_t v = hbucket_low(b);
-            return v < ns->min ? ns->min : v > ns->max ? ns->max : v;
-        }
-    }
-    return ns->max;
-}
-
-/* Span, category and name counts, per-thread duration matching and counter series of one event. */
-static void on_event(sctx_t *s, fxt_reader_t *r, const fxt_record_t *rec, prov_stat_t *p) {
-    uint64_t tps = fxt_reader_ticks_per_second(r);
-    uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
-    p->events++;
-    if (!s->have_span) {
-        s->have_span = 1;
-        s->first_ns = s->last_ns = ns;
-    }
-    s->first_ns = ns < s->first_ns ? ns : s->first_ns;
-    s->last_ns = ns > s->last_ns ? ns : s->last_ns;
-    const fxt_str_t *cat = &rec->u.event.category, *name = &rec->u.event.name;
-    if (fxt_strref_is_inline(cat->ref)) {
-        s->inline_strings++;
-        s->inline_bytes += cat->len;
-    }
-    if (fxt_strref_is_inline(name->ref)) {
-        s->inline_strings++;
-        s->inline_bytes += name->len;
-    }
-    uint64_t *cc = cli_map_get(&s->cats, cat->unresolved ? "?" : cat->ptr, cat->unresolved ? 1 : cat->len, 1);
-    if (cc) {
-        (*cc)++;
-    }
-    uint32_t idx = 0;
-    /* Only a begin needs its pair's index: its end may carry other strings. */
-    int want_index = rec->u.event.type == FXT_EVENT_DURATION_BEGIN;
-    name_stat_t *nst = name_stat(s, *cat, *name, want_index ? &idx : NULL);
-    if (nst) {
-        nst->count++;
-    }
-    const fxt_thread_ref_t *t = &rec->u.event.thread;
-    /* Per provider: thread state belongs to the provider section (spec-notes). */
-    uint64_t key[3] = {rec->provider, t->pid, t->tid};
-    thr_stat_t *ts = cli_map_get(&s->threads, key, sizeof key, 1);
-    if (ts) {
-        ts->events++;
-    }
-    switch (rec->u.event.type) {
-    case FXT_EVENT_DURATION_BEGIN:
-        if (ts && ts->depth < MAX_DEPTH) {
-            ts->begin_ns[ts->depth] = ns;
-            ts->begin_name[ts->depth] = idx;
-        }
-        if (ts) {
-            ts->depth++;
-        }
-        break;
-    /* An end with no open begin is ignored (docs/stats.md). */
-    case FXT_EVENT_DURATION_END:
-        if (ts && ts->depth > 0) {
-            ts->depth--;
-            if (ts->depth < MAX_DEPTH) {
-                /* the duration belongs to the begin's (category, name) */
-                name_stat_t *b = ts->begin_name[ts->depth]
-                                     ? cli_map_at(&s->names, ts->begin_name[ts->depth] - 1, NULL, NULL)
-                                     : nst;
-                if (b) {
-                    /* Clamped at 0: an end before its begin must not wrap around. */
-                    add_duration(b, ns >= ts->begin_ns[ts->depth] ? ns - ts->begin_ns[ts->depth] : 0);
-                }
-            }
-        }
-        break;
-    case FXT_EVENT_DURATION_COMPLETE: {
-        uint64_t end = cli_ticks_to_ns(rec->u.event.end_ts, tps);
-        if (nst) {
-            /* The extra word is the end timestamp, not a duration (spec-notes); clamped like pairs. */
-            add_duration(nst, end >= ns ? end - ns : 0);
-        }
-        /* The span includes the end of duration complete events (docs/stats.md). */
-        s->last_ns = end > s->last_ns ? end : s->last_ns;
-        break;
-    }
-    case FXT_EVENT_COUNTER: {
-        size_t n = name_key(s, *cat, *name);
-        /* A counter is identified by (category, name, id): the id tells series of one name apart. */
-        memcpy(s->keybuf + n, &rec->u.event.id, 8);
-        size_t cix = 0;
-        counter_stat_t *c = cli_map_get_ix(&s->counters, s->keybuf, n + 8, 1, &cix);
-        if (c) {
-            if (c->samples++ == 0) {
-                c->first_ns = ns;
-            }
-            c->last_ns = ns;
-            for (unsigned i = 0; i < rec->nargs; i++) {
-                const fxt_arg_t *a = &rec->args[i];
-                double v;
-                switch (a->type) {
-                case FXT_ARG_INT32:
-                    v = a->v.i32;
-                    break;
-                case FXT_ARG_UINT32:
-                    v = a->v.u32;
-                    break;
-                /* 64-bit integers beyond 2^53 are rounded as doubles (docs/stats.md). */
-                case FXT_ARG_INT64:
-                    v = (double)a->v.i64;
-                    break;
-                case FXT_ARG_UINT64:
-                    v = (double)a->v.u64;
-                    break;
-                case FXT_ARG_DOUBLE:
-                    v = a->v.f64;
-                    break;
-                default:
-                    continue; /* not a numeric series */
-                }
-                char *k = s->keybuf + SERIES_KEY_OFF;
-                uint64_t c64 = cix;
-                size_t nl = a->name.ptr ? a->name.len : 0;
-                memcpy(k, &c64, 8);
-                if (nl) {
-                    memcpy(k + 8, a->name.ptr, nl);
-                }
-                series_stat_t *se = cli_map_get(&s->series, k, 8 + nl, 1);
-                if (se == NULL) {
-                    continue;
-                }
-                if (se->samples++ == 0) {
-                    se->counter = cix;
-                    se->min = se->max = v;
-                }
-                se->min = v < se->min ? v : se->min;
-                se->max = v > se->max ? v : se->max;
-                se->last = v;
-            }
-        }
-        break;
-    }
-    default:
-        break;
-    }
-}
-
-/* Per-kind and per-provider record counts, then the kinds that feed the summary. */
-static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
-    sctx_t *s = ctx;
-    s->records++;
-    s->kinds[rec->kind].count++;
-    s->kinds[rec->kind].bytes += rec->size;
-    prov_stat_t *p = cur_prov(s, rec);
-    /* Out of memory for the provider's entry: the record is counted only globally. */
-    if (p == NULL) {
-        return 0;
-    }
-    p->records++;
-    p->bytes += rec->size;
-    switch (rec->kind) {
-    case FXT_KIND_PROVIDER_INFO:
-        /* The name length is 8 bits (spec: Provider info metadata): it always fits. */
-        snprintf(p->name, sizeof p->name, "%.*s", (int)rec->u.provider_info.name.len,
-                 rec->u.provider_info.name.ptr);
-        break;
-    case FXT_KIND_PROVIDER_EVENT:
-        if (rec->u.provider_event.event == FXT_PROVIDER_EVENT_BUFFER_FULL) {
-            p->overflows++;
-        }
-        break;
-    case FXT_KIND_INIT:
-        p->ticks = rec->u.init.ticks_per_second;
-        break;
-    case FXT_KIND_STRING: {
-        uint16_t i = rec->u.string.index;
-        p->strings++;
-        /* Re-registration replaces the earlier string (spec-notes); counted as a hint of slot recycling. */
-        if (p->str_set[i >> 3] & (1u << (i & 7))) {
-            p->string_rereg++;
-        }
-        p->str_set[i >> 3] |= (uint8_t)(1u << (i & 7));
-        break;
-    }
-    case FXT_KIND_THREAD: {
-        uint8_t i = rec->u.thread.index;
-        p->threads++;
-        if (p->thr_set[i >> 3] & (1u << (i & 7))) {
-            p->thread_rereg++;
-        }
-        p->thr_set[i >> 3] |= (uint8_t)(1u << (i & 7));
-        break;
-    }
-    case FXT_KIND_EVENT:
-        on_event(s, r, rec, p);
-        break;
-    case FXT_KIND_KERNEL_OBJECT: {
-        uint32_t ot = rec->u.kernel_object.obj_type;
-        if ((ot == FXT_OBJ_PROCESS || ot == FXT_OBJ_THREAD) && !rec->u.kernel_object.name.unresolved) {
-            obj_name_t *o = cli_map_get_u64(&s->objects, rec->u.kernel_object.koid, ot, 1);
-            if (o) {
-                o->is_thread = ot == FXT_OBJ_THREAD;
-                /* Truncated to 127 bytes: object names are only printed. */
-                snprintf(o->name, sizeof o->name, "%.*s", (int)rec->u.kernel_object.name.len,
-                         rec->u.kernel_object.name.ptr);
-                for (unsigned i = 0; i < rec->nargs; i++) {
-                    const fxt_arg_t *a = &rec->args[i];
-                    if (a->type == FXT_ARG_KOID && a->name.ptr && a->name.len == 7 &&
-                        !memcmp(a->name.ptr, "process", 7)) {
-                        o->pid = a->v.koid;
-                    }
-                }
-            }
-        }
-        break;
-    }
-    default:
-        break;
-    }
-    return 0;
-}
-
-/* Damaged records are skipped and counted; the first 10 are reported. */
-static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
-    sctx_t *s = ctx;
-    (void)r;
-    s->errors++;
-    if (s->errors <= 10) {
-        fprintf(stderr, "fxt stats: offset %" PRIu64 ": %s\n", d->offset, d->msg);
-    }
-}
+typedef struct stats_config {
+    const char *in;
+    int json, tree, folded;
+    unsigned top, jobs;
+} stats_config_t;
 
 /* ---- output --------------------------------------------------------------------------- */
 
-static cli_map_t *sort_map; /* qsort has no context argument */
+static const cli_map_t *sort_map; /* qsort has no context argument */
 
 /* qsort order: largest total duration first, then most events, then first seen. */
 static int cmp_names(const void *a, const void *b) {
     size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
-    const name_stat_t *x = cli_map_at(sort_map, ia, NULL, NULL);
-    const name_stat_t *y = cli_map_at(sort_map, ib, NULL, NULL);
+    const st_name_t *x = cli_map_at(sort_map, ia, NULL, NULL);
+    const st_name_t *y = cli_map_at(sort_map, ib, NULL, NULL);
     if (x->total != y->total) {
         return x->total < y->total ? 1 : -1;
     }
-    if (x->count != y->count) {
-        return x->count < y->count ? 1 : -1;
+    if (x->events != y->events) {
+        return x->events < y->events ? 1 : -1;
     }
     return ia < ib ? -1 : 1; /* first seen first: deterministic */
 }
 
-/* insertion-order indexes sorted by total duration, then count */
-static size_t *sorted_names(cli_map_t *m) {
+/* Threads: most busy first, then first seen. */
+static int cmp_threads(const void *a, const void *b) {
+    size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+    const st_thread_t *x = cli_map_at(sort_map, ia, NULL, NULL);
+    const st_thread_t *y = cli_map_at(sort_map, ib, NULL, NULL);
+    if (x->busy_ns != y->busy_ns) {
+        return x->busy_ns < y->busy_ns ? 1 : -1;
+    }
+    return ia < ib ? -1 : 1;
+}
+
+/* Insertion-order indexes of m sorted by cmp; NULL when out of memory. */
+static size_t *sorted(const cli_map_t *m, int (*cmp)(const void *, const void *)) {
     size_t *ix = malloc((m->count ? m->count : 1) * sizeof *ix);
     if (ix == NULL) {
         return NULL;
@@ -439,19 +64,244 @@ static size_t *sorted_names(cli_map_t *m) {
         ix[i] = i;
     }
     sort_map = m;
-    qsort(ix, m->count, sizeof *ix, cmp_names);
+    qsort(ix, m->count, sizeof *ix, cmp);
     return ix;
 }
 
+/* category and name of a names-map index + 1 ("?" for none). */
+static void pair_of(const st_state_t *s, uint32_t name, const char **cat, const char **nm) {
+    const char *key = "?\0?";
+    if (name) {
+        cli_map_at(&s->names, name - 1, &key, NULL);
+    }
+    *cat = key;
+    *nm = key + strlen(key) + 1;
+}
+
+/* The name of thread koid tid from the kernel objects, or "". */
+static const char *thread_name(const st_state_t *s, uint64_t tid) {
+    const st_object_t *o = cli_map_get((cli_map_t *)&s->objects, (uint64_t[2]){tid, FXT_OBJ_THREAD}, 16, 0);
+    return o ? o->name : "";
+}
+
+static uint64_t oncpu_of(const st_state_t *s, uint64_t tid, int *have) {
+    const uint64_t *v = cli_map_get((cli_map_t *)&s->oncpu, (uint64_t[2]){tid, 0}, 16, 0);
+    *have = v != NULL;
+    return v ? *v : 0;
+}
+
+static uint64_t span_of(const st_state_t *s) { return s->have_span ? s->last_ns - s->first_ns : 0; }
+
+/* Share of the span in percent with one decimal, from integers (no rounding differences). */
+static void print_share(uint64_t part, uint64_t whole) {
+    if (whole == 0) {
+        printf(" %7s", "-");
+        return;
+    }
+    __extension__ typedef unsigned __int128 u128;
+    uint64_t permille = (uint64_t)((u128)part * 1000u / whole);
+    printf(" %5" PRIu64 ".%" PRIu64 "%%", permille / 10, permille % 10);
+}
+
+static void text_arg(void *ctx, const char *name, size_t nlen, int is_str, const char *val, size_t vlen) {
+    int *first = ctx;
+    printf("%s%.*s=%s%.*s%s", *first ? " " : ", ", (int)nlen, name, is_str ? "\"" : "", (int)vlen, val,
+           is_str ? "\"" : "");
+    *first = 0;
+}
+
+static void json_arg(void *ctx, const char *name, size_t nlen, int is_str, const char *val, size_t vlen) {
+    int *first = ctx;
+    printf("%s", *first ? "" : ",");
+    cli_json_str(stdout, name, nlen);
+    printf(":");
+    if (is_str || !strcmp(val, "nan") || !strcmp(val, "inf") || !strcmp(val, "-inf") || val[0] == '0') {
+        /* Strings, and values JSON has no number for (pointers in hex, NaN, infinities). */
+        if (!is_str && vlen == 1) {
+            printf("0");
+        } else {
+            cli_json_str(stdout, val, vlen);
+        }
+    } else {
+        printf("%.*s", (int)vlen, val);
+    }
+    *first = 0;
+}
+
+/* Call tree: node indexes sorted by (thread, parent, total desc, first seen); kids[] finds children. */
+typedef struct tree {
+    size_t *order;
+    size_t *first; /* per node + 1 (0 = thread roots... per thread below): first child position */
+    size_t n;
+} tree_t;
+
+static const st_state_t *sort_state;
+
+static int cmp_nodes(const void *a, const void *b) {
+    size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
+    const char *ka, *kb;
+    const st_node_t *x = cli_map_at(&sort_state->nodes, ia, &ka, NULL);
+    const st_node_t *y = cli_map_at(&sort_state->nodes, ib, &kb, NULL);
+    st_node_key_t p, q;
+    memcpy(&p, ka, sizeof p);
+    memcpy(&q, kb, sizeof q);
+    if (p.thread != q.thread) {
+        return p.thread < q.thread ? -1 : 1;
+    }
+    if (p.parent != q.parent) {
+        return p.parent < q.parent ? -1 : 1;
+    }
+    if (x->total != y->total) {
+        return x->total < y->total ? 1 : -1;
+    }
+    return ia < ib ? -1 : 1;
+}
+
+static st_node_key_t node_key(const st_state_t *s, size_t ix) {
+    const char *k;
+    st_node_key_t key;
+    cli_map_at(&s->nodes, ix, &k, NULL);
+    memcpy(&key, k, sizeof key);
+    return key;
+}
+
+/* Positions [*lo, *hi) in order of the children of `parent` (node index + 1, 0 = roots) of thread. */
+static void children(const st_state_t *s, const size_t *order, size_t n, uint32_t thread, uint32_t parent,
+                     size_t *lo, size_t *hi) {
+    size_t a = 0, b = n;
+    while (a < b) { /* first position with (thread, parent) >= the wanted one */
+        size_t m = (a + b) / 2;
+        st_node_key_t k = node_key(s, order[m]);
+        if (k.thread < thread || (k.thread == thread && k.parent < parent)) {
+            a = m + 1;
+        } else {
+            b = m;
+        }
+    }
+    *lo = a;
+    while (a < n) {
+        st_node_key_t k = node_key(s, order[a]);
+        if (k.thread != thread || k.parent != parent) {
+            break;
+        }
+        a++;
+    }
+    *hi = a;
+}
+
+static size_t *tree_order(const st_state_t *s) {
+    size_t *order = malloc((s->nodes.count ? s->nodes.count : 1) * sizeof *order);
+    if (order) {
+        for (size_t i = 0; i < s->nodes.count; i++) {
+            order[i] = i;
+        }
+        sort_state = s;
+        qsort(order, s->nodes.count, sizeof *order, cmp_nodes);
+    }
+    return order;
+}
+
+static void print_tree_text(const st_state_t *s, const size_t *order, uint32_t thread, uint32_t parent,
+                            unsigned depth) {
+    size_t lo, hi;
+    children(s, order, s->nodes.count, thread, parent, &lo, &hi);
+    for (size_t i = lo; i < hi; i++) {
+        if (s->top && i - lo == s->top) {
+            printf("    %*s... %zu more\n", (int)depth * 2, "", hi - i);
+            break;
+        }
+        const st_node_t *n = cli_map_at(&s->nodes, order[i], NULL, NULL);
+        const char *cat, *nm;
+        pair_of(s, node_key(s, order[i]).name, &cat, &nm);
+        printf("    %*s%s (%s)  total %" PRIu64 "  self %" PRIu64 "  count %" PRIu64 "\n", (int)depth * 2, "",
+               nm, cat, n->total, n->self, n->count);
+        print_tree_text(s, order, thread, (uint32_t)order[i] + 1, depth + 1);
+    }
+}
+
+static void print_tree_json(const st_state_t *s, const size_t *order, uint32_t thread, uint32_t parent) {
+    size_t lo, hi;
+    children(s, order, s->nodes.count, thread, parent, &lo, &hi);
+    printf("[");
+    for (size_t i = lo; i < hi; i++) {
+        const st_node_t *n = cli_map_at(&s->nodes, order[i], NULL, NULL);
+        const char *cat, *nm;
+        pair_of(s, node_key(s, order[i]).name, &cat, &nm);
+        printf("%s{\"category\":", i > lo ? "," : "");
+        cli_json_str(stdout, cat, strlen(cat));
+        printf(",\"name\":");
+        cli_json_str(stdout, nm, strlen(nm));
+        printf(",\"total_ns\":%" PRIu64 ",\"self_ns\":%" PRIu64 ",\"count\":%" PRIu64 ",\"children\":",
+               n->total, n->self, n->count);
+        print_tree_json(s, order, thread, (uint32_t)order[i] + 1);
+        printf("}");
+    }
+    printf("]");
+}
+
+/* A folded-stack frame: ';' separates frames and the line ends at a newline, so those become '_'. */
+static void put_frame(const char *p) {
+    for (; *p; p++) {
+        putchar(*p == ';' || *p == '\n' || *p == '\r' ? '_' : *p);
+    }
+}
+
+static void put_thread_frame(const st_state_t *s, uint32_t thread) {
+    const char *key;
+    cli_map_at(&s->threads, thread - 1, &key, NULL);
+    uint64_t k[3];
+    memcpy(k, key, sizeof k);
+    const char *tn = thread_name(s, k[2]);
+    printf("%s%s%" PRIu64 "/%" PRIu64 "", "", "", k[1], k[2]);
+    if (*tn) {
+        putchar(' ');
+        put_frame(tn);
+    }
+}
+
+/* One line per call-tree node with self time: thread;a;b;c <self ns> (flamegraph.pl, speedscope). */
+static void print_folded(const st_state_t *s) {
+    uint32_t path[ST_MAX_DEPTH + 1];
+    for (size_t i = 0; i < s->nodes.count; i++) {
+        const st_node_t *n = cli_map_at(&s->nodes, i, NULL, NULL);
+        if (n->self == 0) {
+            continue;
+        }
+        unsigned d = 0;
+        for (uint32_t at = (uint32_t)i + 1; at && d <= ST_MAX_DEPTH; at = node_key(s, at - 1).parent) {
+            path[d++] = at;
+        }
+        put_thread_frame(s, node_key(s, i).thread);
+        while (d > 0) {
+            const char *cat, *nm;
+            pair_of(s, node_key(s, path[--d] - 1).name, &cat, &nm);
+            putchar(';');
+            put_frame(nm);
+        }
+        printf(" %" PRIu64 "\n", n->self);
+    }
+}
+
+static int width_of(const st_state_t *s, const size_t *ix, size_t n, int which, int min) {
+    int w = min;
+    for (size_t i = 0; ix && i < n && i < s->names.count; i++) {
+        const char *cat, *nm;
+        pair_of(s, (uint32_t)ix[i] + 1, &cat, &nm);
+        size_t l = strlen(which ? nm : cat);
+        w = l > (size_t)w ? (int)l : w;
+    }
+    return w;
+}
+
 /* The human-readable summary; the tables are limited to --top rows. */
-static void print_text(sctx_t *s, uint64_t bytes) {
+static void print_text(const st_state_t *s, uint64_t bytes, int tree) {
     printf("size: %" PRIu64 " bytes, %" PRIu64 " records", bytes, s->records);
     if (s->errors) {
         printf(", %" PRIu64 " damaged", s->errors);
     }
     printf("\n");
     if (s->have_span) {
-        printf("time span: %" PRIu64 " ns (", s->last_ns - s->first_ns);
+        printf("time span: %" PRIu64 " ns (", span_of(s));
         cli_print_us(stdout, s->first_ns);
         printf(" us .. ");
         cli_print_us(stdout, s->last_ns);
@@ -465,8 +315,9 @@ static void print_text(sctx_t *s, uint64_t bytes) {
         }
     }
     printf("\nproviders:\n");
+    uint64_t drops = 0;
     for (size_t i = 0; i < s->providers.count; i++) {
-        prov_stat_t *p = cli_map_at(&s->providers, i, NULL, NULL);
+        const st_prov_t *p = cli_map_at(&s->providers, i, NULL, NULL);
         if (p->has_id) {
             printf("  %-10" PRIu32 " %-24s", p->id, p->name[0] ? p->name : "(unnamed)");
         } else {
@@ -476,14 +327,20 @@ static void print_text(sctx_t *s, uint64_t bytes) {
                " (%" PRIu64 " re-registered), threads %" PRIu64 " (%" PRIu64 " re-registered)",
                p->records, p->events, p->ticks, p->strings, p->string_rereg, p->threads, p->thread_rereg);
         if (p->overflows) {
-            printf(", DROPPED RECORDS: %" PRIu64 " buffer-full reports", p->overflows);
+            printf(", DROPPED RECORDS: buffer full %" PRIu64 " times", p->overflows);
         }
+        drops += p->overflows;
         printf("\n");
+    }
+    if (drops) {
+        printf("dropped records: buffers filled up %" PRIu64 " times in all (the trace does not say how many "
+               "records each time)\n",
+               drops);
     }
     printf("\nprocesses and threads (%zu threads with events):\n", s->threads.count);
     for (size_t i = 0; i < s->objects.count; i++) {
         const char *key;
-        obj_name_t *o = cli_map_at(&s->objects, i, &key, NULL);
+        const st_object_t *o = cli_map_at(&s->objects, i, &key, NULL);
         uint64_t k[2];
         memcpy(k, key, sizeof k);
         if (o->is_thread) {
@@ -492,40 +349,86 @@ static void print_text(sctx_t *s, uint64_t bytes) {
             printf("  process %" PRIu64 ": %s\n", k[0], o->name);
         }
     }
+    size_t *tix = sorted(&s->threads, cmp_threads);
+    int have_cpu = s->oncpu.count > 0;
+    printf("\nthreads by busy time (busy: in top-level durations; %% of the time span%s):\n",
+           have_cpu ? "; on-cpu from context switches" : "");
+    printf("  %10s %10s %10s %14s %8s", "pid", "tid", "events", "busy ns", "busy");
+    if (have_cpu) {
+        printf(" %14s %8s", "on-cpu ns", "on-cpu");
+    }
+    printf("  name\n");
+    for (size_t i = 0; tix && i < s->threads.count && i < s->top; i++) {
+        const char *key;
+        const st_thread_t *t = cli_map_at(&s->threads, tix[i], &key, NULL);
+        uint64_t k[3];
+        memcpy(k, key, sizeof k);
+        printf("  %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %14" PRIu64, k[1], k[2], t->events, t->busy_ns);
+        print_share(t->busy_ns, span_of(s));
+        if (have_cpu) {
+            int have;
+            uint64_t on = oncpu_of(s, k[2], &have);
+            if (have) {
+                printf(" %14" PRIu64, on);
+                print_share(on, span_of(s));
+            } else {
+                printf(" %14s %8s", "-", "-");
+            }
+        }
+        printf("  %s\n", thread_name(s, k[2]));
+    }
+    free(tix);
     printf("\nevents by category:\n");
     for (size_t i = 0; i < s->cats.count; i++) {
         const char *key;
         size_t kl;
-        uint64_t *c = cli_map_at(&s->cats, i, &key, &kl);
+        const uint64_t *c = cli_map_at(&s->cats, i, &key, &kl);
         printf("  %-32.*s %12" PRIu64 "\n", (int)kl, key, *c);
     }
-    size_t *ix = sorted_names(&s->names);
-    printf("\ntop (category, name) by total duration (durations in ns; percentiles within 6.25%%):\n");
-    printf("  %-20s %-28s %10s %14s %10s %10s %10s %10s %10s %10s\n", "category", "name", "count", "total",
-           "min", "mean", "p50", "p90", "p99", "max");
+    size_t *ix = sorted(&s->names, cmp_names);
+    size_t rows = s->names.count < s->top ? s->names.count : s->top;
+    int cw = width_of(s, ix, rows, 0, 8), nw = width_of(s, ix, rows, 1, 4);
+    printf("\n(category, name) by total duration (count: durations; ns; percentiles within 6.25%%):\n");
+    printf("  %-*s %-*s %10s %10s %14s %14s %10s %10s %10s %10s %10s %10s\n", cw, "category", nw, "name",
+           "events", "count", "total", "self", "min", "mean", "p50", "p90", "p99", "max");
     /* Without memory for the order (ix NULL), the table is left out rather than printed unsorted. */
-    for (size_t i = 0; ix && i < s->names.count && i < s->top; i++) {
-        const char *key;
-        size_t kl;
-        name_stat_t *n = cli_map_at(&s->names, ix[i], &key, &kl);
-        const char *nm = key + strlen(key) + 1;
-        printf("  %-20.20s %-28.28s %10" PRIu64, key, nm, n->count);
+    for (size_t i = 0; ix && i < rows; i++) {
+        const st_name_t *n = cli_map_at(&s->names, ix[i], NULL, NULL);
+        const char *cat, *nm;
+        pair_of(s, (uint32_t)ix[i] + 1, &cat, &nm);
+        printf("  %-*s %-*s %10" PRIu64 " %10" PRIu64, cw, cat, nw, nm, n->events, n->ndur);
         if (n->ndur) {
-            printf(" %14" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
-                   " %10" PRIu64 "\n",
-                   n->total, n->min, n->total / n->ndur, percentile(n, 0.5), percentile(n, 0.9),
-                   percentile(n, 0.99), n->max);
+            printf(" %14" PRIu64 " %14" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+                   " %10" PRIu64 " %10" PRIu64 "\n",
+                   n->total, n->self, n->min, n->total / n->ndur, st_percentile(n, 0.5),
+                   st_percentile(n, 0.9), st_percentile(n, 0.99), n->max);
         } else {
             printf(" %14s\n", "-");
         }
     }
     free(ix);
+    if (s->nslow) {
+        printf("\nslowest events (duration ns, start us, pid/tid, category/name, arguments):\n");
+        for (unsigned i = 0; i < s->nslow; i++) {
+            const st_slow_t *e = &s->slow[i];
+            const char *cat, *nm;
+            pair_of(s, e->name, &cat, &nm);
+            printf("  %14" PRIu64 " ", e->dur);
+            cli_print_us(stdout, e->ts);
+            printf("  %" PRIu64 "/%" PRIu64 "  %s/%s", e->pid, e->tid, cat, nm);
+            int first = 1;
+            if (st_args_each(e->args, text_arg, &first)) {
+                printf("%s...", first ? " " : ", "); /* arguments beyond what is kept */
+            }
+            printf("\n");
+        }
+    }
     if (s->counters.count) {
         printf("\ncounters:\n");
         for (size_t i = 0; i < s->counters.count && i < s->top; i++) {
             const char *key;
             size_t kl;
-            counter_stat_t *c = cli_map_at(&s->counters, i, &key, &kl);
+            const st_counter_t *c = cli_map_at(&s->counters, i, &key, &kl);
             uint64_t id;
             memcpy(&id, key + kl - 8, 8);
             printf("  %s/%s id %" PRIu64 ": %" PRIu64 " samples\n", key, key + strlen(key) + 1, id,
@@ -533,7 +436,7 @@ static void print_text(sctx_t *s, uint64_t bytes) {
             for (size_t k = 0; k < s->series.count; k++) {
                 const char *skey;
                 size_t skl;
-                series_stat_t *se = cli_map_at(&s->series, k, &skey, &skl);
+                const st_series_t *se = cli_map_at(&s->series, k, &skey, &skl);
                 if (se->counter == i) {
                     printf("    %-24.*s %10" PRIu64 " samples  min %.17g  max %.17g  last %.17g\n",
                            (int)(skl - 8), skey + 8, se->samples, se->min, se->max, se->last);
@@ -543,6 +446,21 @@ static void print_text(sctx_t *s, uint64_t bytes) {
     }
     printf("\ninline strings in events: %" PRIu64 " (%" PRIu64 " bytes)\n", s->inline_strings,
            s->inline_bytes);
+    if (tree) {
+        size_t *order = tree_order(s);
+        printf("\ncall tree per thread (ns; children by total, at most %u per node%s):\n", s->top,
+               s->tree_full ? "; TRUNCATED: node limit reached" : "");
+        for (size_t t = 0; order && t < s->threads.count; t++) {
+            const char *key;
+            const st_thread_t *th = cli_map_at(&s->threads, t, &key, NULL);
+            uint64_t k[3];
+            memcpy(k, key, sizeof k);
+            printf("  thread %" PRIu64 "/%" PRIu64 " %s (busy %" PRIu64 ")\n", k[1], k[2],
+                   thread_name(s, k[2]), th->busy_ns);
+            print_tree_text(s, order, (uint32_t)t + 1, 0, 0);
+        }
+        free(order);
+    }
 }
 
 static void json_key_str(const char *k, const char *v, size_t n) {
@@ -551,12 +469,12 @@ static void json_key_str(const char *k, const char *v, size_t n) {
 }
 
 /* The same summary as one JSON object (schema in docs/stats.md). */
-static void print_json(sctx_t *s, uint64_t bytes) {
+static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
     printf("{\"bytes\":%" PRIu64 ",\"records\":%" PRIu64 ",\"errors\":%" PRIu64, bytes, s->records,
            s->errors);
     if (s->have_span) {
         printf(",\"first_ns\":%" PRIu64 ",\"last_ns\":%" PRIu64 ",\"span_ns\":%" PRIu64, s->first_ns,
-               s->last_ns, s->last_ns - s->first_ns);
+               s->last_ns, span_of(s));
     }
     printf(",\"kinds\":{");
     int first = 1;
@@ -568,8 +486,9 @@ static void print_json(sctx_t *s, uint64_t bytes) {
         }
     }
     printf("},\"providers\":[");
+    uint64_t drops = 0;
     for (size_t i = 0; i < s->providers.count; i++) {
-        prov_stat_t *p = cli_map_at(&s->providers, i, NULL, NULL);
+        const st_prov_t *p = cli_map_at(&s->providers, i, NULL, NULL);
         printf("%s{\"id\":", i ? "," : "");
         if (p->has_id) {
             printf("%" PRIu32 ",", p->id);
@@ -583,11 +502,12 @@ static void print_json(sctx_t *s, uint64_t bytes) {
                ",\"buffer_full_reports\":%" PRIu64 "}",
                p->records, p->events, p->ticks, p->strings, p->string_rereg, p->threads, p->thread_rereg,
                p->overflows);
+        drops += p->overflows;
     }
-    printf("],\"objects\":[");
+    printf("],\"buffer_full_reports\":%" PRIu64 ",\"objects\":[", drops);
     for (size_t i = 0; i < s->objects.count; i++) {
         const char *key;
-        obj_name_t *o = cli_map_at(&s->objects, i, &key, NULL);
+        const st_object_t *o = cli_map_at(&s->objects, i, &key, NULL);
         uint64_t k[2];
         memcpy(k, key, sizeof k);
         printf("%s{\"type\":\"%s\",\"koid\":%" PRIu64 ",", i ? "," : "", o->is_thread ? "thread" : "process",
@@ -598,41 +518,77 @@ static void print_json(sctx_t *s, uint64_t bytes) {
         json_key_str("name", o->name, strlen(o->name));
         printf("}");
     }
-    printf("],\"threads_with_events\":%zu,\"categories\":{", s->threads.count);
+    printf("],\"threads_with_events\":%zu,\"threads\":[", s->threads.count);
+    size_t *tix = sorted(&s->threads, cmp_threads);
+    for (size_t i = 0; tix && i < s->threads.count && i < s->top; i++) {
+        const char *key;
+        const st_thread_t *t = cli_map_at(&s->threads, tix[i], &key, NULL);
+        uint64_t k[3];
+        memcpy(k, key, sizeof k);
+        const char *tn = thread_name(s, k[2]);
+        printf("%s{\"provider\":%" PRIu64 ",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 ",", i ? "," : "", k[0],
+               k[1], k[2]);
+        json_key_str("name", tn, strlen(tn));
+        printf(",\"events\":%" PRIu64 ",\"busy_ns\":%" PRIu64, t->events, t->busy_ns);
+        int have;
+        uint64_t on = oncpu_of(s, k[2], &have);
+        if (have) {
+            printf(",\"oncpu_ns\":%" PRIu64, on);
+        }
+        printf("}");
+    }
+    free(tix);
+    printf("],\"categories\":{");
     for (size_t i = 0; i < s->cats.count; i++) {
         const char *key;
         size_t kl;
-        uint64_t *c = cli_map_at(&s->cats, i, &key, &kl);
+        const uint64_t *c = cli_map_at(&s->cats, i, &key, &kl);
         printf("%s", i ? "," : "");
         cli_json_str(stdout, key, kl);
         printf(":%" PRIu64, *c);
     }
     printf("},\"names\":[");
-    size_t *ix = sorted_names(&s->names);
+    size_t *ix = sorted(&s->names, cmp_names);
     for (size_t i = 0; ix && i < s->names.count && i < s->top; i++) {
-        const char *key;
-        name_stat_t *n = cli_map_at(&s->names, ix[i], &key, NULL);
-        const char *nm = key + strlen(key) + 1;
+        const st_name_t *n = cli_map_at(&s->names, ix[i], NULL, NULL);
+        const char *cat, *nm;
+        pair_of(s, (uint32_t)ix[i] + 1, &cat, &nm);
         printf("%s{", i ? "," : "");
-        json_key_str("category", key, strlen(key));
+        json_key_str("category", cat, strlen(cat));
         printf(",");
         json_key_str("name", nm, strlen(nm));
-        printf(",\"count\":%" PRIu64 ",\"durations\":%" PRIu64, n->count, n->ndur);
+        printf(",\"events\":%" PRIu64 ",\"count\":%" PRIu64, n->events, n->ndur);
         if (n->ndur) {
-            printf(",\"total_ns\":%" PRIu64 ",\"min_ns\":%" PRIu64 ",\"mean_ns\":%" PRIu64
-                   ",\"p50_ns\":%" PRIu64 ",\"p90_ns\":%" PRIu64 ",\"p99_ns\":%" PRIu64
-                   ",\"max_ns\":%" PRIu64,
-                   n->total, n->min, n->total / n->ndur, percentile(n, 0.5), percentile(n, 0.9),
-                   percentile(n, 0.99), n->max);
+            printf(",\"total_ns\":%" PRIu64 ",\"self_ns\":%" PRIu64 ",\"min_ns\":%" PRIu64
+                   ",\"mean_ns\":%" PRIu64 ",\"p50_ns\":%" PRIu64 ",\"p90_ns\":%" PRIu64
+                   ",\"p99_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64,
+                   n->total, n->self, n->min, n->total / n->ndur, st_percentile(n, 0.5),
+                   st_percentile(n, 0.9), st_percentile(n, 0.99), n->max);
         }
         printf("}");
     }
     free(ix);
+    printf("],\"slowest\":[");
+    for (unsigned i = 0; i < s->nslow; i++) {
+        const st_slow_t *e = &s->slow[i];
+        const char *cat, *nm;
+        pair_of(s, e->name, &cat, &nm);
+        printf("%s{\"duration_ns\":%" PRIu64 ",\"ts_ns\":%" PRIu64 ",\"provider\":%" PRIu64
+               ",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 ",",
+               i ? "," : "", e->dur, e->ts, e->provider, e->pid, e->tid);
+        json_key_str("category", cat, strlen(cat));
+        printf(",");
+        json_key_str("name", nm, strlen(nm));
+        printf(",\"args\":{");
+        int afirst = 1;
+        int cut = st_args_each(e->args, json_arg, &afirst);
+        printf("},\"args_truncated\":%s}", cut ? "true" : "false");
+    }
     printf("],\"counters\":[");
     for (size_t i = 0; i < s->counters.count && i < s->top; i++) {
         const char *key;
         size_t kl;
-        counter_stat_t *c = cli_map_at(&s->counters, i, &key, &kl);
+        const st_counter_t *c = cli_map_at(&s->counters, i, &key, &kl);
         uint64_t id;
         memcpy(&id, key + kl - 8, 8);
         printf("%s{", i ? "," : "");
@@ -644,7 +600,7 @@ static void print_json(sctx_t *s, uint64_t bytes) {
         for (size_t k = 0; k < s->series.count; k++) {
             const char *skey;
             size_t skl;
-            series_stat_t *se = cli_map_at(&s->series, k, &skey, &skl);
+            const st_series_t *se = cli_map_at(&s->series, k, &skey, &skl);
             if (se->counter != i) {
                 continue;
             }
@@ -661,24 +617,46 @@ static void print_json(sctx_t *s, uint64_t bytes) {
         }
         printf("]}");
     }
-    printf("],\"inline_strings\":%" PRIu64 ",\"inline_string_bytes\":%" PRIu64 "}\n", s->inline_strings,
+    printf("],\"inline_strings\":%" PRIu64 ",\"inline_string_bytes\":%" PRIu64, s->inline_strings,
            s->inline_bytes);
+    if (tree) {
+        size_t *order = tree_order(s);
+        printf(",\"tree_truncated\":%s,\"tree\":[", s->tree_full ? "true" : "false");
+        for (size_t t = 0; order && t < s->threads.count; t++) {
+            const char *key;
+            cli_map_at(&s->threads, t, &key, NULL);
+            uint64_t k[3];
+            memcpy(k, key, sizeof k);
+            printf("%s{\"provider\":%" PRIu64 ",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 ",\"children\":",
+                   t ? "," : "", k[0], k[1], k[2]);
+            print_tree_json(s, order, (uint32_t)t + 1, 0);
+            printf("}");
+        }
+        printf("]");
+        free(order);
+    }
+    printf("}\n");
 }
 
 /* ---- command ------------------------------------------------------------------------ */
 
-typedef struct stats_config {
-    const char *in;
-    int json;
-    unsigned top;
-} stats_config_t;
-
-static const stats_config_t stats_defaults = {NULL, 0, 20};
+static const stats_config_t stats_defaults = {NULL, 0, 0, 0, 20, 0};
 
 static const cli_opt_t stats_opts[] = {
     CLI_FLAG(stats_config_t, json, "json", 0, "one JSON object instead of text"),
-    CLI_UINT(stats_config_t, top, unsigned, "top", 0, 0, "N",
-             "rows of the (category, name) and counter tables (default 20)"),
+    CLI_UINT(stats_config_t, top, unsigned, "top", 0, 100000, "N",
+             "rows of the tables, slowest events listed, children per call-tree node (default 20)"),
+    CLI_FLAG(stats_config_t, tree, "tree", 0, "add the call tree per thread (total and self time per path)"),
+    CLI_FLAG(stats_config_t, folded, "folded", 0,
+             "print only the call tree as folded stacks (thread;a;b;c self_ns) for flame graphs"),
+    {.name = "jobs",
+     .short_name = 'j',
+     .kind = CLI_OPT_UINT,
+     CLI_FIELD(stats_config_t, jobs, unsigned),
+     .min = 0,
+     .max = 256,
+     .value_name = "N",
+     .help = "threads decoding ranges of the input (default 0: one per core); output is the same for any N"},
 };
 
 static const cli_spec_t stats_spec = {
@@ -694,51 +672,67 @@ static const cli_spec_t stats_spec = {
     1,
 };
 
-static void stats_free(sctx_t *s) {
-    for (size_t i = 0; i < s->names.count; i++) {
-        name_stat_t *n = cli_map_at(&s->names, i, NULL, NULL);
-        free(n->hist);
-    }
-    cli_map_free(&s->providers);
-    cli_map_free(&s->threads);
-    cli_map_free(&s->names);
-    cli_map_free(&s->cats);
-    cli_map_free(&s->counters);
-    cli_map_free(&s->series);
-    cli_map_free(&s->objects);
-    free(s->keybuf);
+static unsigned stats_top; /* range_new has only the context of the run */
+static int stats_tree;
+
+static void *range_new(void *ctx, size_t index) {
+    (void)ctx;
+    (void)index;
+    return st_new(stats_top, stats_tree);
 }
+
+static int range_merge(void *ctx, void *range) {
+    int rc = st_merge(ctx, range);
+    st_free(range);
+    return rc;
+}
+
+static void range_free(void *ctx, void *range) {
+    (void)ctx;
+    st_free(range);
+}
+
+static const cli_par_ops_t stats_ops = {range_new, st_on_record, st_on_error, range_merge, range_free};
 
 /* Reads the whole trace, then prints the summary; exit 1 when records were damaged. */
 static int stats_run(const stats_config_t *cfg) {
-    static sctx_t s; /* large: static, reset for in-process reruns */
-    memset(&s, 0, sizeof s);
-    s.json = cfg->json;
-    s.top = cfg->top;
-    s.keybuf = malloc(SERIES_KEY_OFF + 8 + FXT_MAX_INLINE_STRING_LEN + 8);
-    if (s.keybuf == NULL) {
-        return CLI_EXIT_LIMIT;
-    }
-    cli_map_init(&s.providers, sizeof(prov_stat_t));
-    cli_map_init(&s.threads, sizeof(thr_stat_t));
-    cli_map_init(&s.names, sizeof(name_stat_t));
-    cli_map_init(&s.cats, sizeof(uint64_t));
-    cli_map_init(&s.counters, sizeof(counter_stat_t));
-    cli_map_init(&s.series, sizeof(series_stat_t));
-    cli_map_init(&s.objects, sizeof(obj_name_t));
+    unsigned jobs = cfg->jobs ? cfg->jobs : cli_par_default_jobs();
     uint64_t bytes = 0;
-    /* Object names are collected here, so the reader need not keep its own object tables. */
-    fxt_reader_options_t ro = {sizeof ro, FXT_READ_NO_OBJECT_TABLES, 0};
-    int rc = cli_read_trace("stats", cfg->in, &ro, on_record, on_error, &s, &bytes);
+    st_state_t *s;
+    int rc;
+    stats_top = cfg->top;
+    stats_tree = cfg->tree || cfg->folded;
+    for (;;) {
+        s = st_new(cfg->top, stats_tree);
+        if (s == NULL) {
+            fprintf(stderr, "fxt stats: out of memory\n");
+            return CLI_EXIT_LIMIT;
+        }
+        /* Object names are collected here, so the reader need not keep its own object tables. */
+        fxt_reader_options_t ro = {sizeof ro, FXT_READ_NO_OBJECT_TABLES, 0};
+        rc = cli_read_parallel("stats", cfg->in, &ro, jobs, 0, &stats_ops, s, &bytes);
+        if (rc != CLI_PAR_RERUN || jobs == 1) {
+            break;
+        }
+        /* A limit was reached in a way that depends on the split: the exact answer needs one range. */
+        st_free(s);
+        jobs = 1;
+    }
+    for (unsigned i = 0; i < s->nerrmsg; i++) {
+        fprintf(stderr, "fxt stats: %s\n", s->errmsg[i]);
+    }
     /* No summary after a fatal read or I/O error: it would describe part of the trace as all of it. */
     if (rc == 0) {
-        if (s.json) {
-            print_json(&s, bytes);
+        if (cfg->folded) {
+            print_folded(s);
+        } else if (cfg->json) {
+            print_json(s, bytes, cfg->tree);
         } else {
-            print_text(&s, bytes);
+            print_text(s, bytes, cfg->tree);
         }
     }
-    stats_free(&s);
+    uint64_t errors = s->errors;
+    st_free(s);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "fxt stats: error writing output\n");
         return CLI_EXIT_IO;
@@ -746,7 +740,7 @@ static int stats_run(const stats_config_t *cfg) {
     if (rc != 0) {
         return rc;
     }
-    return s.errors ? CLI_EXIT_DATA : CLI_EXIT_OK;
+    return errors ? CLI_EXIT_DATA : CLI_EXIT_OK;
 }
 
 static int stats_main(int argc, char **argv) {
@@ -758,14 +752,18 @@ static int stats_main(int argc, char **argv) {
 const cli_command_t cli_cmd_stats = {
     "stats",
     stats_main,
-    "summarise a trace (durations, counts, threads)",
-    "fxt stats [--json] [--top N] [IN]",
-    "Summarise a trace in one streaming pass: size; records and bytes by kind;\n"
-    "providers (tick rates, string/thread table usage, dropped-record reports);\n"
-    "processes and threads with their names; time span; events by category; the\n"
-    "top (category, name) pairs by total duration with count, total, min, mean,\n"
-    "p50/p90/p99 (within 6.25%) and max of durations measured from begin/end pairs\n"
-    "and duration complete events; counters.\n",
+    "summarise a trace: where the time went (durations, self time, threads, slowest)",
+    "fxt stats [--json] [--top N] [--tree | --folded] [-j N] [IN]",
+    "Summarise a trace in one pass, decoded in parallel ranges on every core:\n"
+    "size; records by kind; providers (tick rates, string/thread table use, buffer-full\n"
+    "reports = dropped records); processes and threads; time span; threads by busy\n"
+    "time (top-level durations) with their share of the span and, with context-switch\n"
+    "records, on-CPU time; events by category; (category, name) pairs by total duration\n"
+    "with count of durations, total, self (without children), min, mean, p50/p90/p99\n"
+    "(within 6.25%) and max; the N slowest events with start, thread and arguments;\n"
+    "counters. --tree adds the call tree per thread; --folded prints folded stacks.\n",
     &stats_spec,
-    "exit status: 0 ok, 1 the trace had damaged records, 2 usage error, 3 I/O error\n",
+    "env FXT_RANGE_BYTES: smallest range decoded on its own (default 4 MiB; for tests).\n"
+    "exit status: 0 ok, 1 the trace had damaged records, 2 usage error, 3 I/O error,\n"
+    "4 out of memory\n",
 };

@@ -227,6 +227,17 @@ FXT_API void fxt_reader_destroy(fxt_reader_t *r);
 FXT_API void fxt_reader_reset(fxt_reader_t *r);
 
 /**
+ * Seed `dst` to continue decoding where `src` stands, at byte `offset` of the
+ * input: dst forgets its own state and gets a copy of src's byte order,
+ * providers (tick rates, string, thread and object tables) and current
+ * provider. Used to decode ranges of one trace in parallel: a reader that saw
+ * the metadata, initialization, string and thread records before a range
+ * seeds the range's reader (fxt stats -j). Not a pending partial record.
+ * @return FXT_OK, FXT_E_NOMEM (dst is then reset), FXT_E_INVALID_ARG.
+ */
+FXT_API fxt_status fxt_reader_seed(fxt_reader_t *dst, const fxt_reader_t *src, uint64_t offset);
+
+/**
  * Decode the next record.
  * @return FXT_OK          *rec holds a record (views valid until the next call).
  *         FXT_NEED_INPUT  `in` is used up (in->pos == in->size); pass more input,

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
 # needs: python3 jq
 # C: durations from duration complete events.
-expect_eq "C [count,durations,total,min,max]" \
-  "$(q '.names[] | select(.name=="C") | [.count,.durations,.total_ns,.min_ns,.max_ns]')" '[2,2,2500,500,2000]'
+expect_eq "C [events,count,total,min,max]" \
+  "$(q '.names[] | select(.name=="C") | [.events,.count,.total_ns,.min_ns,.max_ns]')" '[2,2,2500,500,2000]'

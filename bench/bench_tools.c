@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fxt tools' throughput against the reader's own decode rate, in one run.
+ *
+ * Writes a synthetic trace (fxt synth) to a temporary file, then times, best
+ * of 3: the reader alone over the mapped file (the floor a tool cannot beat
+ * on one core), and `fxt stats` with -j 1 and -j 2 run in-process (output to
+ * /dev/null). Prints MB/s, each tool's ratio to the reader and the -j 2 / -j 1
+ * scaling. On a loaded machine the scaling says more with `nproc` idle cores.
+ *
+ * Usage: bench_tools [MB] [FILE] (default 200 MB; FILE: use an existing trace)
+ */
+#include <fxt/reader.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static volatile uint64_t sink;
+
+/* The floor: every record decoded, a few fields touched so nothing is optimised away. */
+static double reader_pass(const uint8_t *data, size_t size) {
+    fxt_reader_t *r;
+    if (fxt_reader_create(NULL, &r) != FXT_OK) {
+        exit(1);
+    }
+    double t0 = now();
+    fxt_in_buffer_t in = {data, size, 0};
+    fxt_record_t rec;
+    uint64_t acc = 0;
+    for (;;) {
+        fxt_status st = fxt_reader_next(r, &in, &rec);
+        if (st == FXT_OK) {
+            acc += rec.kind + rec.size;
+        } else if (st == FXT_NEED_INPUT || st == FXT_END) {
+            break;
+        }
+    }
+    double t = now() - t0;
+    sink = acc;
+    fxt_reader_destroy(r);
+    return t;
+}
+
+/* One in-process run of the fxt command with stdout on /dev/null. */
+static double tool_pass(char **argv, int argc) {
+    fflush(stdout);
+    int saved = dup(1);
+    int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    close(null);
+    double t0 = now();
+    int rc = cli_main(argc, argv);
+    fflush(stdout);
+    double t = now() - t0;
+    dup2(saved, 1);
+    close(saved);
+    if (rc != 0 && rc != 1) {
+        fprintf(stderr, "fxt %s failed: exit %d\n", argv[1], rc);
+        exit(1);
+    }
+    return t;
+}
+
+int main(int argc, char **argv) {
+    unsigned mb = argc > 1 ? (unsigned)atoi(argv[1]) : 200;
+    char path[64];
+    if (argc > 2) {
+        snprintf(path, sizeof path, "%s", argv[2]);
+    } else {
+        snprintf(path, sizeof path, "/tmp/bench_tools_%d.fxt", (int)getpid());
+        char size[32];
+        snprintf(size, sizeof size, "%uM", mb ? mb : 1);
+        char *sargv[] = {"fxt", "synth", "--size", size, "-o", path, NULL};
+        if (cli_main(6, sargv) != 0) {
+            return 1;
+        }
+    }
+    int fd = open(path, O_RDONLY);
+    struct stat sb;
+    if (fd < 0 || fstat(fd, &sb) != 0) {
+        perror(path);
+        return 1;
+    }
+    size_t size = (size_t)sb.st_size;
+    const uint8_t *data = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (data == MAP_FAILED) {
+        perror("mmap");
+        return 1;
+    }
+    double best_r = 1e30, best_1 = 1e30, best_2 = 1e30;
+    char *a1[] = {"fxt", "stats", "-j", "1", path, NULL};
+    char *a2[] = {"fxt", "stats", "-j", "2", path, NULL};
+    /* Interleaved, so a load change on a shared machine hits every measurement alike. */
+    for (int rep = 0; rep < 3; rep++) {
+        double t = reader_pass(data, size);
+        best_r = t < best_r ? t : best_r;
+        t = tool_pass(a1, 5);
+        best_1 = t < best_1 ? t : best_1;
+        t = tool_pass(a2, 5);
+        best_2 = t < best_2 ? t : best_2;
+    }
+    double mbs = (double)size / 1e6;
+    printf("trace: %.1f MB (%s), %ld online cores\n", mbs, path, sysconf(_SC_NPROCESSORS_ONLN));
+    printf("reader (floor, 1 core):   %7.0f MB/s\n", mbs / best_r);
+    printf("fxt stats -j 1:           %7.0f MB/s  ratio %.2f of the reader\n", mbs / best_1, best_r / best_1);
+    printf("fxt stats -j 2:           %7.0f MB/s  ratio %.2f of the reader, scaling %.2fx of -j 1\n",
+           mbs / best_2, best_r / best_2, best_1 / best_2);
+    munmap((void *)(uintptr_t)data, size);
+    if (argc <= 2) {
+        unlink(path);
+    }
+    return 0;
+}

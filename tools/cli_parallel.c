@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: MIT */
+/* Parallel decoding of a trace file by ranges (see cli_parallel.h). */
+#include "cli_parallel.h"
+
+#include <fxt/format.h>
+#include <fxt/reader.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define DEFAULT_MIN_RANGE (UINT64_C(4) << 20)
+/* Ranges per job: small enough that a slow range or the pre-scan does not leave a core idle. */
+#define RANGES_PER_JOB 8
+
+unsigned cli_par_default_jobs(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1u : n > 256 ? 256u : (unsigned)n;
+}
+
+typedef struct prange {
+    uint64_t begin, end;
+    fxt_reader_t *seed; /* reader state at begin; NULL for range 0 (a fresh reader) */
+    void *state;
+    int taken, done, last;
+} prange_t;
+
+typedef struct par {
+    const char *cmd;
+    const cli_par_ops_t *ops;
+    void *ctx;
+    const fxt_reader_options_t *opt;
+    const uint8_t *data;
+    uint64_t size;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_mutex_t merge_mu; /* held by the one thread merging */
+    prange_t *ranges;
+    size_t cap, published, next_take, next_merge, max_inflight;
+    int scan_done, failed; /* failed: an exit code or CLI_PAR_RERUN; later ranges are not decoded */
+} par_t;
+
+/* Decodes range k with its seeded reader; the callbacks get the command's range state. */
+static int decode_range(par_t *p, prange_t *g, size_t k) {
+    fxt_reader_t *r = g->seed;
+    if (r == NULL && fxt_reader_create(p->opt, &r) != FXT_OK) {
+        return CLI_EXIT_LIMIT;
+    }
+    g->seed = NULL;
+    g->state = p->ops->range_new(p->ctx, k);
+    if (g->state == NULL) {
+        fxt_reader_destroy(r);
+        return CLI_EXIT_LIMIT;
+    }
+    fxt_in_buffer_t in = {p->data + g->begin, (size_t)(g->end - g->begin), 0};
+    fxt_record_t rec;
+    int rc = 0;
+    for (;;) {
+        fxt_status st = fxt_reader_next(r, &in, &rec);
+        if (st == FXT_OK) {
+            (void)p->ops->on_record(g->state, r, &rec);
+        } else if (st == FXT_NEED_INPUT) {
+            /* Only the last range can end inside a record: the pre-scan cuts at record starts. */
+            if (g->last && fxt_reader_finish(r) != FXT_OK) {
+                p->ops->on_error(g->state, r, fxt_reader_diag(r));
+            }
+            break;
+        } else if (st == FXT_END) {
+            break;
+        } else {
+            p->ops->on_error(g->state, r, fxt_reader_diag(r));
+            if (st == FXT_E_NOMEM) {
+                rc = CLI_EXIT_LIMIT;
+                break;
+            }
+        }
+    }
+    fxt_reader_destroy(r);
+    return rc;
+}
+
+/* Merges every finished range that is next in order; whoever holds merge_mu does it. */
+static void merge_ready(par_t *p) {
+    pthread_mutex_lock(&p->merge_mu);
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        prange_t *g = p->next_merge < p->published && p->ranges[p->next_merge].done && !p->failed
+                          ? &p->ranges[p->next_merge]
+                          : NULL;
+        pthread_mutex_unlock(&p->mu);
+        if (g == NULL) {
+            break;
+        }
+        int rc = p->ops->range_merge(p->ctx, g->state);
+        g->state = NULL;
+        pthread_mutex_lock(&p->mu);
+        p->next_merge++;
+        if (rc != 0 && !p->failed) {
+            p->failed = rc;
+        }
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+    }
+    pthread_mutex_unlock(&p->merge_mu);
+}
+
+/* Takes and decodes one published range; 0 when none is waiting (without blocking). */
+static int work_one(par_t *p) {
+    pthread_mutex_lock(&p->mu);
+    if (p->failed || p->next_take >= p->published) {
+        pthread_mutex_unlock(&p->mu);
+        return 0;
+    }
+    size_t k = p->next_take++;
+    prange_t *g = &p->ranges[k];
+    g->taken = 1;
+    pthread_mutex_unlock(&p->mu);
+    int rc = decode_range(p, g, k);
+    pthread_mutex_lock(&p->mu);
+    g->done = 1;
+    if (rc != 0 && !p->failed) {
+        p->failed = rc;
+    }
+    pthread_mutex_unlock(&p->mu);
+    merge_ready(p);
+    return 1;
+}
+
+static void *worker(void *arg) {
+    par_t *p = arg;
+    for (;;) {
+        if (work_one(p)) {
+            continue;
+        }
+        pthread_mutex_lock(&p->mu);
+        while (!p->failed && p->next_take >= p->published && !p->scan_done) {
+            pthread_cond_wait(&p->cv, &p->mu);
+        }
+        int more = !p->failed && p->next_take < p->published;
+        pthread_mutex_unlock(&p->mu);
+        if (!more) {
+            return NULL;
+        }
+    }
+}
+
+/* Makes range [begin, end) available; the main thread decodes ranges itself while too many are in flight. */
+static void publish(par_t *p, uint64_t begin, uint64_t end, fxt_reader_t *seed, int last) {
+    pthread_mutex_lock(&p->mu);
+    prange_t *g = &p->ranges[p->published];
+    g->begin = begin;
+    g->end = end;
+    g->seed = seed;
+    g->last = last;
+    p->published++;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        int full = !p->failed && p->published - p->next_merge >= p->max_inflight;
+        pthread_mutex_unlock(&p->mu);
+        if (!full || !work_one(p)) {
+            break;
+        }
+    }
+    /* Still full with nothing to take: wait for merges rather than seed more readers. */
+    pthread_mutex_lock(&p->mu);
+    while (!p->failed && p->published - p->next_merge >= p->max_inflight) {
+        pthread_cond_wait(&p->cv, &p->mu);
+    }
+    pthread_mutex_unlock(&p->mu);
+}
+
+/*
+ * The pre-scan: hops from header to header (sizes only) and feeds the records
+ * that change decoding state (metadata, initialization, string, thread; objects
+ * when the command keeps object tables) to one reader, which seeds each range.
+ * It stops where the reader would: a size-0 record or one running past the end.
+ */
+static int prescan(par_t *p, uint64_t range_bytes) {
+    fxt_reader_t *sr;
+    if (fxt_reader_create(p->opt, &sr) != FXT_OK) {
+        return CLI_EXIT_LIMIT;
+    }
+    int objects = !(p->opt && (p->opt->flags & FXT_READ_NO_OBJECT_TABLES));
+    /* The first header word decides the byte order, as in the reader. */
+    uint64_t first = p->size >= 8 ? fxt_load64(p->data) : 0;
+    int sw = first == FXT_MAGIC_RECORD ? 0 : first == FXT_MAGIC_RECORD_SWAPPED ? 1 : fxt_host_is_big_endian();
+    uint64_t off = 0, begin = 0, cut = range_bytes;
+    fxt_reader_t *seed = NULL;
+    int rc = 0;
+    fxt_record_t rec;
+    while (p->size - off >= 8 && p->published + 1 < p->cap) {
+        uint64_t h = fxt_load64_swapped(p->data + off, sw);
+        unsigned type = (unsigned)fxt_get_rec_type(h);
+        uint64_t words = type == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h);
+        if (words == 0 || words > (p->size - off) / 8u) {
+            break;
+        }
+        if (off >= cut) {
+            fxt_reader_t *next;
+            if (fxt_reader_create(p->opt, &next) != FXT_OK || fxt_reader_seed(next, sr, off) != FXT_OK) {
+                fxt_reader_destroy(next);
+                rc = CLI_EXIT_LIMIT;
+                break;
+            }
+            publish(p, begin, off, seed, 0);
+            seed = next;
+            begin = off;
+            cut = off + range_bytes;
+        }
+        /* The first record too: it fixes the seeding reader's byte order like the range readers'. */
+        if (type <= FXT_RECORD_THREAD || off == 0 ||
+            (objects && (type == FXT_RECORD_KERNEL_OBJECT || type == FXT_RECORD_USERSPACE_OBJECT))) {
+            fxt_in_buffer_t in = {p->data + off, (size_t)(words * 8u), 0};
+            /* Damaged records change nothing here; the range's reader reports them. */
+            if (fxt_reader_next(sr, &in, &rec) == FXT_E_NOMEM) {
+                rc = CLI_EXIT_LIMIT;
+                break;
+            }
+        }
+        off += words * 8u;
+    }
+    if (rc == 0) {
+        publish(p, begin, p->size, seed, 1);
+    } else {
+        fxt_reader_destroy(seed);
+    }
+    fxt_reader_destroy(sr);
+    pthread_mutex_lock(&p->mu);
+    p->scan_done = 1;
+    if (rc != 0 && !p->failed) {
+        p->failed = rc;
+    }
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+    return rc;
+}
+
+/* Sequential chunked read (stdin, compressed input): one range. */
+static int read_stream(const char *cmd, const char *path, const fxt_reader_options_t *opt,
+                       const cli_par_ops_t *ops, void *ctx, uint64_t *bytes_read) {
+    void *st = ops->range_new(ctx, 0);
+    if (st == NULL) {
+        fprintf(stderr, "fxt %s: out of memory\n", cmd);
+        return CLI_EXIT_LIMIT;
+    }
+    int rc = cli_read_trace(cmd, path, opt, ops->on_record, ops->on_error, st, bytes_read);
+    if (rc != 0) {
+        ops->range_free(ctx, st);
+        return rc;
+    }
+    return ops->range_merge(ctx, st);
+}
+
+/* Maps a regular, uncompressed file; 0 with *data NULL when it cannot be mapped (read it as a stream). */
+static int map_file(const char *path, const uint8_t **data, uint64_t *size) {
+    *data = NULL;
+    *size = 0;
+    if (path == NULL || strcmp(path, "-") == 0) {
+        return 0;
+    }
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        return 0; /* the stream path reports the error */
+    }
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size < 8 || (uint64_t)sb.st_size > SIZE_MAX) {
+        close(fd);
+        return 0;
+    }
+    void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) {
+        return 0;
+    }
+    const uint8_t *b = m;
+    /* gzip (1f 8b) and zstd (28 b5 2f fd): decompressed by the stream path. */
+    if ((b[0] == 0x1f && b[1] == 0x8b) || (b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd)) {
+        munmap(m, (size_t)sb.st_size);
+        return 0;
+    }
+    *data = b;
+    *size = (uint64_t)sb.st_size;
+    return 0;
+}
+
+int cli_read_parallel(const char *cmd, const char *path, const fxt_reader_options_t *opt, unsigned jobs,
+                      uint64_t min_range, const cli_par_ops_t *ops, void *ctx, uint64_t *bytes_read) {
+    const uint8_t *data;
+    uint64_t size;
+    map_file(path, &data, &size);
+    if (data == NULL) {
+        return read_stream(cmd, path, opt, ops, ctx, bytes_read);
+    }
+    if (bytes_read) {
+        *bytes_read = size;
+    }
+    const char *env = getenv("FXT_RANGE_BYTES");
+    if (env != NULL && *env) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(env, &end, 10);
+        if (errno || *end || v < 8) {
+            fprintf(stderr, "fxt %s: FXT_RANGE_BYTES must be a byte count >= 8, got '%s'\n", cmd, env);
+            munmap((void *)(uintptr_t)data, (size_t)size);
+            return CLI_EXIT_USAGE;
+        }
+        min_range = v;
+    } else if (min_range == 0) {
+        min_range = DEFAULT_MIN_RANGE;
+    }
+    uint64_t range_bytes = size / ((uint64_t)jobs * RANGES_PER_JOB);
+    range_bytes = range_bytes < min_range ? min_range : range_bytes;
+    par_t p;
+    memset(&p, 0, sizeof p);
+    p.cmd = cmd;
+    p.ops = ops;
+    p.ctx = ctx;
+    p.opt = opt;
+    p.data = data;
+    p.size = size;
+    p.max_inflight = 2u * jobs + 2u;
+    /* Cuts are at least range_bytes apart: this many ranges at most (the pre-scan also checks). */
+    p.cap = jobs <= 1 ? 1 : (size_t)(size / range_bytes) + 2;
+    p.ranges = calloc(p.cap, sizeof *p.ranges);
+    if (p.ranges == NULL) {
+        munmap((void *)(uintptr_t)data, (size_t)size);
+        fprintf(stderr, "fxt %s: out of memory\n", cmd);
+        return CLI_EXIT_LIMIT;
+    }
+    pthread_mutex_init(&p.mu, NULL);
+    pthread_cond_init(&p.cv, NULL);
+    pthread_mutex_init(&p.merge_mu, NULL);
+    if (jobs <= 1 || size <= range_bytes) {
+        /* One range, no pre-scan, no thread. */
+        p.ranges[0].begin = 0;
+        p.ranges[0].end = size;
+        p.ranges[0].last = 1;
+        p.published = 1;
+        p.scan_done = 1;
+        work_one(&p);
+    } else {
+        pthread_t *tids = calloc(jobs - 1, sizeof *tids);
+        unsigned started = 0;
+        for (unsigned i = 0; tids != NULL && i + 1 < jobs; i++) {
+            if (pthread_create(&tids[i], NULL, worker, &p) != 0) {
+                break; /* fewer threads: still correct, the main thread works too */
+            }
+            started++;
+        }
+        prescan(&p, range_bytes);
+        worker(&p);
+        for (unsigned i = 0; i < started; i++) {
+            pthread_join(tids[i], NULL);
+        }
+        free(tids);
+        merge_ready(&p);
+    }
+    int rc = p.failed;
+    for (size_t k = 0; k < p.published; k++) {
+        fxt_reader_destroy(p.ranges[k].seed);
+        if (p.ranges[k].state != NULL) {
+            ops->range_free(ctx, p.ranges[k].state);
+        }
+    }
+    if (rc == CLI_EXIT_LIMIT) {
+        fprintf(stderr, "fxt %s: out of memory\n", cmd);
+    }
+    free(p.ranges);
+    pthread_mutex_destroy(&p.mu);
+    pthread_cond_destroy(&p.cv);
+    pthread_mutex_destroy(&p.merge_mu);
+    munmap((void *)(uintptr_t)data, (size_t)size);
+    return rc;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Parallel decoding of one trace file: the input is split into ranges at
+ * record boundaries, each range is decoded on a worker thread by its own
+ * reader, seeded (fxt_reader_seed) with the string, thread, provider and
+ * tick-rate state a fast pre-scan of record headers found in force at the
+ * range's start, and the per-range results are merged in range order.
+ *
+ * A command provides per-range state (range_new), the usual record and error
+ * callbacks (called with that state, on a worker thread) and range_merge
+ * (called once per range, in order, one at a time). Results are identical to
+ * a sequential read when the merge is exact; a merge that cannot be exact
+ * (e.g. a limit depends on where ranges start) returns CLI_PAR_RERUN and the
+ * command reads again with jobs = 1.
+ *
+ * Regular uncompressed files are mapped (POSIX mmap) and read as one buffer,
+ * also with jobs = 1, so every -j sees the same whole-buffer decoding; stdin
+ * and compressed input are read sequentially in chunks (cli_read_trace).
+ * Memory: at most 2 x jobs + 2 ranges are in flight (decoded, not merged),
+ * each holding a seeded reader and the command's per-range state.
+ */
+#ifndef FXT_CLI_PARALLEL_H
+#define FXT_CLI_PARALLEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli_trace.h"
+
+typedef struct cli_par_ops {
+    /* New per-range state for range `index` (thread-safe: called on workers); NULL = out of memory. */
+    void *(*range_new)(void *ctx, size_t index);
+    /* Called with the range state; on_record's return value must be 0 (no early stop). */
+    cli_record_fn on_record;
+    cli_error_fn on_error;
+    /* Merge a range into ctx (in range order, never concurrently) and free it: 0, CLI_PAR_RERUN,
+     * or a CLI exit code. */
+    int (*range_merge)(void *ctx, void *range);
+    /* Free a range that will not be merged (after an error). */
+    void (*range_free)(void *ctx, void *range);
+} cli_par_ops_t;
+
+/* range_merge's and cli_read_parallel's answer: read again with jobs = 1. */
+#define CLI_PAR_RERUN (-1)
+
+/* Default -j: the number of online processors (1 if unknown). */
+unsigned cli_par_default_jobs(void);
+
+/*
+ * Read `path` ("-" or NULL = stdin) with `jobs` threads. Ranges are at least
+ * `min_range` bytes (0 = default 4 MiB; env FXT_RANGE_BYTES overrides it, so
+ * tests can split small inputs). Returns 0, a CLI exit code after a message
+ * prefixed with `cmd`, or CLI_PAR_RERUN. *bytes_read gets the input size.
+ */
+int cli_read_parallel(const char *cmd, const char *path, const fxt_reader_options_t *opt, unsigned jobs,
+                      uint64_t min_range, const cli_par_ops_t *ops, void *ctx, uint64_t *bytes_read);
+
+#endif

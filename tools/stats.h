@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fxt stats internals: the summary of one range of a trace (stats_collect.c)
+ * and of the whole trace (ranges merged in order), printed by cmd_stats.c.
+ *
+ * A range knows nothing of the durations open at its start: an end with no
+ * open begin in the range is kept as a "pop" of an inherited frame, and the
+ * time of the range's top-level slices is kept per "context" (between two
+ * pops), so the merge can hand it to whatever frame was open there. Call-tree
+ * nodes of a range hang from context roots that the merge grafts onto the
+ * open frames of the trace. Memory per range and for the trace is bounded by
+ * the limits below (docs/stats.md).
+ */
+#ifndef FXT_STATS_H
+#define FXT_STATS_H
+
+#include <fxt/reader.h>
+
+#include <stdint.h>
+
+#include "cli_map.h"
+
+/* 16 exact buckets for 0..15 ns, then 16 per power of two for exponents 4..63 (docs/stats.md). */
+#define ST_HBUCKETS (16 + 60 * 16)
+/* Open durations tracked per thread; deeper ones are counted but not measured (docs/stats.md). */
+#define ST_MAX_DEPTH 256
+#define ST_MAX_NAMES 200000 /* distinct (category, name) pairs kept apart; the rest pool in "(other)" */
+#define ST_MAX_NODES 250000 /* call-tree nodes; frames beyond are left out of the tree */
+#define ST_ARGS_BYTES 192   /* the arguments kept with an open duration, for --top's slowest events */
+#define ST_MAX_ERRMSG 10    /* damaged records reported on stderr */
+
+typedef struct st_name {
+    uint64_t events; /* events of this (category, name) */
+    uint64_t ndur;   /* durations measured */
+    uint64_t total, self, min, max;
+    uint32_t *hist; /* ST_HBUCKETS, allocated on the first duration */
+} st_name_t;
+
+typedef struct st_kind {
+    uint64_t count, bytes;
+} st_kind_t;
+
+typedef struct st_prov {
+    uint32_t id;
+    int has_id, named, ticks_set;
+    char name[256];
+    uint64_t records, bytes, events, overflows, ticks;
+    uint64_t strings, string_rereg, threads, thread_rereg;
+    /* String indexes are 15 bits (spec: String record), thread indexes 8 bits: 32768 and 256 bits. */
+    uint8_t str_set[4096];
+    uint8_t thr_set[32];
+} st_prov_t;
+
+/* An open duration. Names and nodes are map index + 1 (0 = none). */
+typedef struct st_frame {
+    uint64_t begin_ns, child_ns;
+    uint32_t name, node;
+    uint8_t args[ST_ARGS_BYTES]; /* serialised arguments of the begin (st_args_*) */
+} st_frame_t;
+
+/* An end met with no open begin in its range: it closes a frame inherited from earlier ranges. */
+typedef struct st_pop {
+    uint64_t end_ns, end_off;
+    uint64_t child_ns; /* top-level slices of the range between the previous pop and this one */
+} st_pop_t;
+
+typedef struct st_thread {
+    uint64_t events, busy_ns;
+    uint32_t depth;     /* open durations, counted even beyond ST_MAX_DEPTH */
+    uint32_t max_depth; /* deepest depth in this range (ranges) */
+    uint32_t cap;
+    st_frame_t *stack; /* min(depth, ST_MAX_DEPTH) frames, grown on demand */
+    /* ranges only: */
+    uint64_t ctx_child;              /* top-level slices since the last pop */
+    uint32_t npops, popcap, applied; /* applied: pops the merge has done */
+    st_pop_t *pops;
+} st_thread_t;
+
+/* A call-tree node: key (thread, parent node, context, name) as st_node_key_t. */
+typedef struct st_node_key {
+    uint32_t thread, parent, ctx, name;
+} st_node_key_t;
+
+typedef struct st_node {
+    uint64_t total, self, count;
+} st_node_t;
+
+typedef struct st_counter {
+    uint64_t samples;
+    uint64_t first_ns, last_ns;
+} st_counter_t;
+
+/* One series of a counter (an argument name): numeric values as doubles. */
+typedef struct st_series {
+    uint64_t counter; /* index of the counter in `counters` */
+    uint64_t samples;
+    double min, max, last;
+} st_series_t;
+
+typedef struct st_object {
+    uint64_t pid; /* process koid for threads */
+    int has_pid, is_thread;
+    char name[128];
+} st_object_t;
+
+/* Per CPU: who runs since when (context switches), and the first switch of a range. */
+typedef struct st_cpu {
+    uint64_t tid, since_ns;
+    int running;
+    int have_first;
+    uint64_t first_ns; /* ranges: the first switch, which ends the interval running at the range start */
+} st_cpu_t;
+
+/* One of the slowest events. */
+typedef struct st_slow {
+    uint64_t dur, ts, end_off;
+    uint64_t provider, pid, tid;
+    uint32_t name; /* map index + 1 */
+    uint8_t args[ST_ARGS_BYTES];
+} st_slow_t;
+
+typedef struct st_state {
+    unsigned top; /* --top: rows, slowest events kept */
+    int tree;     /* build the call tree (--tree, --folded) */
+    uint64_t records, errors, inline_strings, inline_bytes;
+    char errmsg[ST_MAX_ERRMSG][192];
+    unsigned nerrmsg;
+    st_kind_t kinds[FXT_KIND_COUNT_];
+    cli_map_t providers; /* (has_id, id) -> st_prov_t */
+    cli_map_t threads;   /* (provider, pid, tid) -> st_thread_t */
+    cli_map_t names;     /* category \0 name -> st_name_t */
+    cli_map_t cats;      /* category -> uint64 count */
+    cli_map_t counters;  /* category \0 name \0 id -> st_counter_t */
+    cli_map_t series;    /* counter index, argument name -> st_series_t */
+    cli_map_t objects;   /* (koid, type) -> st_object_t */
+    cli_map_t nodes;     /* st_node_key_t -> st_node_t */
+    cli_map_t cpus;      /* cpu -> st_cpu_t */
+    cli_map_t oncpu;     /* tid -> uint64 ns on a CPU */
+    int have_span;
+    uint64_t first_ns, last_ns;
+    st_slow_t *slow; /* the `top` slowest, slowest first */
+    unsigned nslow;
+    char *keybuf;
+    int tree_full;   /* a node could not be created */
+    unsigned merged; /* ranges merged into this state */
+} st_state_t;
+
+/* New empty state (a range or the whole trace); NULL when out of memory. */
+st_state_t *st_new(unsigned top, int tree);
+void st_free(st_state_t *s);
+/* cli_record_fn / cli_error_fn for one range (ctx = the range's st_state_t). */
+int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec);
+void st_on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d);
+/* Merge range `rg` into the trace `g` (ranges in order): 0, or CLI_PAR_RERUN when the
+ * result could depend on where ranges start (limits reached). Does not free rg. */
+int st_merge(st_state_t *g, st_state_t *rg);
+
+/* Percentile q of a name's durations (docs/stats.md). */
+uint64_t st_percentile(const st_name_t *ns, double q);
+/* Serialised arguments: calls fn for each (name, formatted value); 1 when some were left out. */
+typedef void (*st_arg_fn)(void *ctx, const char *name, size_t nlen, int is_str, const char *val, size_t vlen);
+int st_args_each(const uint8_t *blob, st_arg_fn fn, void *ctx);
+
+#endif

@@ -1,0 +1,1070 @@
+/* SPDX-License-Identifier: MIT */
+/* fxt stats: the summary of one range of records, and the in-order merge of ranges (stats.h). */
+#include "stats.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_parallel.h"
+#include "cli_trace.h"
+
+/* Series keys are built in keybuf past the longest counter key (two strings of up to
+ * 0x7fff bytes, their NULs and the 8-byte id), so the two never overlap. */
+#define SERIES_KEY_OFF (2 * (FXT_MAX_INLINE_STRING_LEN + 2) + 16)
+/* Direct-mapped caches of (category ref, name ref) and thread ref lookups, valid for one `gen`. */
+#define NCACHE 1024
+
+typedef struct name_cache {
+    uint16_t cat_ref, name_ref;
+    uint32_t cat_ver, name_ver; /* the two indexes' versions when cached */
+    uint32_t name, cat;         /* map index + 1; name 0 = empty entry */
+} name_cache_t;
+
+typedef struct thread_cache {
+    uint32_t gen, thread; /* map index + 1 */
+} thread_cache_t;
+
+/* A range's state with its lookup caches (never merged: the first member, so a cast works). */
+typedef struct st_range {
+    st_state_t s;
+    uint32_t gen;    /* thread cache: bumped by thread records and provider switches */
+    st_prov_t *prov; /* the current provider's entry, valid while providers.count is prov_count */
+    size_t prov_count;
+    /* Per string index, bumped when it is registered: one string record invalidates only the
+     * cached pairs that use it (traces register strings all along). */
+    uint32_t str_ver[1u << 15];
+    name_cache_t ncache[NCACHE];
+    thread_cache_t tcache[256];
+} st_range_t;
+
+/* A provider switch changes every string: the cached pairs are dropped. */
+static void strings_changed(st_range_t *rg) { memset(rg->ncache, 0, sizeof rg->ncache); }
+
+st_state_t *st_new(unsigned top, int tree) {
+    st_range_t *rg = calloc(1, sizeof *rg);
+    if (rg == NULL) {
+        return NULL;
+    }
+    st_state_t *s = &rg->s;
+    rg->gen = 1;
+    s->top = top;
+    s->tree = tree;
+    s->keybuf = malloc(SERIES_KEY_OFF + 8 + FXT_MAX_INLINE_STRING_LEN + 8);
+    s->slow = calloc(top ? top : 1, sizeof *s->slow);
+    if (s->keybuf == NULL || s->slow == NULL) {
+        free(s->keybuf);
+        free(s->slow);
+        free(rg);
+        return NULL;
+    }
+    cli_map_init(&s->providers, sizeof(st_prov_t));
+    cli_map_init(&s->threads, sizeof(st_thread_t));
+    cli_map_init(&s->names, sizeof(st_name_t));
+    cli_map_init(&s->cats, sizeof(uint64_t));
+    cli_map_init(&s->counters, sizeof(st_counter_t));
+    cli_map_init(&s->series, sizeof(st_series_t));
+    cli_map_init(&s->objects, sizeof(st_object_t));
+    cli_map_init(&s->nodes, sizeof(st_node_t));
+    cli_map_init(&s->cpus, sizeof(st_cpu_t));
+    cli_map_init(&s->oncpu, sizeof(uint64_t));
+    return s;
+}
+
+void st_free(st_state_t *s) {
+    if (s == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < s->names.count; i++) {
+        st_name_t *n = cli_map_at(&s->names, i, NULL, NULL);
+        free(n->hist);
+    }
+    for (size_t i = 0; i < s->threads.count; i++) {
+        st_thread_t *t = cli_map_at(&s->threads, i, NULL, NULL);
+        free(t->stack);
+        free(t->pops);
+    }
+    cli_map_t *maps[] = {&s->providers, &s->threads, &s->names, &s->cats, &s->counters,
+                         &s->series,    &s->objects, &s->nodes, &s->cpus, &s->oncpu};
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+        cli_map_free(maps[i]);
+    }
+    free(s->keybuf);
+    free(s->slow);
+    free(s); /* s is the first member of its st_range_t */
+}
+
+/* ---- histograms ------------------------------------------------------------------- */
+
+/* Log-linear bucket of v: the exponent picks the power of two, the next 4 bits the sub-bucket. */
+static unsigned hbucket(uint64_t v) {
+    if (v < 16) {
+        return (unsigned)v;
+    }
+    unsigned e = 63u - (unsigned)__builtin_clzll(v); /* >= 4 */
+    unsigned mant = (unsigned)((v >> (e - 4)) & 15u);
+    return 16u + (e - 4u) * 16u + mant;
+}
+
+/* The smallest value of bucket b: the inverse of hbucket, the reported percentile. */
+static uint64_t hbucket_low(unsigned b) {
+    if (b < 16) {
+        return b;
+    }
+    unsigned e = (b - 16u) / 16u + 4u, mant = (b - 16u) % 16u;
+    return ((uint64_t)(16u + mant)) << (e - 4u);
+}
+
+/* The lower bound of the bucket holding rank floor(q * n), clamped to [min, max] (docs/stats.md). */
+uint64_t st_percentile(const st_name_t *ns, double q) {
+    uint64_t target = (uint64_t)((double)ns->ndur * q);
+    if (target >= ns->ndur) {
+        target = ns->ndur - 1;
+    }
+    uint64_t seen = 0;
+    for (unsigned b = 0; b < ST_HBUCKETS; b++) {
+        seen += ns->hist[b];
+        if (seen > target) {
+            uint64_t v = hbucket_low(b);
+            return v < ns->min ? ns->min : v > ns->max ? ns->max : v;
+        }
+    }
+    return ns->max;
+}
+
+/* The histogram is allocated on the first duration: most pairs (instants, counters) never need it. */
+static int ensure_hist(st_name_t *ns) {
+    if (ns->hist == NULL) {
+        ns->hist = calloc(ST_HBUCKETS, sizeof *ns->hist);
+        if (ns->hist == NULL) {
+            return -1;
+        }
+        ns->min = UINT64_MAX; /* so the first duration sets it */
+    }
+    return 0;
+}
+
+/* Without memory for the histogram the duration is not counted. */
+static void add_duration(st_name_t *ns, uint64_t d, uint64_t self) {
+    if (ensure_hist(ns) != 0) {
+        return;
+    }
+    ns->ndur++;
+    ns->total += d;
+    ns->self += self;
+    ns->min = d < ns->min ? d : ns->min;
+    ns->max = d > ns->max ? d : ns->max;
+    ns->hist[hbucket(d)]++;
+}
+
+/* ---- arguments kept for the slowest events ------------------------------------------ */
+
+/* Layout: [count][truncated] then per argument [type][name length][name][value]: 8 bytes for
+ * numbers, [length][bytes] for strings. Cut at ST_ARGS_BYTES with the truncated flag set. */
+static void args_save(uint8_t *blob, const fxt_record_t *rec) {
+    size_t n = 2;
+    blob[0] = 0;
+    blob[1] = 0;
+    for (unsigned i = 0; i < rec->nargs; i++) {
+        const fxt_arg_t *a = &rec->args[i];
+        size_t nl = a->name.unresolved ? 1 : a->name.len;
+        const char *np = a->name.unresolved ? "?" : a->name.ptr;
+        size_t vl = a->type == FXT_ARG_STRING ? 1 + (a->str.unresolved ? 1 : a->str.len) : 8;
+        if (nl > 255 || vl > 256 || n + 2 + nl + vl > ST_ARGS_BYTES) {
+            blob[1] = 1;
+            return;
+        }
+        uint64_t v = 0;
+        switch (a->type) {
+        case FXT_ARG_INT32:
+            v = (uint64_t)(int64_t)a->v.i32;
+            break;
+        case FXT_ARG_UINT32:
+            v = a->v.u32;
+            break;
+        case FXT_ARG_BOOL:
+            v = (uint64_t)a->v.boolean;
+            break;
+        case FXT_ARG_DOUBLE:
+            memcpy(&v, &a->v.f64, 8);
+            break;
+        case FXT_ARG_STRING:
+        case FXT_ARG_NULL:
+            break;
+        default:
+            v = a->v.u64;
+            break;
+        }
+        blob[n++] = a->type;
+        blob[n++] = (uint8_t)nl;
+        memcpy(blob + n, np, nl);
+        n += nl;
+        if (a->type == FXT_ARG_STRING) {
+            blob[n++] = (uint8_t)(vl - 1);
+            memcpy(blob + n, a->str.unresolved ? "?" : a->str.ptr, vl - 1);
+            n += vl - 1;
+        } else {
+            memcpy(blob + n, &v, 8);
+            n += 8;
+        }
+        blob[0]++;
+    }
+}
+
+int st_args_each(const uint8_t *blob, st_arg_fn fn, void *ctx) {
+    size_t n = 2;
+    char buf[64];
+    for (unsigned i = 0; i < blob[0]; i++) {
+        unsigned type = blob[n++];
+        size_t nl = blob[n++];
+        const char *name = (const char *)blob + n;
+        n += nl;
+        if (type == FXT_ARG_STRING) {
+            size_t vl = blob[n++];
+            fn(ctx, name, nl, 1, (const char *)blob + n, vl);
+            n += vl;
+            continue;
+        }
+        uint64_t v;
+        memcpy(&v, blob + n, 8);
+        n += 8;
+        int len;
+        switch (type) {
+        case FXT_ARG_NULL:
+            len = snprintf(buf, sizeof buf, "null");
+            break;
+        case FXT_ARG_INT32:
+        case FXT_ARG_INT64:
+            len = snprintf(buf, sizeof buf, "%" PRId64, (int64_t)v);
+            break;
+        case FXT_ARG_DOUBLE: {
+            double d;
+            memcpy(&d, &v, 8);
+            len = snprintf(buf, sizeof buf, "%.17g", d);
+            break;
+        }
+        case FXT_ARG_POINTER:
+            len = snprintf(buf, sizeof buf, "0x%" PRIx64, v);
+            break;
+        case FXT_ARG_BOOL:
+            len = snprintf(buf, sizeof buf, "%s", v ? "true" : "false");
+            break;
+        default:
+            len = snprintf(buf, sizeof buf, "%" PRIu64, v);
+            break;
+        }
+        fn(ctx, name, nl, 0, buf, (size_t)len);
+    }
+    return blob[1];
+}
+
+/* ---- the slowest events -------------------------------------------------------------- */
+
+/* Slowest first; ties by earlier start, then earlier end record: the same order for any split. */
+static int slower(const st_slow_t *a, uint64_t dur, uint64_t ts, uint64_t end_off) {
+    if (a->dur != dur) {
+        return a->dur > dur;
+    }
+    if (a->ts != ts) {
+        return a->ts < ts;
+    }
+    return a->end_off < end_off;
+}
+
+/* The slot for an event of this duration among the `top` slowest, or NULL when it is not one. */
+static st_slow_t *slow_slot(st_state_t *s, uint64_t dur, uint64_t ts, uint64_t end_off) {
+    if (s->top == 0) {
+        return NULL;
+    }
+    if (s->nslow == s->top && slower(&s->slow[s->nslow - 1], dur, ts, end_off)) {
+        return NULL;
+    }
+    unsigned i = s->nslow < s->top ? s->nslow++ : s->nslow - 1;
+    while (i > 0 && !slower(&s->slow[i - 1], dur, ts, end_off)) {
+        s->slow[i] = s->slow[i - 1];
+        i--;
+    }
+    st_slow_t *e = &s->slow[i];
+    e->dur = dur;
+    e->ts = ts;
+    e->end_off = end_off;
+    return e;
+}
+
+/* ---- one range --------------------------------------------------------------------- */
+
+/* The provider named by (has_id, id), created with the default 1 tick = 1 ns (spec-notes). */
+static st_prov_t *prov_get(st_state_t *s, int has_id, uint32_t id, size_t *ix) {
+    st_prov_t *p = cli_map_get_ix(&s->providers, &(uint64_t[2]){(uint64_t)has_id, id}, 16, 1, ix);
+    if (p && p->ticks == 0) {
+        p->id = id;
+        p->has_id = has_id;
+        p->ticks = 1000000000u;
+    }
+    return p;
+}
+
+/* key = category \0 name (unresolved strings are "?") */
+static size_t name_key(char *buf, fxt_str_t cat, fxt_str_t name) {
+    size_t n = 0;
+    const fxt_str_t *parts[2] = {&cat, &name};
+    for (int k = 0; k < 2; k++) {
+        const char *p = parts[k]->unresolved ? "?" : parts[k]->ptr;
+        size_t l = parts[k]->unresolved ? 1 : parts[k]->len;
+        if (l) {
+            memcpy(buf + n, p, l);
+        }
+        n += l;
+        buf[n++] = '\0';
+    }
+    return n;
+}
+
+static const char other_key[] = "(other)\0(other)";
+
+/* The index + 1 of key's pair, or of "(other)" once ST_MAX_NAMES pairs exist: bounds memory
+ * against adversarial traces (docs/stats.md). 0 when out of memory. */
+static uint32_t name_ix(cli_map_t *names, const char *key, size_t n) {
+    size_t ix = 0;
+    void *v = cli_map_get_ix(names, key, n, 0, &ix);
+    if (v == NULL) {
+        if (names->count >= ST_MAX_NAMES) {
+            v = cli_map_get_ix(names, other_key, sizeof other_key, 1, &ix);
+        } else {
+            v = cli_map_get_ix(names, key, n, 1, &ix);
+        }
+    }
+    return v ? (uint32_t)ix + 1 : 0;
+}
+
+/* A call-tree node's index + 1 (0 when the tree is full or out of memory). */
+static uint32_t node_ix(st_state_t *s, uint32_t thread, uint32_t parent, uint32_t ctx, uint32_t name) {
+    st_node_key_t k = {thread, parent, ctx, name};
+    size_t ix = 0;
+    if (name == 0 || !s->tree) {
+        return 0;
+    }
+    void *v = cli_map_get_ix(&s->nodes, &k, sizeof k, 0, &ix);
+    if (v == NULL && s->nodes.count < ST_MAX_NODES) {
+        v = cli_map_get_ix(&s->nodes, &k, sizeof k, 1, &ix);
+    }
+    if (v == NULL) {
+        s->tree_full = 1;
+        return 0;
+    }
+    return (uint32_t)ix + 1;
+}
+
+static void node_add(st_state_t *s, uint32_t node, uint64_t dur, uint64_t self) {
+    if (node) {
+        st_node_t *n = cli_map_at(&s->nodes, node - 1, NULL, NULL);
+        n->total += dur;
+        n->self += self;
+        n->count++;
+    }
+}
+
+static int push_frame(st_thread_t *t) {
+    if (t->depth >= t->cap) {
+        uint32_t ncap = t->cap ? t->cap * 2 : 8;
+        ncap = ncap > ST_MAX_DEPTH ? ST_MAX_DEPTH : ncap;
+        st_frame_t *ns = realloc(t->stack, ncap * sizeof *ns);
+        if (ns == NULL) {
+            return -1;
+        }
+        t->stack = ns;
+        t->cap = ncap;
+    }
+    return 0;
+}
+
+/* A finished duration: its name, node, parent's child time (or the range's top-level time)
+ * and the slowest events. */
+static void close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey, uint32_t name, uint32_t node,
+                        uint64_t begin, uint64_t dur, uint64_t child, uint64_t end_off, const uint8_t *args,
+                        const fxt_record_t *rec) {
+    uint64_t self = dur > child ? dur - child : 0;
+    if (name) {
+        add_duration(cli_map_at(&s->names, name - 1, NULL, NULL), dur, self);
+    }
+    node_add(s, node, dur, self);
+    if (t->depth > 0) {
+        if (t->depth <= ST_MAX_DEPTH) {
+            t->stack[t->depth - 1].child_ns += dur;
+        }
+    } else {
+        t->ctx_child += dur;
+    }
+    st_slow_t *e = slow_slot(s, dur, begin, end_off);
+    if (e) {
+        e->provider = tkey[0];
+        e->pid = tkey[1];
+        e->tid = tkey[2];
+        e->name = name;
+        if (args) {
+            memcpy(e->args, args, ST_ARGS_BYTES);
+        } else {
+            args_save(e->args, rec);
+        }
+    }
+}
+
+/* Duration matching, call tree and self time of one begin, end or complete event. */
+static void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const uint64_t *tkey,
+                        const fxt_record_t *rec, uint32_t name, uint64_t ns, uint64_t end_ns) {
+    switch (rec->u.event.type) {
+    case FXT_EVENT_DURATION_BEGIN:
+        if (t->depth < ST_MAX_DEPTH && push_frame(t) == 0) {
+            st_frame_t *f = &t->stack[t->depth];
+            uint32_t parent = t->depth ? t->stack[t->depth - 1].node : 0;
+            f->begin_ns = ns;
+            f->child_ns = 0;
+            f->name = name;
+            /* A range's top-level frames hang from the root of the current context (stats.h). */
+            f->node = t->depth && parent == 0 ? 0 : node_ix(s, tix, parent, t->depth ? 0 : t->npops, name);
+            f->args[0] = 0;
+            f->args[1] = 0;
+            if (rec->nargs) {
+                args_save(f->args, rec);
+            }
+        }
+        t->depth++;
+        t->max_depth = t->depth > t->max_depth ? t->depth : t->max_depth;
+        break;
+    case FXT_EVENT_DURATION_END:
+        if (t->depth == 0) {
+            /* Ends a frame opened before this range, if any: resolved by the merge. */
+            if (t->npops == t->popcap) {
+                uint32_t ncap = t->popcap ? t->popcap * 2 : 8;
+                st_pop_t *np = realloc(t->pops, ncap * sizeof *np);
+                if (np == NULL) {
+                    return;
+                }
+                t->pops = np;
+                t->popcap = ncap;
+            }
+            t->pops[t->npops++] = (st_pop_t){ns, rec->offset, t->ctx_child};
+            t->ctx_child = 0;
+            return;
+        }
+        t->depth--;
+        if (t->depth < ST_MAX_DEPTH) {
+            const st_frame_t *f = &t->stack[t->depth];
+            /* Clamped at 0: an end before its begin must not wrap around. */
+            uint64_t dur = ns >= f->begin_ns ? ns - f->begin_ns : 0;
+            close_slice(s, t, tkey, f->name ? f->name : name, f->node, f->begin_ns, dur, f->child_ns,
+                        rec->offset, f->args, rec);
+        }
+        break;
+    case FXT_EVENT_DURATION_COMPLETE: {
+        /* A leaf: complete events carry no nesting of their own (docs/stats.md). */
+        if (t->depth > ST_MAX_DEPTH) {
+            break;
+        }
+        uint32_t parent = t->depth ? t->stack[t->depth - 1].node : 0;
+        uint32_t node = t->depth && parent == 0 ? 0 : node_ix(s, tix, parent, t->depth ? 0 : t->npops, name);
+        close_slice(s, t, tkey, name, node, ns, end_ns >= ns ? end_ns - ns : 0, 0, rec->offset, NULL, rec);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* Samples of a counter and of each numeric argument (a series). */
+static void on_counter(st_state_t *s, const fxt_record_t *rec, uint64_t ns) {
+    size_t n = name_key(s->keybuf, rec->u.event.category, rec->u.event.name);
+    /* A counter is identified by (category, name, id): the id tells series of one name apart. */
+    memcpy(s->keybuf + n, &rec->u.event.id, 8);
+    size_t cix = 0;
+    st_counter_t *c = cli_map_get_ix(&s->counters, s->keybuf, n + 8, 1, &cix);
+    if (c == NULL) {
+        return;
+    }
+    if (c->samples++ == 0) {
+        c->first_ns = ns;
+    }
+    c->last_ns = ns;
+    for (unsigned i = 0; i < rec->nargs; i++) {
+        const fxt_arg_t *a = &rec->args[i];
+        double v;
+        switch (a->type) {
+        case FXT_ARG_INT32:
+            v = a->v.i32;
+            break;
+        case FXT_ARG_UINT32:
+            v = a->v.u32;
+            break;
+        /* 64-bit integers beyond 2^53 are rounded as doubles (docs/stats.md). */
+        case FXT_ARG_INT64:
+            v = (double)a->v.i64;
+            break;
+        case FXT_ARG_UINT64:
+            v = (double)a->v.u64;
+            break;
+        case FXT_ARG_DOUBLE:
+            v = a->v.f64;
+            break;
+        default:
+            continue; /* not a numeric series */
+        }
+        char *k = s->keybuf + SERIES_KEY_OFF;
+        uint64_t c64 = cix;
+        size_t nl = a->name.ptr ? a->name.len : 0;
+        memcpy(k, &c64, 8);
+        if (nl) {
+            memcpy(k + 8, a->name.ptr, nl);
+        }
+        st_series_t *se = cli_map_get(&s->series, k, 8 + nl, 1);
+        if (se == NULL) {
+            continue;
+        }
+        if (se->samples++ == 0) {
+            se->counter = cix;
+            se->min = se->max = v;
+        }
+        se->min = v < se->min ? v : se->min;
+        se->max = v > se->max ? v : se->max;
+        se->last = v;
+    }
+}
+
+/* The (category, name) pair and category count indexes of an event, cached by string refs. */
+static void event_names(st_range_t *rg, const fxt_record_t *rec, uint32_t *name, uint32_t *cat) {
+    st_state_t *s = &rg->s;
+    const fxt_str_t *c = &rec->u.event.category, *nm = &rec->u.event.name;
+    name_cache_t *e = NULL;
+    if (!fxt_strref_is_inline(c->ref) && !fxt_strref_is_inline(nm->ref)) {
+        uint32_t key = (uint32_t)c->ref << 16 | nm->ref;
+        e = &rg->ncache[(key * 2654435761u) >> 22];
+        if (e->name != 0 && e->cat_ref == c->ref && e->name_ref == nm->ref &&
+            e->cat_ver == rg->str_ver[c->ref] && e->name_ver == rg->str_ver[nm->ref]) {
+            *name = e->name;
+            *cat = e->cat;
+            return;
+        }
+    }
+    size_t n = name_key(s->keybuf, *c, *nm);
+    *name = name_ix(&s->names, s->keybuf, n);
+    size_t cix = 0;
+    *cat = cli_map_get_ix(&s->cats, c->unresolved ? "?" : c->ptr, c->unresolved ? 1 : c->len, 1, &cix)
+               ? (uint32_t)cix + 1
+               : 0;
+    if (e) {
+        *e = (name_cache_t){c->ref, nm->ref, rg->str_ver[c->ref], rg->str_ver[nm->ref], *name, *cat};
+    }
+}
+
+/* Span, counts, the thread's duration stack and counter series of one event. */
+static void on_event(st_range_t *rg, fxt_reader_t *r, const fxt_record_t *rec, st_prov_t *p) {
+    st_state_t *s = &rg->s;
+    uint64_t tps = fxt_reader_ticks_per_second(r);
+    uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
+    p->events++;
+    if (!s->have_span) {
+        s->have_span = 1;
+        s->first_ns = s->last_ns = ns;
+    }
+    s->first_ns = ns < s->first_ns ? ns : s->first_ns;
+    s->last_ns = ns > s->last_ns ? ns : s->last_ns;
+    const fxt_str_t *cat = &rec->u.event.category, *name = &rec->u.event.name;
+    if (fxt_strref_is_inline(cat->ref)) {
+        s->inline_strings++;
+        s->inline_bytes += cat->len;
+    }
+    if (fxt_strref_is_inline(name->ref)) {
+        s->inline_strings++;
+        s->inline_bytes += name->len;
+    }
+    uint32_t nix, cix;
+    event_names(rg, rec, &nix, &cix);
+    if (cix) {
+        (*(uint64_t *)cli_map_at(&s->cats, cix - 1, NULL, NULL))++;
+    }
+    if (nix) {
+        ((st_name_t *)cli_map_at(&s->names, nix - 1, NULL, NULL))->events++;
+    }
+    const fxt_thread_ref_t *tr = &rec->u.event.thread;
+    /* Per provider: thread state belongs to the provider section (spec-notes). */
+    uint64_t key[3] = {rec->provider, tr->pid, tr->tid};
+    thread_cache_t *tc = tr->ref != FXT_THREADREF_INLINE ? &rg->tcache[tr->ref] : NULL;
+    uint32_t tix;
+    if (tc && tc->gen == rg->gen) {
+        tix = tc->thread;
+    } else {
+        size_t ix = 0;
+        tix = cli_map_get_ix(&s->threads, key, sizeof key, 1, &ix) ? (uint32_t)ix + 1 : 0;
+        if (tc) {
+            *tc = (thread_cache_t){rg->gen, tix};
+        }
+    }
+    if (tix == 0) {
+        return;
+    }
+    st_thread_t *t = cli_map_at(&s->threads, tix - 1, NULL, NULL);
+    t->events++;
+    switch (rec->u.event.type) {
+    case FXT_EVENT_DURATION_BEGIN:
+    case FXT_EVENT_DURATION_END:
+        on_duration(s, t, tix, key, rec, nix, ns, 0);
+        break;
+    case FXT_EVENT_DURATION_COMPLETE: {
+        uint64_t end = cli_ticks_to_ns(rec->u.event.end_ts, tps);
+        on_duration(s, t, tix, key, rec, nix, ns, end);
+        /* The span includes the end of duration complete events (docs/stats.md). */
+        s->last_ns = end > s->last_ns ? end : s->last_ns;
+        break;
+    }
+    case FXT_EVENT_COUNTER:
+        on_counter(s, rec, ns);
+        break;
+    default:
+        break;
+    }
+}
+
+/* On-CPU time: the interval since the CPU's previous switch belongs to the thread it switched in. */
+static void on_switch(st_state_t *s, uint32_t cpu, uint64_t ns, uint64_t in_tid) {
+    st_cpu_t *c = cli_map_get_u64(&s->cpus, cpu, 0, 1);
+    if (c == NULL) {
+        return;
+    }
+    if (c->running) {
+        uint64_t *t = cli_map_get_u64(&s->oncpu, c->tid, 0, 1);
+        if (t) {
+            *t += ns >= c->since_ns ? ns - c->since_ns : 0;
+        }
+    } else if (!c->have_first) {
+        /* The first switch of the range: the merge gives the time before it to the thread running then. */
+        c->have_first = 1;
+        c->first_ns = ns;
+    }
+    c->running = 1;
+    c->tid = in_tid;
+    c->since_ns = ns;
+}
+
+static void set_bit(uint8_t *set, unsigned i, uint64_t *rereg) {
+    if (set[i >> 3] & (1u << (i & 7))) {
+        (*rereg)++;
+    }
+    set[i >> 3] |= (uint8_t)(1u << (i & 7));
+}
+
+/* Per-kind and per-provider record counts, then the kinds that feed the summary. */
+int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
+    st_range_t *rg = ctx;
+    st_state_t *s = &rg->s;
+    s->records++;
+    s->kinds[rec->kind].count++;
+    s->kinds[rec->kind].bytes += rec->size;
+    /* The provider's entry, looked up again only when the context changes or the map grew
+     * (which may move its entries). */
+    st_prov_t *p = rg->prov;
+    if (p == NULL || rg->prov_count != s->providers.count || rec->kind == FXT_KIND_PROVIDER_INFO ||
+        rec->kind == FXT_KIND_PROVIDER_SECTION) {
+        int changed = p == NULL || rec->kind != FXT_KIND_EVENT;
+        p = rg->prov = prov_get(s, rec->has_provider, rec->provider, NULL);
+        rg->prov_count = s->providers.count;
+        if (changed) {
+            rg->gen++;
+            strings_changed(rg);
+        }
+        if (p == NULL) {
+            return 0; /* out of memory: the record is counted only globally */
+        }
+    }
+    p->records++;
+    p->bytes += rec->size;
+    switch (rec->kind) {
+    case FXT_KIND_EVENT:
+        on_event(rg, r, rec, p);
+        break;
+    case FXT_KIND_PROVIDER_INFO:
+        /* The name length is 8 bits (spec: Provider info metadata): it always fits. */
+        snprintf(p->name, sizeof p->name, "%.*s", (int)rec->u.provider_info.name.len,
+                 rec->u.provider_info.name.ptr);
+        p->named = 1;
+        break;
+    case FXT_KIND_PROVIDER_EVENT:
+        /* Drops count for the provider the event names, which need not be the current one. */
+        if (rec->u.provider_event.event == FXT_PROVIDER_EVENT_BUFFER_FULL) {
+            st_prov_t *d = prov_get(s, 1, rec->u.provider_event.id, NULL);
+            if (d) {
+                d->overflows++;
+            }
+        }
+        break;
+    case FXT_KIND_INIT:
+        p->ticks = rec->u.init.ticks_per_second;
+        p->ticks_set = 1;
+        break;
+    case FXT_KIND_STRING:
+        p->strings++;
+        /* Re-registration replaces the earlier string (spec-notes); counted as a hint of slot recycling. */
+        set_bit(p->str_set, rec->u.string.index, &p->string_rereg);
+        rg->str_ver[rec->u.string.index & 0x7fff]++;
+        break;
+    case FXT_KIND_THREAD:
+        p->threads++;
+        set_bit(p->thr_set, rec->u.thread.index, &p->thread_rereg);
+        rg->gen++;
+        break;
+    case FXT_KIND_KERNEL_OBJECT: {
+        uint32_t ot = rec->u.kernel_object.obj_type;
+        if ((ot == FXT_OBJ_PROCESS || ot == FXT_OBJ_THREAD) && !rec->u.kernel_object.name.unresolved) {
+            st_object_t *o = cli_map_get_u64(&s->objects, rec->u.kernel_object.koid, ot, 1);
+            if (o) {
+                o->is_thread = ot == FXT_OBJ_THREAD;
+                /* Truncated to 127 bytes: object names are only printed. */
+                snprintf(o->name, sizeof o->name, "%.*s", (int)rec->u.kernel_object.name.len,
+                         rec->u.kernel_object.name.ptr);
+                for (unsigned i = 0; i < rec->nargs; i++) {
+                    const fxt_arg_t *a = &rec->args[i];
+                    if (a->type == FXT_ARG_KOID && a->name.ptr && a->name.len == 7 &&
+                        !memcmp(a->name.ptr, "process", 7)) {
+                        o->pid = a->v.koid;
+                        o->has_pid = 1;
+                    }
+                }
+            }
+        }
+        break;
+    }
+    case FXT_KIND_CONTEXT_SWITCH:
+        on_switch(s, rec->u.context_switch.cpu,
+                  cli_ticks_to_ns(rec->u.context_switch.ts, fxt_reader_ticks_per_second(r)),
+                  rec->u.context_switch.in_tid);
+        break;
+    case FXT_KIND_LEGACY_CONTEXT_SWITCH:
+        on_switch(s, rec->u.legacy_context_switch.cpu,
+                  cli_ticks_to_ns(rec->u.legacy_context_switch.ts, fxt_reader_ticks_per_second(r)),
+                  rec->u.legacy_context_switch.in.tid);
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+/* Damaged records are counted; the first ST_MAX_ERRMSG are kept for stderr, printed in order. */
+void st_on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
+    st_state_t *s = ctx;
+    (void)r;
+    if (s->nerrmsg < ST_MAX_ERRMSG) {
+        snprintf(s->errmsg[s->nerrmsg++], sizeof s->errmsg[0], "offset %" PRIu64 ": %s", d->offset, d->msg);
+    }
+    s->errors++;
+}
+
+/* ---- merging ranges in order ------------------------------------------------------------ */
+
+/* Adds top-level time of a range to the frame open in the trace, or to the thread's busy time. */
+static void give_child(st_thread_t *g, uint64_t ns) {
+    if (g->depth > 0) {
+        g->stack[g->depth - 1].child_ns += ns;
+    } else {
+        g->busy_ns += ns;
+    }
+}
+
+/* Top-level time since the range's previous pop, then the pop: closes the trace's open frame. */
+static void apply_pop(st_state_t *g, st_thread_t *gt, const uint64_t *tkey, const st_pop_t *pop) {
+    give_child(gt, pop->child_ns);
+    if (gt->depth == 0) {
+        return; /* an end without a begin: ignored (docs/stats.md) */
+    }
+    gt->depth--;
+    st_frame_t f = gt->stack[gt->depth];
+    uint64_t dur = pop->end_ns >= f.begin_ns ? pop->end_ns - f.begin_ns : 0;
+    close_slice(g, gt, tkey, f.name, f.node, f.begin_ns, dur, f.child_ns, pop->end_off, f.args, NULL);
+    /* close_slice gave the duration to the range's top level when the trace has no open frame left. */
+    gt->busy_ns += gt->ctx_child;
+    gt->ctx_child = 0;
+}
+
+static void advance(st_state_t *g, st_thread_t *gt, const uint64_t *tkey, st_thread_t *lt, uint32_t upto) {
+    while (lt->applied < upto && lt->applied < lt->npops) {
+        apply_pop(g, gt, tkey, &lt->pops[lt->applied++]);
+    }
+}
+
+static int popcount8(uint8_t v) { return __builtin_popcount(v); }
+
+static void merge_bits(uint8_t *gset, const uint8_t *lset, size_t n, uint64_t *rereg) {
+    for (size_t i = 0; i < n; i++) {
+        *rereg += (uint64_t)popcount8(gset[i] & lset[i]);
+        gset[i] |= lset[i];
+    }
+}
+
+int st_merge(st_state_t *g, st_state_t *l) {
+    int rc = 0;
+    uint32_t *nmap = NULL, *tmap = NULL, *node_map = NULL;
+    uint64_t *cmap = NULL;
+    g->records += l->records;
+    g->errors += l->errors;
+    for (unsigned i = 0; i < l->nerrmsg && g->nerrmsg < ST_MAX_ERRMSG; i++) {
+        memcpy(g->errmsg[g->nerrmsg++], l->errmsg[i], sizeof l->errmsg[i]);
+    }
+    g->inline_strings += l->inline_strings;
+    g->inline_bytes += l->inline_bytes;
+    for (int k = 0; k < FXT_KIND_COUNT_; k++) {
+        g->kinds[k].count += l->kinds[k].count;
+        g->kinds[k].bytes += l->kinds[k].bytes;
+    }
+    if (l->have_span) {
+        g->first_ns = !g->have_span || l->first_ns < g->first_ns ? l->first_ns : g->first_ns;
+        g->last_ns = !g->have_span || l->last_ns > g->last_ns ? l->last_ns : g->last_ns;
+        g->have_span = 1;
+    }
+    g->tree_full |= l->tree_full;
+    for (size_t i = 0; i < l->providers.count; i++) {
+        st_prov_t *lp = cli_map_at(&l->providers, i, NULL, NULL);
+        st_prov_t *gp = prov_get(g, lp->has_id, lp->id, NULL);
+        if (gp == NULL) {
+            goto nomem;
+        }
+        gp->records += lp->records;
+        gp->bytes += lp->bytes;
+        gp->events += lp->events;
+        gp->overflows += lp->overflows;
+        gp->strings += lp->strings;
+        gp->threads += lp->threads;
+        gp->string_rereg += lp->string_rereg;
+        gp->thread_rereg += lp->thread_rereg;
+        /* A range's first registration of an index re-registers it if an earlier range did. */
+        merge_bits(gp->str_set, lp->str_set, sizeof gp->str_set, &gp->string_rereg);
+        merge_bits(gp->thr_set, lp->thr_set, sizeof gp->thr_set, &gp->thread_rereg);
+        if (lp->named) {
+            memcpy(gp->name, lp->name, sizeof gp->name);
+            gp->named = 1;
+        }
+        if (lp->ticks_set) {
+            gp->ticks = lp->ticks;
+            gp->ticks_set = 1;
+        }
+    }
+    for (size_t i = 0; i < l->cats.count; i++) {
+        const char *key;
+        size_t kl;
+        uint64_t *lc = cli_map_at(&l->cats, i, &key, &kl);
+        uint64_t *gc = cli_map_get(&g->cats, key, kl, 1);
+        if (gc == NULL) {
+            goto nomem;
+        }
+        *gc += *lc;
+    }
+    nmap = calloc(l->names.count + 1, sizeof *nmap);
+    tmap = calloc(l->threads.count + 1, sizeof *tmap);
+    node_map = calloc(l->nodes.count + 1, sizeof *node_map);
+    cmap = calloc(l->counters.count + 1, sizeof *cmap);
+    if (nmap == NULL || tmap == NULL || node_map == NULL || cmap == NULL) {
+        goto nomem;
+    }
+    for (size_t i = 0; i < l->names.count; i++) {
+        const char *key;
+        size_t kl;
+        st_name_t *ln = cli_map_at(&l->names, i, &key, &kl);
+        nmap[i] = name_ix(&g->names, key, kl);
+        if (nmap[i] == 0) {
+            goto nomem;
+        }
+        st_name_t *gn = cli_map_at(&g->names, nmap[i] - 1, NULL, NULL);
+        gn->events += ln->events;
+        if (ln->ndur) {
+            if (ensure_hist(gn) != 0) {
+                goto nomem;
+            }
+            gn->ndur += ln->ndur;
+            gn->total += ln->total;
+            gn->self += ln->self;
+            gn->min = ln->min < gn->min ? ln->min : gn->min;
+            gn->max = ln->max > gn->max ? ln->max : gn->max;
+            for (unsigned b = 0; b < ST_HBUCKETS; b++) {
+                gn->hist[b] += ln->hist[b];
+            }
+        }
+    }
+    /* Pooling into "(other)" and a full call tree depend on what earlier ranges saw: exact only in one. */
+    if (g->merged > 0 && (g->names.count >= ST_MAX_NAMES || l->tree_full)) {
+        rc = CLI_PAR_RERUN;
+        goto done;
+    }
+    for (size_t i = 0; i < l->objects.count; i++) {
+        const char *key;
+        size_t kl;
+        st_object_t *lo = cli_map_at(&l->objects, i, &key, &kl);
+        st_object_t *go = cli_map_get(&g->objects, key, kl, 1);
+        if (go == NULL) {
+            goto nomem;
+        }
+        go->is_thread = lo->is_thread;
+        memcpy(go->name, lo->name, sizeof go->name);
+        if (lo->has_pid) {
+            go->pid = lo->pid;
+            go->has_pid = 1;
+        }
+    }
+    for (size_t i = 0; i < l->counters.count; i++) {
+        const char *key;
+        size_t kl, gix = 0;
+        st_counter_t *lc = cli_map_at(&l->counters, i, &key, &kl);
+        st_counter_t *gc = cli_map_get_ix(&g->counters, key, kl, 1, &gix);
+        if (gc == NULL) {
+            goto nomem;
+        }
+        cmap[i] = gix;
+        if (gc->samples == 0) {
+            gc->first_ns = lc->first_ns;
+        }
+        gc->samples += lc->samples;
+        gc->last_ns = lc->last_ns;
+    }
+    for (size_t i = 0; i < l->series.count; i++) {
+        const char *key;
+        size_t kl;
+        st_series_t *ls = cli_map_at(&l->series, i, &key, &kl);
+        char *k = g->keybuf + SERIES_KEY_OFF;
+        uint64_t c64 = cmap[ls->counter];
+        memcpy(k, &c64, 8);
+        memcpy(k + 8, key + 8, kl - 8);
+        st_series_t *gs = cli_map_get(&g->series, k, kl, 1);
+        if (gs == NULL) {
+            goto nomem;
+        }
+        if (gs->samples == 0) {
+            gs->counter = c64;
+            gs->min = ls->min;
+            gs->max = ls->max;
+        }
+        gs->samples += ls->samples;
+        gs->min = ls->min < gs->min ? ls->min : gs->min;
+        gs->max = ls->max > gs->max ? ls->max : gs->max;
+        gs->last = ls->last;
+    }
+    for (size_t i = 0; i < l->threads.count; i++) {
+        const char *key;
+        size_t kl, gix = 0;
+        st_thread_t *lt = cli_map_at(&l->threads, i, &key, &kl);
+        st_thread_t *gt = cli_map_get_ix(&g->threads, key, kl, 1, &gix);
+        if (gt == NULL) {
+            goto nomem;
+        }
+        tmap[i] = (uint32_t)gix + 1;
+        gt->events += lt->events;
+        /* Stack limits hold per range: with frames open before it, the sums may pass them. */
+        if (gt->depth > 0 && (uint64_t)gt->depth + lt->max_depth > ST_MAX_DEPTH) {
+            rc = CLI_PAR_RERUN;
+            goto done;
+        }
+    }
+    /* Call-tree nodes in the range's order, each after the pops of its thread that came before it. */
+    for (size_t i = 0; i < l->nodes.count; i++) {
+        const char *key;
+        st_node_t *ln = cli_map_at(&l->nodes, i, &key, NULL);
+        st_node_key_t k;
+        memcpy(&k, key, sizeof k);
+        const char *tkey;
+        st_thread_t *lt = cli_map_at(&l->threads, k.thread - 1, &tkey, NULL);
+        st_thread_t *gt = cli_map_at(&g->threads, tmap[k.thread - 1] - 1, NULL, NULL);
+        uint32_t gparent;
+        if (k.parent) {
+            gparent = node_map[k.parent - 1];
+        } else {
+            uint64_t tk[3];
+            memcpy(tk, tkey, sizeof tk);
+            advance(g, gt, tk, lt, k.ctx);
+            gparent = gt->depth ? gt->stack[gt->depth - 1].node : 0;
+        }
+        node_map[i] =
+            k.parent && gparent == 0 ? 0 : node_ix(g, tmap[k.thread - 1], gparent, 0, nmap[k.name - 1]);
+        if (node_map[i]) {
+            st_node_t *gn = cli_map_at(&g->nodes, node_map[i] - 1, NULL, NULL);
+            gn->total += ln->total;
+            gn->self += ln->self;
+            gn->count += ln->count;
+        }
+    }
+    for (size_t i = 0; i < l->threads.count; i++) {
+        const char *key;
+        st_thread_t *lt = cli_map_at(&l->threads, i, &key, NULL);
+        st_thread_t *gt = cli_map_at(&g->threads, tmap[i] - 1, NULL, NULL);
+        uint64_t tk[3];
+        memcpy(tk, key, sizeof tk);
+        advance(g, gt, tk, lt, lt->npops);
+        give_child(gt, lt->ctx_child);
+        /* Frames still open at the range's end stay open in the trace. */
+        uint32_t stored = lt->depth < ST_MAX_DEPTH ? lt->depth : ST_MAX_DEPTH;
+        for (uint32_t d = 0; d < stored; d++) {
+            if (push_frame(gt) != 0) {
+                goto nomem;
+            }
+            st_frame_t *f = &gt->stack[gt->depth];
+            *f = lt->stack[d];
+            f->name = f->name ? nmap[f->name - 1] : 0;
+            f->node = f->node ? node_map[f->node - 1] : 0;
+            gt->depth++;
+        }
+        gt->depth += lt->depth - stored;
+        gt->max_depth = gt->depth > gt->max_depth ? gt->depth : gt->max_depth;
+    }
+    for (unsigned i = 0; i < l->nslow; i++) {
+        st_slow_t *ls = &l->slow[i];
+        st_slow_t *gs = slow_slot(g, ls->dur, ls->ts, ls->end_off);
+        if (gs) {
+            uint32_t name = ls->name ? nmap[ls->name - 1] : 0;
+            *gs = *ls;
+            gs->name = name;
+        }
+    }
+    for (size_t i = 0; i < l->cpus.count; i++) {
+        const char *key;
+        size_t kl;
+        st_cpu_t *lc = cli_map_at(&l->cpus, i, &key, &kl);
+        st_cpu_t *gc = cli_map_get(&g->cpus, key, kl, 1);
+        if (gc == NULL) {
+            goto nomem;
+        }
+        if (lc->have_first && gc->running) {
+            uint64_t *t = cli_map_get_u64(&g->oncpu, gc->tid, 0, 1);
+            if (t) {
+                *t += lc->first_ns >= gc->since_ns ? lc->first_ns - gc->since_ns : 0;
+            }
+        }
+        if (!gc->running && !gc->have_first) {
+            gc->have_first = lc->have_first;
+            gc->first_ns = lc->first_ns;
+        }
+        gc->running = lc->running;
+        gc->tid = lc->tid;
+        gc->since_ns = lc->since_ns;
+    }
+    for (size_t i = 0; i < l->oncpu.count; i++) {
+        const char *key;
+        size_t kl;
+        uint64_t *lv = cli_map_at(&l->oncpu, i, &key, &kl);
+        uint64_t *gv = cli_map_get(&g->oncpu, key, kl, 1);
+        if (gv == NULL) {
+            goto nomem;
+        }
+        *gv += *lv;
+    }
+    /* Which paths a full tree leaves out must not depend on the split either. */
+    if (g->merged > 0 && g->tree_full) {
+        rc = CLI_PAR_RERUN;
+        goto done;
+    }
+    g->merged++;
+    goto done;
+nomem:
+    rc = CLI_EXIT_LIMIT;
+done:
+    free(nmap);
+    free(tmap);
+    free(node_map);
+    free(cmap);
+    return rc;
+}
