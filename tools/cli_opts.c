@@ -262,8 +262,15 @@ static int take_option(const cli_spec_t *spec, int argc, char **argv, int *i, vo
         o = find_long(spec, a + 2, len);
         inline_val = eq ? eq + 1 : NULL;
     } else {
-        /* Short options are not bundled ("-oX" is refused): -o is the only one there is. */
-        o = a[2] == '\0' ? find_short(spec, a[1]) : NULL;
+        /* Short options are not bundled; a value may be attached ("-j2", "-ofile"). */
+        o = find_short(spec, a[1]);
+        if (o != NULL && a[2] != '\0') {
+            if (o->kind == CLI_OPT_FLAG) {
+                o = NULL; /* "-qx" is not a bundle of flags here */
+            } else {
+                inline_val = a + 2;
+            }
+        }
     }
     if (o == NULL) {
         return usage_error(spec, "unknown option '%s' (see 'fxt help %s')", a, spec->cmd);
