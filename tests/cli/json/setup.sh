@@ -7,6 +7,7 @@
 # log, blobs, invalid UTF-8).
 "$FXT" synth --providers 3 --ticks-per-second 999999937 --all-records --events 5000 -o s.fxt
 record s "$FXT" json s.fxt -o s.json
+record sobj "$FXT" json --system-events=fuchsia s.fxt -o sobj.json
 "$FXT" dump --json s.fxt > s.jsonl
 
 if have python3; then
@@ -46,4 +47,5 @@ PY
   record hand "$FXT" json hand.fxt > hand.json
   record big "$FXT" json big.fxt > big.json
   record sys "$FXT" json sys.fxt > sys.json
+  record sysobj "$FXT" json --system-events=fuchsia sys.fxt > sysobj.json
 fi
