@@ -341,7 +341,7 @@ static void begin_event(jctx_t *j) {
     jb_putc(&j->out, '\n');
 }
 
-/* ,"args":{...} with every argument of a known type (nothing when there are none); with
+/* ,"args":{...} with every argument of a known type (empty when there are none); with
  * `open`, the object was opened by the caller: arguments continue it and it is closed.
  * Returns how many were written. */
 static unsigned write_args(jbuf_t *o, const fxt_record_t *rec, const char *extra_key, fxt_str_t extra,
@@ -415,6 +415,10 @@ static unsigned write_args(jbuf_t *o, const fxt_record_t *rec, const char *extra
     }
     if (written) {
         jb_putc(o, '}');
+    } else {
+        /* "args" on every event, as Chrome writes them: DevTools reads args of some event
+         * names (an instant named DrawFrame) without checking that they exist */
+        JB_LIT(o, ",\"args\":{}");
     }
     return written - (open ? 1 : 0);
 }
@@ -587,8 +591,18 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     if (!selected) {
         return;
     }
+    u128 at = ns;
+    if (rec->u.event.type >= FXT_EVENT_FLOW_BEGIN && rec->u.event.type <= FXT_EVENT_FLOW_END) {
+        /* A flow event binds to its enclosing slice; DevTools finds that slice only by an equal
+         * ts (and pid, tid, cat), so the event moves to the start of the innermost open
+         * begin/end slice of its thread (docs/json.md, Flows). */
+        jthread_t *th = thread_of(j, rec);
+        if (th != NULL && th->depth > 0 && th->deep == 0) {
+            at = th->f[th->depth - 1].ns;
+        }
+    }
     begin_event(j);
-    event_head(j, o, rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
+    event_head(j, o, rec->u.event.category, rec->u.event.name, at, &rec->u.event.thread);
     switch (rec->u.event.type) {
     case FXT_EVENT_INSTANT: {
         uint64_t s = FXT_SCOPE_THREAD;
