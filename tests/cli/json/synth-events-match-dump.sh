@@ -3,7 +3,8 @@
 # Every event matches fxt dump --json of the same trace: ts exact to the ns at
 # each provider's tick rate, ph, ids, every argument; each duration begin/end
 # pair is one X event at its end's place, with the begin's keys and arguments
-# and dur = end - begin; names of the 12 threads and 3 processes; 9 system
+# and dur = end - begin; a flow event has the ts of the innermost open begin
+# of its thread (its own without one); names of the 12 threads and 3 processes; 9 system
 # events (as systrace lines, and as objects with --system-events=fuchsia).
 "$PYTHON" - <<'PY'
 import json, sys, decimal
@@ -29,6 +30,9 @@ for r in dump:
         b["args"] = b["args"] + r["args"]
         expected.append((b, tps.get(r["provider"], 10**9)))
     elif r["kind"] == "event":
+        top = open_begins.get((r["provider"], r["pid"], r["tid"]))
+        if r["event"].startswith("flow") and top:
+            r = dict(r, ts=top[-1]["ts"])  # a flow event moves to the start of its enclosing slice
         expected.append((r, tps.get(r["provider"], 10**9)))
     elif r["kind"] == "log":
         expected.append((r, tps.get(r["provider"], 10**9)))
