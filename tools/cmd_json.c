@@ -267,9 +267,9 @@ static inline void jb_fstr(jbuf_t *b, fxt_str_t s) { jb_str(b, s.ptr ? s.ptr : "
 /* A double as a JSON number that reads back to the same binary64 (docs/json.md, Arguments). */
 static void jb_double(jbuf_t *b, double v) {
     /* NaN (v != v) or an infinity: JSON has no such numbers. */
-    if (v != v || v > 1.7976931348623157e308 || v < -1.7976931348623157e308) {
+    if (v != v || v > 1.7976931348623157e308 || v < -1.7976931348623157e308 || (v == 0 && signbit(v))) {
         char t[CLI_JSON_DOUBLE_MAX];
-        jb_mem(b, t, cli_json_double_fmt(t, v)); /* NaN / infinities: the shared spelling */
+        jb_mem(b, t, cli_json_double_fmt(t, v)); /* NaN, infinities, -0.0: the shared spelling */
         return;
     }
     char buf[40];
