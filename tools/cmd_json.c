@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fxt json: Chrome Trace Event Format JSON (loads in Perfetto UI and
- * chrome://tracing), in one streaming pass with constant memory.
+ * fxt json: Chrome Trace Event Format JSON for Perfetto UI, Chrome DevTools'
+ * Performance panel and other viewers, in one streaming pass with bounded memory
+ * (the open duration begins of each thread).
  *
  * The mapping follows Fuchsia's trace2json (docs/json.md has the table) with
  * its weaknesses fixed: exact nanosecond timestamps printed as decimal
@@ -1266,13 +1267,14 @@ const cli_command_t cli_cmd_json = {
     "convert to Chrome/Perfetto JSON",
     "fxt json [options] [IN] [-o OUT]",
     "Convert an FXT trace to Chrome Trace Event Format JSON, which loads in\n"
-    "Perfetto UI (ui.perfetto.dev) and chrome://tracing. One streaming pass,\n"
-    "constant memory; IN and OUT may be '-' (stdin / stdout, the defaults).\n",
+    "Perfetto UI (ui.perfetto.dev) and Chrome DevTools' Performance panel. One\n"
+    "streaming pass, bounded memory; IN and OUT may be '-' (stdin / stdout).\n",
     &json_spec,
     "Timestamps are exact: ticks are converted to nanoseconds with integer\n"
     "arithmetic using each provider's own tick rate and printed as decimal\n"
-    "microseconds. Ids are strings. Process and thread names from kernel object\n"
-    "records become 'M' metadata events. See docs/json.md for the full mapping.\n"
+    "microseconds. Ids are strings. Duration begin/end pairs become 'X' events;\n"
+    "process and thread names from kernel object records become 'M' metadata\n"
+    "events; scheduling records become systrace text. See docs/json.md.\n"
     "\n"
     "exit status: 0 ok, 1 the trace had damaged records (the JSON is still\n"
     "complete and valid), 2 usage error, 3 I/O error, 4 out of memory\n",
