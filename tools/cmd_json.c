@@ -50,6 +50,7 @@ typedef struct jframe {
     u128 ns;
     size_t off, args_off; /* the head is text[off, args_off), the arguments follow */
     int kept;             /* selected by the filters (else its end is dropped too) */
+    int has_args;         /* the held "args" object is not empty */
 } jframe_t;
 
 /* Past this nesting depth begins and ends are written as "B"/"E" as they come, so a
@@ -491,9 +492,7 @@ static void on_begin(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) 
         event_head(j, &th->text, rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
     }
     f->args_off = th->text.n;
-    if (selected) {
-        write_args(&th->text, rec, NULL, rec->u.event.name, 0);
-    }
+    f->has_args = selected && write_args(&th->text, rec, NULL, rec->u.event.name, 0) > 0;
     j->nomem |= th->text.err;
 }
 
@@ -528,7 +527,7 @@ static void on_end(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
         JB_LIT(o, ",\"ph\":\"X\",\"dur\":");
         /* Both ends converted the same way so ts + dur is exactly the end's time (docs/json.md). */
         jb_us_signed(o, f->ns, ns);
-        if (th->text.n > f->args_off) {
+        if (f->has_args) {
             /* the begin's arguments without their closing brace, continued by the end's */
             jb_mem(o, th->text.p + f->args_off, th->text.n - f->args_off - 1);
             write_args(o, rec, NULL, rec->u.event.name, 1);
