@@ -264,6 +264,27 @@ static void chain_remove(chains_t *t, chain_t *ch) {
     }
 }
 
+/* The chain `ch` (or a new slot when NULL) set up for the event's (provider, id) in `state`;
+ * NULL when out of memory. */
+static chain_t *chain_fill(chains_t *t, chain_t *ch, uint64_t h, const fxt_record_t *rec, int flow,
+                           int state) {
+    if (ch == NULL && (ch = chain_slot(t, h)) == NULL) {
+        return NULL;
+    }
+    ch->used = 1;
+    ch->state = state;
+    ch->early_end = 0;
+    ch->hash = h;
+    ch->flow = flow;
+    ch->has_provider = rec->has_provider;
+    ch->provider = rec->provider;
+    ch->id = rec->u.event.id;
+    ch->pid = rec->u.event.thread.pid;
+    ch->tid = rec->u.event.thread.tid;
+    ch->last_ticks = rec->u.event.ts;
+    return ch;
+}
+
 /* Writes a synthesized duration end for a kept begin, from the frame's saved strings. */
 static void write_end(cut_t *c, const tstack_t *st, const frame_t *f, uint64_t ticks) {
     ensure_context(c, st->has_provider, st->provider);
@@ -480,21 +501,10 @@ static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
         }
         if (begin) {
             int waiting = ch != NULL && ch->state == CH_WAITING;
-            if (ch == NULL && (ch = chain_slot(&c->chains, h)) == NULL) {
+            int early_end = waiting && ch->early_end;
+            if ((ch = chain_fill(&c->chains, ch, h, rec, flow, selected ? CH_KEPT : CH_DROPPED)) == NULL) {
                 selected = 0; /* out of memory: cannot track it, so do not start it */
             } else {
-                int early_end = waiting && ch->early_end;
-                ch->used = 1;
-                ch->state = selected ? CH_KEPT : CH_DROPPED;
-                ch->early_end = 0;
-                ch->hash = h;
-                ch->flow = flow;
-                ch->has_provider = rec->has_provider;
-                ch->provider = rec->provider;
-                ch->id = rec->u.event.id;
-                ch->pid = rec->u.event.thread.pid;
-                ch->tid = rec->u.event.thread.tid;
-                ch->last_ticks = rec->u.event.ts;
                 if (selected) {
                     /* Copies, as for duration frames: needed to write the end if the chain is left open. */
                     keep_str(&ch->cat, &ch->cat_cap, &ch->cat_len, rec->u.event.category);
@@ -528,35 +538,15 @@ static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
              * written in place, which keeps each thread's events in order. */
             int all = !c->sel.f.has_from && c->sel.f.ncats == 0 && c->sel.f.nnames == 0;
             selected = 0;
+            if (inwin && ch == NULL) {
+                ch = chain_fill(&c->chains, NULL, h, rec, flow, CH_WAITING);
+            }
             if (inwin && all) {
-                if (ch == NULL && (ch = chain_slot(&c->chains, h)) != NULL) {
-                    ch->used = 1;
-                    ch->state = CH_WAITING;
-                    ch->early_end = 0;
-                    ch->hash = h;
-                    ch->flow = flow;
-                    ch->has_provider = rec->has_provider;
-                    ch->provider = rec->provider;
-                    ch->id = rec->u.event.id;
-                }
                 if (ch != NULL) {
                     ch->early_end |= end;
                 }
                 selected = 1;
             } else if (inwin) {
-                if (ch == NULL && (ch = chain_slot(&c->chains, h)) != NULL) {
-                    ch->used = 1;
-                    ch->state = CH_WAITING;
-                    ch->early_end = 0;
-                    ch->hash = h;
-                    ch->flow = flow;
-                    ch->has_provider = rec->has_provider;
-                    ch->provider = rec->provider;
-                    ch->id = rec->u.event.id;
-                    ch->pid = rec->u.event.thread.pid;
-                    ch->tid = rec->u.event.thread.tid;
-                    ch->last_ticks = rec->u.event.ts;
-                }
                 if (ch != NULL && pend_add(c, ch, rec)) {
                     return; /* counted when its begin decides, or at the end */
                 }

@@ -455,6 +455,16 @@ static jthread_t *thread_of(jctx_t *j, const fxt_record_t *rec) {
     return th;
 }
 
+/* A begin or end past JSON_MAX_DEPTH, written as it comes with its `ph` key. */
+static void write_as_is(jctx_t *j, const fxt_record_t *rec, u128 ns, const char *ph) {
+    begin_event(j);
+    event_head(j, &j->out, rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
+    jb_mem(&j->out, ph, strlen(ph));
+    write_args(&j->out, rec, NULL, rec->u.event.name, 0);
+    jb_putc(&j->out, '}');
+    j->nevents++;
+}
+
 /* A begin is held, not written: DevTools pairs "B"/"E" in file order across all threads,
  * which gives zero-length slices when threads interleave; its end writes one "X". */
 static void on_begin(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
@@ -465,12 +475,7 @@ static void on_begin(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) 
     if (th->depth == JSON_MAX_DEPTH || th->deep) {
         th->deep++;
         if (selected) {
-            begin_event(j);
-            event_head(j, &j->out, rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
-            JB_LIT(&j->out, ",\"ph\":\"B\"");
-            write_args(&j->out, rec, NULL, rec->u.event.name, 0);
-            jb_putc(&j->out, '}');
-            j->nevents++;
+            write_as_is(j, rec, ns, ",\"ph\":\"B\"");
         }
         return;
     }
@@ -506,12 +511,7 @@ static void on_end(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
     if (th->deep) {
         th->deep--;
         if (selected) {
-            begin_event(j);
-            event_head(j, &j->out, rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
-            JB_LIT(&j->out, ",\"ph\":\"E\"");
-            write_args(&j->out, rec, NULL, rec->u.event.name, 0);
-            jb_putc(&j->out, '}');
-            j->nevents++;
+            write_as_is(j, rec, ns, ",\"ph\":\"E\"");
         }
         return;
     }
