@@ -780,6 +780,9 @@ static void sys_line(jctx_t *j, uint64_t tid, uint64_t cpu, u128 ns, const char 
     JB_LIT(o, ": ");
 }
 
+/* A priority as ftrace's 32-bit prio: -1 when absent or out of range. */
+static int64_t sys_prio(int found, int64_t v) { return found && v >= INT32_MIN && v <= INT32_MAX ? v : -1; }
+
 /* One sched_switch line; prio -1 when the record has none (ftrace prints what it has). */
 static void sys_switch(jctx_t *j, u128 ns, uint64_t cpu, uint64_t out_tid, uint64_t out_state,
                        int64_t out_prio, uint64_t in_tid, int64_t in_prio) {
@@ -817,14 +820,27 @@ static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     jbuf_t *o = &j->sys;
     int64_t v, w;
     if (j->sysfmt == SYS_SYSTRACE) {
+        uint64_t t1 = rec->kind == FXT_KIND_LEGACY_CONTEXT_SWITCH ? rec->u.legacy_context_switch.out.tid
+                      : rec->kind == FXT_KIND_CONTEXT_SWITCH      ? rec->u.context_switch.out_tid
+                                                                  : rec->u.thread_wakeup.tid;
+        uint64_t t2 = rec->kind == FXT_KIND_LEGACY_CONTEXT_SWITCH ? rec->u.legacy_context_switch.in.tid
+                      : rec->kind == FXT_KIND_CONTEXT_SWITCH      ? rec->u.context_switch.in_tid
+                                                                  : 0;
+        /* Perfetto reads systrace pids as 32-bit: a line it cannot convert fails the whole
+         * import, so a record with a larger koid has no systrace form (docs/json.md). */
+        if (t1 > UINT32_MAX || t2 > UINT32_MAX) {
+            j->skipped++;
+            return;
+        }
         if (rec->kind == FXT_KIND_LEGACY_CONTEXT_SWITCH) {
 #define CS rec->u.legacy_context_switch
             sys_switch(j, ns, CS.cpu, CS.out.tid, CS.out_state, CS.out_prio, CS.in.tid, CS.in_prio);
 #undef CS
         } else if (rec->kind == FXT_KIND_CONTEXT_SWITCH) {
+            int fv = find_int_arg(rec, "outgoing_weight", &v), fw = find_int_arg(rec, "incoming_weight", &w);
             sys_switch(j, ns, rec->u.context_switch.cpu, rec->u.context_switch.out_tid,
-                       rec->u.context_switch.out_state, find_int_arg(rec, "outgoing_weight", &v) ? v : -1,
-                       rec->u.context_switch.in_tid, find_int_arg(rec, "incoming_weight", &w) ? w : -1);
+                       rec->u.context_switch.out_state, sys_prio(fv, v), rec->u.context_switch.in_tid,
+                       sys_prio(fw, w));
         } else {
             /* The waker is not recorded: the line is attributed to the idle task. */
             sys_line(j, 0, rec->u.thread_wakeup.cpu, ns, "sched_wakeup");
@@ -833,7 +849,8 @@ static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
             JB_LIT(o, " pid=");
             jb_u64(o, rec->u.thread_wakeup.tid);
             JB_LIT(o, " prio=");
-            jb_i64(o, find_int_arg(rec, "weight", &v) ? v : -1);
+            int fv = find_int_arg(rec, "weight", &v);
+            jb_i64(o, sys_prio(fv, v));
             JB_LIT(o, " target_cpu=");
             jb_u64(o, rec->u.thread_wakeup.cpu);
             JB_LIT(o, "\\n");
