@@ -319,8 +319,9 @@ static void chain_resolve(open_id_t *o) {
         o->n -= e + 1;
         memmove(o->ev, o->ev + e + 1, o->n * sizeof *o->ev);
     }
-    if (o->n == 0) {
-        free(o->ev); /* memory only for chains still open */
+    if (o->n == 0 && o->cap > 4) {
+        free(o->ev); /* a big window only while the chain needs it; a small one is reused (no
+                      * allocation per event in the common in-order case) */
         o->ev = NULL;
         o->cap = 0;
     }
