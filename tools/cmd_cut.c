@@ -6,8 +6,10 @@
  * output, in the provider it belongs to; provider, initialization, kernel
  * object and userspace object records are re-emitted; duration pairs that
  * straddle the window are balanced (an end whose begin was dropped is dropped;
- * a kept begin whose end falls outside is closed at the window's end).
- * Streaming: memory grows with threads and nesting depth, not trace size.
+ * a kept begin whose end falls outside is closed at the window's end); async
+ * and flow chains are matched by id and time, not file order (a continuation
+ * read before its begin waits for it, bounded by MAX_PENDING).
+ * Streaming: memory grows with threads, nesting depth and open chains, not trace size.
  */
 #include <fxt/archive.h>
 
@@ -819,7 +821,9 @@ const cli_command_t cli_cmd_cut = {
     "The category and name filters select events and the begins of pairs and\n"
     "async/flow chains; the ends and continuations of kept ones follow them when in\n"
     "the window, whatever their own strings. Logs and scheduling records are kept\n"
-    "when in the window and no category or name filter is given.\n"
+    "when in the window and no category or name filter is given. Chains are matched\n"
+    "by id and time, so a continuation written before its begin (another thread's\n"
+    "chunk) follows it (docs/archive.md).\n"
     "\n"
     "exit status: 0 ok, 1 damaged input records (skipped) or records that could not\n"
     "be re-encoded (dropped), 2 usage error, 3 I/O error\n",
