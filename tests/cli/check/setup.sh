@@ -52,6 +52,9 @@ cases = {
   # (thread 11) but later in time are fine; an end earlier in time than its begin is not
   "time-order": H + thread(2, 10, 12) + event(FLOW_STEP, 8, 2, 1, 2, ident=4) + event(ASYNC_END, 9, 2, 1, 2, ident=3)
                 + event(FLOW_END, 9, 2, 1, 2, ident=4) + ev(ASYNC_BEGIN, 5, ident=3) + ev(FLOW_BEGIN, 5, ident=4),
+  # 70 async instants read before their begin: the reorder window holds 64 per id
+  "time-order-window": H + thread(2, 10, 12) + b"".join(event(ASYNC_INSTANT, 10 + k, 2, 1, 2, ident=3) for k in range(70))
+                       + event(ASYNC_END, 100, 2, 1, 2, ident=3) + ev(ASYNC_BEGIN, 5, ident=3),
   "time-order-bad": H + thread(2, 10, 12) + event(ASYNC_END, 3, 2, 1, 2, ident=3) + ev(ASYNC_BEGIN, 5, ident=3),
 }
 for k, v in cases.items():
