@@ -103,7 +103,7 @@ static const rule_t rules[R_COUNT] = {
 typedef struct thread_state {
     uint64_t last_ns;
     int has_last;
-    int begun;      /* a duration begin was seen: from then on an end without a begin is an error */
+    int begun;      /* a duration begin was seen: later ends without a begin are duration-unmatched */
     uint32_t depth; /* open durations (may exceed MAX_DEPTH) */
     uint64_t begin_hash[MAX_DEPTH];
     uint64_t begin_off[MAX_DEPTH];
@@ -146,7 +146,7 @@ typedef struct cctx {
     cli_map_t lossy; /* (has_provider, provider) of providers that reported a buffer overflow */
 } cctx_t;
 
-/* An end without its begin is an error, unless its provider said it lost records. */
+/* The rule for an end without its begin: pair-after-loss once its provider said it lost records. */
 static int unmatched_rule(cctx_t *c, int has_provider, uint32_t provider, int rule) {
     return cli_map_get_u64(&c->lossy, (uint64_t)has_provider, provider, 0) ? R_PAIR_AFTER_LOSS : rule;
 }
