@@ -150,6 +150,11 @@ size_t cli_json_double_fmt(char *buf, double v) {
         memcpy(buf, t, n + 1);
         return n;
     }
+    if (v == 0 && signbit(v)) {
+        /* "-0" would read back as the integer 0, losing the sign */
+        memcpy(buf, "-0.0", 5);
+        return 4;
+    }
     int n = 0;
     /* The shortest of 15..17 significant digits that reads back to the same binary64;
      * 17 always does, so the output round-trips. */

@@ -45,6 +45,7 @@ enum {
     R_INIT_ZERO,
     R_TS_BACKWARDS,
     R_DURATION_UNMATCHED,
+    R_DURATION_END_FIRST,
     R_DURATION_UNCLOSED,
     R_DURATION_NAME,
     R_COMPLETE_NEGATIVE,
@@ -77,7 +78,11 @@ static const rule_t rules[R_COUNT] = {
     {"init-zero-ticks", SEV_ERROR, "an initialization record gives 0 ticks per second"},
     {"ts-backwards", SEV_WARNING,
      "an event's timestamp is earlier than the previous event's on the same thread"},
-    {"duration-unmatched", SEV_ERROR, "a duration end has no open duration begin on its thread"},
+    {"duration-unmatched", SEV_WARNING,
+     "a duration end has no open begin on its thread, after the thread's first begin: it closes an outer "
+     "duration begun before the trace started (or the writer did not write the begin)"},
+    {"duration-end-first", SEV_WARNING,
+     "a duration end comes before the first begin of its thread: the trace started inside the duration"},
     {"duration-unclosed", SEV_WARNING, "a duration begin is never ended on its thread"},
     {"duration-name", SEV_WARNING, "a duration end's category/name differ from its begin's"},
     {"complete-negative", SEV_ERROR, "a duration complete event ends before it starts"},
@@ -98,15 +103,34 @@ static const rule_t rules[R_COUNT] = {
 typedef struct thread_state {
     uint64_t last_ns;
     int has_last;
+    int begun;      /* a duration begin was seen: later ends without a begin are duration-unmatched */
     uint32_t depth; /* open durations (may exceed MAX_DEPTH) */
     uint64_t begin_hash[MAX_DEPTH];
     uint64_t begin_off[MAX_DEPTH];
 } thread_state_t;
 
-/* An async or flow id's state: ids are reused after their end, so "open" toggles. */
+/*
+ * An async or flow id's events not matched yet, in time order. Writers such as
+ * libfxt's engine write one thread's chunks after another, so an end written by
+ * one thread can come before its begin written by another: events are matched
+ * in time order, not file order. A begin with an end after it closes the chain
+ * (with the steps between them) and frees its events; anything else waits,
+ * since an earlier begin may still come. At most CHAIN_WINDOW events wait per
+ * id: the oldest is then judged as at the end of the trace (docs/check.md).
+ */
+typedef struct chain_ev {
+    uint64_t ns, offset;
+    unsigned phase; /* 0 begin, 1 instant/step, 2 end */
+} chain_ev_t;
+
+#define CHAIN_WINDOW 64
+
 typedef struct open_id {
-    int open;
-    uint64_t offset;
+    uint32_t n, cap;
+    chain_ev_t *ev;
+    int has_provider;
+    uint64_t closed_from, closed_to; /* the last chain closed: late steps inside it are its own */
+    int has_closed;
 } open_id_t;
 
 typedef struct cctx {
@@ -122,10 +146,9 @@ typedef struct cctx {
     cli_map_t lossy; /* (has_provider, provider) of providers that reported a buffer overflow */
 } cctx_t;
 
-/* An end without its begin is an error, unless its provider said it lost records. */
-static int unmatched_rule(cctx_t *c, const fxt_record_t *rec, int rule) {
-    return cli_map_get_u64(&c->lossy, (uint64_t)rec->has_provider, rec->provider, 0) ? R_PAIR_AFTER_LOSS
-                                                                                     : rule;
+/* The rule for an end without its begin: pair-after-loss once its provider said it lost records. */
+static int unmatched_rule(cctx_t *c, int has_provider, uint32_t provider, int rule) {
+    return cli_map_get_u64(&c->lossy, (uint64_t)has_provider, provider, 0) ? R_PAIR_AFTER_LOSS : rule;
 }
 
 /* Counts every violation, prints at most max_per_rule per rule (the summary has the full counts). */
@@ -263,6 +286,77 @@ static uint64_t name_hash(const fxt_record_t *rec) {
     return h;
 }
 
+/* Judges the oldest waiting event of a chain as final: a step or end with no begin before it
+ * in time, or a begin whose end never came (at the end of the trace, or out of window). */
+static void chain_judge_front(cctx_t *c, open_id_t *o, int flow, uint64_t id, uint32_t provider) {
+    chain_ev_t e = o->ev[0];
+    memmove(o->ev, o->ev + 1, (o->n - 1) * sizeof *o->ev);
+    o->n--;
+    if (e.phase == 0) {
+        report(c, flow ? R_FLOW_NEVER_ENDED : R_ASYNC_NEVER_ENDED, e.offset, "event",
+               "%s id %" PRIu64 " begun here is never ended", flow ? "flow" : "async", id);
+    } else {
+        report(c, unmatched_rule(c, o->has_provider, provider, flow ? R_FLOW_NO_BEGIN : R_ASYNC_NO_BEGIN),
+               e.offset, "event", "%s %s with id %" PRIu64 " has no open begin", flow ? "flow" : "async",
+               e.phase == 1 ? (flow ? "step" : "instant") : "end", id);
+    }
+}
+
+/* Closes chains whose begin and end are both known: a begin first in time and the first end
+ * after it; what lies between (steps, a begin reusing the open id) belongs to it. */
+static void chain_resolve(open_id_t *o) {
+    while (o->n > 0 && o->ev[0].phase == 0) {
+        uint32_t e = 1;
+        while (e < o->n && o->ev[e].phase != 2) {
+            e++;
+        }
+        if (e == o->n) {
+            return;
+        }
+        o->has_closed = 1;
+        o->closed_from = o->ev[0].ns;
+        o->closed_to = o->ev[e].ns;
+        o->n -= e + 1;
+        memmove(o->ev, o->ev + e + 1, o->n * sizeof *o->ev);
+    }
+    if (o->n == 0 && o->cap > 4) {
+        free(o->ev); /* a big window only while the chain needs it; a small one is reused (no
+                      * allocation per event in the common in-order case) */
+        o->ev = NULL;
+        o->cap = 0;
+    }
+}
+
+/* Adds an async or flow event to its id's waiting events, in time order (ties: begin, step,
+ * end), then closes what can be closed. */
+static void chain_add(cctx_t *c, open_id_t *o, int flow, uint32_t provider, uint64_t id, uint64_t ns,
+                      uint64_t offset, unsigned phase) {
+    /* A step arriving late inside the chain closed last is part of it. */
+    if (phase == 1 && o->has_closed && ns >= o->closed_from && ns <= o->closed_to) {
+        return;
+    }
+    if (o->n == CHAIN_WINDOW) {
+        chain_judge_front(c, o, flow, id, provider);
+    }
+    if (o->n == o->cap) {
+        uint32_t ncap = o->cap ? o->cap * 2 : 4;
+        chain_ev_t *ne = realloc(o->ev, ncap * sizeof *ne);
+        if (ne == NULL) {
+            return; /* out of memory: this event is not checked */
+        }
+        o->ev = ne;
+        o->cap = ncap;
+    }
+    uint32_t i = o->n;
+    while (i > 0 && (o->ev[i - 1].ns > ns || (o->ev[i - 1].ns == ns && o->ev[i - 1].phase > phase))) {
+        o->ev[i] = o->ev[i - 1];
+        i--;
+    }
+    o->ev[i] = (chain_ev_t){ns, offset, phase};
+    o->n++;
+    chain_resolve(o);
+}
+
 /* Per-thread timestamp order, duration nesting and async/flow id pairing (docs/check.md). */
 static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     const char *kind = "event";
@@ -299,6 +393,7 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     }
     switch (rec->u.event.type) {
     case FXT_EVENT_DURATION_BEGIN:
+        t->begun = 1;
         if (t->depth < MAX_DEPTH) {
             t->begin_hash[t->depth] = name_hash(rec);
             t->begin_off[t->depth] = rec->offset;
@@ -307,9 +402,14 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
         break;
     case FXT_EVENT_DURATION_END:
         if (t->depth == 0) {
-            report(c, unmatched_rule(c, rec, R_DURATION_UNMATCHED), rec->offset, kind,
-                   "duration end with no open begin on thread %" PRIu64 "/%" PRIu64, rec->u.event.thread.pid,
-                   rec->u.event.thread.tid);
+            /* The spec asks that a begin be ended, not that an end have a begin: a trace started
+             * inside running durations (magic-trace) ends them first, then returns further out
+             * past the first begins; the two cases are told apart, both are warnings. */
+            report(c,
+                   unmatched_rule(c, rec->has_provider, rec->provider,
+                                  t->begun ? R_DURATION_UNMATCHED : R_DURATION_END_FIRST),
+                   rec->offset, kind, "duration end with no open begin on thread %" PRIu64 "/%" PRIu64,
+                   rec->u.event.thread.pid, rec->u.event.thread.tid);
             break;
         }
         t->depth--;
@@ -337,20 +437,11 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
          * phase is the offset from the begin: 0 begin, 1 instant/step, 2 end. */
         int flow = rec->u.event.type >= FXT_EVENT_FLOW_BEGIN;
         unsigned phase = rec->u.event.type - (flow ? FXT_EVENT_FLOW_BEGIN : FXT_EVENT_ASYNC_BEGIN);
-        open_id_t *o =
-            /* Only a begin creates an entry: an unknown id at a step/end is the no-begin report. */
-            cli_map_get_u64(flow ? &c->flows : &c->asyncs, rec->provider, rec->u.event.id, phase == 0);
-        if (phase == 0) {
-            if (o) {
-                o->open = 1;
-                o->offset = rec->offset;
-            }
-        } else if (o == NULL || !o->open) {
-            report(c, unmatched_rule(c, rec, flow ? R_FLOW_NO_BEGIN : R_ASYNC_NO_BEGIN), rec->offset, kind,
-                   "%s %s with id %" PRIu64 " has no open begin", flow ? "flow" : "async",
-                   phase == 1 ? (flow ? "step" : "instant") : "end", rec->u.event.id);
-        } else if (phase == 2) {
-            o->open = 0;
+        open_id_t *o = cli_map_get_u64(flow ? &c->flows : &c->asyncs, rec->provider, rec->u.event.id, 1);
+        /* Out of memory: the pairing checks of this id are skipped, not wrong. */
+        if (o != NULL) {
+            o->has_provider = rec->has_provider;
+            chain_add(c, o, flow, rec->provider, rec->u.event.id, ns, rec->offset, phase);
         }
         break;
     }
@@ -547,11 +638,24 @@ static void finish_open(cctx_t *c) {
             open_id_t *o = cli_map_at(m, i, &key, NULL);
             uint64_t k[2];
             memcpy(k, key, sizeof k);
-            if (o->open) {
-                report(c, f ? R_FLOW_NEVER_ENDED : R_ASYNC_NEVER_ENDED, o->offset, "event",
-                       "%s id %" PRIu64 " begun here is never ended", f ? "flow" : "async", k[1]);
+            /* In time order: begins open, steps need an open begin, ends close. */
+            while (o->n > 0) {
+                chain_judge_front(c, o, f, k[1], (uint32_t)k[0]);
+                chain_resolve(o);
             }
         }
+    }
+}
+
+/* Frees what the async and flow maps hold (after a read error finish_open did not run). */
+static void free_chains(cctx_t *c) {
+    for (int f = 0; f < 2; f++) {
+        cli_map_t *m = f ? &c->flows : &c->asyncs;
+        for (size_t i = 0; i < m->count; i++) {
+            open_id_t *o = cli_map_at(m, i, NULL, NULL);
+            free(o->ev);
+        }
+        cli_map_free(m);
     }
 }
 
@@ -662,8 +766,7 @@ static int check_run(const check_config_t *cfg) {
         rc = CLI_EXIT_IO;
     }
     cli_map_free(&c.threads);
-    cli_map_free(&c.asyncs);
-    cli_map_free(&c.flows);
+    free_chains(&c);
     cli_map_free(&c.lossy);
     if (rc != 0) {
         return rc;

@@ -6,8 +6,10 @@
  * output, in the provider it belongs to; provider, initialization, kernel
  * object and userspace object records are re-emitted; duration pairs that
  * straddle the window are balanced (an end whose begin was dropped is dropped;
- * a kept begin whose end falls outside is closed at the window's end).
- * Streaming: memory grows with threads and nesting depth, not trace size.
+ * a kept begin whose end falls outside is closed at the window's end); async
+ * and flow chains are matched by id and time, not file order (a continuation
+ * read before its begin waits for it, bounded by MAX_PENDING).
+ * Streaming: memory grows with threads, nesting depth and open chains, not trace size.
  */
 #include <fxt/archive.h>
 
@@ -49,9 +51,32 @@ typedef struct tstack {
     frame_t f[MAX_DEPTH];
 } tstack_t;
 
-/* An async or flow chain whose begin was kept and whose end was not seen yet. */
+/* A continuation (async instant/end, flow step/end) read before its begin: writers like
+ * libfxt's engine write one thread's chunks after another, so a chain begun on one thread
+ * and ended on another can end earlier in the file than it begins. It waits, copied, for
+ * its begin to decide whether it is kept. */
+typedef struct pend {
+    fxt_event_desc_t ev;
+    fxt_arg_t args[FXT_MAX_ARGS];
+    char *strs; /* every string of ev and args, copied */
+    uint64_t offset;
+} pend_t;
+
+/* At most this many continuations wait for their begins in all (docs: fxt cut); past it
+ * they are dropped and counted, so a trace of orphan ends cannot exhaust memory. */
+#define MAX_PENDING 65536
+
+/* What is known of a chain: its begin was kept, or dropped (by the filters), or only
+ * continuations were read so far. */
+enum { CH_KEPT = 1, CH_DROPPED, CH_WAITING };
+
+/* An async or flow chain that is open: begun and not ended, or waiting for its begin. */
 typedef struct chain {
-    int used; /* slot holds an open chain (free slots keep their string buffers) */
+    int used;      /* slot holds an open chain (free slots keep their string buffers) */
+    int state;     /* CH_* */
+    pend_t **pend; /* CH_WAITING: the continuations read so far, in file order */
+    uint32_t npend, pcap;
+    int early_end; /* CH_WAITING: an end was already written (begins are all kept) */
     int flow;
     int has_provider;
     uint32_t provider;
@@ -82,6 +107,7 @@ typedef struct cut {
     uint32_t out_provider;
     int out_started;
     uint64_t kept, dropped, closed, dropped_ends, errors, refused;
+    uint64_t npending, late; /* continuations waiting for their begin; written after it */
 } cut_t;
 
 /* The provider's state, created on first sight; NULL only when out of memory. */
@@ -240,6 +266,27 @@ static void chain_remove(chains_t *t, chain_t *ch) {
     }
 }
 
+/* The chain `ch` (or a new slot when NULL) set up for the event's (provider, id) in `state`;
+ * NULL when out of memory. */
+static chain_t *chain_fill(chains_t *t, chain_t *ch, uint64_t h, const fxt_record_t *rec, int flow,
+                           int state) {
+    if (ch == NULL && (ch = chain_slot(t, h)) == NULL) {
+        return NULL;
+    }
+    ch->used = 1;
+    ch->state = state;
+    ch->early_end = 0;
+    ch->hash = h;
+    ch->flow = flow;
+    ch->has_provider = rec->has_provider;
+    ch->provider = rec->provider;
+    ch->id = rec->u.event.id;
+    ch->pid = rec->u.event.thread.pid;
+    ch->tid = rec->u.event.thread.tid;
+    ch->last_ticks = rec->u.event.ts;
+    return ch;
+}
+
 /* Writes a synthesized duration end for a kept begin, from the frame's saved strings. */
 static void write_end(cut_t *c, const tstack_t *st, const frame_t *f, uint64_t ticks) {
     ensure_context(c, st->has_provider, st->provider);
@@ -247,6 +294,124 @@ static void write_end(cut_t *c, const tstack_t *st, const frame_t *f, uint64_t t
         fxt_write_duration_end(c->w, ticks, fxt_thread(f->pid, f->tid), fxt_str_n(f->cat, f->cat_len),
                                fxt_str_n(f->name, f->name_len), NULL, 0),
         NULL);
+}
+
+/* Copies a continuation so it can be written once its begin is read; NULL when out of memory. */
+static pend_t *pend_copy(const fxt_record_t *rec) {
+    size_t need = (size_t)rec->u.event.category.len + rec->u.event.name.len + 1;
+    for (unsigned i = 0; i < rec->nargs; i++) {
+        need += (size_t)rec->args[i].name.len + rec->args[i].str.len;
+    }
+    pend_t *p = calloc(1, sizeof *p);
+    char *buf = p ? malloc(need) : NULL;
+    if (buf == NULL) {
+        free(p);
+        return NULL;
+    }
+    size_t at = 0;
+#define PEND_STR(dst, src)                                                                                   \
+    do {                                                                                                     \
+        if ((src).ptr && (src).len) {                                                                        \
+            memcpy(buf + at, (src).ptr, (src).len);                                                          \
+        }                                                                                                    \
+        (dst) = fxt_str_n(buf + at, (src).ptr ? (src).len : 0);                                              \
+        at += (src).ptr ? (src).len : 0;                                                                     \
+    } while (0)
+    p->strs = buf;
+    p->offset = rec->offset;
+    p->ev.type = rec->u.event.type;
+    p->ev.ts = rec->u.event.ts;
+    p->ev.thread = fxt_thread(rec->u.event.thread.pid, rec->u.event.thread.tid);
+    p->ev.id = rec->u.event.id;
+    PEND_STR(p->ev.category, rec->u.event.category);
+    PEND_STR(p->ev.name, rec->u.event.name);
+    unsigned n = 0;
+    for (unsigned i = 0; i < rec->nargs && n < FXT_MAX_ARGS; i++) {
+        if (rec->args[i].type >= FXT_ARG_TYPE_COUNT) {
+            continue; /* unknown argument types cannot be re-encoded (as fxt_write_record) */
+        }
+        p->args[n] = rec->args[i];
+        PEND_STR(p->args[n].name, rec->args[i].name);
+        PEND_STR(p->args[n].str, rec->args[i].str);
+        n++;
+    }
+#undef PEND_STR
+    p->ev.args = p->args;
+    p->ev.nargs = n;
+    return p;
+}
+
+static void pend_free(cut_t *c, chain_t *ch) {
+    for (uint32_t i = 0; i < ch->npend; i++) {
+        free(ch->pend[i]->strs);
+        free(ch->pend[i]);
+    }
+    c->npending -= ch->npend;
+    free(ch->pend);
+    ch->pend = NULL;
+    ch->npend = ch->pcap = 0;
+}
+
+/* Keeps a continuation read before its chain's begin; 0 when it cannot wait (limit, memory). */
+static int pend_add(cut_t *c, chain_t *ch, const fxt_record_t *rec) {
+    if (c->npending >= MAX_PENDING) {
+        return 0;
+    }
+    if (ch->npend == ch->pcap) {
+        uint32_t ncap = ch->pcap ? ch->pcap * 2 : 4;
+        pend_t **np = realloc(ch->pend, ncap * sizeof *np);
+        if (np == NULL) {
+            return 0;
+        }
+        ch->pend = np;
+        ch->pcap = ncap;
+    }
+    pend_t *p = pend_copy(rec);
+    if (p == NULL) {
+        return 0;
+    }
+    ch->pend[ch->npend++] = p;
+    c->npending++;
+    return 1;
+}
+
+/* The begin of a waiting chain was read: its continuations at or after the begin's time are
+ * written after it when it was kept (in time order), dropped otherwise; earlier ones had no
+ * begin. Returns 1 when an end was among them (the chain is complete). */
+static int pend_resolve(cut_t *c, chain_t *ch, int kept, uint64_t begin_ts) {
+    /* insertion sort by timestamp: waiting lists are short */
+    for (uint32_t i = 1; i < ch->npend; i++) {
+        pend_t *p = ch->pend[i];
+        uint32_t k = i;
+        while (k > 0 && ch->pend[k - 1]->ev.ts > p->ev.ts) {
+            ch->pend[k] = ch->pend[k - 1];
+            k--;
+        }
+        ch->pend[k] = p;
+    }
+    int ended = 0;
+    for (uint32_t i = 0; i < ch->npend; i++) {
+        pend_t *p = ch->pend[i];
+        int end = p->ev.type == FXT_EVENT_ASYNC_END || p->ev.type == FXT_EVENT_FLOW_END;
+        if (!kept || p->ev.ts < begin_ts || ended) {
+            c->dropped++;
+            c->dropped_ends += p->ev.ts < begin_ts || ended;
+            continue;
+        }
+        ensure_context(c, ch->has_provider, ch->provider);
+        fxt_status st = fxt_write_event(c->w, &p->ev);
+        if (st == FXT_OK) {
+            c->kept++;
+            c->late++;
+            ch->last_ticks = p->ev.ts > ch->last_ticks ? p->ev.ts : ch->last_ticks;
+        } else if (fxt_writer_status(c->w) == FXT_OK && ++c->refused <= 10) {
+            fprintf(stderr, "fxt cut: offset %" PRIu64 ": record not re-encodable: %s (dropped)\n", p->offset,
+                    fxt_status_str(st));
+        }
+        ended |= end;
+    }
+    pend_free(c, ch);
+    return ended;
 }
 
 /* Selects one event and keeps duration pairs and async/flow chains whole (see the file header). */
@@ -290,9 +455,18 @@ static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
             st->depth++;
         } else {
             if (st->depth == 0) {
-                c->dropped_ends++;
-                c->dropped++;
-                return; /* unmatched in the input: never kept */
+                /* Unmatched in the input (a trace started inside the duration): kept only when
+                 * nothing is cut away, so the output has what the input has; else dropped. */
+                if (!(selected && !c->sel.f.has_from && !c->sel.f.has_to && c->sel.f.ncats == 0 &&
+                      c->sel.f.nnames == 0)) {
+                    c->dropped_ends++;
+                    c->dropped++;
+                    return;
+                }
+                ensure_context(c, rec->has_provider, rec->provider);
+                put(c, fxt_write_record(c->w, rec, 0), rec);
+                c->kept++;
+                return;
             }
             st->depth--;
             frame_t *f = st->depth < MAX_DEPTH ? &st->f[st->depth] : NULL;
@@ -322,33 +496,64 @@ static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
         int end = type == FXT_EVENT_ASYNC_END || type == FXT_EVENT_FLOW_END;
         uint64_t h = chain_hash(rec->has_provider, rec->provider, rec->u.event.id, flow);
         chain_t *ch = chain_find(&c->chains, rec->has_provider, rec->provider, rec->u.event.id, flow, h);
-        if (begin && selected) {
-            if (ch == NULL && (ch = chain_slot(&c->chains, h)) == NULL) {
+        if (begin && !selected && ch != NULL && ch->state == CH_KEPT) {
+            /* a kept chain left open past the window reuses its id: it stays, to be closed */
+            c->dropped++;
+            return;
+        }
+        if (begin) {
+            int waiting = ch != NULL && ch->state == CH_WAITING;
+            int early_end = waiting && ch->early_end;
+            if ((ch = chain_fill(&c->chains, ch, h, rec, flow, selected ? CH_KEPT : CH_DROPPED)) == NULL) {
                 selected = 0; /* out of memory: cannot track it, so do not start it */
             } else {
-                ch->used = 1;
-                ch->hash = h;
-                ch->flow = flow;
-                ch->has_provider = rec->has_provider;
-                ch->provider = rec->provider;
-                ch->id = rec->u.event.id;
-                ch->pid = rec->u.event.thread.pid;
-                ch->tid = rec->u.event.thread.tid;
-                ch->last_ticks = rec->u.event.ts;
-                /* Copies, as for duration frames: needed to write the end if the chain is left open. */
-                keep_str(&ch->cat, &ch->cat_cap, &ch->cat_len, rec->u.event.category);
-                keep_str(&ch->name, &ch->name_cap, &ch->name_len, rec->u.event.name);
-            }
-        } else if (!begin) {
-            /* continuations of a kept chain are kept when in the window, whatever the
-             * category/name filters say (flows usually cross categories) */
-            selected = ch != NULL && inwin;
-            if (selected) {
-                ch->last_ticks = rec->u.event.ts;
-                if (end) {
+                if (selected) {
+                    /* Copies, as for duration frames: needed to write the end if the chain is left open. */
+                    keep_str(&ch->cat, &ch->cat_cap, &ch->cat_len, rec->u.event.category);
+                    keep_str(&ch->name, &ch->name_cap, &ch->name_len, rec->u.event.name);
+                    ensure_context(c, rec->has_provider, rec->provider);
+                    put(c, fxt_write_record(c->w, rec, 0), rec);
+                    c->kept++;
+                } else {
+                    c->dropped++;
+                }
+                /* continuations read earlier follow the begin now */
+                if (early_end || (waiting && pend_resolve(c, ch, selected, rec->u.event.ts))) {
                     chain_remove(&c->chains, ch);
                 }
+                return;
             }
+        } else if (ch != NULL && ch->state != CH_WAITING) {
+            /* continuations of a kept chain are kept when in the window, whatever the
+             * category/name filters say (flows usually cross categories) */
+            selected = ch->state == CH_KEPT && inwin;
+            if (selected) {
+                ch->last_ticks = rec->u.event.ts;
+            }
+            /* a kept chain whose end is past the window stays open: it is closed at the window's end */
+            if (end && (selected || ch->state == CH_DROPPED)) {
+                chain_remove(&c->chains, ch);
+            }
+        } else {
+            /* No begin read yet: it may come later in the file (another thread's chunk). */
+            /* Without --from and name/category filters every begin is kept: the continuation is
+             * written in place, which keeps each thread's events in order. */
+            int all = !c->sel.f.has_from && c->sel.f.ncats == 0 && c->sel.f.nnames == 0;
+            selected = 0;
+            if (inwin && ch == NULL) {
+                ch = chain_fill(&c->chains, NULL, h, rec, flow, CH_WAITING);
+            }
+            if (inwin && all) {
+                if (ch != NULL) {
+                    ch->early_end |= end;
+                }
+                selected = 1;
+            } else if (inwin) {
+                if (ch != NULL && pend_add(c, ch, rec)) {
+                    return; /* counted when its begin decides, or at the end */
+                }
+            }
+            c->dropped_ends += end && !selected;
         }
     }
     if (!selected) {
@@ -508,7 +713,13 @@ static void cut_close_durations(cut_t *c) {
 static void cut_close_chains(cut_t *c) {
     for (size_t i = 0; i < c->chains.cap; i++) {
         chain_t *ch = &c->chains.slot[i];
-        if (ch->used) {
+        if (ch->used && ch->state == CH_WAITING) {
+            /* continuations whose begin never came: unmatched in the input, not kept */
+            c->dropped += ch->npend;
+            c->dropped_ends += ch->npend;
+            pend_free(c, ch);
+            /* (continuations written in place stay: unmatched in the input as well) */
+        } else if (ch->used && ch->state == CH_KEPT) {
             uint64_t ts = close_ticks(c, prov_of(c, ch->has_provider, ch->provider), ch->last_ticks);
             fxt_event_desc_t ev = {ch->flow ? FXT_EVENT_FLOW_END : FXT_EVENT_ASYNC_END,
                                    ts,
@@ -537,6 +748,9 @@ static void cut_report(const cut_t *c) {
             "fxt cut: kept %" PRIu64 " events, dropped %" PRIu64 ", closed %" PRIu64
             " durations/chains at the window's end, dropped %" PRIu64 " unmatched ends",
             c->kept, c->dropped, c->closed, c->dropped_ends);
+    if (c->late) {
+        fprintf(stderr, ", %" PRIu64 " continuations written after their later-read begins", c->late);
+    }
     if (c->refused) {
         fprintf(stderr, ", %" PRIu64 " records not re-encodable", c->refused);
     }
@@ -607,7 +821,9 @@ const cli_command_t cli_cmd_cut = {
     "The category and name filters select events and the begins of pairs and\n"
     "async/flow chains; the ends and continuations of kept ones follow them when in\n"
     "the window, whatever their own strings. Logs and scheduling records are kept\n"
-    "when in the window and no category or name filter is given.\n"
+    "when in the window and no category or name filter is given. Chains are matched\n"
+    "by id and time, so a continuation written before its begin (another thread's\n"
+    "chunk) follows it (docs/archive.md).\n"
     "\n"
     "exit status: 0 ok, 1 damaged input records (skipped) or records that could not\n"
     "be re-encoded (dropped), 2 usage error, 3 I/O error\n",

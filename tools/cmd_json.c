@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fxt json: Chrome Trace Event Format JSON (loads in Perfetto UI and
- * chrome://tracing), in one streaming pass with constant memory.
+ * fxt json: Chrome Trace Event Format JSON for Perfetto UI, Chrome DevTools'
+ * Performance panel and other viewers, in one streaming pass with bounded memory
+ * (the open duration begins of each thread).
  *
  * The mapping follows Fuchsia's trace2json (docs/json.md has the table) with
  * its weaknesses fixed: exact nanosecond timestamps printed as decimal
@@ -23,6 +24,7 @@
 #include "cli.h"
 #include "cli_io.h"
 #include "cli_json.h"
+#include "cli_map.h"
 #include "cli_trace.h"
 
 /* Buffered output into a sink: the JSON output (cli_output_t, so .gz/.zst compress)
@@ -32,15 +34,50 @@ struct jbuf {
     fxt_sink_t sink;
     char *p;
     size_t n;
-    int err; /* a write failed: stop converting */
+    size_t cap; /* 0: JB_CAP, flushed to the sink when full */
+    int grow;   /* a memory-only buffer (a thread's open begins): grows instead of flushing */
+    int err;    /* a write failed (or, growing, out of memory): stop converting */
 };
+
+__extension__ typedef unsigned __int128 u128;
+
+/* Where scheduling records go (docs/json.md, "Scheduling records"). */
+enum { SYS_SYSTRACE, SYS_FUCHSIA, SYS_NONE };
+
+/* An open duration begin: its JSON head and arguments wait in the thread's text buffer
+ * until the end turns them into one "X" event. */
+typedef struct jframe {
+    u128 ns;
+    size_t off, args_off; /* the head is text[off, args_off), the arguments follow */
+    int kept;             /* selected by the filters (else its end is dropped too) */
+    int has_args;         /* the held "args" object is not empty */
+} jframe_t;
+
+/* Past this nesting depth begins and ends are written as "B"/"E" as they come, so a
+ * hostile trace of nothing but begins cannot make memory grow without bound. */
+#define JSON_MAX_DEPTH 4096
+
+typedef struct jthread {
+    jbuf_t text; /* growing: the heads and arguments of the open begins */
+    jframe_t *f;
+    uint32_t depth, cap;
+    uint32_t deep; /* begins past JSON_MAX_DEPTH written as "B", whose "E" are still to come */
+} jthread_t;
 
 typedef struct jctx {
     jbuf_t out;
     jbuf_t sys; /* system events, spilled to a temporary file */
+    int sysfmt; /* SYS_*: how scheduling records are written */
     int sys_on;
-    uint64_t nevents, nsys, nmeta, skipped, errors, overflows;
+    uint64_t nevents, nsys, nmeta, skipped, errors, overflows, unmatched_ends, unclosed;
     int first_sys;
+    int nomem;
+    /* --time-base=trace-start: times are printed relative to the first timestamp read */
+    int rel_time, have_base;
+    u128 base_ns;
+    uint64_t nprocs, nthreads; /* sort indices given so far */
+    cli_map_t threads;         /* (has_provider, provider, pid, tid) -> jthread_t */
+    cli_map_t comms;           /* tid -> comm_t, thread names for the systrace lines */
     /* filters */
     cli_select_t sel;
 } jctx_t;
@@ -65,28 +102,50 @@ static void jb_flush(jbuf_t *b) {
     }
 }
 
-/* Make room for `need` bytes (need <= JB_CAP). */
-static inline void jb_room(jbuf_t *b, size_t need) {
+/* Grows a memory-only buffer to hold `need` more bytes; 0 when out of memory (sticky). */
+static int jb_grow(jbuf_t *b, size_t need) {
+    size_t ncap = b->cap ? b->cap * 2 : 256;
+    while (ncap - b->n < need) {
+        ncap *= 2;
+    }
+    char *np = realloc(b->p, ncap);
+    if (np == NULL) {
+        b->err = 1;
+        return 0;
+    }
+    b->p = np;
+    b->cap = ncap;
+    return 1;
+}
+
+/* Make room for `need` bytes (need <= JB_CAP); 0 only for a growing buffer out of memory. */
+static inline int jb_room(jbuf_t *b, size_t need) {
+    if (b->grow) {
+        return b->cap - b->n >= need || jb_grow(b, need);
+    }
     if (JB_CAP - b->n < need) {
         jb_flush(b);
     }
+    return 1;
 }
 
 static inline void jb_putc(jbuf_t *b, char c) {
-    jb_room(b, 1);
-    b->p[b->n++] = c;
+    if (jb_room(b, 1)) {
+        b->p[b->n++] = c;
+    }
 }
 
 static inline void jb_mem(jbuf_t *b, const void *s, size_t len) {
     /* Larger than the buffer (a big blob or string): written straight to the sink after a flush. */
-    if (len > JB_CAP) {
+    if (len > JB_CAP && !b->grow) {
         jb_flush(b);
         jb_write(b, s, len);
         return;
     }
-    jb_room(b, len);
-    memcpy(b->p + b->n, s, len);
-    b->n += len;
+    if (jb_room(b, len)) {
+        memcpy(b->p + b->n, s, len);
+        b->n += len;
+    }
 }
 
 #define JB_LIT(b, lit) jb_mem((b), (lit), sizeof(lit) - 1)
@@ -125,8 +184,6 @@ static inline void jb_hex(jbuf_t *b, uint64_t v) {
     *--q = '0';
     jb_mem(b, q, (size_t)(e - q));
 }
-
-__extension__ typedef unsigned __int128 u128;
 
 /* Nanoseconds of a tick count, exact (rounded down) for any tick rate, in 128 bits. */
 static inline u128 ticks_ns(uint64_t ticks, uint64_t tps) {
@@ -196,8 +253,7 @@ static void jb_str(jbuf_t *b, const char *s, size_t len) {
     if (high && !cli_utf8_valid(s, len)) {
         goto slow;
     }
-    if (len + 2 <= JB_CAP) {
-        jb_room(b, len + 2);
+    if (len + 2 <= JB_CAP && jb_room(b, len + 2)) {
         b->p[b->n++] = '"';
         memcpy(b->p + b->n, s, len);
         b->n += len;
@@ -213,9 +269,9 @@ static inline void jb_fstr(jbuf_t *b, fxt_str_t s) { jb_str(b, s.ptr ? s.ptr : "
 /* A double as a JSON number that reads back to the same binary64 (docs/json.md, Arguments). */
 static void jb_double(jbuf_t *b, double v) {
     /* NaN (v != v) or an infinity: JSON has no such numbers. */
-    if (v != v || v > 1.7976931348623157e308 || v < -1.7976931348623157e308) {
+    if (v != v || v > 1.7976931348623157e308 || v < -1.7976931348623157e308 || (v == 0 && signbit(v))) {
         char t[CLI_JSON_DOUBLE_MAX];
-        jb_mem(b, t, cli_json_double_fmt(t, v)); /* NaN / infinities: the shared spelling */
+        jb_mem(b, t, cli_json_double_fmt(t, v)); /* NaN, infinities, -0.0: the shared spelling */
         return;
     }
     char buf[40];
@@ -252,11 +308,29 @@ static void jb_b64(jbuf_t *b, const uint8_t *p, uint64_t n) {
     jb_putc(b, '"');
 }
 
-/* ---- filters ---------------------------------------------------------------------- */
+/* ---- filters and time ------------------------------------------------------------- */
 
 /* No --time-range: everything passes, without the selection's first-event bookkeeping. */
 static int time_selected(jctx_t *j, u128 ns) {
     return (!j->sel.f.has_from && !j->sel.f.has_to) || cli_select_time(&j->sel, sat64(ns));
+}
+
+/* Every timestamped record, kept or not, may fix the base of --time-base=trace-start. */
+static void note_time(jctx_t *j, u128 ns) {
+    if (!j->have_base) {
+        j->have_base = 1;
+        j->base_ns = ns;
+    }
+}
+
+/* A "ts" value: absolute, or relative to the base (negative for a record written later in
+ * the file than the first one but earlier in time). */
+static void jb_ts(jctx_t *j, jbuf_t *o, u128 ns) {
+    if (j->rel_time) {
+        jb_us_signed(o, j->base_ns, ns);
+    } else {
+        jb_us(o, ns);
+    }
 }
 
 /* ---- events ----------------------------------------------------------------------- */
@@ -269,9 +343,12 @@ static void begin_event(jctx_t *j) {
     jb_putc(&j->out, '\n');
 }
 
-/* ,"args":{...} with every argument of a known type (nothing when there are none). */
-static void write_args(jbuf_t *o, const fxt_record_t *rec, const char *extra_key, fxt_str_t extra) {
-    unsigned written = 0;
+/* ,"args":{...} with every argument of a known type (empty when there are none); with
+ * `open`, the object was opened by the caller: arguments continue it and it is closed.
+ * Returns how many were written. */
+static unsigned write_args(jbuf_t *o, const fxt_record_t *rec, const char *extra_key, fxt_str_t extra,
+                           int open) {
+    unsigned written = open ? 1 : 0;
     for (unsigned i = 0; i < rec->nargs; i++) {
         const fxt_arg_t *a = &rec->args[i];
         if (a->type >= FXT_ARG_TYPE_COUNT) {
@@ -340,27 +417,152 @@ static void write_args(jbuf_t *o, const fxt_record_t *rec, const char *extra_key
     }
     if (written) {
         jb_putc(o, '}');
+    } else {
+        /* "args" on every event, as Chrome writes them: DevTools reads args of some event
+         * names (an instant named DrawFrame) without checking that they exist */
+        JB_LIT(o, ",\"args\":{}");
     }
+    return written - (open ? 1 : 0);
 }
 
-/* Common keys of an event: cat, name, ts, pid, tid. */
-static void event_head(jctx_t *j, const fxt_str_t *cat, fxt_str_t name, u128 ns, const fxt_thread_ref_t *t) {
-    jbuf_t *o = &j->out;
-    begin_event(j);
-    if (cat) {
-        JB_LIT(o, "{\"cat\":");
-        jb_fstr(o, *cat);
-        JB_LIT(o, ",\"name\":");
-    } else {
-        JB_LIT(o, "{\"name\":");
-    }
+/* Common keys of an event: cat (every event has one: DevTools throws on a missing one),
+ * name, ts, pid, tid. */
+static void event_head(jctx_t *j, jbuf_t *o, fxt_str_t cat, fxt_str_t name, u128 ns,
+                       const fxt_thread_ref_t *t) {
+    JB_LIT(o, "{\"cat\":");
+    jb_fstr(o, cat);
+    JB_LIT(o, ",\"name\":");
     jb_fstr(o, name);
     JB_LIT(o, ",\"ts\":");
-    jb_us(o, ns);
+    jb_ts(j, o, ns);
     JB_LIT(o, ",\"pid\":");
     jb_u64(o, t->resolved ? t->pid : 0);
     JB_LIT(o, ",\"tid\":");
     jb_u64(o, t->resolved ? t->tid : 0);
+}
+
+/* The open-begin state of the event's thread; NULL (and nomem set) when out of memory. */
+static jthread_t *thread_of(jctx_t *j, const fxt_record_t *rec) {
+    const fxt_thread_ref_t *t = &rec->u.event.thread;
+    uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, t->resolved ? t->pid : 0,
+                       t->resolved ? t->tid : 0};
+    jthread_t *th = cli_map_get(&j->threads, key, sizeof key, 1);
+    if (th == NULL) {
+        j->nomem = 1;
+    } else {
+        th->text.grow = 1;
+    }
+    return th;
+}
+
+/* A begin or end past JSON_MAX_DEPTH, written as it comes with its `ph` key. */
+static void write_as_is(jctx_t *j, const fxt_record_t *rec, u128 ns, const char *ph) {
+    begin_event(j);
+    event_head(j, &j->out, rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
+    jb_mem(&j->out, ph, strlen(ph));
+    write_args(&j->out, rec, NULL, rec->u.event.name, 0);
+    jb_putc(&j->out, '}');
+    j->nevents++;
+}
+
+/* A begin is held, not written: DevTools pairs "B"/"E" in file order across all threads,
+ * which gives zero-length slices when threads interleave; its end writes one "X". */
+static void on_begin(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
+    jthread_t *th = thread_of(j, rec);
+    if (th == NULL) {
+        return;
+    }
+    if (th->depth == JSON_MAX_DEPTH || th->deep) {
+        th->deep++;
+        if (selected) {
+            write_as_is(j, rec, ns, ",\"ph\":\"B\"");
+        }
+        return;
+    }
+    if (th->depth == th->cap) {
+        uint32_t ncap = th->cap ? th->cap * 2 : 16;
+        jframe_t *nf = realloc(th->f, ncap * sizeof *nf);
+        if (nf == NULL) {
+            j->nomem = 1;
+            return;
+        }
+        th->f = nf;
+        th->cap = ncap;
+    }
+    jframe_t *f = &th->f[th->depth++];
+    f->ns = ns;
+    f->kept = selected;
+    f->off = th->text.n;
+    if (selected) {
+        event_head(j, &th->text, rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
+    }
+    f->args_off = th->text.n;
+    f->has_args = selected && write_args(&th->text, rec, NULL, rec->u.event.name, 0) > 0;
+    j->nomem |= th->text.err;
+}
+
+/* The end of a held begin: one "X" with the begin's keys and arguments, the end's arguments
+ * added (as Chrome merges an "E" into its "B"); an end with no begin has no slice to close. */
+static void on_end(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
+    jthread_t *th = thread_of(j, rec);
+    if (th == NULL) {
+        return;
+    }
+    if (th->deep) {
+        th->deep--;
+        if (selected) {
+            write_as_is(j, rec, ns, ",\"ph\":\"E\"");
+        }
+        return;
+    }
+    if (th->depth == 0) {
+        j->unmatched_ends++;
+        return;
+    }
+    jframe_t *f = &th->f[--th->depth];
+    if (f->kept) {
+        jbuf_t *o = &j->out;
+        begin_event(j);
+        jb_mem(o, th->text.p + f->off, f->args_off - f->off);
+        JB_LIT(o, ",\"ph\":\"X\",\"dur\":");
+        /* Both ends converted the same way so ts + dur is exactly the end's time (docs/json.md). */
+        jb_us_signed(o, f->ns, ns);
+        if (f->has_args) {
+            /* the begin's arguments without their closing brace, continued by the end's */
+            jb_mem(o, th->text.p + f->args_off, th->text.n - f->args_off - 1);
+            write_args(o, rec, NULL, rec->u.event.name, 1);
+        } else {
+            write_args(o, rec, NULL, rec->u.event.name, 0);
+        }
+        jb_putc(o, '}');
+        j->nevents++;
+    }
+    th->text.n = f->off;
+}
+
+/* At the end of input: begins never ended stay "B" (outermost first), which Perfetto draws to
+ * the end of the trace; then the per-thread state is freed. */
+static void json_close_threads(jctx_t *j) {
+    for (size_t i = 0; i < j->threads.count; i++) {
+        jthread_t *th = cli_map_at(&j->threads, i, NULL, NULL);
+        for (uint32_t d = 0; d < th->depth; d++) {
+            jframe_t *f = &th->f[d];
+            if (!f->kept) {
+                continue;
+            }
+            size_t end = d + 1 < th->depth ? th->f[d + 1].off : th->text.n;
+            begin_event(j);
+            jb_mem(&j->out, th->text.p + f->off, f->args_off - f->off);
+            JB_LIT(&j->out, ",\"ph\":\"B\"");
+            jb_mem(&j->out, th->text.p + f->args_off, end - f->args_off);
+            jb_putc(&j->out, '}');
+            j->nevents++;
+            j->unclosed++;
+        }
+        free(th->text.p);
+        free(th->f);
+    }
+    cli_map_free(&j->threads);
 }
 
 /* One event as a Chrome trace event; the ph letters and keys follow the table in docs/json.md. */
@@ -373,12 +575,34 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     }
     uint64_t tps = fxt_reader_ticks_per_second(r);
     u128 ns = ticks_ns(rec->u.event.ts, tps);
-    if (!time_selected(j, ns) ||
-        !cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats, rec->u.event.category) ||
-        !cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.event.name)) {
+    note_time(j, ns);
+    int selected = time_selected(j, ns) &&
+                   cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats, rec->u.event.category) &&
+                   cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.event.name);
+    /* A pair is selected by its begin: the end follows it (docs/json.md, Filters). */
+    if (rec->u.event.type == FXT_EVENT_DURATION_BEGIN) {
+        on_begin(j, rec, ns, selected);
         return;
     }
-    event_head(j, &rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
+    if (rec->u.event.type == FXT_EVENT_DURATION_END) {
+        on_end(j, rec, ns, selected);
+        return;
+    }
+    if (!selected) {
+        return;
+    }
+    u128 at = ns;
+    if (rec->u.event.type >= FXT_EVENT_FLOW_BEGIN && rec->u.event.type <= FXT_EVENT_FLOW_END) {
+        /* A flow event binds to its enclosing slice; DevTools finds that slice only by an equal
+         * ts (and pid, tid, cat), so the event moves to the start of the innermost open
+         * begin/end slice of its thread (docs/json.md, Flows). */
+        jthread_t *th = thread_of(j, rec);
+        if (th != NULL && th->depth > 0 && th->deep == 0) {
+            at = th->f[th->depth - 1].ns;
+        }
+    }
+    begin_event(j);
+    event_head(j, o, rec->u.event.category, rec->u.event.name, at, &rec->u.event.thread);
     switch (rec->u.event.type) {
     case FXT_EVENT_INSTANT: {
         uint64_t s = FXT_SCOPE_THREAD;
@@ -387,12 +611,13 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
         if (rec->u.event.extra_words > 0) {
             s = fxt_record_word(rec, rec->u.event.extra, 0);
         }
+        /* "I", not the older "i": DevTools reads only "I" (Perfetto and catapult read both). */
         if (s == FXT_SCOPE_GLOBAL) {
-            JB_LIT(o, ",\"ph\":\"i\",\"s\":\"g\"");
+            JB_LIT(o, ",\"ph\":\"I\",\"s\":\"g\"");
         } else if (s == FXT_SCOPE_PROCESS) {
-            JB_LIT(o, ",\"ph\":\"i\",\"s\":\"p\"");
+            JB_LIT(o, ",\"ph\":\"I\",\"s\":\"p\"");
         } else {
-            JB_LIT(o, ",\"ph\":\"i\",\"s\":\"t\"");
+            JB_LIT(o, ",\"ph\":\"I\",\"s\":\"t\"");
         }
         break;
     }
@@ -404,12 +629,6 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
             jb_hex(o, rec->u.event.id);
             jb_putc(o, '"');
         }
-        break;
-    case FXT_EVENT_DURATION_BEGIN:
-        JB_LIT(o, ",\"ph\":\"B\"");
-        break;
-    case FXT_EVENT_DURATION_END:
-        JB_LIT(o, ",\"ph\":\"E\"");
         break;
     case FXT_EVENT_DURATION_COMPLETE:
         JB_LIT(o, ",\"ph\":\"X\",\"dur\":");
@@ -430,23 +649,22 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     }
     case FXT_EVENT_FLOW_BEGIN:
     case FXT_EVENT_FLOW_STEP:
-    case FXT_EVENT_FLOW_END:
-        if (rec->u.event.type == FXT_EVENT_FLOW_BEGIN) {
-            JB_LIT(o, ",\"ph\":\"s\",\"id\":\"");
-        } else if (rec->u.event.type == FXT_EVENT_FLOW_STEP) {
-            JB_LIT(o, ",\"ph\":\"t\",\"id\":\"");
-        } else {
-            /* "bp":"e" binds the flow end to the enclosing slice, as trace2json does (docs/json.md). */
-            JB_LIT(o, ",\"ph\":\"f\",\"bp\":\"e\",\"id\":\"");
-        }
+    case FXT_EVENT_FLOW_END: {
+        /* Flow begin/step/end are consecutive too. "bp":"e" on every phase: an FXT flow event
+         * sits inside its slice, not at its start, and binds to the enclosing slice (docs/json.md). */
+        static const char ph[3] = {'s', 't', 'f'};
+        char head[] = ",\"ph\":\"?\",\"bp\":\"e\",\"id\":\"";
+        head[7] = ph[rec->u.event.type - FXT_EVENT_FLOW_BEGIN];
+        jb_mem(o, head, sizeof head - 1);
         /* Flow ids are decimal strings, async ids hex: both as trace2json spells them (docs/json.md). */
         jb_u64(o, rec->u.event.id);
         jb_putc(o, '"');
         break;
+    }
     default:
         break;
     }
-    write_args(o, rec, NULL, rec->u.event.name);
+    write_args(o, rec, NULL, rec->u.event.name, 0);
     jb_putc(o, '}');
     j->nevents++;
 }
@@ -487,20 +705,165 @@ static int find_int_arg(const fxt_record_t *rec, const char *name, int64_t *v) {
     return 0;
 }
 
-/* Scheduling records in Fuchsia's systemTraceEvents form ("k" switch, "w" wakeup), spilled. */
+/* A thread's name for the systrace lines: at most 15 bytes like a Linux comm, with
+ * characters that would break the line's "key=value" fields replaced by '_'. */
+typedef struct comm {
+    char s[16];
+} comm_t;
+
+static void remember_comm(jctx_t *j, uint64_t tid, fxt_str_t name) {
+    comm_t *c = cli_map_get_u64(&j->comms, tid, 0, 1);
+    if (c == NULL) {
+        return; /* out of memory: the thread is shown by its tid */
+    }
+    size_t n = name.len < sizeof c->s - 1 ? name.len : sizeof c->s - 1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)name.ptr[i];
+        c->s[i] = ch <= ' ' || ch >= 0x7f || ch == '=' || ch == '"' || ch == '\\' ? '_' : (char)ch;
+    }
+    c->s[n] = '\0';
+}
+
+/* The thread's comm, or "tid-<tid>" when no kernel object named it. */
+static void sys_comm(jctx_t *j, uint64_t tid) {
+    const comm_t *c = tid ? cli_map_get_u64(&j->comms, tid, 0, 0) : NULL;
+    if (c != NULL && c->s[0]) {
+        jb_mem(&j->sys, c->s, strlen(c->s));
+    } else if (tid == 0) {
+        JB_LIT(&j->sys, "<idle>");
+    } else {
+        JB_LIT(&j->sys, "tid-");
+        jb_u64(&j->sys, tid);
+    }
+}
+
+/* Linux's prev_state letter for an FXT thread state (docs/json.md, Scheduling records). */
+static const char *sys_state(uint64_t st) {
+    switch (st) {
+    case FXT_THREAD_SUSPENDED:
+        return "T";
+    case FXT_THREAD_BLOCKED:
+        return "S";
+    case FXT_THREAD_DYING:
+        return "Z";
+    case FXT_THREAD_DEAD:
+        return "X";
+    default:
+        return "R"; /* new or running: preempted while runnable */
+    }
+}
+
+/* The start of one systrace line, "<comm>-<tid> [cpu] .... <sec.usec>: <what>: ", inside the
+ * systemTraceEvents string; ftrace prints microseconds, so the nanoseconds are cut. */
+static void sys_line(jctx_t *j, uint64_t tid, uint64_t cpu, u128 ns, const char *what) {
+    jbuf_t *o = &j->sys;
+    sys_comm(j, tid);
+    jb_putc(o, '-');
+    jb_u64(o, tid);
+    JB_LIT(o, " [");
+    char c3[3] = {(char)('0' + cpu / 100 % 10), (char)('0' + cpu / 10 % 10), (char)('0' + cpu % 10)};
+    jb_mem(o, c3, 3);
+    JB_LIT(o, "] .... ");
+    u128 t = ns;
+    if (j->rel_time) {
+        t = ns >= j->base_ns ? ns - j->base_ns : 0; /* ftrace times cannot be negative */
+    }
+    jb_u128(o, t / 1000000000u);
+    unsigned us = (unsigned)(t % 1000000000u / 1000u);
+    char f[7] = {'.'};
+    for (int k = 6; k > 0; k--, us /= 10) {
+        f[k] = (char)('0' + us % 10);
+    }
+    jb_mem(o, f, 7);
+    JB_LIT(o, ": ");
+    jb_mem(o, what, strlen(what));
+    JB_LIT(o, ": ");
+}
+
+/* A priority as ftrace's 32-bit prio: -1 when absent or out of range. */
+static int64_t sys_prio(int found, int64_t v) { return found && v >= INT32_MIN && v <= INT32_MAX ? v : -1; }
+
+/* One sched_switch line; prio -1 when the record has none (ftrace prints what it has). */
+static void sys_switch(jctx_t *j, u128 ns, uint64_t cpu, uint64_t out_tid, uint64_t out_state,
+                       int64_t out_prio, uint64_t in_tid, int64_t in_prio) {
+    jbuf_t *o = &j->sys;
+    sys_line(j, out_tid, cpu, ns, "sched_switch");
+    JB_LIT(o, "prev_comm=");
+    sys_comm(j, out_tid);
+    JB_LIT(o, " prev_pid=");
+    jb_u64(o, out_tid);
+    JB_LIT(o, " prev_prio=");
+    jb_i64(o, out_prio);
+    JB_LIT(o, " prev_state=");
+    jb_mem(o, sys_state(out_state), 1);
+    JB_LIT(o, " ==> next_comm=");
+    sys_comm(j, in_tid);
+    JB_LIT(o, " next_pid=");
+    jb_u64(o, in_tid);
+    JB_LIT(o, " next_prio=");
+    jb_i64(o, in_prio);
+    JB_LIT(o, "\\n");
+}
+
+/* Scheduling records: systrace text lines (default, the form Perfetto's JSON importer reads)
+ * or Fuchsia's systemTraceEvents objects ("k" switch, "w" wakeup), spilled until the end. */
 static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
+    uint64_t tps = fxt_reader_ticks_per_second(r);
+    uint64_t ts = rec->kind == FXT_KIND_LEGACY_CONTEXT_SWITCH ? rec->u.legacy_context_switch.ts
+                  : rec->kind == FXT_KIND_CONTEXT_SWITCH      ? rec->u.context_switch.ts
+                                                              : rec->u.thread_wakeup.ts;
+    u128 ns = ticks_ns(ts, tps);
+    note_time(j, ns);
     if (!j->sys_on) {
         return;
     }
     jbuf_t *o = &j->sys;
-    uint64_t tps = fxt_reader_ticks_per_second(r);
-    int64_t v;
+    int64_t v, w;
+    if (j->sysfmt == SYS_SYSTRACE) {
+        uint64_t t1 = rec->kind == FXT_KIND_LEGACY_CONTEXT_SWITCH ? rec->u.legacy_context_switch.out.tid
+                      : rec->kind == FXT_KIND_CONTEXT_SWITCH      ? rec->u.context_switch.out_tid
+                                                                  : rec->u.thread_wakeup.tid;
+        uint64_t t2 = rec->kind == FXT_KIND_LEGACY_CONTEXT_SWITCH ? rec->u.legacy_context_switch.in.tid
+                      : rec->kind == FXT_KIND_CONTEXT_SWITCH      ? rec->u.context_switch.in_tid
+                                                                  : 0;
+        /* Perfetto reads systrace pids as 32-bit: a line it cannot convert fails the whole
+         * import, so a record with a larger koid has no systrace form (docs/json.md). */
+        if (t1 > UINT32_MAX || t2 > UINT32_MAX) {
+            j->skipped++;
+            return;
+        }
+        if (rec->kind == FXT_KIND_LEGACY_CONTEXT_SWITCH) {
+#define CS rec->u.legacy_context_switch
+            sys_switch(j, ns, CS.cpu, CS.out.tid, CS.out_state, CS.out_prio, CS.in.tid, CS.in_prio);
+#undef CS
+        } else if (rec->kind == FXT_KIND_CONTEXT_SWITCH) {
+            int fv = find_int_arg(rec, "outgoing_weight", &v), fw = find_int_arg(rec, "incoming_weight", &w);
+            sys_switch(j, ns, rec->u.context_switch.cpu, rec->u.context_switch.out_tid,
+                       rec->u.context_switch.out_state, sys_prio(fv, v), rec->u.context_switch.in_tid,
+                       sys_prio(fw, w));
+        } else {
+            /* The waker is not recorded: the line is attributed to the idle task. */
+            sys_line(j, 0, rec->u.thread_wakeup.cpu, ns, "sched_wakeup");
+            JB_LIT(o, "comm=");
+            sys_comm(j, rec->u.thread_wakeup.tid);
+            JB_LIT(o, " pid=");
+            jb_u64(o, rec->u.thread_wakeup.tid);
+            JB_LIT(o, " prio=");
+            int fv = find_int_arg(rec, "weight", &v);
+            jb_i64(o, sys_prio(fv, v));
+            JB_LIT(o, " target_cpu=");
+            jb_u64(o, rec->u.thread_wakeup.cpu);
+            JB_LIT(o, "\\n");
+        }
+        j->nsys++;
+        return;
+    }
     sys_begin(j);
     if (rec->kind == FXT_KIND_LEGACY_CONTEXT_SWITCH) {
         const fxt_thread_ref_t *out = &rec->u.legacy_context_switch.out,
                                *in = &rec->u.legacy_context_switch.in;
         JB_LIT(o, "{\"ph\":\"k\",\"ts\":");
-        jb_us(o, ticks_ns(rec->u.legacy_context_switch.ts, tps));
+        jb_ts(j, o, ns);
         JB_LIT(o, ",\"cpu\":");
         jb_u64(o, rec->u.legacy_context_switch.cpu);
         JB_LIT(o, ",\"out\":{\"pid\":");
@@ -520,7 +883,7 @@ static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
         JB_LIT(o, "}}");
     } else if (rec->kind == FXT_KIND_CONTEXT_SWITCH) {
         JB_LIT(o, "{\"ph\":\"k\",\"ts\":");
-        jb_us(o, ticks_ns(rec->u.context_switch.ts, tps));
+        jb_ts(j, o, ns);
         JB_LIT(o, ",\"cpu\":");
         jb_u64(o, rec->u.context_switch.cpu);
         JB_LIT(o, ",\"out\":{\"tid\":");
@@ -541,7 +904,7 @@ static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
         JB_LIT(o, "}}");
     } else {
         JB_LIT(o, "{\"ph\":\"w\",\"ts\":");
-        jb_us(o, ticks_ns(rec->u.thread_wakeup.ts, tps));
+        jb_ts(j, o, ns);
         JB_LIT(o, ",\"cpu\":");
         jb_u64(o, rec->u.thread_wakeup.cpu);
         JB_LIT(o, ",\"tid\":");
@@ -555,20 +918,33 @@ static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     j->nsys++;
 }
 
-/* A Chrome "M" metadata event naming a process or thread, emitted in file order. */
-static void meta_event(jctx_t *j, const char *what, uint64_t pid, uint64_t tid, fxt_str_t name) {
+/* A Chrome "M" metadata event naming a process or thread, emitted in file order, with its
+ * sort index (the order names first appear) so viewers keep the trace's order. */
+static void meta_event(jctx_t *j, const char *what, uint64_t pid, uint64_t tid, fxt_str_t name,
+                       uint64_t sort_index) {
     jbuf_t *o = &j->out;
-    begin_event(j);
-    JB_LIT(o, "{\"ph\":\"M\",\"name\":\"");
-    jb_mem(o, what, strlen(what));
-    JB_LIT(o, "\",\"pid\":");
-    jb_u64(o, pid);
-    JB_LIT(o, ",\"tid\":");
-    jb_u64(o, tid);
-    JB_LIT(o, ",\"args\":{\"name\":");
-    jb_fstr(o, name);
-    JB_LIT(o, "}}");
-    j->nmeta++;
+    for (int k = 0; k < 2; k++) {
+        begin_event(j);
+        JB_LIT(o, "{\"cat\":\"__metadata\",\"ph\":\"M\",\"name\":\"");
+        jb_mem(o, what, strlen(what));
+        if (k) {
+            JB_LIT(o, "_sort_index\",\"pid\":");
+        } else {
+            JB_LIT(o, "_name\",\"pid\":");
+        }
+        jb_u64(o, pid);
+        JB_LIT(o, ",\"tid\":");
+        jb_u64(o, tid);
+        if (k) {
+            JB_LIT(o, ",\"args\":{\"sort_index\":");
+            jb_u64(o, sort_index);
+        } else {
+            JB_LIT(o, ",\"args\":{\"name\":");
+            jb_fstr(o, name);
+        }
+        JB_LIT(o, "}}");
+        j->nmeta++;
+    }
 }
 
 /* Process and thread names become "M" metadata events (docs/json.md mapping). */
@@ -579,14 +955,15 @@ static void on_kernel_object(jctx_t *j, const fxt_record_t *rec) {
         return;
     }
     if (rec->u.kernel_object.obj_type == FXT_OBJ_PROCESS) {
-        meta_event(j, "process_name", rec->u.kernel_object.koid, 0, *name);
+        meta_event(j, "process", rec->u.kernel_object.koid, 0, *name, j->nprocs++);
     } else if (rec->u.kernel_object.obj_type == FXT_OBJ_THREAD) {
+        remember_comm(j, rec->u.kernel_object.koid, *name);
         for (unsigned i = 0; i < rec->nargs; i++) {
             const fxt_arg_t *a = &rec->args[i];
             /* A thread needs its process koid to be placed; a koid or uint64 "process" (docs/json.md). */
             if ((a->type == FXT_ARG_KOID || a->type == FXT_ARG_UINT64) && a->name.ptr && a->name.len == 7 &&
                 memcmp(a->name.ptr, "process", 7) == 0) {
-                meta_event(j, "thread_name", a->v.koid, rec->u.kernel_object.koid, *name);
+                meta_event(j, "thread", a->v.koid, rec->u.kernel_object.koid, *name, j->nthreads++);
                 break;
             }
         }
@@ -602,15 +979,18 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         break;
     case FXT_KIND_LOG: {
         u128 ns = ticks_ns(rec->u.log.ts, fxt_reader_ticks_per_second(r));
-        fxt_str_t logname = {"log", 3, 0, 0};
+        fxt_str_t logname = {"log", 3, 0, 0}, nocat = {"", 0, 0, 0};
+        note_time(j, ns);
         /* A log has no category: any --category filter drops it; its name is "log". */
         if (!time_selected(j, ns) || j->sel.f.ncats > 0 ||
             !cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, logname)) {
             break;
         }
-        event_head(j, NULL, logname, ns, &rec->u.log.thread);
-        JB_LIT(&j->out, ",\"ph\":\"i\",\"s\":\"g\"");
-        write_args(&j->out, rec, "message", rec->u.log.message);
+        begin_event(j);
+        /* An empty category: a log has none, and DevTools throws on an event without "cat". */
+        event_head(j, &j->out, nocat, logname, ns, &rec->u.log.thread);
+        JB_LIT(&j->out, ",\"ph\":\"I\",\"s\":\"g\"");
+        write_args(&j->out, rec, "message", rec->u.log.message, 0);
         jb_putc(&j->out, '}');
         j->nevents++;
         break;
@@ -629,12 +1009,15 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
             rec->u.large_blob.category.len == 9 &&
             memcmp(rec->u.large_blob.category.ptr, "fidl:blob", 9) == 0) {
             u128 ns = ticks_ns(rec->u.large_blob.ts, fxt_reader_ticks_per_second(r));
+            note_time(j, ns);
             if (!time_selected(j, ns) ||
                 !cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats, rec->u.large_blob.category) ||
                 !cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.large_blob.name)) {
                 break;
             }
-            event_head(j, &rec->u.large_blob.category, rec->u.large_blob.name, ns, &rec->u.large_blob.thread);
+            begin_event(j);
+            event_head(j, &j->out, rec->u.large_blob.category, rec->u.large_blob.name, ns,
+                       &rec->u.large_blob.thread);
             JB_LIT(&j->out, ",\"ph\":\"O\",\"id\":\"\",\"blob\":");
             jb_b64(&j->out, rec->u.large_blob.payload, rec->u.large_blob.size);
             jb_putc(&j->out, '}');
@@ -658,7 +1041,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     default:
         break;
     }
-    return j->out.err | j->sys.err; /* stop reading when the output cannot be written */
+    return j->out.err | j->sys.err | j->nomem; /* stop reading when the output cannot be written */
 }
 
 /* Damaged records are skipped and counted; after 20 reports only counted. */
@@ -678,8 +1061,13 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
 typedef struct json_config {
     const char *in, *out, *compress;
     int no_system_events;
+    unsigned system_events; /* SYS_* */
+    unsigned time_base;     /* 0 absolute, 1 trace-start */
     cli_filter_t filter;
 } json_config_t;
+
+static const char *const kSysNames[] = {"systrace", "fuchsia", "none", NULL};
+static const char *const kTimeBases[] = {"absolute", "trace-start", NULL};
 
 /* --time-range [@]FROM:TO: either side may be empty; '@' makes both absolute. */
 static int json_time_range(void *config, const char *v, char *err, size_t errlen) {
@@ -719,7 +1107,13 @@ static const cli_opt_t json_opts[] = {
     CLI_FLAG(json_config_t, filter.absolute, "absolute", 0,
              "--time-range is in absolute trace time (ns); same as writing it @FROM:TO"),
     CLI_FLAG(json_config_t, no_system_events, "no-system-events", 0,
-             "drop scheduling records (systemTraceEvents)"),
+             "drop scheduling records (systemTraceEvents); same as --system-events=none"),
+    CLI_CHOICE(json_config_t, system_events, "system-events", kSysNames, "FORM",
+               "scheduling records as systrace text (default: Perfetto reads it), fuchsia "
+               "(trace2json's objects) or none"),
+    CLI_CHOICE(json_config_t, time_base, "time-base", kTimeBases, "BASE",
+               "ts as absolute trace time (default) or relative to the first timestamp read "
+               "(trace-start: small numbers that JavaScript doubles hold to the nanosecond)"),
 };
 
 static const cli_spec_t json_spec = {
@@ -738,7 +1132,11 @@ static const cli_spec_t json_spec = {
 /* Append the spilled system events to the output as "systemTraceEvents". */
 /* Ordering: the spill is complete only after traceEvents, so it is copied in at the end. */
 static void json_system_events(jctx_t *j, FILE *spill) {
-    JB_LIT(&j->out, ",\"systemTraceEvents\":{\"type\":\"fuchsia\",\"events\":[");
+    if (j->sysfmt == SYS_SYSTRACE) {
+        JB_LIT(&j->out, ",\"systemTraceEvents\":\"# tracer: nop\\n");
+    } else {
+        JB_LIT(&j->out, ",\"systemTraceEvents\":{\"type\":\"fuchsia\",\"events\":[");
+    }
     /* Flush our buffer and stdio's before rewinding, or the tail of the events would be lost. */
     jb_flush(&j->sys);
     j->sys.err |= fflush(spill) != 0 || ferror(spill);
@@ -750,7 +1148,11 @@ static void json_system_events(jctx_t *j, FILE *spill) {
         jb_write(&j->out, j->sys.p, n);
     }
     j->sys.err |= ferror(spill) != 0;
-    JB_LIT(&j->out, "\n]}");
+    if (j->sysfmt == SYS_SYSTRACE) {
+        jb_putc(&j->out, '"');
+    } else {
+        JB_LIT(&j->out, "\n]}");
+    }
 }
 
 /* Counts on stderr, so stdout carries only the JSON. */
@@ -761,6 +1163,12 @@ static void json_report(const jctx_t *j, uint64_t bytes) {
             j->nevents, j->nmeta, j->nsys, bytes);
     if (j->skipped) {
         fprintf(stderr, "; %" PRIu64 " records without a JSON form skipped", j->skipped);
+    }
+    if (j->unmatched_ends) {
+        fprintf(stderr, "; %" PRIu64 " duration ends without a begin dropped", j->unmatched_ends);
+    }
+    if (j->unclosed) {
+        fprintf(stderr, "; %" PRIu64 " duration begins never ended (kept as B)", j->unclosed);
     }
     if (j->overflows) {
         fprintf(stderr, "; %" PRIu64 " buffer-overflow reports", j->overflows);
@@ -776,15 +1184,26 @@ static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
     JB_LIT(&j->out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
     uint64_t bytes = 0;
     int rc = cli_read_trace("json", cfg->in, NULL, on_record, on_error, j, &bytes);
+    json_close_threads(j);
     JB_LIT(&j->out, "\n]");
     if (spill != NULL) {
         json_system_events(j, spill);
+    }
+    if (j->rel_time && j->have_base) {
+        /* The base, so absolute times can be recovered (viewers ignore this key). */
+        JB_LIT(&j->out, ",\"metadata\":{\"fxt-time-base-ns\":");
+        jb_u128(&j->out, j->base_ns);
+        jb_putc(&j->out, '}');
     }
     JB_LIT(&j->out, "}\n");
     jb_flush(&j->out);
     /* A write error outranks damaged records: the JSON itself is incomplete. */
     if (j->out.err | j->sys.err) {
         return CLI_EXIT_IO;
+    }
+    if (j->nomem) {
+        fprintf(stderr, "fxt json: out of memory\n");
+        return CLI_EXIT_LIMIT;
     }
     json_report(j, bytes);
     /* Damaged records still give complete, valid JSON: only the exit status says so. */
@@ -796,12 +1215,18 @@ static int json_run(const json_config_t *cfg) {
     static jctx_t j; /* holds the selection's scratch string: static, reset for in-process reruns */
     memset(&j, 0, sizeof j);
     cli_select_init(&j.sel, &cfg->filter);
-    int sys = !cfg->no_system_events;
+    cli_map_init(&j.threads, sizeof(jthread_t));
+    cli_map_init(&j.comms, sizeof(comm_t));
+    j.sysfmt = cfg->no_system_events ? SYS_NONE : (int)cfg->system_events;
+    j.rel_time = cfg->time_base == 1;
+    int sys = j.sysfmt != SYS_NONE;
     j.out.p = malloc(JB_CAP);
     j.sys.p = sys ? malloc(JB_CAP) : NULL;
     if (j.out.p == NULL || (sys && j.sys.p == NULL)) {
         free(j.out.p);
         free(j.sys.p);
+        cli_map_free(&j.threads);
+        cli_map_free(&j.comms);
         fprintf(stderr, "fxt json: out of memory\n");
         return CLI_EXIT_LIMIT;
     }
@@ -841,6 +1266,8 @@ static int json_run(const json_config_t *cfg) {
     }
     free(j.out.p);
     free(j.sys.p);
+    cli_map_free(&j.threads); /* emptied by json_close_threads unless the output failed to open */
+    cli_map_free(&j.comms);
     return rc;
 }
 
@@ -856,13 +1283,14 @@ const cli_command_t cli_cmd_json = {
     "convert to Chrome/Perfetto JSON",
     "fxt json [options] [IN] [-o OUT]",
     "Convert an FXT trace to Chrome Trace Event Format JSON, which loads in\n"
-    "Perfetto UI (ui.perfetto.dev) and chrome://tracing. One streaming pass,\n"
-    "constant memory; IN and OUT may be '-' (stdin / stdout, the defaults).\n",
+    "Perfetto UI (ui.perfetto.dev) and Chrome DevTools' Performance panel. One\n"
+    "streaming pass, bounded memory; IN and OUT may be '-' (stdin / stdout).\n",
     &json_spec,
     "Timestamps are exact: ticks are converted to nanoseconds with integer\n"
     "arithmetic using each provider's own tick rate and printed as decimal\n"
-    "microseconds. Ids are strings. Process and thread names from kernel object\n"
-    "records become 'M' metadata events. See docs/json.md for the full mapping.\n"
+    "microseconds. Ids are strings. Duration begin/end pairs become 'X' events;\n"
+    "process and thread names from kernel object records become 'M' metadata\n"
+    "events; scheduling records become systrace text. See docs/json.md.\n"
     "\n"
     "exit status: 0 ok, 1 the trace had damaged records (the JSON is still\n"
     "complete and valid), 2 usage error, 3 I/O error, 4 out of memory\n",

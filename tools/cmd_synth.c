@@ -64,6 +64,9 @@ typedef struct prov {
     unsigned nthreads;
     uint64_t async_open[8]; /* open async ids (0 = none) */
     uint64_t flow_open[8];
+    /* each chain keeps its begin's category: viewers match async and flow events by
+     * category and id (DevTools, Chrome), so a chain must not change category */
+    unsigned async_cat[8], flow_cat[8];
 } prov_t;
 
 typedef struct synth {
@@ -185,6 +188,7 @@ static void all_records_once(synth_t *s, prov_t *p) {
     fxt_thread_ref_t th = fxt_thread(t->pid, t->tid);
     uint64_t ts = ticks_of(p, s->now_ns);
     fxt_write_provider_event(w, p->id, FXT_PROVIDER_EVENT_BUFFER_FULL);
+    fxt_write_provider_section(w, p->id); /* the provider is already current: the record changes nothing */
     fxt_write_trace_info(w, 1, 0);
     fxt_write_string_record(w, 1, fxt_cstr("explicit string"));
     fxt_write_thread_record(w, 1, t->pid, t->tid);
@@ -237,10 +241,13 @@ static void step(synth_t *s, prov_t *p) {
         unsigned na = make_args(s, a, lbl);
         fxt_write_instant(w, ts, th, cat_str(s, c), name_str(s, n), a, na);
     } else if (r < 70) {
-        uint64_t dur = 1 + rnd(&s->g) % 100000;
+        uint64_t dur = 1 + rnd(&s->g) % 2000;
         unsigned na = make_args(s, a, lbl);
+        /* The clock moves past the end, so the complete event is a leaf: no later begin or end on
+         * its thread falls inside it, and its enclosing begin ends after it (proper nesting). */
+        s->now_ns += dur;
         /* The second timestamp is the end, not the duration (spec-notes). */
-        fxt_write_duration_complete(w, ts, ts + ticks_of(p, dur), th, cat_str(s, c), name_str(s, n), a, na);
+        fxt_write_duration_complete(w, ts, ticks_of(p, s->now_ns), th, cat_str(s, c), name_str(s, n), a, na);
     } else if (r < 80) {
         fxt_arg_t cv[2] = {fxt_arg_int64(fxt_cstr("value"), (int64_t)(rnd(&s->g) % 1000)),
                            fxt_arg_double(fxt_cstr("rate"), (double)(rnd(&s->g) % 1000) / 10.0)};
@@ -252,8 +259,10 @@ static void step(synth_t *s, prov_t *p) {
         fxt_event_desc_t ev = {0, ts, th, cat_str(s, c), fxt_cstr("async-op"), 0, 0, NULL, 0, NULL, 0};
         if (p->async_open[slot] == 0) {
             p->async_open[slot] = ++s->next_id;
+            p->async_cat[slot] = c;
             ev.type = FXT_EVENT_ASYNC_BEGIN;
         } else {
+            ev.category = cat_str(s, p->async_cat[slot]);
             ev.type = rnd(&s->g) % 3 ? FXT_EVENT_ASYNC_END : FXT_EVENT_ASYNC_INSTANT;
         }
         ev.id = p->async_open[slot];
@@ -266,8 +275,10 @@ static void step(synth_t *s, prov_t *p) {
         fxt_event_desc_t ev = {0, ts, th, cat_str(s, c), fxt_cstr("flow"), 0, 0, NULL, 0, NULL, 0};
         if (p->flow_open[slot] == 0) {
             p->flow_open[slot] = ++s->next_id;
+            p->flow_cat[slot] = c;
             ev.type = FXT_EVENT_FLOW_BEGIN;
         } else {
+            ev.category = cat_str(s, p->flow_cat[slot]);
             ev.type = rnd(&s->g) % 2 ? FXT_EVENT_FLOW_END : FXT_EVENT_FLOW_STEP;
         }
         ev.id = p->flow_open[slot];
@@ -289,11 +300,12 @@ static void step(synth_t *s, prov_t *p) {
 }
 
 /* The end of an async or flow chain still open (id) on thread t, now. */
-static void end_chain(synth_t *s, prov_t *p, const thr_t *t, uint32_t type, const char *name, uint64_t id) {
+static void end_chain(synth_t *s, prov_t *p, const thr_t *t, uint32_t type, unsigned cat, const char *name,
+                      uint64_t id) {
     fxt_event_desc_t ev = {.type = type,
                            .ts = ticks_of(p, s->now_ns),
                            .thread = fxt_thread(t->pid, t->tid),
-                           .category = cat_str(s, 0),
+                           .category = cat_str(s, cat),
                            .name = fxt_cstr(name),
                            .id = id};
     fxt_write_event(s->w, &ev);
@@ -317,11 +329,11 @@ static void close_all(synth_t *s, prov_t *p) {
     for (unsigned k = 0; k < 8; k++) {
         s->now_ns += 10;
         if (p->async_open[k]) {
-            end_chain(s, p, t, FXT_EVENT_ASYNC_END, "async-op", p->async_open[k]);
+            end_chain(s, p, t, FXT_EVENT_ASYNC_END, p->async_cat[k], "async-op", p->async_open[k]);
             p->async_open[k] = 0;
         }
         if (p->flow_open[k]) {
-            end_chain(s, p, t, FXT_EVENT_FLOW_END, "flow", p->flow_open[k]);
+            end_chain(s, p, t, FXT_EVENT_FLOW_END, p->flow_cat[k], "flow", p->flow_open[k]);
             p->flow_open[k] = 0;
         }
     }
@@ -364,7 +376,7 @@ static const cli_opt_t synth_opts[] = {
              "provider 1's tick rate (default 1000000000); provider k uses N*k, so merged traces mix rates"),
     CLI_FLAG(synth_config_t, all_records, "all-records", 0,
              "also write one record of every other type (blob, objects, scheduling, log, large blobs, "
-             "provider event, trace info)"),
+             "provider event and section, trace info)"),
     CLI_FLAG(synth_config_t, big_endian, "big-endian", 0, "write a big-endian trace"),
 };
 

@@ -5,7 +5,7 @@ set -u
 cd "$1" || exit 1
 mapfile -t files < <(find include src tools tests fuzz bench examples scripts cmake .ci \
   -type f \( -name '*.[ch]' -o -name '*.cpp' -o -name '*.sh' -o -name '*.py' -o -name '*.cmake' \
-  -o -name '*.txt' -o -name '*.in' -o -name run -o -name '*.bash' -o -name '*.mjs' \) | sort)
+  -o -name '*.txt' -o -name '*.in' -o -name run -o -name '*.bash' -o -name '*.mjs' \) -not -path '*/node_modules/*' | sort)
 files+=(CMakeLists.txt Makefile)
 # one awk over all files: those without the line in their first 5 lines
 awk 'FNR == 1 { n++; name[n] = FILENAME } FNR <= 5 && /SPDX-License-Identifier: MIT/ { ok[FILENAME] = 1 }

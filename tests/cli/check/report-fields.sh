@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # needs: python3 jq
 # A JSON report carries the offset, record kind, severity and a message.
-"$FXT" check --json duration-unmatched.fxt > "$T/r.jsonl" || true
+"$FXT" check --json async-no-begin.fxt > "$T/r.jsonl" || true
 expect_eq "[offset, kind, severity, message longer than 5]" \
   "$(jq -c 'select(.rule) | [.offset, .kind, .severity, (.message|length > 5)]' "$T/r.jsonl")" '[96,"event","error",true]'

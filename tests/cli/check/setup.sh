@@ -29,7 +29,10 @@ cases = {
   "unknown-arg": H + event(INSTANT, 1, 1, 1, 2, args=[arg(13, 2)]),
   "init-zero-ticks": H + init(0),
   "ts-backwards": H + ev(INSTANT, 5) + ev(INSTANT, 4),
-  "duration-unmatched": H + ev(END, 5),
+  # an end with no open begin after its thread's first begin: the trace started inside an
+  # outer duration (a warning, like an end before any begin)
+  "duration-unmatched": H + ev(BEGIN, 4) + ev(END, 5) + ev(END, 6),
+  "duration-end-first": H + ev(END, 5),
   "duration-unclosed": H + ev(BEGIN, 5),
   "duration-name": H + ev(BEGIN, 5) + event(END, 6, 1, 1, 1),
   "complete-negative": H + ev(COMPLETE, 5, end_ts=4),
@@ -44,7 +47,15 @@ cases = {
   # oldest data), ends without begins are expected: warnings, not errors
   "pair-after-loss": H + provider_event(1, 0) + ev(END, 5) + ev(ASYNC_END, 6, ident=3) + ev(FLOW_END, 7, ident=4),
   # the loss notice of another provider (2) does not excuse provider 1's unmatched end
-  "other-lossy": H + provider_event(2, 0) + event(END, 5, 1, 1, 2),
+  "other-lossy": H + provider_event(2, 0) + event(ASYNC_END, 5, 1, 1, 2, ident=3),
+  # chains are matched in time order: ends written (by thread 12) before their begins
+  # (thread 11) but later in time are fine; an end earlier in time than its begin is not
+  "time-order": H + thread(2, 10, 12) + event(FLOW_STEP, 8, 2, 1, 2, ident=4) + event(ASYNC_END, 9, 2, 1, 2, ident=3)
+                + event(FLOW_END, 9, 2, 1, 2, ident=4) + ev(ASYNC_BEGIN, 5, ident=3) + ev(FLOW_BEGIN, 5, ident=4),
+  # 70 async instants read before their begin: the reorder window holds 64 per id
+  "time-order-window": H + thread(2, 10, 12) + b"".join(event(ASYNC_INSTANT, 10 + k, 2, 1, 2, ident=3) for k in range(70))
+                       + event(ASYNC_END, 100, 2, 1, 2, ident=3) + ev(ASYNC_BEGIN, 5, ident=3),
+  "time-order-bad": H + thread(2, 10, 12) + event(ASYNC_END, 3, 2, 1, 2, ident=3) + ev(ASYNC_BEGIN, 5, ident=3),
 }
 for k, v in cases.items():
     write(k + ".fxt", v)

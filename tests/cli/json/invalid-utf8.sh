@@ -2,5 +2,5 @@
 # needs: python3 jq
 # Invalid UTF-8 in category, name and argument is replaced by U+FFFD, one per
 # maximal subpart.
-jq -e '[.traceEvents[] | select(.ph=="i" and .name!="log") | [.cat,.name,.args.s]] == [["c\ufffd","bad\ufffd","\ufffd\ufffdok"]]' sys.json > /dev/null ||
-  fail "got $(jq -c '[.traceEvents[] | select(.ph=="i" and .name!="log") | [.cat,.name,.args.s]]' sys.json)"
+jq -e '[.traceEvents[] | select(.ph=="I" and .name!="log") | [.cat,.name,.args.s]] == [["c\ufffd","bad\ufffd","\ufffd\ufffdok"]]' sys.json > /dev/null ||
+  fail "got $(jq -c '[.traceEvents[] | select(.ph=="I" and .name!="log") | [.cat,.name,.args.s]]' sys.json)"

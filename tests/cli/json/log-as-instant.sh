@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
 # needs: python3 jq
-# A log record becomes a global instant named log, its message escaped.
+# A log record becomes a global instant named log with an empty category, its
+# message escaped.
 expect_eq "log event" "$(jq -c '.traceEvents[] | select(.name=="log")' sys.json)" \
-  '{"name":"log","ts":3,"pid":100,"tid":102,"ph":"i","s":"g","args":{"message":"hello \"world\""}}'
+  '{"cat":"","name":"log","ts":3,"pid":100,"tid":102,"ph":"I","s":"g","args":{"message":"hello \"world\""}}'

@@ -7,6 +7,7 @@
 # log, blobs, invalid UTF-8).
 "$FXT" synth --providers 3 --ticks-per-second 999999937 --all-records --events 5000 -o s.fxt
 record s "$FXT" json s.fxt -o s.json
+record sobj "$FXT" json --system-events=fuchsia s.fxt -o sobj.json
 "$FXT" dump --json s.fxt > s.jsonl
 
 if have python3; then
@@ -42,8 +43,25 @@ t += large_blob0(7000, 1, sref("fidl:blob"), sref("msg"), b"hello")
 t += large_blob0(7001, 1, sref("other"), sref("skipped"), b"x")
 t += event(INSTANT, 8000, 1, sref(b"c\xff"), sref(b"bad\xe2\x82"), args=[arg(6, sref("s"), sref(b"\xc0\xafok"))])
 write("sys.fxt", t)
+
+# duration pairs of two threads interleaved in the file; arguments on begins and ends;
+# an end with no begin (thread 7's first event); a begin never ended; a flow inside a slice
+t = magic() + provider_info(1, "p") + thread(1, 5, 6) + thread(2, 5, 7)
+t += event(END, 900, 2, sref("c"), sref("early"))
+t += event(BEGIN, 1000, 1, sref("c"), sref("outer"))
+t += event(BEGIN, 1100, 2, sref("c"), sref("other"), args=[arg(3, sref("a"), 1)])
+t += event(BEGIN, 1200, 1, sref("c"), sref("inner"))
+t += event(FLOW_BEGIN, 1250, 1, sref("c"), sref("fl"), ident=3)
+t += event(END, 1300, 2, sref("c"), sref("other"), args=[arg(3, sref("b"), 2)])
+t += event(END, 1400, 1, sref("c"), sref("inner"), args=[arg(3, sref("e"), 3)])
+t += event(FLOW_END, 1500, 2, sref("c"), sref("fl"), ident=3)
+t += event(END, 2000, 1, sref("c"), sref("outer"))
+t += event(BEGIN, 2500, 1, sref("c"), sref("open"))
+write("pairs.fxt", t)
 PY
   record hand "$FXT" json hand.fxt > hand.json
   record big "$FXT" json big.fxt > big.json
   record sys "$FXT" json sys.fxt > sys.json
+  record pairs "$FXT" json pairs.fxt > pairs.json
+  record sysobj "$FXT" json --system-events=fuchsia sys.fxt > sysobj.json
 fi

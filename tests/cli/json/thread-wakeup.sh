@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
 # needs: python3 jq
-# A thread wakeup.
-expect_eq "system event 1" "$(jq -c '.systemTraceEvents.events[1]' sys.json)" \
+# With --system-events=fuchsia, a thread wakeup.
+expect_eq "system event 1" "$(jq -c '.systemTraceEvents.events[1]' sysobj.json)" \
   '{"ph":"w","ts":2,"cpu":1,"tid":102,"prio":5}'

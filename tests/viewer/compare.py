@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: MIT
+"""Compares what the DevTools trace engine made of `fxt json` output
+(devtools_load.mjs) with the FXT itself (`fxt dump --json`).
+
+    compare.py DUMP.jsonl ENGINE.json NAME
+
+Checks: no exception and no pairing error in the engine; every duration of the
+FXT (begin/end pair or complete event) is one slice of its thread with the
+same name and duration (to the engine's double precision), so no slice is
+zero-length unless it is in the FXT; every instant and log is an instant;
+every counter is there; every async begin/end pair of the FXT is one async
+operation of the engine's own matcher with its duration. Prints one line of
+counts; exit 1 on any difference.
+"""
+import collections
+import json
+import sys
+
+dump_path, engine_path, label = sys.argv[1:4]
+eng = json.load(open(engine_path))
+tps = {}
+stacks = collections.defaultdict(list)
+want_slices = collections.Counter()
+nonzero = set()
+instants = counters = 0
+async_events = []
+for line in open(dump_path):
+    r = json.loads(line)
+    k = r["kind"]
+    if k == "init":
+        tps[r.get("provider")] = r["ticks_per_second"]
+        continue
+    if k == "log":
+        instants += 1
+        continue
+    if k != "event":
+        continue
+    rate = tps.get(r.get("provider"), 10**9)
+    ns = r["ts"] * 10**9 // rate
+    key = (r.get("provider"), r["pid"], r["tid"])
+    ev = r["event"]
+    if ev == "duration_begin":
+        stacks[key].append((r["name"], ns))
+    elif ev == "duration_end":
+        if stacks[key]:
+            name, b = stacks[key].pop()
+            want_slices[(r["pid"], r["tid"], name, ns - b)] += 1
+    elif ev == "duration_complete":
+        want_slices[(r["pid"], r["tid"], r["name"], r["end_ts"] * 10**9 // rate - ns)] += 1
+    elif ev == "instant":
+        instants += 1
+    elif ev == "counter":
+        counters += 1
+    elif ev.startswith("async_") and ev != "async_instant":
+        async_events.append((ns, ev, r["category"], r["name"], r["id"]))
+
+# async pairs in time order, as a viewer sees them (an end in the file before its begin is fine)
+want_async = collections.Counter()
+open_async = collections.defaultdict(list)
+for ns, ev, cat, name, ident in sorted(async_events, key=lambda e: (e[0], e[1] != "async_begin")):
+    if ev == "async_begin":
+        open_async[(cat, name, ident)].append(ns)
+    elif open_async[(cat, name, ident)]:
+        want_async[(cat, name, ns - open_async[(cat, name, ident)].pop())] += 1
+
+problems = []
+if eng["exception"]:
+    problems.append("exception: " + eng["exception"].splitlines()[0])
+if eng["errors"]:
+    problems.append("engine errors: %d, first: %s" % (len(eng["errors"]), eng["errors"][0]))
+
+
+def close(a, b):
+    return abs(a - b) <= max(0.0015, abs(b) * 1e-12)
+
+
+# match each engine slice to an FXT duration of its thread and name with the same length
+got = collections.defaultdict(list)
+for pid, tid, name, ts, dur in eng["slices"]:
+    got[(pid, tid, name)].append(dur)
+pool = collections.defaultdict(list)
+for (pid, tid, name, dns), n in want_slices.items():
+    pool[(pid, tid, name)] += [dns / 1000.0] * n
+unmatched = zero_bad = 0
+for key, durs in got.items():
+    avail = sorted(pool.get(key, []))
+    for d in sorted(durs):
+        i = next((i for i, w in enumerate(avail) if close(d, w)), None)
+        if i is None:
+            unmatched += 1
+            if d == 0:
+                zero_bad += 1
+        else:
+            avail.pop(i)
+    pool[key] = avail
+missing = sum(len(v) for v in pool.values())
+nslices = sum(want_slices.values())
+if unmatched or missing or len(eng["slices"]) != nslices:
+    problems.append("slices: engine %d, FXT %d, engine slices matching no FXT duration %d (%d zero-length), "
+                    "FXT durations not shown %d" % (len(eng["slices"]), nslices, unmatched, zero_bad, missing))
+if eng["instants"] != instants:
+    problems.append("instants: engine %d, FXT %d" % (eng["instants"], instants))
+if eng["counters"] != counters:
+    problems.append("counters: engine %d, FXT %d" % (eng["counters"], counters))
+got_async = collections.Counter()
+for cat, name, _id, ts, dur in eng["asyncs"]:
+    m = [k for k in want_async if k[0] == cat and k[1] == name and close(dur, k[2] / 1000.0) and want_async[k] > got_async[k]]
+    got_async[m[0] if m else ("?", name, dur)] += 1
+if sum(want_async.values()) != len(eng["asyncs"]) or any(k[0] == "?" for k in got_async):
+    problems.append("async: engine %d, FXT pairs %d" % (len(eng["asyncs"]), sum(want_async.values())))
+zero = sum(1 for s in eng["slices"] if s[4] == 0)
+print("%s: slices %d (zero-length %d, FXT zero-length %d), instants %d, counters %d, async %d, flows drawn %d of %d flow events"
+      % (label, len(eng["slices"]), zero, sum(n for k, n in want_slices.items() if k[3] == 0), eng["instants"],
+         eng["counters"], len(eng["asyncs"]), eng["flows"], eng["flowEvents"]))
+for p in problems:
+    print("  FAIL:", p)
+sys.exit(1 if problems else 0)
