@@ -176,6 +176,13 @@ static int apply(const cli_opt_t *o, const char *v, void *config, char *err, siz
             return -1;
         }
         break;
+    case CLI_OPT_OPTIONAL_CHOICE:
+        if (v == NULL) {
+            store_unsigned(config, o->offset, sizeof(unsigned), o->min);
+        } else if (choice_value(o, v, config, err, errlen) != 0) {
+            return -1;
+        }
+        break;
     case CLI_OPT_LIST: {
         unsigned k = load_unsigned(config, o->count);
         /* The list is a fixed array in the config: max is its length. */
@@ -279,7 +286,7 @@ static int take_option(const cli_spec_t *spec, int argc, char **argv, int *i, vo
         return usage_error(spec, "--%s takes no value", o->name);
     }
     const char *v = inline_val;
-    if (o->kind != CLI_OPT_FLAG && v == NULL) {
+    if (o->kind != CLI_OPT_FLAG && o->kind != CLI_OPT_OPTIONAL_CHOICE && v == NULL) {
         /* The next argument is the value even if it starts with '-': "-o -" means stdout. */
         if (*i + 1 >= argc) {
             return usage_error(spec, "--%s needs a value (%s)", o->name, o->value_name);
@@ -371,7 +378,9 @@ void cli_opts_print(FILE *f, const cli_opt_t *opts, size_t nopts) {
         } else {
             n = snprintf(head, sizeof head, "  --%s", o->name);
         }
-        if (o->value_name != NULL && n > 0 && (size_t)n < sizeof head) {
+        if (o->kind == CLI_OPT_OPTIONAL_CHOICE && n > 0 && (size_t)n < sizeof head) {
+            n += snprintf(head + n, sizeof head - (size_t)n, "[=%s]", o->value_name);
+        } else if (o->value_name != NULL && n > 0 && (size_t)n < sizeof head) {
             n += snprintf(head + n, sizeof head - (size_t)n, " %s", o->value_name);
         }
         fputs(head, f);

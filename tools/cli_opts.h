@@ -24,14 +24,16 @@
 #include <stdio.h>
 
 typedef enum cli_opt_kind {
-    CLI_OPT_FLAG,   /* no value: sets an int to 1 */
-    CLI_OPT_STRING, /* const char *: the value as given (the last one wins) */
-    CLI_OPT_UINT,   /* whole decimal number in [min, max]: an unsigned or uint64_t field */
-    CLI_OPT_SIZE,   /* like UINT, also decimals and a k/M/G (x1024) suffix, optional B: "1.5M" */
-    CLI_OPT_TIME,   /* nanoseconds, uint64_t: "1500", "1.5us", "2ms", "0.25s" (cli_parse_ns) */
-    CLI_OPT_CHOICE, /* one of `choices`: its index, in an unsigned field */
-    CLI_OPT_LIST,   /* repeatable: appended to a const char *[max] array, count in an unsigned */
-    CLI_OPT_CUSTOM  /* the value goes to `parse` */
+    CLI_OPT_FLAG,            /* no value: sets an int to 1 */
+    CLI_OPT_STRING,          /* const char *: the value as given (the last one wins) */
+    CLI_OPT_UINT,            /* whole decimal number in [min, max]: an unsigned or uint64_t field */
+    CLI_OPT_SIZE,            /* like UINT, also decimals and a k/M/G (x1024) suffix, optional B: "1.5M" */
+    CLI_OPT_TIME,            /* nanoseconds, uint64_t: "1500", "1.5us", "2ms", "0.25s" (cli_parse_ns) */
+    CLI_OPT_CHOICE,          /* one of `choices`: its index, in an unsigned field */
+    CLI_OPT_OPTIONAL_CHOICE, /* like CHOICE, the value only after '=' ("--sched=tree"); bare
+                                ("--sched") it takes choices[min]; printed "--name[=V]" */
+    CLI_OPT_LIST,            /* repeatable: appended to a const char *[max] array, count in an unsigned */
+    CLI_OPT_CUSTOM           /* the value goes to `parse` */
 } cli_opt_kind;
 
 /* The config struct the parser fills is passed as void *; custom parsers cast it back. */
@@ -93,6 +95,13 @@ typedef struct cli_opt {
         .value_name = vname, .help = helptext                                                                \
     }
 /* `arr` is a const char *[N] array, `n` its unsigned count. */
+/* --lname selects names[bare]; --lname=V one of names (index in an unsigned field, 0 when absent:
+ * make names[0] the "not given" value). */
+#define CLI_OPTIONAL_CHOICE(T, f, lname, names, bare, vname, helptext)                                       \
+    {                                                                                                        \
+        .name = lname, .kind = CLI_OPT_OPTIONAL_CHOICE, CLI_FIELD(T, f, unsigned), .choices = names,         \
+        .min = bare, .value_name = vname, .help = helptext                                                   \
+    }
 #define CLI_LIST(T, arr, n, lname, vname, helptext)                                                          \
     {                                                                                                        \
         .name = lname, .kind = CLI_OPT_LIST, CLI_FIELD(T, arr[0], const char *),                             \
