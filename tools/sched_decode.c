@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/* Raw ftrace sched events -> sched_model_t, through libtraceevent's format parsing and kbuffer. */
+#include "sched_decode.h"
+
+#include <event-parse.h>
+#include <kbuffer.h>
+
+#include <stdio.h>
+#include <string.h>
+
+/* Field order in sched_fields_t.f for each event. */
+enum { SW_PREV_COMM, SW_PREV_PID, SW_PREV_PRIO, SW_PREV_STATE, SW_NEXT_COMM, SW_NEXT_PID, SW_NEXT_PRIO };
+enum { WK_COMM, WK_PID, WK_PRIO, WK_TARGET_CPU };
+enum { FK_PARENT_PID, FK_CHILD_PID };
+enum { EX_PID, EX_OLD_PID };
+enum { XT_COMM, XT_PID };
+
+static const char *const SW_NAMES[] = {"prev_comm", "prev_pid", "prev_prio", "prev_state",
+                                       "next_comm", "next_pid", "next_prio", NULL};
+static const char *const WK_NAMES[] = {"comm", "pid", "prio", "target_cpu", NULL};
+static const char *const FK_NAMES[] = {"parent_pid", "child_pid", NULL};
+static const char *const EX_NAMES[] = {"pid", "old_pid", NULL};
+static const char *const XT_NAMES[] = {"comm", "pid", NULL};
+
+/* An event's id and fields; the event counts as absent (-1) unless every field is there. */
+static void find_event(struct tep_handle *tep, const char *name, const char *const *fields,
+                       sched_fields_t *out) {
+    memset(out, 0, sizeof *out);
+    out->id = -1;
+    struct tep_event *ev = tep_find_event_by_name(tep, "sched", name);
+    if (ev == NULL) {
+        return;
+    }
+    for (int i = 0; fields[i] != NULL; i++) {
+        out->f[i] = tep_find_field(ev, fields[i]);
+        if (out->f[i] == NULL || out->f[i]->offset < 0 || out->f[i]->size <= 0) {
+            return;
+        }
+    }
+    out->id = ev->id;
+}
+
+int sched_decoder_init(sched_decoder_t *d, struct tep_handle *tep, char *err, size_t errlen) {
+    memset(d, 0, sizeof *d);
+    d->tep = tep;
+    find_event(tep, "sched_switch", SW_NAMES, &d->sw);
+    find_event(tep, "sched_wakeup", WK_NAMES, &d->wakeup);
+    find_event(tep, "sched_wakeup_new", WK_NAMES, &d->wakeup_new);
+    find_event(tep, "sched_process_fork", FK_NAMES, &d->fork);
+    find_event(tep, "sched_process_exec", EX_NAMES, &d->exec);
+    find_event(tep, "sched_process_exit", XT_NAMES, &d->exit_);
+    if (d->sw.id < 0) {
+        snprintf(err, errlen,
+                 "the kernel's sched:sched_switch event has no usable format (prev_pid, next_pid, ...)");
+        return -1;
+    }
+    d->kbuf = tep_kbuffer(tep);
+    if (d->kbuf == NULL) {
+        snprintf(err, errlen, "cannot set up a ring-buffer decoder (libtraceevent kbuffer) for this kernel");
+        return -1;
+    }
+    return 0;
+}
+
+void sched_decoder_free(sched_decoder_t *d) {
+    if (d->kbuf != NULL) {
+        kbuffer_free(d->kbuf);
+    }
+    memset(d, 0, sizeof *d);
+}
+
+/* Every field of the event lies inside the record (a truncated record is skipped, never over-read). */
+static int fits(const sched_fields_t *e, int n, int size) {
+    for (int i = 0; i < n; i++) {
+        if (e->f[i]->offset + e->f[i]->size > size) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int64_t num(const sched_decoder_t *d, const struct tep_format_field *f, const uint8_t *data) {
+    unsigned long long v = tep_read_number(d->tep, data + f->offset, f->size);
+    if ((f->flags & TEP_FIELD_IS_SIGNED) && f->size < 8) { /* sign-extend pid_t, int */
+        unsigned shift = 64u - 8u * (unsigned)f->size;
+        return (int64_t)(v << shift) >> shift;
+    }
+    return (int64_t)v;
+}
+
+static void comm(sched_model_t *m, int32_t tid, const struct tep_format_field *f, const uint8_t *data) {
+    sched_model_comm(m, tid, (const char *)data + f->offset, (size_t)f->size);
+}
+
+int sched_decode_event(sched_decoder_t *d, const void *payload, int size, uint64_t ts, int cpu,
+                       sched_model_t *m) {
+    const uint8_t *data = payload;
+    sched_ev_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.ts = ts;
+    ev.cpu = (uint32_t)cpu;
+    if (size < 2) {
+        d->skipped++;
+        return 0;
+    }
+    int id = (int)tep_read_number(d->tep, data, 2); /* common_type: the first field of every event */
+    const sched_fields_t *e = NULL;
+    if (id == d->sw.id && fits(e = &d->sw, 7, size)) {
+        ev.kind = SCHED_EV_SWITCH;
+        ev.a = (int32_t)num(d, e->f[SW_PREV_PID], data);
+        ev.b = (int32_t)num(d, e->f[SW_NEXT_PID], data);
+        ev.a_prio = (int32_t)num(d, e->f[SW_PREV_PRIO], data);
+        ev.b_prio = (int32_t)num(d, e->f[SW_NEXT_PRIO], data);
+        ev.out_state = (uint8_t)sched_out_state(num(d, e->f[SW_PREV_STATE], data));
+        comm(m, ev.a, e->f[SW_PREV_COMM], data);
+        comm(m, ev.b, e->f[SW_NEXT_COMM], data);
+    } else if ((id == d->wakeup.id && fits(e = &d->wakeup, 4, size)) ||
+               (id == d->wakeup_new.id && fits(e = &d->wakeup_new, 4, size))) {
+        ev.kind = SCHED_EV_WAKEUP;
+        ev.a = (int32_t)num(d, e->f[WK_PID], data);
+        ev.b = id == d->wakeup_new.id;
+        ev.a_prio = (int32_t)num(d, e->f[WK_PRIO], data);
+        ev.cpu = (uint32_t)num(d, e->f[WK_TARGET_CPU], data); /* where it will run */
+        comm(m, ev.a, e->f[WK_COMM], data);
+    } else if (id == d->fork.id && fits(e = &d->fork, 2, size)) {
+        ev.kind = SCHED_EV_FORK;
+        ev.a = (int32_t)num(d, e->f[FK_PARENT_PID], data);
+        ev.b = (int32_t)num(d, e->f[FK_CHILD_PID], data);
+    } else if (id == d->exec.id && fits(e = &d->exec, 2, size)) {
+        ev.kind = SCHED_EV_EXEC;
+        ev.a = (int32_t)num(d, e->f[EX_PID], data);
+        ev.b = (int32_t)num(d, e->f[EX_OLD_PID], data);
+    } else if (id == d->exit_.id && fits(e = &d->exit_, 2, size)) {
+        ev.kind = SCHED_EV_EXIT;
+        ev.a = (int32_t)num(d, e->f[XT_PID], data);
+        comm(m, ev.a, e->f[XT_COMM], data);
+    } else {
+        d->skipped++;
+        return 0;
+    }
+    if (ev.a < 0 || ev.b < 0) { /* not a task id: a corrupt record */
+        d->skipped++;
+        return 0;
+    }
+    sched_model_task(m, ev.a, 1);
+    if (ev.kind == SCHED_EV_SWITCH || ev.kind == SCHED_EV_FORK) {
+        sched_model_task(m, ev.b, 1);
+    }
+    return sched_model_add(m, &ev) == 0;
+}
+
+int sched_decode_subbuf(sched_decoder_t *d, void *subbuf, size_t size, int cpu, sched_model_t *m) {
+    /* header: timestamp word, then the commit word (data bytes in its low 20 bits, flags above)
+     * of the kernel's long size; kbuffer trusts it, so check it against what was read */
+    size_t lsize = (size_t)tep_get_header_page_size(d->tep);
+    if (lsize != 4 && lsize != 8) {
+        lsize = sizeof(long);
+    }
+    if (size < 8 + lsize) {
+        return -1;
+    }
+    uint64_t commit = tep_read_number(d->tep, (const uint8_t *)subbuf + 8, (int)lsize);
+    if ((commit & 0xfffffu) > size - 8 - lsize) {
+        return -1;
+    }
+    if (kbuffer_load_subbuffer(d->kbuf, subbuf) < 0) {
+        return -1;
+    }
+    int missed = kbuffer_missed_events(d->kbuf);
+    if (missed != 0) {
+        d->missed += missed > 0 ? (uint64_t)missed : 1u; /* -1: some, the kernel did not count */
+    }
+    int added = 0;
+    unsigned long long ts;
+    for (void *ev = kbuffer_read_event(d->kbuf, &ts); ev != NULL; ev = kbuffer_next_event(d->kbuf, &ts)) {
+        added += sched_decode_event(d, ev, kbuffer_event_size(d->kbuf), ts, cpu, m);
+    }
+    return added;
+}
