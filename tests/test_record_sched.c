@@ -62,6 +62,7 @@ typedef struct {
     int64_t first_sw_arg0_val;
     uint64_t lost_events;
     int provider_event;
+    uint64_t inferred, idle_in, idle_out; /* switches with those arguments */
 } archive_t;
 
 static void read_archive(const fxt_membuf_t *mb, archive_t *a) {
@@ -108,6 +109,14 @@ static void read_archive(const fxt_membuf_t *mb, archive_t *a) {
                 }
             }
             a->nsw_total++;
+            for (unsigned i = 0; i < rec.nargs; i++) {
+                const fxt_arg_t *g = &rec.args[i];
+                a->inferred +=
+                    g->type == FXT_ARG_BOOL && g->name.len == 8 && memcmp(g->name.ptr, "inferred", 8) == 0;
+                int idle = g->type == FXT_ARG_INT32 && g->v.i32 == INT32_MIN && g->name.len == 15;
+                a->idle_in += idle && memcmp(g->name.ptr, "incoming_weight", 15) == 0;
+                a->idle_out += idle && memcmp(g->name.ptr, "outgoing_weight", 15) == 0;
+            }
             if (a->nsw < sizeof a->sw / sizeof a->sw[0]) {
                 sw_t *x = &a->sw[a->nsw++];
                 x->ts = rec.u.context_switch.ts;
@@ -202,7 +211,8 @@ static void synth(sched_model_t *m) {
     add(m, SCHED_EV_SWITCH, 4000, 3, 101, 200);
     add(m, SCHED_EV_WAKEUP, 4500, 1, 102, 0);
     add(m, SCHED_EV_WAKEUP, 4600, 1, 300, 0);
-    sched_model_task(m, 102, 0)->tgid = 101; /* as /proc would say */
+    add(m, SCHED_EV_SWITCH, 6000, 3, 300, 0); /* cpu 3 ran 200: a switch 200 -> 300 is missing */
+    sched_model_task(m, 102, 0)->tgid = 101;  /* as /proc would say */
 }
 
 static void test_write_model(void) {
@@ -216,16 +226,17 @@ static void test_write_model(void) {
     CHECK(sched_model_write(&m, w, 5, &o, &sum) == FXT_OK);
     CHECK(fxt_writer_finish(w) == FXT_OK);
     fxt_writer_destroy(w);
-    CHECK_EQ_U64(sum.switches, 3);
+    CHECK_EQ_U64(sum.switches, 5);
+    CHECK_EQ_U64(sum.inferred, 1);
     CHECK_EQ_U64(sum.wakeups, 2);
-    CHECK_EQ_U64(sum.tasks, 5);
+    CHECK_EQ_U64(sum.tasks, 6);
     CHECK_EQ_U64(sum.lost, 7);
 
     archive_t *a = malloc(sizeof *a);
     read_archive(&mb, a);
     CHECK(a->has_kernel_provider);
     CHECK_EQ_U64(a->ticks_per_second, 1000000000u);
-    CHECK_EQ_U64(a->nsw_total, 3);
+    CHECK_EQ_U64(a->nsw_total, 5);
     /* first in time: 3000 on cpu 3, 100 (blocked) -> 101, two int32 args with interned names:
      * 4 words + 2 argument words = 6; nargs 2 [16..19], cpu 3 [20..35], state 3 [36..39], type 1 [60..63] */
     uint64_t hand = 8u | (6u << 4) | (2u << 16) | (3ull << 20) | (3ull << 36) | (1ull << 60);
@@ -236,6 +247,19 @@ static void test_write_model(void) {
     CHECK_EQ_U64(a->sw[0].out_tid, 100);
     CHECK_EQ_U64(a->sw[0].in_tid, 101);
     CHECK_EQ_U64(a->sw[2].ts, 5000);
+    /* the inferred switch closes 200's slice on cpu 3 where 300 is seen leaving it */
+    CHECK_EQ_U64(a->sw[3].ts, 6000);
+    CHECK_EQ_U64(a->sw[3].cpu, 3);
+    CHECK_EQ_U64(a->sw[3].out_tid, 200);
+    CHECK_EQ_U64(a->sw[3].in_tid, 300);
+    CHECK_EQ_U64(a->sw[3].out_state, FXT_THREAD_RUNNING);
+    CHECK_EQ_U64(a->sw[4].out_tid, 300);
+    CHECK_EQ_U64(a->sw[4].in_tid, 0);
+    CHECK_EQ_U64(a->inferred, 1);
+    CHECK_EQ_U64(a->idle_in, 1);
+    CHECK_EQ_U64(a->idle_out, 0);
+    const obj_t *idle = find_obj(a, 0, FXT_OBJ_THREAD);
+    CHECK(idle != NULL && strcmp(idle->name, "swapper") == 0 && idle->process == 0);
     CHECK_EQ_U64(a->nwake, 2);
     CHECK_EQ_U64(a->first_wake.u.thread_wakeup.ts, 4500);
     CHECK_EQ_U64(a->first_wake.u.thread_wakeup.tid, 102);
@@ -405,6 +429,19 @@ static void test_decode_fixture(void) {
     /* names: the last comm seen (6887 was "sh", then exec'd taskset, then sh again as sh -c) */
     CHECK_STR(fxt_cstr(sched_model_task(&m, 21, 0)->comm), "migration/1");
     CHECK_STR(fxt_cstr(sched_model_task(&m, 6883, 0)->comm), "cp");
+    /* system-wide: 272 switches, 6 of them leave another task than the CPU's last one
+     * switched in (the kernel's own rendering shows the same gaps), 134 wakeups */
+    fxt_membuf_t mb;
+    fxt_writer_t *w = new_writer(&mb);
+    sched_write_opts_t o = {0, 0, 0};
+    record_sched_summary_t sum;
+    CHECK(sched_model_write(&m, w, 1, &o, &sum) == FXT_OK);
+    CHECK(fxt_writer_finish(w) == FXT_OK);
+    fxt_writer_destroy(w);
+    CHECK_EQ_U64(sum.switches, 278);
+    CHECK_EQ_U64(sum.inferred, 6);
+    CHECK_EQ_U64(sum.wakeups, 134);
+    fxt_membuf_free(&mb);
     sched_model_free(&m);
     sched_decoder_free(&d);
     tep_free(tep);
@@ -420,18 +457,22 @@ static void test_decode_fixture_tree(void) {
     decode_fixture(&m, &d);
     fxt_membuf_t mb;
     fxt_writer_t *w = new_writer(&mb);
-    /* taskset (6887) forked 6891 and 6895: in trace.log 31 switches and 15 wakeups involve them */
+    /* taskset (6887) forked 6891 and 6895: in trace.log 31 switches and 15 wakeups involve them;
+     * 5 times the next kept switch on a CPU leaves another task than the last kept one
+     * switched in (the others ran in between): 5 inferred switches */
     sched_write_opts_t o = {1, 6887, 0};
     record_sched_summary_t sum;
     CHECK(sched_model_write(&m, w, 1, &o, &sum) == FXT_OK);
     CHECK(fxt_writer_finish(w) == FXT_OK);
     fxt_writer_destroy(w);
-    CHECK_EQ_U64(sum.switches, 31);
+    CHECK_EQ_U64(sum.switches, 36);
+    CHECK_EQ_U64(sum.inferred, 5);
     CHECK_EQ_U64(sum.wakeups, 15);
     CHECK_EQ_U64(sum.tasks, 3);
     archive_t *a = malloc(sizeof *a);
     read_archive(&mb, a);
-    CHECK_EQ_U64(a->nsw_total, 31);
+    CHECK_EQ_U64(a->nsw_total, 36);
+    CHECK_EQ_U64(a->inferred, 5);
     CHECK_EQ_U64(a->nwake, 15);
     CHECK(find_obj(a, 6891, FXT_OBJ_THREAD) != NULL && find_obj(a, 6895, FXT_OBJ_PROCESS) != NULL);
     CHECK(find_obj(a, 6866, FXT_OBJ_THREAD) == NULL);

@@ -47,10 +47,11 @@ typedef struct {
     { 0, 0, RECORD_SCHED_CLOCK_MONO, 0, 0 }
 
 typedef struct {
-    uint64_t switches; /* context switch records written */
+    uint64_t switches; /* context switch records written (inferred ones included) */
     uint64_t wakeups;  /* thread wakeup records written */
     uint64_t tasks;    /* thread kernel objects written */
     uint64_t lost;     /* kernel events lost (buffer overrun), reported in the archive too */
+    uint64_t inferred; /* switches written to close a CPU's slice where one was missing (docs/sched.md) */
 } record_sched_summary_t;
 
 typedef struct record_sched record_sched_t;

@@ -220,9 +220,38 @@ static fxt_status write_objects(sched_model_t *m, fxt_writer_t *w, int tree_only
     return FXT_OK;
 }
 
+typedef struct {
+    int32_t tid, prio; /* the thread the last switch written on a CPU switched in */
+    int valid;
+} cpu_last_t;
+
+/*
+ * One context switch record. Priorities are arguments (only the legacy record
+ * had fields for them); the idle task (tid 0) gets the weight INT32_MIN, the
+ * idle mark of Fuchsia's scheduler that viewers (Perfetto) honour; a switch
+ * inferred from the ones around it is marked "inferred".
+ */
+static fxt_status write_switch(fxt_writer_t *w, uint64_t ts, uint32_t cpu, uint32_t state, int32_t out,
+                               int32_t out_prio, int32_t in, int32_t in_prio, int inferred) {
+    fxt_arg_t args[5];
+    unsigned n = 0;
+    args[n++] = fxt_arg_int32(fxt_cstr("outgoing_priority"), out_prio);
+    args[n++] = fxt_arg_int32(fxt_cstr("incoming_priority"), in_prio);
+    if (out == 0) {
+        args[n++] = fxt_arg_int32(fxt_cstr("outgoing_weight"), INT32_MIN);
+    }
+    if (in == 0) {
+        args[n++] = fxt_arg_int32(fxt_cstr("incoming_weight"), INT32_MIN);
+    }
+    if (inferred) {
+        args[n++] = fxt_arg_bool(fxt_cstr("inferred"), 1);
+    }
+    return fxt_write_context_switch(w, ts, cpu, state, (uint64_t)out, (uint64_t)in, args, n);
+}
+
 fxt_status sched_model_write(sched_model_t *m, fxt_writer_t *w, uint32_t provider_id,
                              const sched_write_opts_t *o, record_sched_summary_t *sum) {
-    record_sched_summary_t s = {0, 0, 0, 0};
+    record_sched_summary_t s = {0, 0, 0, 0, 0};
     sched_ev_t *ev = NULL;
     if (m->n > 0) {
         ev = malloc((size_t)m->n * sizeof *ev);
@@ -257,7 +286,14 @@ fxt_status sched_model_write(sched_model_t *m, fxt_writer_t *w, uint32_t provide
     if (st == FXT_OK) {
         st = write_objects(m, w, o->tree_only, &s.tasks);
     }
-    fxt_str_t out_prio = fxt_cstr("outgoing_priority"), in_prio = fxt_cstr("incoming_priority");
+    uint32_t ncpu = 0;
+    for (uint64_t i = 0; i < m->n; i++) {
+        ncpu = ev[i].kind == SCHED_EV_SWITCH && ev[i].cpu >= ncpu ? ev[i].cpu + 1 : ncpu;
+    }
+    cpu_last_t *last = ncpu ? calloc(ncpu, sizeof *last) : NULL;
+    if (ncpu && last == NULL) {
+        st = FXT_E_NOMEM;
+    }
     fxt_str_t prio = fxt_cstr("priority");
     uint64_t last_ts = 0;
     for (uint64_t i = 0; i < m->n && st == FXT_OK; i++) {
@@ -267,11 +303,22 @@ fxt_status sched_model_write(sched_model_t *m, fxt_writer_t *w, uint32_t provide
             if (o->tree_only && !in_tree(m, e->a) && !in_tree(m, e->b)) {
                 continue;
             }
-            /* the record has no priority fields (only the legacy one had): arguments */
-            fxt_arg_t args[2] = {fxt_arg_int32(out_prio, e->a_prio), fxt_arg_int32(in_prio, e->b_prio)};
-            st = fxt_write_context_switch(w, e->ts, e->cpu, e->out_state, (uint64_t)e->a, (uint64_t)e->b,
-                                          args, 2);
-            s.switches++;
+            cpu_last_t *l = &last[e->cpu];
+            if (l->valid && l->tid != e->a) {
+                /* the CPU ran l->tid, yet this switch leaves e->a: a switch in between
+                 * is missing (dropped for --sched=tree, or not reported by the kernel).
+                 * End l->tid's slice here so that a CPU never runs two threads. */
+                st = write_switch(w, e->ts, e->cpu, FXT_THREAD_RUNNING, l->tid, l->prio, e->a, e->a_prio, 1);
+                s.switches++;
+                s.inferred++;
+            }
+            if (st == FXT_OK) {
+                st = write_switch(w, e->ts, e->cpu, e->out_state, e->a, e->a_prio, e->b, e->b_prio, 0);
+                s.switches++;
+            }
+            l->valid = 1;
+            l->tid = e->b;
+            l->prio = e->b_prio;
         } else if (e->kind == SCHED_EV_WAKEUP) {
             if (o->tree_only && !in_tree(m, e->a)) {
                 continue;
@@ -281,6 +328,7 @@ fxt_status sched_model_write(sched_model_t *m, fxt_writer_t *w, uint32_t provide
             s.wakeups++;
         }
     }
+    free(last);
     free(ev);
     s.lost = m->lost;
     if (st == FXT_OK && s.lost > 0) {
