@@ -310,9 +310,12 @@ static void test_write_tree(void) {
 /* ---- decoding captured raw events ----------------------------------------------- */
 
 #ifdef FXT_HAVE_SCHED
+/* The fixture directory, laid out as a tracing dir (events/...) plus the captured pages. */
+#define FIXTURE_DIR FXT_SOURCE_DIR "/tests/data/sched"
+
 static char *slurp(const char *name, size_t *len) {
     char path[512];
-    snprintf(path, sizeof path, "%s/tests/data/sched/%s", FXT_SOURCE_DIR, name);
+    snprintf(path, sizeof path, "%s/%s", FIXTURE_DIR, name);
     FILE *f = fopen(path, "rb");
     CHECK(f != NULL);
     if (f == NULL) {
@@ -328,25 +331,13 @@ static char *slurp(const char *name, size_t *len) {
     return p;
 }
 
-/* The formats of the capturing kernel, as tracefs_local_events() would parse them there. */
+/* The formats of the capturing kernel (x86-64), read as from a tracefs mount. */
 static struct tep_handle *fixture_tep(void) {
-    struct tep_handle *tep = tep_alloc();
-    size_t len;
-    char *hp = slurp("header_page", &len);
-    tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
-    tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
-    tep_set_long_size(tep, 8);
-    tep_set_page_size(tep, 4096);
-    CHECK(hp != NULL && tep_parse_header_page(tep, hp, len, 8) == 0);
-    free(hp);
-    static const char *const ev[] = {"sched_switch",       "sched_wakeup",       "sched_wakeup_new",
-                                     "sched_process_fork", "sched_process_exec", "sched_process_exit"};
-    for (size_t i = 0; i < sizeof ev / sizeof ev[0]; i++) {
-        char name[64];
-        snprintf(name, sizeof name, "%s.format", ev[i]);
-        char *fmt = slurp(name, &len);
-        CHECK(fmt != NULL && tep_parse_event(tep, fmt, len, "sched") == TEP_ERRNO__SUCCESS);
-        free(fmt);
+    char err[160] = "";
+    struct tep_handle *tep = sched_tep_load(FIXTURE_DIR, err, sizeof err);
+    CHECK(tep != NULL);
+    if (tep == NULL) {
+        printf("%s\n", err);
     }
     return tep;
 }
@@ -374,6 +365,9 @@ static const sched_ev_t *ev_at(const sched_model_t *m, uint64_t i) {
 
 static void test_decode_fixture(void) {
     struct tep_handle *tep = fixture_tep();
+    if (tep == NULL) {
+        return;
+    }
     sched_decoder_t d;
     char err[160];
     CHECK(sched_decoder_init(&d, tep, err, sizeof err) == 0);
@@ -449,6 +443,9 @@ static void test_decode_fixture(void) {
 
 static void test_decode_fixture_tree(void) {
     struct tep_handle *tep = fixture_tep();
+    if (tep == NULL) {
+        return;
+    }
     sched_decoder_t d;
     char err[160];
     CHECK(sched_decoder_init(&d, tep, err, sizeof err) == 0);
@@ -486,6 +483,9 @@ static void test_decode_fixture_tree(void) {
 /* Truncated and garbage sub-buffers are refused or skipped, never over-read (ASan checks). */
 static void test_decode_hostile(void) {
     struct tep_handle *tep = fixture_tep();
+    if (tep == NULL) {
+        return;
+    }
     sched_decoder_t d;
     char err[160];
     CHECK(sched_decoder_init(&d, tep, err, sizeof err) == 0);
@@ -495,6 +495,9 @@ static void test_decode_hostile(void) {
     char *raw = slurp("cpu0.raw", &len);
     CHECK(raw != NULL && len >= 4096);
     CHECK(sched_decode_subbuf(&d, raw, 8, 0, &m) == -1); /* shorter than the header */
+    char lerr[160] = "";
+    CHECK(sched_tep_load(FIXTURE_DIR "/no-such-dir", lerr, sizeof lerr) == NULL);
+    CHECK(strstr(lerr, "no-such-dir/events/header_page") != NULL);
     char page[4096];
     memcpy(page, raw, sizeof page);
     page[8] = (char)0xff, page[9] = (char)0xff; /* commit past the sub-buffer */

@@ -238,12 +238,11 @@ static fxt_status setup(record_sched_t *s, char *err, size_t errlen) {
     for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++) {
         tracefs_event_enable(s->inst, "sched", optional[i]); /* decoded when present */
     }
-    const char *systems[] = {"sched", NULL};
-    s->tep = tracefs_local_events_system(NULL, systems);
-    if (s->tep == NULL) {
-        return fail(err, errlen, FXT_E_IO, "cannot read the sched event formats from %s/events", dir);
-    }
     char derr[160];
+    s->tep = sched_tep_load(dir, derr, sizeof derr);
+    if (s->tep == NULL) {
+        return fail(err, errlen, FXT_E_IO, "%s", derr);
+    }
     if (sched_decoder_init(&s->dec, s->tep, derr, sizeof derr) != 0) {
         return fail(err, errlen, FXT_E_UNSUPPORTED, "%s", derr);
     }

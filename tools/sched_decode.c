@@ -6,7 +6,9 @@
 #include <kbuffer.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Field order in sched_fields_t.f for each event. */
 enum { SW_PREV_COMM, SW_PREV_PID, SW_PREV_PRIO, SW_PREV_STATE, SW_NEXT_COMM, SW_NEXT_PID, SW_NEXT_PRIO };
@@ -21,6 +23,78 @@ static const char *const WK_NAMES[] = {"comm", "pid", "prio", "target_cpu", NULL
 static const char *const FK_NAMES[] = {"parent_pid", "child_pid", NULL};
 static const char *const EX_NAMES[] = {"pid", "old_pid", NULL};
 static const char *const XT_NAMES[] = {"comm", "pid", NULL};
+
+/* A whole file; tracefs files report size 0, so read until EOF. NULL if unreadable. */
+static char *read_all(const char *path, size_t *len) {
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap + 1);
+    while (buf != NULL) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n < cap) {
+            break;
+        }
+        char *nb = realloc(buf, 2 * cap + 1);
+        if (nb == NULL) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = nb;
+        cap *= 2;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (buf == NULL || bad) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+static const char *const SCHED_EVENTS[] = {"sched_switch",       "sched_wakeup",       "sched_wakeup_new",
+                                           "sched_process_fork", "sched_process_exec", "sched_process_exit"};
+
+struct tep_handle *sched_tep_load(const char *dir, char *err, size_t errlen) {
+    struct tep_handle *tep = tep_alloc();
+    if (tep == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    const unsigned one = 1;
+    enum tep_endian host = *(const unsigned char *)&one ? TEP_LITTLE_ENDIAN : TEP_BIG_ENDIAN;
+    tep_set_file_bigendian(tep, host);
+    tep_set_local_bigendian(tep, host);
+    tep_set_long_size(tep, (int)sizeof(long));
+    tep_set_page_size(tep, (int)sysconf(_SC_PAGESIZE));
+    char path[4096];
+    size_t len;
+    snprintf(path, sizeof path, "%s/events/header_page", dir);
+    char *text = read_all(path, &len);
+    int ok = text != NULL && tep_parse_header_page(tep, text, len, (int)sizeof(long)) == 0;
+    free(text);
+    if (!ok) {
+        snprintf(err, errlen, "cannot read the ring buffer's page header from %s", path);
+        tep_free(tep);
+        return NULL;
+    }
+    /* sched_switch is required (sched_decoder_init says so); the others are optional */
+    for (size_t i = 0; i < sizeof SCHED_EVENTS / sizeof SCHED_EVENTS[0]; i++) {
+        snprintf(path, sizeof path, "%s/events/sched/%s/format", dir, SCHED_EVENTS[i]);
+        text = read_all(path, &len);
+        if (text != NULL) {
+            tep_parse_event(tep, text, len, "sched");
+            free(text);
+        }
+    }
+    return tep;
+}
 
 /* An event's id and fields; the event counts as absent (-1) unless every field is there. */
 static void find_event(struct tep_handle *tep, const char *name, const char *const *fields,

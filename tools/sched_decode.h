@@ -33,6 +33,14 @@ typedef struct sched_decoder {
 } sched_decoder_t;
 
 /*
+ * A libtraceevent handle for the sched events: the ring buffer's header page
+ * and the events' formats read from TRACING_DIR/events/ (a tracefs mount, or
+ * a copy of its files as in tests/data/sched/), with the host's long size,
+ * byte order and page size. Reads 7 small files, not every event of the
+ * system. NULL with one line in err; free with tep_free().
+ */
+struct tep_handle *sched_tep_load(const char *tracing_dir, char *err, size_t errlen);
+/*
  * Look up the sched events' ids and fields in tep (sched_switch is required,
  * the others are used when present). 0, or -1 with one line in err.
  */
