@@ -2,8 +2,9 @@
 /*
  * Overhead of `fxt record --sched` (tools/record_sched.h) on a context-switch-
  * heavy workload: two threads pinned to CPU 0 bounce a byte over two pipes
- * (every round trip is two context switches). Best of 3 without capture, then
- * the same with the kernel scheduling capture running system-wide; prints the
+ * (every round trip is two context switches and two wakeups). Runs without
+ * and with the kernel scheduling capture (system-wide) alternate, best of 5
+ * each, since a shared machine's load drifts; prints the
  * time per round trip, the overhead, what was recorded and what writing the
  * archive cost. Needs root and tracefs (Linux).
  *
@@ -79,18 +80,13 @@ static double pingpong(long n) {
 int main(int argc, char **argv) {
     long n = argc > 1 ? atol(argv[1]) : 100000;
     const char *out = argc > 2 ? argv[2] : NULL;
-    double base = 1e30;
-    for (int i = 0; i < 3; i++) {
-        double t = pingpong(n);
-        base = t < base ? t : base;
-    }
-    printf("pipe ping-pong, %ld round trips on one CPU: %.0f ns per round trip without capture\n", n,
-           base / n * 1e9);
-
-    double best = 1e30, finish_s = 0;
+    /* alternate runs without and with capture, best of 5 each: the machine's load drifts */
+    double base = 1e30, best = 1e30, finish_s = 0;
     record_sched_summary_t sum = {0, 0, 0, 0, 0};
     size_t bytes = 0;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 5; i++) {
+        double t = pingpong(n);
+        base = t < base ? t : base;
         record_sched_options_t o = RECORD_SCHED_OPTIONS_INIT;
         record_sched_t *s = NULL;
         char err[256];
@@ -98,7 +94,7 @@ int main(int argc, char **argv) {
             fprintf(stderr, "bench_sched: %s\n", err);
             return 77;
         }
-        double t = pingpong(n);
+        t = pingpong(n);
         fxt_membuf_t mb = {0};
         fxt_writer_t *w = NULL;
         fxt_writer_create(NULL, fxt_sink_membuf(&mb), &w);
@@ -131,6 +127,8 @@ int main(int argc, char **argv) {
         fxt_writer_destroy(w);
         fxt_membuf_free(&mb);
     }
+    printf("pipe ping-pong, %ld round trips on one CPU, best of 5: %.0f ns per round trip without capture\n",
+           n, base / n * 1e9);
     printf("with --sched (system-wide): %.0f ns per round trip, overhead %+.1f %%\n", best / n * 1e9,
            (best / base - 1) * 100);
     printf(
