@@ -163,6 +163,29 @@ static fxt_writer_t *new_writer(fxt_membuf_t *mb) {
     return w;
 }
 
+/*
+ * Write a kernel section into a fresh archive and read it back (free the
+ * result): from the live source s (finished and destroyed), or from m.
+ */
+static archive_t *write_read(record_sched_t *s, sched_model_t *m, int tree_only, int32_t root,
+                             record_sched_summary_t *sum) {
+    fxt_membuf_t mb;
+    fxt_writer_t *w = new_writer(&mb);
+    if (s != NULL) {
+        CHECK(record_sched_finish(s, w, 1, sum) == FXT_OK);
+        record_sched_destroy(s);
+    } else {
+        sched_write_opts_t o = {tree_only, root, 0};
+        CHECK(sched_model_write(m, w, 1, &o, sum) == FXT_OK);
+    }
+    CHECK(fxt_writer_finish(w) == FXT_OK);
+    fxt_writer_destroy(w);
+    archive_t *a = malloc(sizeof *a);
+    read_archive(&mb, a); /* keeps no view into mb */
+    fxt_membuf_free(&mb);
+    return a;
+}
+
 /* ---- without the kernel ------------------------------------------------------- */
 
 static void test_out_state(void) {
@@ -181,20 +204,14 @@ static void test_out_state(void) {
 }
 
 static void add(sched_model_t *m, uint8_t kind, uint64_t ts, uint32_t cpu, int32_t a, int32_t b) {
-    sched_ev_t e;
-    memset(&e, 0, sizeof e);
-    e.kind = kind;
-    e.ts = ts;
-    e.cpu = cpu;
-    e.a = a;
-    e.b = b;
-    e.a_prio = 120;
-    e.b_prio = 98;
-    e.out_state = FXT_THREAD_BLOCKED;
-    sched_model_task(m, a, 1);
-    if (kind == SCHED_EV_SWITCH || kind == SCHED_EV_FORK) {
-        sched_model_task(m, b, 1);
-    }
+    sched_ev_t e = {.ts = ts,
+                    .a = a,
+                    .b = b,
+                    .a_prio = 120,
+                    .b_prio = 98,
+                    .cpu = cpu,
+                    .kind = kind,
+                    .out_state = FXT_THREAD_BLOCKED};
     CHECK(sched_model_add(m, &e) == 0);
 }
 
@@ -219,21 +236,13 @@ static void test_write_model(void) {
     sched_model_t m;
     synth(&m);
     m.lost = 7;
-    fxt_membuf_t mb;
-    fxt_writer_t *w = new_writer(&mb);
-    sched_write_opts_t o = {0, 0, 0};
     record_sched_summary_t sum;
-    CHECK(sched_model_write(&m, w, 5, &o, &sum) == FXT_OK);
-    CHECK(fxt_writer_finish(w) == FXT_OK);
-    fxt_writer_destroy(w);
+    archive_t *a = write_read(NULL, &m, 0, 0, &sum);
     CHECK_EQ_U64(sum.switches, 5);
     CHECK_EQ_U64(sum.inferred, 1);
     CHECK_EQ_U64(sum.wakeups, 2);
     CHECK_EQ_U64(sum.tasks, 6);
     CHECK_EQ_U64(sum.lost, 7);
-
-    archive_t *a = malloc(sizeof *a);
-    read_archive(&mb, a);
     CHECK(a->has_kernel_provider);
     CHECK_EQ_U64(a->ticks_per_second, 1000000000u);
     CHECK_EQ_U64(a->nsw_total, 5);
@@ -275,22 +284,14 @@ static void test_write_model(void) {
     CHECK(a->provider_event);
     CHECK_EQ_U64(a->lost_events, 7);
     free(a);
-    fxt_membuf_free(&mb);
     sched_model_free(&m);
 }
 
 static void test_write_tree(void) {
     sched_model_t m;
     synth(&m);
-    fxt_membuf_t mb;
-    fxt_writer_t *w = new_writer(&mb);
-    sched_write_opts_t o = {1, 100, 0};
     record_sched_summary_t sum;
-    CHECK(sched_model_write(&m, w, 5, &o, &sum) == FXT_OK);
-    CHECK(fxt_writer_finish(w) == FXT_OK);
-    fxt_writer_destroy(w);
-    archive_t *a = malloc(sizeof *a);
-    read_archive(&mb, a);
+    archive_t *a = write_read(NULL, &m, 1, 100, &sum);
     /* 200 -> 300 involves no task of the tree; 101 -> 200 does */
     CHECK_EQ_U64(sum.switches, 2);
     CHECK_EQ_U64(a->nsw_total, 2);
@@ -303,7 +304,6 @@ static void test_write_tree(void) {
     CHECK(find_obj(a, 200, FXT_OBJ_THREAD) == NULL && find_obj(a, 200, FXT_OBJ_PROCESS) == NULL);
     CHECK(a->provider_event == 0 && a->lost_events == 0);
     free(a);
-    fxt_membuf_free(&mb);
     sched_model_free(&m);
 }
 
@@ -332,18 +332,18 @@ static char *slurp(const char *name, size_t *len) {
 }
 
 /* The formats of the capturing kernel (x86-64), read as from a tracefs mount. */
-static struct tep_handle *fixture_tep(void) {
+/* The fixture's formats, and its pages decoded into m when `decode`; 0, or -1 (reported). */
+static int fixture_open(struct tep_handle **tep, sched_decoder_t *d, sched_model_t *m, int decode) {
     char err[160] = "";
-    struct tep_handle *tep = sched_tep_load(FIXTURE_DIR, err, sizeof err);
-    CHECK(tep != NULL);
-    if (tep == NULL) {
+    *tep = sched_tep_load(FIXTURE_DIR, err, sizeof err);
+    CHECK(*tep != NULL);
+    if (*tep == NULL) {
         printf("%s\n", err);
+        return -1;
     }
-    return tep;
-}
-
-static void decode_fixture(sched_model_t *m, sched_decoder_t *d) {
-    for (int cpu = 0; cpu < 2; cpu++) {
+    CHECK(sched_decoder_init(d, *tep, err, sizeof err) == 0);
+    sched_model_init(m);
+    for (int cpu = 0; decode && cpu < 2; cpu++) {
         char name[32];
         size_t len;
         snprintf(name, sizeof name, "cpu%d.raw", cpu);
@@ -354,6 +354,13 @@ static void decode_fixture(sched_model_t *m, sched_decoder_t *d) {
         }
         free(raw);
     }
+    return 0;
+}
+
+static void fixture_close(struct tep_handle *tep, sched_decoder_t *d, sched_model_t *m) {
+    sched_model_free(m);
+    sched_decoder_free(d);
+    tep_free(tep);
 }
 
 /* trace.log shows timestamps rounded to microseconds */
@@ -364,16 +371,12 @@ static const sched_ev_t *ev_at(const sched_model_t *m, uint64_t i) {
 }
 
 static void test_decode_fixture(void) {
-    struct tep_handle *tep = fixture_tep();
-    if (tep == NULL) {
+    struct tep_handle *tep;
+    sched_decoder_t d;
+    sched_model_t m;
+    if (fixture_open(&tep, &d, &m, 1) != 0) {
         return;
     }
-    sched_decoder_t d;
-    char err[160];
-    CHECK(sched_decoder_init(&d, tep, err, sizeof err) == 0);
-    sched_model_t m;
-    sched_model_init(&m);
-    decode_fixture(&m, &d);
     /* counted in trace.log: 272 sched_switch, 117 sched_wakeup + 17 sched_wakeup_new,
      * 15 fork, 14 exec, 17 exit; 452 entries, none lost */
     uint64_t n[6] = {0};
@@ -425,72 +428,47 @@ static void test_decode_fixture(void) {
     CHECK_STR(fxt_cstr(sched_model_task(&m, 6883, 0)->comm), "cp");
     /* system-wide: 272 switches, 6 of them leave another task than the CPU's last one
      * switched in (the kernel's own rendering shows the same gaps), 134 wakeups */
-    fxt_membuf_t mb;
-    fxt_writer_t *w = new_writer(&mb);
-    sched_write_opts_t o = {0, 0, 0};
     record_sched_summary_t sum;
-    CHECK(sched_model_write(&m, w, 1, &o, &sum) == FXT_OK);
-    CHECK(fxt_writer_finish(w) == FXT_OK);
-    fxt_writer_destroy(w);
+    free(write_read(NULL, &m, 0, 0, &sum));
     CHECK_EQ_U64(sum.switches, 278);
     CHECK_EQ_U64(sum.inferred, 6);
     CHECK_EQ_U64(sum.wakeups, 134);
-    fxt_membuf_free(&mb);
-    sched_model_free(&m);
-    sched_decoder_free(&d);
-    tep_free(tep);
+    fixture_close(tep, &d, &m);
 }
 
 static void test_decode_fixture_tree(void) {
-    struct tep_handle *tep = fixture_tep();
-    if (tep == NULL) {
+    struct tep_handle *tep;
+    sched_decoder_t d;
+    sched_model_t m;
+    if (fixture_open(&tep, &d, &m, 1) != 0) {
         return;
     }
-    sched_decoder_t d;
-    char err[160];
-    CHECK(sched_decoder_init(&d, tep, err, sizeof err) == 0);
-    sched_model_t m;
-    sched_model_init(&m);
-    decode_fixture(&m, &d);
-    fxt_membuf_t mb;
-    fxt_writer_t *w = new_writer(&mb);
     /* taskset (6887) forked 6891 and 6895: in trace.log 31 switches and 15 wakeups involve them;
      * 5 times the next kept switch on a CPU leaves another task than the last kept one
      * switched in (the others ran in between): 5 inferred switches */
-    sched_write_opts_t o = {1, 6887, 0};
     record_sched_summary_t sum;
-    CHECK(sched_model_write(&m, w, 1, &o, &sum) == FXT_OK);
-    CHECK(fxt_writer_finish(w) == FXT_OK);
-    fxt_writer_destroy(w);
+    archive_t *a = write_read(NULL, &m, 1, 6887, &sum);
     CHECK_EQ_U64(sum.switches, 36);
     CHECK_EQ_U64(sum.inferred, 5);
     CHECK_EQ_U64(sum.wakeups, 15);
     CHECK_EQ_U64(sum.tasks, 3);
-    archive_t *a = malloc(sizeof *a);
-    read_archive(&mb, a);
     CHECK_EQ_U64(a->nsw_total, 36);
     CHECK_EQ_U64(a->inferred, 5);
     CHECK_EQ_U64(a->nwake, 15);
     CHECK(find_obj(a, 6891, FXT_OBJ_THREAD) != NULL && find_obj(a, 6895, FXT_OBJ_PROCESS) != NULL);
     CHECK(find_obj(a, 6866, FXT_OBJ_THREAD) == NULL);
     free(a);
-    fxt_membuf_free(&mb);
-    sched_model_free(&m);
-    sched_decoder_free(&d);
-    tep_free(tep);
+    fixture_close(tep, &d, &m);
 }
 
 /* Truncated and garbage sub-buffers are refused or skipped, never over-read (ASan checks). */
 static void test_decode_hostile(void) {
-    struct tep_handle *tep = fixture_tep();
-    if (tep == NULL) {
+    struct tep_handle *tep;
+    sched_decoder_t d;
+    sched_model_t m;
+    if (fixture_open(&tep, &d, &m, 0) != 0) {
         return;
     }
-    sched_decoder_t d;
-    char err[160];
-    CHECK(sched_decoder_init(&d, tep, err, sizeof err) == 0);
-    sched_model_t m;
-    sched_model_init(&m);
     size_t len;
     char *raw = slurp("cpu0.raw", &len);
     CHECK(raw != NULL && len >= 4096);
@@ -515,9 +493,7 @@ static void test_decode_hostile(void) {
         sched_decode_subbuf(&d, page, sizeof page, 0, &m);
     }
     free(raw);
-    sched_model_free(&m);
-    sched_decoder_free(&d);
-    tep_free(tep);
+    fixture_close(tep, &d, &m);
 }
 #else
 static void test_decode_fixture(void) { TEST_SKIP("built without libtraceevent (FXT_WITH_SCHED)"); }
@@ -619,15 +595,8 @@ static void test_live_pinned(void) {
     for (int i = 0; i < 2; i++) {
         pthread_join(th[i], NULL);
     }
-    fxt_membuf_t mb;
-    fxt_writer_t *w = new_writer(&mb);
     record_sched_summary_t sum;
-    CHECK(record_sched_finish(s, w, 1, &sum) == FXT_OK);
-    CHECK(fxt_writer_finish(w) == FXT_OK);
-    fxt_writer_destroy(w);
-    record_sched_destroy(s);
-    archive_t *a = malloc(sizeof *a);
-    read_archive(&mb, a);
+    archive_t *a = write_read(s, NULL, 0, 0, &sum);
     printf("switches %llu wakeups %llu tasks %llu lost %llu\n", (unsigned long long)sum.switches,
            (unsigned long long)sum.wakeups, (unsigned long long)sum.tasks, (unsigned long long)sum.lost);
     CHECK_EQ_U64(sum.lost, 0);
@@ -676,7 +645,6 @@ static void test_live_pinned(void) {
     const obj_t *p = find_obj(a, (uint64_t)getpid(), FXT_OBJ_PROCESS);
     CHECK(p != NULL);
     free(a);
-    fxt_membuf_free(&mb);
 }
 
 static void test_live_tree(void) {
@@ -693,15 +661,8 @@ static void test_live_tree(void) {
     }
     CHECK(child > 0);
     waitpid(child, NULL, 0);
-    fxt_membuf_t mb;
-    fxt_writer_t *w = new_writer(&mb);
     record_sched_summary_t sum;
-    CHECK(record_sched_finish(s, w, 1, &sum) == FXT_OK);
-    CHECK(fxt_writer_finish(w) == FXT_OK);
-    fxt_writer_destroy(w);
-    record_sched_destroy(s);
-    archive_t *a = malloc(sizeof *a);
-    read_archive(&mb, a);
+    archive_t *a = write_read(s, NULL, 0, 0, &sum);
     const obj_t *c = find_obj(a, (uint64_t)child, FXT_OBJ_THREAD);
     CHECK(c != NULL && strcmp(c->name, "fxt-tree-child") == 0 && c->process == (uint64_t)child);
     CHECK(find_obj(a, (uint64_t)getpid(), FXT_OBJ_PROCESS) != NULL);
@@ -712,7 +673,6 @@ static void test_live_tree(void) {
     }
     CHECK(sum.switches > 0 && a->nsw_total == sum.switches);
     free(a);
-    fxt_membuf_free(&mb);
 }
 
 int main(int argc, char **argv) {

@@ -74,10 +74,8 @@ static int32_t proc_tgid(int32_t tid) {
 /* Look up the processes of the tasks seen since the last call: one /proc read per new task. */
 static void resolve_new_tasks(record_sched_t *s) {
     for (; s->resolved < s->model.tasks.count; s->resolved++) {
-        const char *key;
-        sched_task_t *t = cli_map_at(&s->model.tasks, s->resolved, &key, NULL);
         int32_t tid;
-        memcpy(&tid, key, sizeof tid);
+        sched_task_t *t = sched_model_task_at(&s->model, s->resolved, &tid);
         if (t->tgid < 0) {
             t->tgid = tid == 0 ? 0 : proc_tgid(tid);
         }

@@ -216,10 +216,6 @@ int sched_decode_event(sched_decoder_t *d, const void *payload, int size, uint64
         d->skipped++;
         return 0;
     }
-    sched_model_task(m, ev.a, 1);
-    if (ev.kind == SCHED_EV_SWITCH || ev.kind == SCHED_EV_FORK) {
-        sched_model_task(m, ev.b, 1);
-    }
     return sched_model_add(m, &ev) == 0;
 }
 

@@ -23,6 +23,11 @@ void sched_model_free(sched_model_t *m) {
 }
 
 int sched_model_add(sched_model_t *m, const sched_ev_t *ev) {
+    /* every task an event names gets kernel objects, even one never switched in */
+    sched_model_task(m, ev->a, 1);
+    if (ev->kind == SCHED_EV_SWITCH || ev->kind == SCHED_EV_FORK) {
+        sched_model_task(m, ev->b, 1);
+    }
     size_t at = (size_t)(m->n % SCHED_CHUNK);
     if (at == 0 && m->n / SCHED_CHUNK == m->nchunks) {
         if (m->nchunks == m->chunk_cap) {
@@ -103,10 +108,11 @@ uint32_t sched_out_state(int64_t prev_state) {
 
 static int32_t task_tgid(const sched_task_t *t, int32_t tid) { return t->tgid >= 0 ? t->tgid : tid; }
 
-static int32_t key_tid(const char *key) {
-    int32_t tid;
-    memcpy(&tid, key, sizeof tid);
-    return tid;
+sched_task_t *sched_model_task_at(sched_model_t *m, size_t i, int32_t *tid) {
+    const char *key;
+    sched_task_t *t = cli_map_at(&m->tasks, i, &key, NULL);
+    memcpy(tid, key, sizeof *tid);
+    return t;
 }
 
 /* Mark the root and everything forked from it, transitively, and the threads of those processes. */
@@ -118,12 +124,11 @@ static void mark_tree(sched_model_t *m, int32_t root) {
     for (int changed = 1; changed;) {
         changed = 0;
         for (size_t i = 0; i < m->tasks.count; i++) {
-            const char *key;
-            sched_task_t *t = cli_map_at(&m->tasks, i, &key, NULL);
+            int32_t tid;
+            sched_task_t *t = sched_model_task_at(m, i, &tid);
             if (t->in_tree) {
                 continue;
             }
-            int32_t tid = key_tid(key);
             const sched_task_t *p = t->parent >= 0 ? sched_model_task(m, t->parent, 0) : NULL;
             const sched_task_t *g = t->tgid >= 0 && t->tgid != tid ? sched_model_task(m, t->tgid, 0) : NULL;
             if ((p != NULL && p->in_tree) || (g != NULL && g->in_tree)) {
@@ -164,58 +169,41 @@ static fxt_str_t task_name(const sched_task_t *t, int32_t tid, char *buf, size_t
 
 static fxt_status write_objects(sched_model_t *m, fxt_writer_t *w, int tree_only, uint64_t *threads) {
     char buf[32];
-    /* processes first: a viewer resolves a thread's `process` koid to a known process */
-    for (size_t i = 0; i < m->tasks.count; i++) {
-        const char *key;
-        const sched_task_t *t = cli_map_at(&m->tasks, i, &key, NULL);
-        int32_t tid = key_tid(key);
-        int32_t pid = task_tgid(t, tid);
-        if ((tree_only && !t->in_tree) || pid != tid) {
+    /* a process whose leader was never seen gets one, named after the first thread seen */
+    for (size_t i = 0, n = m->tasks.count; i < n; i++) {
+        int32_t tid;
+        sched_task_t t = *sched_model_task_at(m, i, &tid); /* a copy: the map may grow */
+        int32_t pid = task_tgid(&t, tid);
+        if ((tree_only && !t.in_tree) || pid == tid || sched_model_task(m, pid, 0) != NULL) {
             continue;
         }
-        fxt_status st = fxt_write_kernel_object(w, (uint64_t)pid, FXT_OBJ_PROCESS,
-                                                task_name(t, tid, buf, sizeof buf), NULL, 0);
-        if (st != FXT_OK) {
-            return st;
-        }
-    }
-    /* a process whose leader was never seen is named after its first thread seen */
-    for (size_t i = 0; i < m->tasks.count; i++) {
-        const char *key;
-        const sched_task_t *t = cli_map_at(&m->tasks, i, &key, NULL);
-        int32_t tid = key_tid(key);
-        int32_t pid = task_tgid(t, tid);
-        if ((tree_only && !t->in_tree) || pid == tid || sched_model_task(m, pid, 0) != NULL) {
-            continue;
-        }
-        sched_task_t copy = *t;                             /* t moves when the map grows */
-        sched_task_t *leader = sched_model_task(m, pid, 1); /* once per process */
+        sched_task_t *leader = sched_model_task(m, pid, 1);
         if (leader == NULL) {
             return FXT_E_NOMEM;
         }
+        *leader = t;
         leader->tgid = pid;
-        leader->in_tree = copy.in_tree;
+        leader->parent = -1;
         leader->synthetic = 1;
-        fxt_status st = fxt_write_kernel_object(w, (uint64_t)pid, FXT_OBJ_PROCESS,
-                                                task_name(&copy, tid, buf, sizeof buf), NULL, 0);
-        if (st != FXT_OK) {
-            return st;
-        }
     }
-    for (size_t i = 0; i < m->tasks.count; i++) {
-        const char *key;
-        const sched_task_t *t = cli_map_at(&m->tasks, i, &key, NULL);
-        int32_t tid = key_tid(key);
-        if ((tree_only && !t->in_tree) || t->synthetic) {
-            continue;
+    /* processes first: a viewer resolves a thread's `process` koid to a known process */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < m->tasks.count; i++) {
+            int32_t tid;
+            const sched_task_t *t = sched_model_task_at(m, i, &tid);
+            int32_t pid = task_tgid(t, tid);
+            if ((tree_only && !t->in_tree) || (pass == 0 && pid != tid) || (pass == 1 && t->synthetic)) {
+                continue;
+            }
+            fxt_arg_t arg = fxt_arg_koid(fxt_cstr("process"), (uint64_t)pid);
+            fxt_status st =
+                fxt_write_kernel_object(w, (uint64_t)tid, pass == 0 ? FXT_OBJ_PROCESS : FXT_OBJ_THREAD,
+                                        task_name(t, tid, buf, sizeof buf), &arg, pass);
+            if (st != FXT_OK) {
+                return st;
+            }
+            *threads += pass;
         }
-        fxt_arg_t arg = fxt_arg_koid(fxt_cstr("process"), (uint64_t)task_tgid(t, tid));
-        fxt_status st = fxt_write_kernel_object(w, (uint64_t)tid, FXT_OBJ_THREAD,
-                                                task_name(t, tid, buf, sizeof buf), &arg, 1);
-        if (st != FXT_OK) {
-            return st;
-        }
-        (*threads)++;
     }
     return FXT_OK;
 }

@@ -58,10 +58,12 @@ typedef struct sched_model {
 
 void sched_model_init(sched_model_t *m);
 void sched_model_free(sched_model_t *m);
-/* Append an event (copied); 0, or -1 when out of memory (counted as lost). */
+/* Append an event (copied) and register the tasks it names; 0, or -1 when out of memory (counted as lost). */
 int sched_model_add(sched_model_t *m, const sched_ev_t *ev);
 /* The task for tid, created (tgid and parent -1) when `create`; NULL if absent or out of memory. */
 sched_task_t *sched_model_task(sched_model_t *m, int32_t tid, int create);
+/* Task i (0 <= i < tasks.count) in order of first sight; its tid in *tid. */
+sched_task_t *sched_model_task_at(sched_model_t *m, size_t i, int32_t *tid);
 /* Record the name a task was seen with (up to 16 bytes, NUL or not). */
 void sched_model_comm(sched_model_t *m, int32_t tid, const char *comm, size_t len);
 
