@@ -564,9 +564,10 @@ static uint64_t on_cpu(const archive_t *a, uint32_t cpu, uint64_t tid, uint64_t 
     return total;
 }
 
-static record_sched_t *live_start(int tree_only) {
+static record_sched_t *live_start(int tree_only, size_t buffer_kb) {
     record_sched_options_t o = RECORD_SCHED_OPTIONS_INIT;
     o.tree_only = tree_only;
+    o.buffer_kb = buffer_kb;
     o.root_pid = tree_only ? (int)getpid() : 0;
     char err[256] = "";
     record_sched_t *s = NULL;
@@ -580,7 +581,7 @@ static record_sched_t *live_start(int tree_only) {
 }
 
 static void test_live_pinned(void) {
-    record_sched_t *s = live_start(0);
+    record_sched_t *s = live_start(0, 0);
     if (s == NULL) {
         return;
     }
@@ -648,7 +649,7 @@ static void test_live_pinned(void) {
 }
 
 static void test_live_tree(void) {
-    record_sched_t *s = live_start(1);
+    record_sched_t *s = live_start(1, 0);
     if (s == NULL) {
         return;
     }
@@ -675,6 +676,43 @@ static void test_live_tree(void) {
     free(a);
 }
 
+/* Many switches into a one-page buffer between two drains: the kernel's count of lost events is reported. */
+static void test_live_lost(void) {
+    record_sched_t *s = live_start(0, 4);
+    if (s == NULL) {
+        return;
+    }
+    int a[2], b[2];
+    CHECK(pipe(a) == 0 && pipe(b) == 0);
+    pid_t child = fork();
+    if (child == 0) { /* echo until the parent closes its end */
+        close(a[1]);
+        close(b[0]);
+        char c;
+        while (read(a[0], &c, 1) == 1 && write(b[1], &c, 1) == 1) {
+        }
+        _exit(0);
+    }
+    char c = 'x';
+    for (int i = 0; i < 20000; i++) { /* ~40,000 switches, a page holds ~60 */
+        if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1) {
+            break;
+        }
+    }
+    close(a[0]);
+    close(b[1]);
+    close(a[1]);
+    waitpid(child, NULL, 0);
+    close(b[0]);
+    record_sched_summary_t sum;
+    archive_t *a_ = write_read(s, NULL, 0, 0, &sum);
+    printf("lost %llu, kept %llu switches\n", (unsigned long long)sum.lost, (unsigned long long)sum.switches);
+    CHECK(sum.lost > 0);
+    CHECK(a_->provider_event);
+    CHECK_EQ_U64(a_->lost_events, sum.lost);
+    free(a_);
+}
+
 int main(int argc, char **argv) {
     TEST_INIT(argc, argv);
     RUN(test_out_state);
@@ -685,5 +723,6 @@ int main(int argc, char **argv) {
     RUN(test_decode_hostile);
     RUN(test_live_pinned);
     RUN(test_live_tree);
+    RUN(test_live_lost);
     return fxt_test_exit();
 }
