@@ -307,6 +307,23 @@ static void test_write_tree(void) {
     sched_model_free(&m);
 }
 
+/* A CPU number the record cannot hold (16 bits) marks a corrupt event: skipped, the rest written. */
+static void test_write_bad_cpu(void) {
+    sched_model_t m;
+    sched_model_init(&m);
+    add(&m, SCHED_EV_SWITCH, 1000, 70000, 1, 2);
+    add(&m, SCHED_EV_WAKEUP, 1500, 0xffffffffu, 2, 0);
+    add(&m, SCHED_EV_SWITCH, 2000, 1, 1, 2);
+    record_sched_summary_t sum;
+    archive_t *a = write_read(NULL, &m, 0, 0, &sum);
+    CHECK_EQ_U64(sum.switches, 1);
+    CHECK_EQ_U64(sum.wakeups, 0);
+    CHECK_EQ_U64(a->nsw_total, 1);
+    CHECK_EQ_U64(a->sw[0].cpu, 1);
+    free(a);
+    sched_model_free(&m);
+}
+
 /* ---- decoding captured raw events ----------------------------------------------- */
 
 #ifdef FXT_HAVE_SCHED
@@ -484,11 +501,12 @@ static void test_decode_hostile(void) {
     CHECK(sched_decode_event(&d, short_ev, sizeof short_ev, 1, 0, &m) == 0);
     CHECK_EQ_U64(m.n, 0);
     srand(7);
-    for (int round = 0; round < 64;
+    for (int round = 0; round < 256;
          round++) { /* mutated payloads: whatever comes out, nothing is over-read */
         memcpy(page, raw, sizeof page);
         for (int k = 0; k < 32; k++) {
-            page[16 + rand() % (4096 - 16)] = (char)rand();
+            page[16 + rand() % (round < 128 ? 4096 - 16 : 64)] =
+                (char)rand(); /* half near the first events */
         }
         sched_decode_subbuf(&d, page, sizeof page, 0, &m);
     }
@@ -718,6 +736,7 @@ int main(int argc, char **argv) {
     RUN(test_out_state);
     RUN(test_write_model);
     RUN(test_write_tree);
+    RUN(test_write_bad_cpu);
     RUN(test_decode_fixture);
     RUN(test_decode_fixture_tree);
     RUN(test_decode_hostile);

@@ -2,6 +2,8 @@
 /* Raw ftrace sched events -> sched_model_t, through libtraceevent's format parsing and kbuffer. */
 #include "sched_decode.h"
 
+#include <fxt/format.h>
+
 #include <event-parse.h>
 #include <kbuffer.h>
 
@@ -212,7 +214,7 @@ int sched_decode_event(sched_decoder_t *d, const void *payload, int size, uint64
         d->skipped++;
         return 0;
     }
-    if (ev.a < 0 || ev.b < 0) { /* not a task id: a corrupt record */
+    if (ev.a < 0 || ev.b < 0 || ev.cpu > FXT_MAX_CPU) { /* not a task id or a CPU: a corrupt record */
         d->skipped++;
         return 0;
     }
@@ -242,8 +244,14 @@ int sched_decode_subbuf(sched_decoder_t *d, void *subbuf, size_t size, int cpu, 
     }
     int added = 0;
     unsigned long long ts;
+    const uint8_t *end = (const uint8_t *)subbuf + size;
     for (void *ev = kbuffer_read_event(d->kbuf, &ts); ev != NULL; ev = kbuffer_next_event(d->kbuf, &ts)) {
-        added += sched_decode_event(d, ev, kbuffer_event_size(d->kbuf), ts, cpu, m);
+        int evsize = kbuffer_event_size(d->kbuf);
+        if (evsize < 0 || (const uint8_t *)ev > end || (size_t)evsize > (size_t)(end - (const uint8_t *)ev)) {
+            d->skipped++; /* a corrupt length: the rest of the sub-buffer cannot be trusted */
+            break;
+        }
+        added += sched_decode_event(d, ev, evsize, ts, cpu, m);
     }
     return added;
 }

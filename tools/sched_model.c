@@ -276,7 +276,8 @@ fxt_status sched_model_write(sched_model_t *m, fxt_writer_t *w, uint32_t provide
     }
     uint32_t ncpu = 0;
     for (uint64_t i = 0; i < m->n; i++) {
-        ncpu = ev[i].kind == SCHED_EV_SWITCH && ev[i].cpu >= ncpu ? ev[i].cpu + 1 : ncpu;
+        ncpu = ev[i].kind == SCHED_EV_SWITCH && ev[i].cpu >= ncpu && ev[i].cpu <= FXT_MAX_CPU ? ev[i].cpu + 1
+                                                                                              : ncpu;
     }
     cpu_last_t *last = ncpu ? calloc(ncpu, sizeof *last) : NULL;
     if (ncpu && last == NULL) {
@@ -287,6 +288,9 @@ fxt_status sched_model_write(sched_model_t *m, fxt_writer_t *w, uint32_t provide
     for (uint64_t i = 0; i < m->n && st == FXT_OK; i++) {
         const sched_ev_t *e = &ev[i];
         last_ts = e->ts;
+        if (e->cpu > FXT_MAX_CPU) { /* the records' cpu field has 16 bits: such an event is corrupt */
+            continue;
+        }
         if (e->kind == SCHED_EV_SWITCH) {
             if (o->tree_only && !in_tree(m, e->a) && !in_tree(m, e->b)) {
                 continue;
