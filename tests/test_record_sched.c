@@ -582,10 +582,12 @@ static uint64_t on_cpu(const archive_t *a, uint32_t cpu, uint64_t tid, uint64_t 
     return total;
 }
 
-static record_sched_t *live_start(int tree_only, size_t buffer_kb) {
+static record_sched_t *live_start_clock(int tree_only, size_t buffer_kb, record_sched_clock clock) {
     record_sched_options_t o = RECORD_SCHED_OPTIONS_INIT;
     o.tree_only = tree_only;
     o.buffer_kb = buffer_kb;
+    o.clock = clock;
+    o.ticks_per_second = clock == RECORD_SCHED_CLOCK_TSC ? 3000000000u : 0;
     o.root_pid = tree_only ? (int)getpid() : 0;
     char err[256] = "";
     record_sched_t *s = NULL;
@@ -596,6 +598,10 @@ static record_sched_t *live_start(int tree_only, size_t buffer_kb) {
         return NULL;
     }
     return s;
+}
+
+static record_sched_t *live_start(int tree_only, size_t buffer_kb) {
+    return live_start_clock(tree_only, buffer_kb, RECORD_SCHED_CLOCK_MONO);
 }
 
 static void test_live_pinned(void) {
@@ -731,6 +737,32 @@ static void test_live_lost(void) {
     free(a_);
 }
 
+/* The TSC clock: every record's timestamp lies between rdtsc readings taken around the capture. */
+static void test_live_tsc(void) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    uint64_t t0 = __builtin_ia32_rdtsc();
+    record_sched_t *s = live_start_clock(0, 0, RECORD_SCHED_CLOCK_TSC);
+    if (s == NULL) {
+        return;
+    }
+    struct timespec d = {0, 20 * 1000 * 1000};
+    nanosleep(&d, NULL);
+    record_sched_summary_t sum;
+    archive_t *a = write_read(s, NULL, 0, 0, &sum);
+    uint64_t t1 = __builtin_ia32_rdtsc();
+    CHECK_EQ_U64(a->ticks_per_second, 3000000000u);
+    CHECK(a->nsw > 0);
+    size_t outside = 0;
+    for (size_t i = 0; i < a->nsw; i++) {
+        outside += a->sw[i].ts < t0 || a->sw[i].ts > t1;
+    }
+    CHECK_EQ_U64(outside, 0);
+    free(a);
+#else
+    TEST_SKIP("the TSC clock is x86-64 only");
+#endif
+}
+
 int main(int argc, char **argv) {
     TEST_INIT(argc, argv);
     RUN(test_out_state);
@@ -743,5 +775,6 @@ int main(int argc, char **argv) {
     RUN(test_live_pinned);
     RUN(test_live_tree);
     RUN(test_live_lost);
+    RUN(test_live_tsc);
     return fxt_test_exit();
 }
