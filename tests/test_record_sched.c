@@ -588,7 +588,6 @@ static record_sched_t *live_start_clock(int tree_only, size_t buffer_kb, record_
     o.buffer_kb = buffer_kb;
     o.clock = clock;
     o.ticks_per_second = clock == RECORD_SCHED_CLOCK_TSC ? 3000000000u : 0;
-    o.root_pid = tree_only ? (int)getpid() : 0;
     char err[256] = "";
     record_sched_t *s = NULL;
     fxt_status st = record_sched_start(&o, &s, err, sizeof err);
@@ -677,6 +676,7 @@ static void test_live_tree(void) {
     if (s == NULL) {
         return;
     }
+    record_sched_set_root(s, (int)getpid()); /* after start, as fxt record does once it forked */
     pid_t child = fork();
     if (child == 0) {
         prctl(PR_SET_NAME, "fxt-tree-child", 0, 0, 0);
