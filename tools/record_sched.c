@@ -222,7 +222,12 @@ static fxt_status setup(record_sched_t *s, char *err, size_t errlen) {
     if (tracefs_instance_file_write(s->inst, "trace_clock", clock) <= 0) {
         return fail(err, errlen, FXT_E_IO, "the kernel's trace clock '%s' is not available here", clock);
     }
-    size_t kb = s->opt.buffer_kb ? s->opt.buffer_kb : 4096;
+    long n = sysconf(_SC_NPROCESSORS_CONF);
+    s->ncpu = n > 0 ? (int)n : 1;
+    /* 4 MiB per CPU, at most 256 MiB of kernel memory in all (1 MiB per CPU at least) */
+    size_t kb = (size_t)256 * 1024 / (size_t)s->ncpu;
+    kb = kb > 4096 ? 4096 : kb < 1024 ? 1024 : kb;
+    kb = s->opt.buffer_kb ? s->opt.buffer_kb : kb;
     tracefs_instance_set_buffer_size(s->inst, kb, -1); /* a smaller default buffer only loses more */
     /* a full buffer drops new events (counted) instead of overwriting unread ones */
     tracefs_option_disable(s->inst, TRACEFS_OPTION_OVERWRITE);
@@ -244,8 +249,6 @@ static fxt_status setup(record_sched_t *s, char *err, size_t errlen) {
     if (sched_decoder_init(&s->dec, s->tep, derr, sizeof derr) != 0) {
         return fail(err, errlen, FXT_E_UNSUPPORTED, "%s", derr);
     }
-    long n = sysconf(_SC_NPROCESSORS_CONF);
-    s->ncpu = n > 0 ? (int)n : 1;
     s->tcpu = calloc((size_t)s->ncpu, sizeof *s->tcpu);
     if (s->tcpu == NULL) {
         return FXT_E_NOMEM;

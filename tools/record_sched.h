@@ -41,7 +41,7 @@ typedef struct {
     record_sched_clock clock;  /* archive clock; timestamps are written as the kernel gives them */
     uint64_t ticks_per_second; /* the init record's value; 0 = 1e9 for MONO (required for TSC:
                                   the providers' calibrated TSC rate) */
-    size_t buffer_kb;          /* per-CPU kernel buffer; 0 = 4096 KiB */
+    size_t buffer_kb; /* per-CPU kernel buffer; 0 = 4096 KiB (less beyond 64 CPUs, 1024 KiB at least) */
 } record_sched_options_t;
 #define RECORD_SCHED_OPTIONS_INIT                                                                            \
     { 0, 0, RECORD_SCHED_CLOCK_MONO, 0, 0 }
