@@ -228,8 +228,8 @@ static fxt_status setup(record_sched_t *s, char *err, size_t errlen) {
     size_t kb = (size_t)256 * 1024 / (size_t)s->ncpu;
     kb = kb > 4096 ? 4096 : kb < 1024 ? 1024 : kb;
     kb = s->opt.buffer_kb ? s->opt.buffer_kb : kb;
-    tracefs_instance_set_buffer_size(s->inst, kb,
-                                     -1); /* if refused: the default size, more (counted) losses */
+    /* if refused, the kernel's default size stays: more losses, still counted */
+    tracefs_instance_set_buffer_size(s->inst, kb, -1);
     /* a full buffer drops new events (counted) instead of overwriting unread ones */
     tracefs_option_disable(s->inst, TRACEFS_OPTION_OVERWRITE);
     tracefs_option_enable(s->inst, TRACEFS_OPTION_RECORD_TGID); /* saved_tgids for short-lived tasks */
