@@ -497,6 +497,7 @@ static void test_decode_hostile(void) {
     memcpy(page, raw, sizeof page);
     page[8] = (char)0xff, page[9] = (char)0xff; /* commit past the sub-buffer */
     CHECK(sched_decode_subbuf(&d, page, sizeof page, 0, &m) == -1);
+    CHECK_EQ_U64(d.missed, 2);
     uint8_t short_ev[4] = {(uint8_t)(372 & 0xff), (uint8_t)(372 >> 8), 0, 0}; /* sched_switch id, no fields */
     CHECK(sched_decode_event(&d, short_ev, sizeof short_ev, 1, 0, &m) == 0);
     CHECK_EQ_U64(m.n, 0);

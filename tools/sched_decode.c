@@ -228,14 +228,11 @@ int sched_decode_subbuf(sched_decoder_t *d, void *subbuf, size_t size, int cpu, 
     if (lsize != 4 && lsize != 8) {
         lsize = sizeof(long);
     }
-    if (size < 8 + lsize) {
-        return -1;
-    }
-    uint64_t commit = tep_read_number(d->tep, (const uint8_t *)subbuf + 8, (int)lsize);
-    if ((commit & 0xfffffu) > size - 8 - lsize) {
-        return -1;
-    }
-    if (kbuffer_load_subbuffer(d->kbuf, subbuf) < 0) {
+    uint64_t commit =
+        size >= 8 + lsize ? tep_read_number(d->tep, (const uint8_t *)subbuf + 8, (int)lsize) : 0;
+    if (size < 8 + lsize || (commit & 0xfffffu) > size - 8 - lsize ||
+        kbuffer_load_subbuffer(d->kbuf, subbuf) < 0) {
+        d->missed++; /* its events are lost: at least one */
         return -1;
     }
     int missed = kbuffer_missed_events(d->kbuf);

@@ -28,7 +28,7 @@ typedef struct sched_decoder {
     struct tep_handle *tep; /* borrowed */
     struct kbuffer *kbuf;
     sched_fields_t sw, wakeup, wakeup_new, fork, exec, exit_;
-    uint64_t missed;  /* events the kernel reported as lost between sub-buffers */
+    uint64_t missed;  /* events the kernel reported lost between sub-buffers, + 1 per refused sub-buffer */
     uint64_t skipped; /* records too short for their fields, or of other events */
 } sched_decoder_t;
 
@@ -48,8 +48,8 @@ int sched_decoder_init(sched_decoder_t *d, struct tep_handle *tep, char *err, si
 void sched_decoder_free(sched_decoder_t *d);
 /*
  * Decode one sub-buffer of `size` bytes (a page of trace_pipe_raw) recorded on
- * `cpu` into m. Returns the number of events added, or -1 if the header is
- * not a sub-buffer's.
+ * `cpu` into m. Returns the number of events added, or -1 (counted in
+ * `missed`) if the header is not a sub-buffer's.
  */
 int sched_decode_subbuf(sched_decoder_t *d, void *subbuf, size_t size, int cpu, sched_model_t *m);
 /* Decode one event's payload (`size` bytes at data, the common header first). 1 if added, 0 if skipped. */
