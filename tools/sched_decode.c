@@ -185,8 +185,8 @@ int sched_decode_event(sched_decoder_t *d, const void *payload, int size, uint64
         ev.kind = SCHED_EV_SWITCH;
         ev.a = (int32_t)num(d, e->f[SW_PREV_PID], data);
         ev.b = (int32_t)num(d, e->f[SW_NEXT_PID], data);
-        ev.a_prio = (int32_t)num(d, e->f[SW_PREV_PRIO], data);
-        ev.b_prio = (int32_t)num(d, e->f[SW_NEXT_PRIO], data);
+        ev.a_prio = (int16_t)num(d, e->f[SW_PREV_PRIO], data);
+        ev.b_prio = (int16_t)num(d, e->f[SW_NEXT_PRIO], data);
         ev.out_state = (uint8_t)sched_out_state(num(d, e->f[SW_PREV_STATE], data));
         comm(m, ev.a, e->f[SW_PREV_COMM], data);
         comm(m, ev.b, e->f[SW_NEXT_COMM], data);
@@ -195,7 +195,7 @@ int sched_decode_event(sched_decoder_t *d, const void *payload, int size, uint64
         ev.kind = SCHED_EV_WAKEUP;
         ev.a = (int32_t)num(d, e->f[WK_PID], data);
         ev.b = id == d->wakeup_new.id;
-        ev.a_prio = (int32_t)num(d, e->f[WK_PRIO], data);
+        ev.a_prio = (int16_t)num(d, e->f[WK_PRIO], data);
         ev.cpu = (uint32_t)num(d, e->f[WK_TARGET_CPU], data); /* where it will run */
         comm(m, ev.a, e->f[WK_COMM], data);
     } else if (id == d->fork.id && fits(e = &d->fork, 2, size)) {

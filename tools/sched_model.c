@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+_Static_assert(sizeof(sched_ev_t) == 32, "an event stays 32 bytes: the log holds millions");
+
 void sched_model_init(sched_model_t *m) {
     memset(m, 0, sizeof *m);
     cli_map_init(&m->tasks, sizeof(sched_task_t));
@@ -45,7 +47,9 @@ int sched_model_add(sched_model_t *m, const sched_ev_t *ev) {
         }
         m->nchunks++;
     }
-    m->chunk[m->n / SCHED_CHUNK][at] = *ev;
+    sched_ev_t *e = &m->chunk[m->n / SCHED_CHUNK][at];
+    *e = *ev;
+    e->seq = (uint32_t)m->n;
     m->n++;
     return 0;
 oom:
@@ -149,10 +153,7 @@ static int ev_cmp(const void *pa, const void *pb) {
     if (a->ts != b->ts) {
         return a->ts < b->ts ? -1 : 1;
     }
-    if (a->cpu != b->cpu) {
-        return a->cpu < b->cpu ? -1 : 1;
-    }
-    return (int)a->kind - (int)b->kind;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 /* A task's name: its last comm; the idle task is "swapper" on every CPU. */

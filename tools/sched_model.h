@@ -27,11 +27,13 @@ enum sched_ev_kind {
 typedef struct sched_ev {
     uint64_t ts;
     int32_t a, b;
-    int32_t a_prio, b_prio;
     uint32_t cpu;
-    uint8_t kind;      /* enum sched_ev_kind */
-    uint8_t out_state; /* switch: enum fxt_thread_state of the outgoing thread */
-    uint8_t pad[6];
+    uint32_t seq;           /* order of arrival (set by sched_model_add): a CPU's events stay in the
+                               kernel's order when timestamps tie */
+    int16_t a_prio, b_prio; /* the kernel's prio: 0..139, -1 for deadline tasks */
+    uint8_t kind;           /* enum sched_ev_kind */
+    uint8_t out_state;      /* switch: enum fxt_thread_state of the outgoing thread */
+    uint8_t pad[2];
 } sched_ev_t;
 
 #define SCHED_COMM_LEN 16 /* TASK_COMM_LEN */
