@@ -71,9 +71,10 @@ void record_sched_set_root(record_sched_t *s, int pid);
  * Stop capture, drain what is left, write the kernel provider section into w:
  * provider info, init record (ticks per second), process and thread kernel
  * objects (names, the thread's `process` koid argument), context switch and
- * thread wakeup records in time order, and for lost kernel events a provider
- * event (buffer overflow) plus an instant "lost_events" with the count.
- * Fills *sum (may be NULL). Call once.
+ * thread wakeup records in time order (with an inferred switch where one is
+ * missing, docs/sched.md), and for lost kernel events a provider event
+ * (buffer full) plus an instant "lost_events" with the count. Fills *sum
+ * (may be NULL). Call once; the writer's magic record is the caller's.
  */
 fxt_status record_sched_finish(record_sched_t *s, fxt_writer_t *w, uint32_t provider_id,
                                record_sched_summary_t *sum);
