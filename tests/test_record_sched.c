@@ -218,9 +218,10 @@ static void add(sched_model_t *m, uint8_t kind, uint64_t ts, uint32_t cpu, int32
 /* A small synthetic history: 100 forks process 101, which starts thread 102; 200 and 300 are others. */
 static void synth(sched_model_t *m) {
     sched_model_init(m);
-    sched_model_comm(m, 100, "root", 4);
-    sched_model_comm(m, 101, "child-name-is-16", 16); /* 16 bytes, no NUL: cut to 15 */
-    sched_model_comm(m, 200, "other", 5);
+    sched_model_comm(m, 100, "root", 4, 0);
+    sched_model_comm(m, 101, "child-name-is-16", 16, 0); /* 16 bytes, no NUL: cut to 15 */
+    sched_model_comm(m, 200, "other", 5, 10);
+    sched_model_comm(m, 200, "older", 5, 9);    /* decoded later, seen earlier: ignored */
     add(m, SCHED_EV_SWITCH, 5000, 1, 200, 300); /* out of time order: written sorted */
     add(m, SCHED_EV_FORK, 1000, 0, 100, 101);
     add(m, SCHED_EV_FORK, 2000, 0, 101, 102);
@@ -440,9 +441,14 @@ static void test_decode_fixture(void) {
     CHECK(saw_preempt);
     CHECK(saw_exec);
     CHECK(saw_rt);
-    /* names: the last comm seen (6887 was "sh", then exec'd taskset, then sh again as sh -c) */
+    /* names: a task is named after the comm its events carry */
     CHECK_STR(fxt_cstr(sched_model_task(&m, 21, 0)->comm), "migration/1");
     CHECK_STR(fxt_cstr(sched_model_task(&m, 6883, 0)->comm), "cp");
+    /* the latest name in time, whichever CPU's pages were decoded last (trace.log: 6887's last
+     * mention on cpu1, decoded after cpu0, is "taskset" at .187316; on cpu0 it is "sh" at .273409) */
+    CHECK_STR(fxt_cstr(sched_model_task(&m, 6887, 0)->comm), "sh");
+    CHECK_STR(fxt_cstr(sched_model_task(&m, 6891, 0)->comm), "sleep");
+    CHECK_STR(fxt_cstr(sched_model_task(&m, 6895, 0)->comm), "true");
     /* system-wide: 272 switches, 6 of them leave another task than the CPU's last one
      * switched in (the kernel's own rendering shows the same gaps), 134 wakeups */
     record_sched_summary_t sum;

@@ -123,6 +123,8 @@ int sched_decoder_init(sched_decoder_t *d, struct tep_handle *tep, char *err, si
     find_event(tep, "sched_wakeup", WK_NAMES, &d->wakeup);
     find_event(tep, "sched_wakeup_new", WK_NAMES, &d->wakeup_new);
     find_event(tep, "sched_process_fork", FK_NAMES, &d->fork);
+    struct tep_event *fork = d->fork.id >= 0 ? tep_find_event(tep, d->fork.id) : NULL;
+    d->child_comm = fork != NULL ? tep_find_field(fork, "child_comm") : NULL;
     find_event(tep, "sched_process_exec", EX_NAMES, &d->exec);
     find_event(tep, "sched_process_exit", XT_NAMES, &d->exit_);
     if (d->sw.id < 0) {
@@ -164,8 +166,33 @@ static int64_t num(const sched_decoder_t *d, const struct tep_format_field *f, c
     return (int64_t)v;
 }
 
-static void comm(sched_model_t *m, int32_t tid, const struct tep_format_field *f, const uint8_t *data) {
-    sched_model_comm(m, tid, (const char *)data + f->offset, (size_t)f->size);
+static void comm(sched_model_t *m, int32_t tid, const struct tep_format_field *f, const uint8_t *data,
+                 uint64_t ts) {
+    sched_model_comm(m, tid, (const char *)data + f->offset, (size_t)f->size, ts);
+}
+
+/* The child's name from a fork event: a __data_loc string (offset and length in 32 bits) or an array. */
+static void fork_comm(const sched_decoder_t *d, sched_model_t *m, int32_t child, const uint8_t *data,
+                      int size, uint64_t ts) {
+    const struct tep_format_field *f = d->child_comm;
+    if (f == NULL || f->offset < 0 || f->offset + f->size > size) {
+        return;
+    }
+    int off = f->offset, len = f->size;
+    if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+        unsigned long long loc = tep_read_number(d->tep, data + f->offset, 4);
+        off = (int)(loc & 0xffffu);
+        len = (int)(loc >> 16);
+        if ((f->flags & TEP_FIELD_IS_RELATIVE) != 0) {
+            off += f->offset + 4; /* __rel_loc: relative to the end of the field */
+        }
+        if (off < 0 || len < 0 || off + len > size) {
+            return;
+        }
+    }
+    if (child >= 0 && len > 0) {
+        sched_model_comm(m, child, (const char *)data + off, (size_t)len, ts);
+    }
 }
 
 int sched_decode_event(sched_decoder_t *d, const void *payload, int size, uint64_t ts, int cpu,
@@ -188,8 +215,8 @@ int sched_decode_event(sched_decoder_t *d, const void *payload, int size, uint64
         ev.a_prio = (int16_t)num(d, e->f[SW_PREV_PRIO], data);
         ev.b_prio = (int16_t)num(d, e->f[SW_NEXT_PRIO], data);
         ev.out_state = (uint8_t)sched_out_state(num(d, e->f[SW_PREV_STATE], data));
-        comm(m, ev.a, e->f[SW_PREV_COMM], data);
-        comm(m, ev.b, e->f[SW_NEXT_COMM], data);
+        comm(m, ev.a, e->f[SW_PREV_COMM], data, ts);
+        comm(m, ev.b, e->f[SW_NEXT_COMM], data, ts);
     } else if ((id == d->wakeup.id && fits(e = &d->wakeup, 4, size)) ||
                (id == d->wakeup_new.id && fits(e = &d->wakeup_new, 4, size))) {
         ev.kind = SCHED_EV_WAKEUP;
@@ -197,11 +224,12 @@ int sched_decode_event(sched_decoder_t *d, const void *payload, int size, uint64
         ev.b = id == d->wakeup_new.id;
         ev.a_prio = (int16_t)num(d, e->f[WK_PRIO], data);
         ev.cpu = (uint32_t)num(d, e->f[WK_TARGET_CPU], data); /* where it will run */
-        comm(m, ev.a, e->f[WK_COMM], data);
+        comm(m, ev.a, e->f[WK_COMM], data, ts);
     } else if (id == d->fork.id && fits(e = &d->fork, 2, size)) {
         ev.kind = SCHED_EV_FORK;
         ev.a = (int32_t)num(d, e->f[FK_PARENT_PID], data);
         ev.b = (int32_t)num(d, e->f[FK_CHILD_PID], data);
+        fork_comm(d, m, ev.b, data, size, ts); /* a task that exits before it runs has no other name */
     } else if (id == d->exec.id && fits(e = &d->exec, 2, size)) {
         ev.kind = SCHED_EV_EXEC;
         ev.a = (int32_t)num(d, e->f[EX_PID], data);
@@ -209,7 +237,7 @@ int sched_decode_event(sched_decoder_t *d, const void *payload, int size, uint64
     } else if (id == d->exit_.id && fits(e = &d->exit_, 2, size)) {
         ev.kind = SCHED_EV_EXIT;
         ev.a = (int32_t)num(d, e->f[XT_PID], data);
-        comm(m, ev.a, e->f[XT_COMM], data);
+        comm(m, ev.a, e->f[XT_COMM], data, ts);
     } else {
         d->skipped++;
         return 0;

@@ -28,6 +28,8 @@ typedef struct sched_decoder {
     struct tep_handle *tep; /* borrowed */
     struct kbuffer *kbuf;
     sched_fields_t sw, wakeup, wakeup_new, fork, exec, exit_;
+    struct tep_format_field
+        *child_comm;  /* sched_process_fork's, when there (a __data_loc string or char[16]) */
     uint64_t missed;  /* events the kernel reported lost between sub-buffers, + 1 per refused sub-buffer */
     uint64_t skipped; /* records too short for their fields, or of other events */
 } sched_decoder_t;

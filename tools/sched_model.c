@@ -68,11 +68,12 @@ sched_task_t *sched_model_task(sched_model_t *m, int32_t tid, int create) {
     return t;
 }
 
-void sched_model_comm(sched_model_t *m, int32_t tid, const char *comm, size_t len) {
+void sched_model_comm(sched_model_t *m, int32_t tid, const char *comm, size_t len, uint64_t ts) {
     sched_task_t *t = sched_model_task(m, tid, 1);
-    if (t == NULL) {
-        return;
+    if (t == NULL || (t->has_comm && ts < t->comm_ts)) {
+        return; /* CPUs are drained one after another: an older name may come later */
     }
+    t->comm_ts = ts;
     size_t n = 0;
     while (n < len && n < SCHED_COMM_LEN - 1 && comm[n] != '\0') {
         n++;

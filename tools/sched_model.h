@@ -44,7 +44,8 @@ typedef struct sched_task {
     uint8_t in_tree;
     uint8_t has_comm;
     uint8_t synthetic;         /* a process's leader made up to name the process: no thread object */
-    char comm[SCHED_COMM_LEN]; /* last name seen, NUL-terminated */
+    char comm[SCHED_COMM_LEN]; /* latest name seen, NUL-terminated */
+    uint64_t comm_ts;          /* when it was seen */
 } sched_task_t;
 
 enum { SCHED_CHUNK = 8192 }; /* events per allocation: no allocation per event */
@@ -66,8 +67,8 @@ int sched_model_add(sched_model_t *m, const sched_ev_t *ev);
 sched_task_t *sched_model_task(sched_model_t *m, int32_t tid, int create);
 /* Task i (0 <= i < tasks.count) in order of first sight; its tid in *tid. */
 sched_task_t *sched_model_task_at(sched_model_t *m, size_t i, int32_t *tid);
-/* Record the name a task was seen with (up to 16 bytes, NUL or not). */
-void sched_model_comm(sched_model_t *m, int32_t tid, const char *comm, size_t len);
+/* Record the name a task was seen with at ts (up to 16 bytes, NUL or not); the latest in time wins. */
+void sched_model_comm(sched_model_t *m, int32_t tid, const char *comm, size_t len, uint64_t ts);
 
 /*
  * Linux sched_switch prev_state -> FXT thread state. The kernel reports one
