@@ -78,8 +78,6 @@ static void write_preamble(int with_threads) {
     fxt_writer_destroy(w);
 }
 
-/* Lost data, said in the trace: a buffer overflow provider event (readers and
- * fxt check know pairs may be broken after it), then an instant with the count. */
 static void write_loss_report(const char *what, uint64_t count) {
     if (count == 0) {
         return;
@@ -89,10 +87,7 @@ static void write_loss_report(const char *what, uint64_t count) {
     if (fxt_writer_create(NULL, s, &w) != FXT_OK) {
         return;
     }
-    fxt_write_provider_event(w, 1, FXT_PROVIDER_EVENT_BUFFER_FULL);
-    fxt_arg_t a = fxt_arg_uint64(fxt_cstr("count"), count);
-    fxt_write_instant(w, fxt__trace_now(), fxt_thread_inline(fxt__trace.pid, 0), fxt_cstr("fxt"),
-                      fxt_cstr(what), &a, 1);
+    fxt_write_loss_report(w, 1, fxt__trace.pid, fxt__trace_now(), what, count);
     fxt_writer_finish(w);
     fxt_writer_destroy(w);
 }

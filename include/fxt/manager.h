@@ -187,6 +187,21 @@ static inline fxt_status fxt_write_process_clock(fxt_writer_t *w, uint64_t pid, 
     return fxt_write_kernel_object(w, pid, FXT_OBJ_PROCESS, fxt_str_inline(fxt_cstr(name)), a, 4);
 }
 
+/* Lost data, said in the trace (docs/trace.md): a buffer-overflow provider event, so
+ * readers and `fxt check` know pairs may be broken after it, then an instant
+ * fxt/<what> (records_dropped, chunks_overwritten) with the count. Nothing when 0. */
+static inline fxt_status fxt_write_loss_report(fxt_writer_t *w, uint32_t provider_id, uint64_t pid,
+                                               uint64_t ts, const char *what, uint64_t count) {
+    if (count == 0) {
+        return FXT_OK;
+    }
+    fxt_write_provider_event(w, provider_id, FXT_PROVIDER_EVENT_BUFFER_FULL);
+    /* inline strings: raw chunk bytes around it register their own string indexes */
+    fxt_arg_t a = fxt_arg_uint64(fxt_str_inline(fxt_cstr("count")), count);
+    return fxt_write_instant(w, ts, fxt_thread_inline(pid, 0), fxt_str_inline(fxt_cstr("fxt")),
+                             fxt_str_inline(fxt_cstr(what)), &a, 1);
+}
+
 #ifdef __cplusplus
 }
 #endif
