@@ -6,7 +6,7 @@
  *
  *   record_prog emit K T END     T threads ("worker-<j>") each emit K instants
  *                                test/ev {seq, thread}; then END: exit, _exit,
- *                                abort, segv, or hang (prints "ready", waits
+ *                                abort, segv, or hang (prints "ready PID", waits
  *                                to be killed)
  *   record_prog ring N ROUNDS    N processes (fork, no exec) pass a token round
  *                                a ring of pipes: test/send {token} before each
@@ -56,7 +56,7 @@ static int emit(long k, long nt, const char *end) {
         volatile int *volatile p = NULL;
         *p = 1;
     } else if (strcmp(end, "hang") == 0) {
-        printf("ready\n");
+        printf("ready %ld\n", (long)getpid());
         fflush(stdout);
         for (;;) {
             pause();
