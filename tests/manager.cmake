@@ -6,3 +6,4 @@ set_target_properties(record_prog PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BI
 target_compile_definitions(record_prog PRIVATE _POSIX_C_SOURCE=200809L)
 target_link_libraries(record_prog PRIVATE libfxt)
 fxt_warnings(record_prog)
+fxt_add_unit_test(unit.manager SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_manager.c LABELS threads)
