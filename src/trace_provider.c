@@ -59,7 +59,11 @@ int fxt__trace_map_buffer(size_t total, uint32_t cs, int shared) {
     void *m = MAP_FAILED;
     /* pages resident now, not at each first touch in the traced code (3.9 faults per
      * 1,000 events made a begin/end pair 5x slower on a fresh buffer) */
+#if defined(MAP_POPULATE)
     int flags = MAP_POPULATE;
+#else
+    int flags = 0;
+#endif
     if (shared) {
         g_memfd = make_memfd();
         if (g_memfd < 0) {
@@ -124,9 +128,12 @@ void fxt__trace_unmap_buffer(void) {
     }
 }
 
+#if defined(__linux__)
 static int send_msg(int fd, const fxt_mgr_msg_t *msg, int extra_flags) {
     return send(fd, msg, sizeof *msg, MSG_NOSIGNAL | extra_flags) == (ssize_t)sizeof *msg ? 0 : -1;
 }
+
+#endif
 
 int fxt__trace_mgr_connect(fxt_mgr_config_t *cfg) {
 #if defined(__linux__)
@@ -179,6 +186,7 @@ int fxt__trace_mgr_connect(fxt_mgr_config_t *cfg) {
 #endif
 }
 
+#if defined(__linux__)
 int fxt__trace_mgr_send_buffer(void) {
     fxt_mgr_msg_t m;
     memset(&m, 0, sizeof m);
@@ -238,3 +246,8 @@ void fxt__trace_mgr_bye(const fxt_session_stats_t *s) {
     close(fxt__trace.mgr_fd);
     __atomic_store_n(&fxt__trace.mgr_fd, -1, __ATOMIC_RELAXED);
 }
+#else /* the manager protocol needs Linux (fxt__trace_mgr_connect() already refused) */
+int fxt__trace_mgr_send_buffer(void) { return -1; }
+void fxt__trace_mgr_notify_full(void) {}
+void fxt__trace_mgr_bye(const fxt_session_stats_t *s) { (void)s; }
+#endif
