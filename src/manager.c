@@ -47,6 +47,7 @@ typedef struct prov {
     int started; /* provider info written */
     fxt_mgr_msg_t byemsg;
     uint64_t events, bytes;
+    uint64_t dropped, overwritten; /* final counts, once collected (the mapping is gone) */
 } prov_t;
 
 typedef struct exit_note {
@@ -202,13 +203,16 @@ static void write_chunks(fxt_manager_t *m, prov_t *p, int full_only) {
     free(v);
 }
 
+/* Drops: the shared header counts those for lack of a chunk (known even after a crash);
+ * BYE also counts records too large for a chunk. */
 static uint64_t prov_dropped(const prov_t *p) {
-    uint64_t d = p->h ? __atomic_load_n(&((fxt_shm_header_t *)p->h)->dropped, __ATOMIC_RELAXED) : 0;
+    uint64_t d = p->h ? __atomic_load_n(&((fxt_shm_header_t *)p->h)->dropped, __ATOMIC_RELAXED) : p->dropped;
     return p->bye && p->byemsg.dropped > d ? p->byemsg.dropped : d;
 }
 
 static uint64_t prov_overwritten(const prov_t *p) {
-    return p->h ? __atomic_load_n(&((fxt_shm_header_t *)p->h)->overwritten, __ATOMIC_RELAXED) : 0;
+    return p->h ? __atomic_load_n(&((fxt_shm_header_t *)p->h)->overwritten, __ATOMIC_RELAXED)
+                : p->overwritten;
 }
 
 /* The end of a provider (exit, crash, or recording stopped): everything committed. */
@@ -245,6 +249,13 @@ static void collect(fxt_manager_t *m, prov_t *p) {
                               fxt_str_inline(fxt_cstr("fxt")), fxt_str_inline(fxt_cstr(what)), args, 2);
         }
         fxt_writer_reset_tables(m->w);
+        /* a long recording of many processes keeps only the live ones' buffers mapped */
+        p->dropped = prov_dropped(p);
+        p->overwritten = prov_overwritten(p);
+        munmap(p->map, p->map_size);
+        p->map = NULL;
+        p->h = NULL;
+        p->d = NULL;
     }
     if (p->fd >= 0) {
         close(p->fd);
