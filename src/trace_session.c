@@ -308,14 +308,17 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
     /* new generation numbers: every site recomputes its state once */
     __atomic_store_n(&fxt__gen_on, 2 * fxt__trace.gen + 1, __ATOMIC_RELEASE);
     __atomic_store_n(&fxt__gen_off, 2 * fxt__trace.gen + 2, __ATOMIC_RELEASE);
+    /* read before the streaming writer thread starts: from then on it owns out_status */
+    fxt_status st_out = fxt__trace.out_status;
     if (fxt__trace.mode == FXT_MODE_STREAMING && !fxt__trace.managed) {
         fxt__trace.writer_stop = 0;
         fxt__trace.writer_running = pthread_create(&fxt__trace.writer, NULL, writer_main, NULL) == 0;
         if (!fxt__trace.writer_running) {
             fxt__trace.out_status = FXT_E_NOMEM;
+            st_out = FXT_E_NOMEM;
         }
     }
-    return fxt__trace.out_status;
+    return st_out;
 }
 
 fxt_status fxt_session_start(const fxt_session_config_t *cfg) {

@@ -7,7 +7,8 @@ PROG=$BUILD/record_prog
 verify() {
   local f=$1
   shift
-  "$FXT" dump --json "$f" | "$PYTHON" "$AREA_DIR/verify.py" "$@"
+  "$FXT" dump --json "$f" > "$f.jsonl" || fail "fxt dump --json $f failed"
+  "$PYTHON" "$AREA_DIR/verify.py" "$@" < "$f.jsonl"
 }
 
 # check_clean FILE: fxt check finds no error

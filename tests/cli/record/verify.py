@@ -18,6 +18,8 @@ from collections import defaultdict
 
 def load():
     recs = [json.loads(line) for line in sys.stdin if line.strip()]
+    if not any(r["kind"] == "provider_info" for r in recs):
+        sys.exit("FAIL: no provider in the archive (%d records)" % len(recs))
     errors = [r for r in recs if r["kind"] == "error"]
     if errors:
         sys.exit("FAIL: undecodable records: %s" % errors[:3])
