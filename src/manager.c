@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "mgr_msg.h"
 #include "options.h"
 
 #define LOST_GRACE_NS 300000000u /* EOF without BYE: wait this long for the exit status */
@@ -302,24 +303,16 @@ static void map_buffer(prov_t *p, int fd) {
 
 /* One message (or EOF) from provider p. */
 static void serve(fxt_manager_t *m, prov_t *p) {
-    fxt_mgr_msg_t msg;
-    union {
-        char buf[CMSG_SPACE(sizeof(int) * 4)];
-        struct cmsghdr align;
-    } u;
-    struct iovec iov = {&msg, sizeof msg};
-    struct msghdr mh;
-    memset(&mh, 0, sizeof mh);
-    mh.msg_iov = &iov;
-    mh.msg_iovlen = 1;
-    mh.msg_control = u.buf;
-    mh.msg_controllen = sizeof u.buf;
-    ssize_t r = recvmsg(p->fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    fxt__mgr_packet_t pk;
+    fxt__mgr_packet_init(&pk, FXT__MGR_MAX_FDS);
+    ssize_t r = recvmsg(p->fd, &pk.mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    struct msghdr *mh = &pk.mh;
+    fxt_mgr_msg_t msg = pk.msg;
     if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
         return;
     }
     int fd = -1;
-    for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c != NULL; c = CMSG_NXTHDR(&mh, c)) {
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c != NULL; c = CMSG_NXTHDR(mh, c)) {
         if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
             size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
             for (size_t j = 0; j < k; j++) {

@@ -9,6 +9,10 @@
 #define _GNU_SOURCE 1 /* memfd_create, MAP_POPULATE, program_invocation_short_name */
 #include "trace_internal.h"
 
+#if defined(__linux__)
+#include "mgr_msg.h"
+#endif
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -188,29 +192,18 @@ int fxt__trace_mgr_connect(fxt_mgr_config_t *cfg) {
 
 #if defined(__linux__)
 int fxt__trace_mgr_send_buffer(void) {
-    fxt_mgr_msg_t m;
-    memset(&m, 0, sizeof m);
-    m.magic = FXT_MGR_MAGIC;
-    m.type = FXT_MSG_BUFFER;
-    m.pid = (uint64_t)getpid();
-    struct iovec iov = {&m, sizeof m};
-    union {
-        char buf[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } u;
-    memset(&u, 0, sizeof u);
-    struct msghdr mh;
-    memset(&mh, 0, sizeof mh);
-    mh.msg_iov = &iov;
-    mh.msg_iovlen = 1;
-    mh.msg_control = u.buf;
-    mh.msg_controllen = sizeof u.buf;
-    struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+    fxt__mgr_packet_t pk;
+    fxt__mgr_packet_init(&pk, 1);
+    fxt_mgr_msg_t *msg = &pk.msg;
+    msg->magic = FXT_MGR_MAGIC;
+    msg->type = FXT_MSG_BUFFER;
+    msg->pid = (uint64_t)getpid();
+    struct cmsghdr *c = CMSG_FIRSTHDR(&pk.mh);
     c->cmsg_level = SOL_SOCKET;
     c->cmsg_type = SCM_RIGHTS;
     c->cmsg_len = CMSG_LEN(sizeof(int));
     memcpy(CMSG_DATA(c), &g_memfd, sizeof(int));
-    int ok = sendmsg(fxt__trace.mgr_fd, &mh, MSG_NOSIGNAL) == (ssize_t)sizeof m;
+    int ok = sendmsg(fxt__trace.mgr_fd, &pk.mh, MSG_NOSIGNAL) == (ssize_t)sizeof *msg;
     if (!ok) {
         fxt__trace_warn("cannot hand the trace buffer to the manager (%s); not tracing", strerror(errno));
         return -1;
