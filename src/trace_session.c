@@ -252,7 +252,7 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
         return FXT_E_NOMEM;
     }
     fxt__trace.free_list = NULL;
-    for (uint32_t i = 0; i < fxt__trace.nchunks; i++) {
+    for (uint32_t i = fxt__trace.nchunks; i-- > 0;) { /* chunk 0 first: pages are populated in order */
         if (c.mode == FXT_MODE_STREAMING) {
             fxt__trace.chunks[i].next = fxt__trace.free_list;
             fxt__trace.free_list = &fxt__trace.chunks[i];
