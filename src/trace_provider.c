@@ -67,6 +67,7 @@ static int make_memfd(void) {
  * everything is touched at start.
  */
 #define SYNC_CHUNKS 4u
+#define POPULATE_STEP ((size_t)256u << 10)
 
 typedef struct populate_job {
     uint8_t *p;
@@ -86,9 +87,11 @@ static int populate_range(uint8_t *p, size_t len) {
 static void *populate_main(void *arg) {
     populate_job_t job = *(populate_job_t *)arg;
     free(arg);
-    /* 1 MiB at a time, in chunk order; stops if the session unmapped the buffer */
-    for (size_t off = 0; off < job.len; off += 1u << 20) {
-        size_t k = job.len - off < (1u << 20) ? job.len - off : 1u << 20;
+    /* 256 KiB at a time (each step holds the mmap lock: short steps keep the
+     * program's own mmap calls from waiting), in chunk order; stops if the
+     * session unmapped the buffer */
+    for (size_t off = 0; off < job.len; off += POPULATE_STEP) {
+        size_t k = job.len - off < POPULATE_STEP ? job.len - off : POPULATE_STEP;
         if (populate_range(job.p + off, k) != 0) {
             break;
         }
@@ -148,6 +151,11 @@ int fxt__trace_map_buffer(size_t total, uint32_t cs, int shared) {
         }
     } else {
         m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+#if defined(MADV_HUGEPAGE)
+        if (m != MAP_FAILED) {
+            madvise(m, size, MADV_HUGEPAGE); /* fewer pages to fault in, where THP is on (not for memfds) */
+        }
+#endif
     }
     chunk_t *chunks = calloc(n, sizeof *chunks);
     if (m == MAP_FAILED || chunks == NULL) {
