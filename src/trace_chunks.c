@@ -136,12 +136,24 @@ tls_t *fxt__trace_tls_slow(tls_t *t) {
     return t;
 }
 
+static void write_thread_kobj(uint8_t **p, const tls_t *t);
+
 void fxt_set_thread_name(const char *name) {
     tls_t *t = get_tls();
     if (t != NULL && name != NULL) {
         pthread_mutex_lock(&fxt__trace.lock); /* fxt_session_stop() reads the names */
         snprintf(t->name, sizeof t->name, "%s", name);
         pthread_mutex_unlock(&fxt__trace.lock);
+        /* where chunks name their thread (streaming, or under a manager), a thread
+         * renamed after its first chunk says so now, in its current chunk */
+        if (enter() == t) { /* inside a record: the session cannot stop meanwhile */
+            if (t->cur != NULL && (fxt__trace.managed || fxt__trace.mode == FXT_MODE_STREAMING) &&
+                (size_t)(t->end - t->p) >= 8u * 16u) {
+                write_thread_kobj(&t->p, t); /* header, koid, name (<= 8 words), argument (3) */
+                commit(t);
+            }
+            leave(t);
+        }
     }
 }
 

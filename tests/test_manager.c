@@ -44,6 +44,11 @@ static int g_pace; /* streaming: pause now and then, so that the manager drains 
 static void *emitter(void *arg) {
     long j = (long)(intptr_t)arg;
     for (long i = 0; i < g_n; i++) {
+        if (i == 100) { /* renamed after its first chunk: the archive has the new name */
+            char name[32];
+            snprintf(name, sizeof name, "renamed-%ld", j);
+            fxt_set_thread_name(name);
+        }
         FXT_INSTANT("stress", "ev", FXT_I64("thread", j), FXT_I64("seq", i));
         if (g_pace && i % 250 == 249) {
             struct timespec d = {0, 1000000};
@@ -57,6 +62,7 @@ typedef struct seen {
     long n[NT], first[NT], last[NT], gaps;
     uint64_t dropped_reported;
     int providers, errors;
+    int renamed[NT];
 } seen_t;
 
 static void read_archive(const fxt_membuf_t *mem, seen_t *s) {
@@ -80,6 +86,11 @@ static void read_archive(const fxt_membuf_t *mem, seen_t *s) {
         }
         if (rec.kind == FXT_KIND_PROVIDER_INFO) {
             s->providers++;
+        }
+        const fxt_str_t *kn = &rec.u.kernel_object.name;
+        if (rec.kind == FXT_KIND_KERNEL_OBJECT && kn->len == 9 && memcmp(kn->ptr, "renamed-", 8) == 0 &&
+            kn->ptr[8] >= '0' && kn->ptr[8] < '0' + NT) {
+            s->renamed[kn->ptr[8] - '0'] = 1;
         }
         if (rec.kind != FXT_KIND_EVENT) {
             continue;
@@ -153,6 +164,7 @@ static void run_mode(fxt_buffer_mode mode, size_t buffer, long n) {
     long kept = 0;
     for (int j = 0; j < NT; j++) {
         kept += s.n[j];
+        CHECK(s.renamed[j] || s.last[j] < 100); /* a thread with events after the rename */
         if (mode == FXT_MODE_CIRCULAR) {
             CHECK(s.n[j] > 0 && s.last[j] == n - 1); /* the newest, up to the last */
         } else if (mode == FXT_MODE_ONESHOT && s.n[j] > 0) {
