@@ -102,6 +102,8 @@ static void settle_tps(uint64_t min_ns) {
         pthread_mutex_lock(&fxt__trace.lock);
         fxt__trace.tps = tps;
         fxt__trace.tps_known = 1;
+        __atomic_store_n(&fxt__trace.hdr->ticks_per_second, tps,
+                         __ATOMIC_RELAXED); /* for readers of the mapping */
         pthread_mutex_unlock(&fxt__trace.lock);
     }
 }
