@@ -192,8 +192,8 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
     snprintf(fxt__trace.provider_name, sizeof fxt__trace.provider_name, "%s", pn ? pn : "process");
     fxt__trace.pid = (uint64_t)getpid();
     const char *mgr = getenv(FXT_MANAGER_ENV);
-    fxt__trace.managed = mgr != NULL && mgr[0] != '\0';
-    if (fxt__trace.managed) {
+    int managed = mgr != NULL && mgr[0] != '\0'; /* fxt__trace.managed once the session runs */
+    if (managed) {
         /* the manager decides: categories, mode, buffer size and clock are the same in
          * every process of the recording; the config's output is not used */
         int fd = fxt__trace_mgr_connect(&mc);
@@ -241,7 +241,7 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
         cs = 4096;
     }
     cs &= ~7u;
-    if (st != FXT_OK || fxt__trace_map_buffer(total, cs, fxt__trace.managed) != 0) {
+    if (st != FXT_OK || fxt__trace_map_buffer(total, cs, managed) != 0) {
         fxt__trace_free_cats();
         if (fxt__trace.owns_fd) {
             close(fxt__trace.fd);
@@ -270,7 +270,7 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
     int use_tsc = 0;
     fxt__trace.tps = 1000000000u;
     fxt__trace.tps_known = 1;
-    if (fxt__trace.managed) {
+    if (managed) {
 #if defined(__x86_64__)
         use_tsc = mc.clock == FXT_SHM_CLOCK_TSC && mc.ticks_per_second > 0;
         if (use_tsc) {
@@ -297,13 +297,14 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
     h->anchor_mono_ns = fxt__trace.start_mono_ns;
     h->anchor_realtime_ns = fxt__trace.start_realtime_ns;
     memcpy(h->name, fxt__trace.provider_name, strnlen(fxt__trace.provider_name, sizeof h->name - 1));
-    if (fxt__trace.managed && fxt__trace_mgr_send_buffer() != 0) {
+    if (managed && fxt__trace_mgr_send_buffer() != 0) {
         close(fxt__trace.mgr_fd);
         fxt__trace.mgr_fd = -1;
         fxt__trace_unmap_buffer();
         fxt__trace_free_cats();
         return FXT_E_IO;
     }
+    fxt__trace.managed = managed;
     __atomic_store_n(&fxt__trace.gen, fxt__trace.gen + 1, __ATOMIC_RELEASE);
     fxt__trace_membarrier_register();
     __atomic_store_n(&fxt__trace.active, 1, __ATOMIC_RELEASE);
@@ -312,7 +313,7 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
     __atomic_store_n(&fxt__gen_off, 2 * fxt__trace.gen + 2, __ATOMIC_RELEASE);
     /* read before the streaming writer thread starts: from then on it owns out_status */
     fxt_status st_out = fxt__trace.out_status;
-    if (fxt__trace.mode == FXT_MODE_STREAMING && !fxt__trace.managed) {
+    if (fxt__trace.mode == FXT_MODE_STREAMING && !managed) {
         fxt__trace.writer_stop = 0;
         fxt__trace.writer_running = pthread_create(&fxt__trace.writer, NULL, writer_main, NULL) == 0;
         if (!fxt__trace.writer_running) {
