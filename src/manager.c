@@ -37,7 +37,8 @@ typedef struct prov {
     int fd; /* the connection; -1 once closed */
     int done;
     int bye, has_status, wstatus;
-    uint64_t eof_ns; /* when the connection ended without BYE (0: not yet) */
+    uint64_t eof_ns;   /* when the connection ended without BYE (0: not yet) */
+    uint64_t hello_ns; /* when it connected */
     uint32_t id;
     uint64_t pid, ppid;
     char name[64];
@@ -54,6 +55,7 @@ typedef struct prov {
 typedef struct exit_note {
     uint64_t pid;
     int wstatus;
+    uint64_t ns; /* when it was noted: a pid reused later is another process */
 } exit_note_t;
 
 struct fxt_manager {
@@ -266,9 +268,10 @@ static void collect(fxt_manager_t *m, prov_t *p) {
 
 /* ---- providers -------------------------------------------------------------------------------- */
 
-static const exit_note_t *find_exit(const fxt_manager_t *m, uint64_t pid) {
+/* How provider p's process ended, if known (noted after it connected). */
+static const exit_note_t *find_exit(const fxt_manager_t *m, const prov_t *p) {
     for (size_t i = m->nexits; i-- > 0;) {
-        if (m->exits[i].pid == pid) {
+        if (m->exits[i].pid == p->pid && m->exits[i].ns >= p->hello_ns) {
             return &m->exits[i];
         }
     }
@@ -403,6 +406,7 @@ static void accept_all(fxt_manager_t *m) {
         prov_t *p = &m->p[m->np++];
         memset(p, 0, sizeof *p);
         p->fd = fd;
+        p->hello_ns = fxt__trace_mono_ns();
         p->id = m->next_id++;
         snprintf(p->name, sizeof p->name, "process");
     }
@@ -540,7 +544,7 @@ fxt_status fxt_manager_poll(fxt_manager_t *m, int timeout_ms) {
         if (p->done || p->h == NULL) {
             continue;
         }
-        if (p->fd < 0 && (find_exit(m, p->pid) != NULL || now - p->eof_ns > LOST_GRACE_NS)) {
+        if (p->fd < 0 && (find_exit(m, p) != NULL || now - p->eof_ns > LOST_GRACE_NS)) {
             collect(m, p);
         } else if (p->h->mode == FXT_MODE_STREAMING) {
             write_chunks(m, p, 1);
@@ -563,6 +567,7 @@ void fxt_manager_note_exit(fxt_manager_t *m, uint64_t pid, int wait_status) {
         m->capexits = nc;
     }
     m->exits[m->nexits].pid = pid;
+    m->exits[m->nexits].ns = fxt__trace_mono_ns();
     m->exits[m->nexits++].wstatus = wait_status;
 }
 
@@ -617,7 +622,7 @@ void fxt_manager_get_provider(const fxt_manager_t *m, size_t i, fxt_manager_prov
     out->bytes = p->bytes;
     out->dropped = prov_dropped(p);
     out->overwritten = prov_overwritten(p);
-    const exit_note_t *e = find_exit(m, p->pid);
+    const exit_note_t *e = find_exit(m, p);
     if (e != NULL && WIFSIGNALED(e->wstatus)) {
         out->end = FXT_PROVIDER_SIGNALED;
         out->status = WTERMSIG(e->wstatus);
