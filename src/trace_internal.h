@@ -175,6 +175,7 @@ uint64_t fxt__trace_tps_from(uint64_t tick0, uint64_t mono0, uint64_t min_ns);
 /* trace_provider.c */
 int fxt__trace_map_buffer(size_t total, uint32_t cs, int shared); /* 0, or -1 (message printed) */
 void fxt__trace_unmap_buffer(void);
+void fxt__trace_populate_join(void);               /* wait for the background populating of the buffer */
 int fxt__trace_mgr_connect(fxt_mgr_config_t *cfg); /* fd, or -1 (message printed) */
 int fxt__trace_mgr_send_buffer(void);              /* 0, or -1 */
 void fxt__trace_mgr_notify_full(void);

@@ -69,6 +69,19 @@ static int make_memfd(void) {
 #define SYNC_CHUNKS 4u
 #define POPULATE_STEP ((size_t)256u << 10)
 
+/* the populating thread, joined before the buffer is unmapped and before fork()
+ * (a child must not inherit a half-done job, nor sanitizers a vanished thread);
+ * under fxt__trace.lock */
+static pthread_t g_populate;
+static int g_populating;
+
+void fxt__trace_populate_join(void) {
+    if (g_populating) {
+        pthread_join(g_populate, NULL);
+        g_populating = 0;
+    }
+}
+
 typedef struct populate_job {
     uint8_t *p;
     size_t len;
@@ -88,8 +101,7 @@ static void *populate_main(void *arg) {
     populate_job_t job = *(populate_job_t *)arg;
     free(arg);
     /* 256 KiB at a time (each step holds the mmap lock: short steps keep the
-     * program's own mmap calls from waiting), in chunk order; stops if the
-     * session unmapped the buffer */
+     * program's own mmap calls from waiting), in chunk order */
     for (size_t off = 0; off < job.len; off += POPULATE_STEP) {
         size_t k = job.len - off < POPULATE_STEP ? job.len - off : POPULATE_STEP;
         if (populate_range(job.p + off, k) != 0) {
@@ -115,17 +127,13 @@ static void populate(void *m, size_t size, size_t now) {
         return;
     }
     populate_job_t *job = malloc(sizeof *job);
-    pthread_attr_t a;
-    pthread_t th;
     if (job != NULL) {
         job->p = b + now;
         job->len = size - now;
-        pthread_attr_init(&a);
-        pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-        if (pthread_create(&th, &a, populate_main, job) == 0) {
+        if (pthread_create(&g_populate, NULL, populate_main, job) == 0) {
+            g_populating = 1;
             job = NULL;
         }
-        pthread_attr_destroy(&a);
     }
     if (job != NULL) {
         free(job);
@@ -195,6 +203,7 @@ int fxt__trace_map_buffer(size_t total, uint32_t cs, int shared) {
 }
 
 void fxt__trace_unmap_buffer(void) {
+    fxt__trace_populate_join();
     if (fxt__trace.hdr != NULL) {
         munmap(fxt__trace.hdr, fxt__trace.map_size);
     }

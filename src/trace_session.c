@@ -493,7 +493,10 @@ void fxt_session_get_stats(fxt_session_stats_t *out) {
 /* ---- fork ---------------------------------------------------------------------------------------- */
 
 /* No thread holds the lock across fork(): the child gets it in a known state. */
-static void atfork_prepare(void) { pthread_mutex_lock(&fxt__trace.lock); }
+static void atfork_prepare(void) {
+    pthread_mutex_lock(&fxt__trace.lock);
+    fxt__trace_populate_join(); /* a few ms at most, once per session */
+}
 static void atfork_parent(void) { pthread_mutex_unlock(&fxt__trace.lock); }
 
 /*
