@@ -292,10 +292,40 @@ static int record_run(const record_config_t *cfg) {
 
 #endif
 
+/* 1 if argv[i] is one of record's options that takes its value in the next argument. */
+static int takes_value(const char *a) {
+    for (size_t k = 0; k < sizeof record_opts / sizeof record_opts[0]; k++) {
+        const cli_opt_t *o = &record_opts[k];
+        int named = (a[1] == '-' && strcmp(a + 2, o->name) == 0) || (a[1] == o->short_name && a[2] == '\0');
+        if (named) {
+            return o->kind != CLI_OPT_FLAG;
+        }
+    }
+    return 0;
+}
+
 static int record_main(int argc, char **argv) {
     static record_config_t cfg; /* 32 KiB of argument slots: kept off the stack */
+    static char *args[MAX_CMD_ARGS + 64];
     memset(&cfg, 0, sizeof cfg);
-    int rc = cli_parse(&record_spec, argc, argv, &cfg);
+    /* `fxt record prog -x`, like `fxt record -- prog -x`: CMD's own options are
+     * not fxt's, so everything from the first argument that is not an option on */
+    int n = 0, cut = 0;
+    for (int i = 0; i < argc && n < (int)(sizeof args / sizeof args[0]) - 1; i++) {
+        const char *a = argv[i];
+        if (i > 0 && !cut && strcmp(a, "--") == 0) {
+            cut = 1;
+        } else if (i > 0 && !cut && (a[0] != '-' || a[1] == '\0')) {
+            args[n++] = (char *)"--";
+            cut = 1;
+        } else if (i > 0 && !cut && takes_value(a) && i + 1 < argc) {
+            args[n++] = argv[i++];
+            a = argv[i];
+        }
+        args[n++] = (char *)a;
+    }
+    args[n] = NULL;
+    int rc = cli_parse(&record_spec, n, args, &cfg);
     return rc != 0 ? rc : record_run(&cfg);
 }
 
