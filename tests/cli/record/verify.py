@@ -7,7 +7,8 @@
                                  circular: the newest, streaming: in order) and
                                  kept + reported drops == emitted
   verify.py ring N ROUNDS        token ring: every token sent once, received once,
-                                 and never received before it was sent
+                                 and never received before it was sent (in ns,
+                                 each provider's ticks at its own rate)
   verify.py fork K               fork without exec: the child has its own events only
   verify.py providers            one line per provider: name and thread names
 """
@@ -24,6 +25,18 @@ def load():
     if errors:
         sys.exit("FAIL: undecodable records: %s" % errors[:3])
     return recs
+
+
+def ns(recs):
+    """Event time in ns as a viewer shows it: ticks converted with the rate of the
+    provider the event belongs to (its initialization record)."""
+    tps, out = {}, {}
+    for r in recs:
+        if r["kind"] == "init":
+            tps[r["provider"]] = r["ticks_per_second"]
+        if r["kind"] == "event":
+            out[r["offset"]] = r["ts"] * 10**9 // tps.get(r["provider"], 10**9)
+    return out
 
 
 def events(recs, name=None):
@@ -65,17 +78,18 @@ def threads(mode, k, t):
 
 def ring(n, rounds):
     recs = load()
+    t = ns(recs)
     sends, recvs = {}, {}
     for e in events(recs, "send"):
         tok = arg(e, "token")
         if tok in sends:
             fail("token %d sent twice" % tok)
-        sends[tok] = e["ts"]
+        sends[tok] = t[e["offset"]]
     for e in events(recs, "recv"):
         tok = arg(e, "token")
         if tok in recvs:
             fail("token %d received twice" % tok)
-        recvs[tok] = e["ts"]
+        recvs[tok] = t[e["offset"]]
     if len(sends) != n * rounds or set(sends) != set(recvs):
         fail("%d sends, %d receives, want %d each" % (len(sends), len(recvs), n * rounds))
     early = sum(1 for tok in sends if recvs[tok] < sends[tok])
