@@ -171,6 +171,12 @@ uint64_t fxt__trace_calibrate_tsc(void);
 uint64_t fxt__trace_realtime_ns(void);
 /* ticks per second from (ticks, mono ns) pairs taken at t0 and now (waits until >= min_ns apart) */
 uint64_t fxt__trace_tps_from(uint64_t tick0, uint64_t mono0, uint64_t min_ns);
+/* the boot's TSC rate if a process of this user measured it (0: none yet); publishing a
+ * measured one returns the rate to use (another process's, if it published first) */
+uint64_t fxt__trace_tsc_cached(void);
+uint64_t fxt__trace_tsc_publish(uint64_t tps);
+/* standalone: the cached rate, else measured from (tick0, mono0) (>= 50 ms) and cached */
+uint64_t fxt__trace_tsc_settle(uint64_t tick0, uint64_t mono0, uint64_t min_ns);
 
 /* trace_provider.c */
 int fxt__trace_map_buffer(size_t total, uint32_t cs, int shared); /* 0, or -1 (message printed) */

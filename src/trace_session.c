@@ -98,7 +98,7 @@ static void write_drop_report(uint64_t dropped) { write_loss_report("records_dro
  * at least min_ns later (no calibration sleep when the program starts). */
 static void settle_tps(uint64_t min_ns) {
     if (!fxt__trace.tps_known) {
-        uint64_t tps = fxt__trace_tps_from(fxt__trace.start_ticks, fxt__trace.start_mono_ns, min_ns);
+        uint64_t tps = fxt__trace_tsc_settle(fxt__trace.start_ticks, fxt__trace.start_mono_ns, min_ns);
         pthread_mutex_lock(&fxt__trace.lock);
         fxt__trace.tps = tps;
         fxt__trace.tps_known = 1;
@@ -280,7 +280,12 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
     } else if (c.clock == FXT_CLOCK_TSC || (c.clock == FXT_CLOCK_AUTO && fxt__trace_tsc_invariant())) {
 #if defined(__x86_64__)
         use_tsc = 1;
-        fxt__trace.tps_known = 0; /* measured at output from the start pair (settle_tps) */
+        /* the boot's rate if known, else measured at output from the start pair (settle_tps) */
+        fxt__trace.tps = fxt__trace_tsc_cached();
+        fxt__trace.tps_known = fxt__trace.tps != 0;
+        if (!fxt__trace.tps_known) {
+            fxt__trace.tps = 1000000000u;
+        }
 #endif
     }
     __atomic_store_n(&fxt__trace.tsc, use_tsc, __ATOMIC_RELAXED);

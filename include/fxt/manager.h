@@ -122,7 +122,7 @@ typedef struct fxt_manager_config {
     fxt_buffer_mode mode;
     size_t buffer_size;      /* per provider; 0 = 32 MiB */
     const char *categories;  /* NULL or "" = all */
-    fxt_clock_kind clock;    /* AUTO: TSC when invariant (calibrated once, here), else monotonic */
+    fxt_clock_kind clock;    /* AUTO: TSC when invariant (the boot's rate), else monotonic */
     const char *socket_path; /* NULL: a new private one under $XDG_RUNTIME_DIR or /tmp */
 } fxt_manager_config_t;
 #define FXT_MANAGER_CONFIG_INIT                                                                              \
