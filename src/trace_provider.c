@@ -69,16 +69,16 @@ static int make_memfd(void) {
 #define SYNC_CHUNKS 4u
 #define POPULATE_STEP ((size_t)256u << 10)
 
-/* the populating thread, joined before the buffer is unmapped and before fork()
- * (a child must not inherit a half-done job, nor sanitizers a vanished thread);
- * under fxt__trace.lock */
-static pthread_t g_populate;
+/* 1 while the populating thread works; waited for before the buffer is unmapped
+ * and before fork() (a child must not inherit a half-done job, nor sanitizers a
+ * vanished running thread). The thread is detached: a program that ends with
+ * _exit() leaves no unjoined thread behind. */
 static int g_populating;
 
 void fxt__trace_populate_join(void) {
-    if (g_populating) {
-        pthread_join(g_populate, NULL);
-        g_populating = 0;
+    while (__atomic_load_n(&g_populating, __ATOMIC_ACQUIRE)) {
+        struct timespec d = {0, 100000};
+        nanosleep(&d, NULL);
     }
 }
 
@@ -108,6 +108,7 @@ static void *populate_main(void *arg) {
             break;
         }
     }
+    __atomic_store_n(&g_populating, 0, __ATOMIC_RELEASE); /* its last access to the buffer */
     return NULL;
 }
 
@@ -130,10 +131,17 @@ static void populate(void *m, size_t size, size_t now) {
     if (job != NULL) {
         job->p = b + now;
         job->len = size - now;
-        if (pthread_create(&g_populate, NULL, populate_main, job) == 0) {
-            g_populating = 1;
+        pthread_attr_t a;
+        pthread_t th;
+        pthread_attr_init(&a);
+        pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+        __atomic_store_n(&g_populating, 1, __ATOMIC_RELAXED);
+        if (pthread_create(&th, &a, populate_main, job) == 0) {
             job = NULL;
+        } else {
+            __atomic_store_n(&g_populating, 0, __ATOMIC_RELAXED);
         }
+        pthread_attr_destroy(&a);
     }
     if (job != NULL) {
         free(job);
