@@ -156,6 +156,7 @@ struct fxt__trace_session {
     fxt_session_config_t cfg;
     char cfg_path[4096];
     char cfg_cats[1024];
+    char cfg_name[256];
     int fork_pending; /* a fork child: start its own session at its first event */
 };
 

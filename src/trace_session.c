@@ -363,6 +363,10 @@ fxt_status fxt_session_start(const fxt_session_config_t *cfg) {
     snprintf(fxt__trace.cfg_cats, sizeof fxt__trace.cfg_cats, "%s", c.categories ? c.categories : "");
     fxt__trace.cfg.categories = fxt__trace.cfg_cats;
     fxt__trace.cfg.provider_name = NULL;
+    if (c.provider_name != NULL) {
+        snprintf(fxt__trace.cfg_name, sizeof fxt__trace.cfg_name, "%s", c.provider_name);
+        fxt__trace.cfg.provider_name = fxt__trace.cfg_name;
+    }
     fxt_status st = start_locked(&c, 0);
     pthread_mutex_unlock(&fxt__trace.lock);
     return st;
