@@ -23,7 +23,7 @@ __thread tls_t *fxt__trace_tls;
 static pthread_key_t g_key;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
-static uint64_t os_tid(void) {
+uint64_t fxt__trace_os_tid(void) {
 #if defined(__linux__)
     return (uint64_t)syscall(SYS_gettid);
 #else
@@ -34,8 +34,15 @@ static uint64_t os_tid(void) {
 static void thread_exit(void *arg) {
     tls_t *t = arg;
     pthread_mutex_lock(&fxt__trace.lock);
+    int notify = 0;
     if (fxt__trace.active && t->gen == fxt__trace.gen && fxt__trace.mode == FXT_MODE_STREAMING &&
-        t->cur != NULL) {
+        t->cur != NULL && fxt__trace.managed) {
+        /* the last chunk is ready for the manager to drain */
+        __atomic_store_n(&t->cur->sh->state, FXT_CHUNK_FULL, __ATOMIC_RELEASE);
+        t->cur = NULL;
+        notify = 1;
+    } else if (fxt__trace.active && t->gen == fxt__trace.gen && fxt__trace.mode == FXT_MODE_STREAMING &&
+               t->cur != NULL) {
         /* hand the last chunk to the writer */
         t->cur->next = NULL;
         if (fxt__trace.queue_tail) {
@@ -50,6 +57,9 @@ static void thread_exit(void *arg) {
     t->exited = 1;
     fxt__trace_tls = NULL; /* the state may be reused by a new thread once its session is over */
     pthread_mutex_unlock(&fxt__trace.lock);
+    if (notify) {
+        fxt__trace_mgr_notify_full();
+    }
 }
 
 /* The number of thread states ever allocated (tests: exited threads' states are reused). */
@@ -94,7 +104,7 @@ tls_t *fxt__trace_tls_slow(tls_t *t) {
         pthread_once(&g_once, make_key);
         pthread_setspecific(g_key, t);
         t->name[0] = '\0';
-        t->tid = os_tid();
+        t->tid = fxt__trace_os_tid();
 #if defined(__linux__) && defined(_GNU_SOURCE)
         pthread_getname_np(pthread_self(), t->name, sizeof t->name);
 #endif
@@ -126,12 +136,24 @@ tls_t *fxt__trace_tls_slow(tls_t *t) {
     return t;
 }
 
+static void write_thread_kobj(uint8_t **p, const tls_t *t);
+
 void fxt_set_thread_name(const char *name) {
     tls_t *t = get_tls();
     if (t != NULL && name != NULL) {
         pthread_mutex_lock(&fxt__trace.lock); /* fxt_session_stop() reads the names */
         snprintf(t->name, sizeof t->name, "%s", name);
         pthread_mutex_unlock(&fxt__trace.lock);
+        /* where chunks name their thread (streaming, or under a manager), a thread
+         * renamed after its first chunk says so now, in its current chunk */
+        if (enter() == t) { /* inside a record: the session cannot stop meanwhile */
+            if (t->cur != NULL && (fxt__trace.managed || fxt__trace.mode == FXT_MODE_STREAMING) &&
+                (size_t)(t->end - t->p) >= 8u * 16u) {
+                write_thread_kobj(&t->p, t); /* header, koid, name (<= 8 words), argument (3) */
+                commit(t);
+            }
+            leave(t);
+        }
     }
 }
 
@@ -243,6 +265,7 @@ static chunk_t *circular_take(tls_t *t) {
     }
     chunk_t *c = v->chunks[k];
     BUMP(v->overwritten);
+    __atomic_fetch_add(&fxt__trace.hdr->overwritten, 1, __ATOMIC_RELAXED);
     if (v != t) {
         v->chunks[k] = v->chunks[--v->nchunks]; /* order does not matter: stop sorts by seq */
         own_chunk(t, c);
@@ -250,13 +273,44 @@ static chunk_t *circular_take(tls_t *t) {
     return c;
 }
 
+/*
+ * Streaming under a manager: the chunk states in the shared mapping are the free
+ * list. A thread claims a free chunk with a compare-and-swap (no lock: the
+ * manager frees chunks from another process); the scan starts where the last
+ * one succeeded, so it is short while chunks are available.
+ */
+static chunk_t *shared_take(void) {
+    static uint32_t hint;
+    uint32_t n = fxt__trace.nchunks, h = __atomic_load_n(&hint, __ATOMIC_RELAXED);
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = (h + k) % n;
+        uint32_t want = FXT_CHUNK_FREE;
+        if (__atomic_load_n(&fxt__trace.chunks[i].sh->state, __ATOMIC_RELAXED) == FXT_CHUNK_FREE &&
+            __atomic_compare_exchange_n(&fxt__trace.chunks[i].sh->state, &want, FXT_CHUNK_OWNED, 0,
+                                        __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+            __atomic_store_n(&hint, i + 1, __ATOMIC_RELAXED);
+            return &fxt__trace.chunks[i];
+        }
+    }
+    return NULL;
+}
+
 /* Seal the current chunk and take a new one. 0 when none is available (the record is dropped). */
 int fxt__trace_next_chunk(tls_t *t) {
     chunk_t *c = NULL;
+    int sealed = 0;
     if (t->cur != NULL) {
         commit(t);
     }
-    if (fxt__trace.mode == FXT_MODE_STREAMING) {
+    if (fxt__trace.mode == FXT_MODE_STREAMING && fxt__trace.managed) {
+        if (t->cur != NULL) {
+            __atomic_store_n(&t->cur->sh->state, FXT_CHUNK_FULL, __ATOMIC_RELEASE);
+            t->cur = NULL;
+            sealed = 1;
+        }
+        c = shared_take();
+        t->cur = c;
+    } else if (fxt__trace.mode == FXT_MODE_STREAMING) {
         pthread_mutex_lock(&fxt__trace.lock);
         if (t->cur != NULL) {
             fxt__trace_enqueue(t->cur);
@@ -284,15 +338,29 @@ int fxt__trace_next_chunk(tls_t *t) {
     }
     if (c == NULL) {
         t->p = t->end = NULL;
+        /* in the shared header: a manager reports drops even of a provider that crashed */
+        __atomic_fetch_add(&fxt__trace.hdr->dropped, 1, __ATOMIC_RELAXED);
+        if (sealed) {
+            fxt__trace_mgr_notify_full();
+        }
         return 0;
     }
     c->owner = t;
     c->seq = __atomic_fetch_add(&fxt__trace.seq, 1, __ATOMIC_RELAXED) + 1;
-    __atomic_store_n(&c->used, 0, __ATOMIC_RELAXED);
+    /* descriptor: empty first, then owner and sequence (a reader that sees the new
+     * sequence never takes the old length), then the bytes */
+    __atomic_store_n(&c->sh->used, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&c->sh->tid, t->tid, __ATOMIC_RELAXED);
+    __atomic_store_n(&c->sh->seq, c->seq, __ATOMIC_RELEASE);
+    __atomic_store_n(&c->sh->state, FXT_CHUNK_OWNED, __ATOMIC_RELEASE);
+    __atomic_store_n(&fxt__trace.hdr->next_seq, c->seq, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
     t->epoch = c->seq;
     t->p = c->data;
     t->end = c->data + c->cap;
-    if (fxt__trace.mode == FXT_MODE_STREAMING && !t->named) {
+    /* under a manager every chunk names its thread: the thread list of a crashed
+     * process is gone, and circular mode may have overwritten the first chunk */
+    if ((fxt__trace.mode == FXT_MODE_STREAMING && !t->named) || fxt__trace.managed) {
         write_thread_kobj(&t->p, t);
         t->named = 1;
     }
@@ -301,5 +369,8 @@ int fxt__trace_next_chunk(tls_t *t) {
     put(&t->p, t->pid);
     put(&t->p, t->tid);
     commit(t);
+    if (sealed) {
+        fxt__trace_mgr_notify_full();
+    }
     return 1;
 }

@@ -6,7 +6,8 @@
  *   trace_categories.c  category patterns and per-call-site enabled state
  *   trace_chunks.c      per-thread state; chunks for oneshot, circular, streaming
  *   trace_events.c      encoding events, logs and blobs into a thread's chunk
- *   trace_session.c     session start/stop, output, statistics, environment
+ *   trace_session.c     session start/stop, output, statistics, environment, fork
+ *   trace_provider.c    the shared buffer (memfd) and the trace manager protocol
  *
  * Buffers: the session's buffer is cut into chunks. Each thread writes into
  * its own current chunk with no lock, no syscall and no allocation; taking a
@@ -45,6 +46,7 @@
     "libfxt trace engine: needs lock-free 32- and 64-bit atomics (per-thread counters are read by other threads)"
 #endif
 
+#include <fxt/manager.h>
 #include <fxt/trace.h>
 
 #include "encode.h"
@@ -73,10 +75,12 @@
 
 typedef struct tls tls_t;
 
+/* A chunk: its bytes and its descriptor live in the session's shared mapping
+ * (include/fxt/manager.h); the rest is process-local bookkeeping. */
 typedef struct chunk {
     uint8_t *data;
+    fxt_shm_chunk_t *sh; /* tid, seq, committed length (sh->used), state */
     uint32_t cap;
-    uint32_t used; /* committed bytes (release-stored after each record) */
     uint64_t seq;
     tls_t *owner;
     struct chunk *next; /* streaming queue / free list */
@@ -160,7 +164,9 @@ struct fxt__trace_session {
     uint64_t tps;
     uint64_t pid;
     char provider_name[256];
-    /* chunks */
+    /* chunks: one mapping, laid out as include/fxt/manager.h says */
+    fxt_shm_header_t *hdr;
+    size_t map_size;
     uint8_t *mem;
     chunk_t *chunks;
     uint32_t nchunks, chunk_size;
@@ -179,6 +185,19 @@ struct fxt__trace_session {
     tls_t *threads;      /* every thread that ever traced (reused across sessions; never freed) */
     uint32_t full_fence; /* 1 until membarrier is registered: writers then need a full fence */
     int env_tried;       /* FXT_TRACE_* auto-start tried (or an explicit session started) */
+    /* under a trace manager (FXT_TRACE_MANAGER): the connection; -1 standalone */
+    int mgr_fd;
+    int managed;
+    /* clock: the pair taken at start (standalone TSC is calibrated from it at output) */
+    uint64_t start_ticks, start_mono_ns, start_realtime_ns;
+    int tps_known; /* tps is final (manager's, or monotonic) */
+    int from_env;  /* started from FXT_TRACE_*: loud drop summary at stop */
+    /* what started the session, for a fork child's own session (see fxt__trace_atfork_child) */
+    fxt_session_config_t cfg;
+    char cfg_path[4096];
+    char cfg_cats[1024];
+    char cfg_name[256];
+    int fork_pending; /* a fork child: start its own session at its first event */
 };
 
 /* Hidden: internal to the library (the static library still needs the fxt__ prefix). */
@@ -190,12 +209,32 @@ extern __thread tls_t *fxt__trace_tls; /* the calling thread's state, NULL befor
 /* trace_clock.c */
 int fxt__trace_tsc_invariant(void);
 uint64_t fxt__trace_calibrate_tsc(void);
+uint64_t fxt__trace_realtime_ns(void);
+/* ticks per second from (ticks, mono ns) pairs taken at t0 and now (waits until >= min_ns apart) */
+uint64_t fxt__trace_tps_from(uint64_t tick0, uint64_t mono0, uint64_t min_ns);
+/* the boot's TSC rate if a process of this user measured it (0: none yet); publishing a
+ * measured one returns the rate to use (another process's, if it published first) */
+uint64_t fxt__trace_tsc_cached(void);
+uint64_t fxt__trace_tsc_publish(uint64_t tps);
+/* standalone: the cached rate, else measured from (tick0, mono0) (>= 50 ms) and cached */
+uint64_t fxt__trace_tsc_settle(uint64_t tick0, uint64_t mono0, uint64_t min_ns);
+
+/* trace_provider.c */
+int fxt__trace_map_buffer(size_t total, uint32_t cs, int shared); /* 0, or -1 (message printed) */
+void fxt__trace_unmap_buffer(void);
+void fxt__trace_populate_join(void);               /* wait for the background populating of the buffer */
+int fxt__trace_mgr_connect(fxt_mgr_config_t *cfg); /* fd, or -1 (message printed) */
+int fxt__trace_mgr_send_buffer(void);              /* 0, or -1 */
+void fxt__trace_mgr_notify_full(void);
+void fxt__trace_mgr_bye(const fxt_session_stats_t *s);
+void fxt__trace_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* trace_categories.c */
 int fxt__trace_parse_cats(const char *spec); /* 0, or -1 when out of memory */
 void fxt__trace_free_cats(void);
 
 /* trace_chunks.c */
+uint64_t fxt__trace_os_tid(void);
 tls_t *fxt__trace_tls_slow(tls_t *t);
 void fxt__trace_membarrier_register(void);
 void fxt__trace_wait_writers(tls_t *head);
@@ -270,8 +309,10 @@ static inline tls_t *enter(void) {
 
 static inline void leave(tls_t *t) { __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE); }
 
+/* Publish the records written so far: a reader of the shared mapping (the trace
+ * manager, even after this process died) takes exactly the complete records. */
 static inline void commit(tls_t *t) {
-    __atomic_store_n(&t->cur->used, (uint32_t)(t->p - t->cur->data), __ATOMIC_RELEASE);
+    __atomic_store_n(&t->cur->sh->used, (uint32_t)(t->p - t->cur->data), __ATOMIC_RELEASE);
 }
 
 #endif /* FXT_TRACE_INTERNAL_H */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Trace sessions: start and stop, the output (preamble, chunks, loss
- * reports; the streaming writer thread), statistics, and the FXT_TRACE_*
- * environment.
+ * reports; the streaming writer thread), statistics, the FXT_TRACE_*
+ * environment, and fork. Under a trace manager (FXT_TRACE_MANAGER) the
+ * session writes nothing itself: the manager reads the shared buffer.
  */
 #define _GNU_SOURCE 1 /* program_invocation_short_name */
 #include "options.h"
@@ -10,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,7 @@ struct fxt__trace_session fxt__trace = {
     .fd = -1,
     .out_status = FXT_OK,
     .full_fence = 1,
+    .mgr_fd = -1,
 };
 
 int fxt_session_active(void) { return __atomic_load_n(&fxt__trace.active, __ATOMIC_ACQUIRE); }
@@ -60,8 +63,8 @@ static void write_preamble(int with_threads) {
     fxt_write_magic(w);
     fxt_write_provider_info(w, 1, fxt_str_n(fxt__trace.provider_name, strlen(fxt__trace.provider_name)));
     fxt_write_init(w, fxt__trace.tps);
-    fxt_write_kernel_object(w, fxt__trace.pid, FXT_OBJ_PROCESS,
-                            fxt_str_inline(fxt_cstr(fxt__trace.provider_name)), NULL, 0);
+    fxt_write_process_clock(w, fxt__trace.pid, fxt__trace.provider_name, fxt__trace.start_ticks,
+                            fxt__trace.tps, fxt__trace.start_mono_ns, fxt__trace.start_realtime_ns);
     if (with_threads) {
         for (tls_t *t = fxt__trace.threads; t != NULL; t = t->next_all) {
             if (t->gen != fxt__trace.gen) {
@@ -75,8 +78,6 @@ static void write_preamble(int with_threads) {
     fxt_writer_destroy(w);
 }
 
-/* Lost data, said in the trace: a buffer overflow provider event (readers and
- * fxt check know pairs may be broken after it), then an instant with the count. */
 static void write_loss_report(const char *what, uint64_t count) {
     if (count == 0) {
         return;
@@ -86,18 +87,32 @@ static void write_loss_report(const char *what, uint64_t count) {
     if (fxt_writer_create(NULL, s, &w) != FXT_OK) {
         return;
     }
-    fxt_write_provider_event(w, 1, FXT_PROVIDER_EVENT_BUFFER_FULL);
-    fxt_arg_t a = fxt_arg_uint64(fxt_cstr("count"), count);
-    fxt_write_instant(w, fxt__trace_now(), fxt_thread_inline(fxt__trace.pid, 0), fxt_cstr("fxt"),
-                      fxt_cstr(what), &a, 1);
+    fxt_write_loss_report(w, 1, fxt__trace.pid, fxt__trace_now(), what, count);
     fxt_writer_finish(w);
     fxt_writer_destroy(w);
 }
 
 static void write_drop_report(uint64_t dropped) { write_loss_report("records_dropped", dropped); }
 
+/* Standalone TSC: ticks per second from the start pair and a pair taken now,
+ * at least min_ns later (no calibration sleep when the program starts). */
+static void settle_tps(uint64_t min_ns) {
+    if (!fxt__trace.tps_known) {
+        uint64_t tps = fxt__trace_tsc_settle(fxt__trace.start_ticks, fxt__trace.start_mono_ns, min_ns);
+        pthread_mutex_lock(&fxt__trace.lock);
+        fxt__trace.tps = tps;
+        fxt__trace.tps_known = 1;
+        __atomic_store_n(&fxt__trace.hdr->ticks_per_second, tps,
+                         __ATOMIC_RELAXED); /* for readers of the mapping */
+        pthread_mutex_unlock(&fxt__trace.lock);
+    }
+}
+
 static void *writer_main(void *arg) {
     (void)arg;
+    /* the preamble needs the clock rate: measured here, while the program traces */
+    settle_tps(20000000u);
+    write_preamble(0);
     pthread_mutex_lock(&fxt__trace.lock);
     for (;;) {
         while (fxt__trace.queue_head == NULL && !fxt__trace.writer_stop) {
@@ -113,7 +128,7 @@ static void *writer_main(void *arg) {
         }
         pthread_mutex_unlock(&fxt__trace.lock);
         /* a queued chunk is no longer written by its thread: read without the lock */
-        out_write(c->data, __atomic_load_n(&c->used, __ATOMIC_ACQUIRE));
+        out_write(c->data, __atomic_load_n(&c->sh->used, __ATOMIC_ACQUIRE));
         pthread_mutex_lock(&fxt__trace.lock);
         c->next = fxt__trace.free_list;
         fxt__trace.free_list = c;
@@ -130,42 +145,90 @@ static int cmp_seq(const void *a, const void *b) {
 /* ---- session ----------------------------------------------------------------------------------- */
 
 static void stop_at_exit(void);
+static int stopping_at_exit; /* the atexit handler stops the session */
+static void atfork_prepare(void);
+static void atfork_parent(void);
+static void atfork_child(void);
 
-fxt_status fxt_session_start(const fxt_session_config_t *cfg) {
-    fxt_session_config_t c = FXT_SESSION_CONFIG_INIT;
-    if (cfg == NULL || fxt__options_read(&c, sizeof c, cfg) != FXT_OK) {
-        return FXT_E_INVALID_ARG;
+/* The output path of this process: "%p" becomes the pid; a fork child (or a
+ * process that inherited FXT_TRACE_OUTPUT from a traced parent) whose path has
+ * no "%p" writes to "<path>.<pid>", never over its parent's file. */
+static int expand_path(const char *in, int child, char *out, size_t cap) {
+    size_t n = 0;
+    int had_p = 0;
+    for (const char *s = in; *s != '\0'; s++) {
+        int k;
+        if (s[0] == '%' && s[1] == 'p') {
+            k = snprintf(out + n, cap - n, "%ld", (long)getpid());
+            s++;
+            had_p = 1;
+        } else {
+            k = snprintf(out + n, cap - n, "%c", *s);
+        }
+        if (k < 0 || (size_t)k >= cap - n) {
+            return -1;
+        }
+        n += (size_t)k;
     }
-    if (c.output_path == NULL && c.sink.write == NULL) {
-        return FXT_E_INVALID_ARG;
+    if (child && !had_p) {
+        int k = snprintf(out + n, cap - n, ".%ld", (long)getpid());
+        if (k < 0 || (size_t)k >= cap - n) {
+            return -1;
+        }
     }
-    if (c.mode > FXT_MODE_STREAMING) {
-        return FXT_E_INVALID_ARG;
+    return 0;
+}
+
+/* Under the lock, no session active: start one from c (cfg, or the saved one of a fork child). */
+static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
+    fxt_session_config_t c = *cin;
+    fxt_mgr_config_t mc;
+    const char *pn = c.provider_name;
+#if defined(__linux__) && defined(_GNU_SOURCE)
+    if (pn == NULL) {
+        pn = program_invocation_short_name;
     }
-    pthread_mutex_lock(&fxt__trace.lock);
-    fxt__trace.env_tried = 1; /* an explicit session wins over FXT_TRACE_* auto-start */
-    static int atexit_registered;
-    if (!atexit_registered) {
-        atexit_registered = 1;
-        atexit(stop_at_exit); /* program exit writes / flushes a running session */
-    }
-    if (fxt__trace.active) {
-        pthread_mutex_unlock(&fxt__trace.lock);
-        return FXT_E_STATE;
-    }
-    fxt_status st = FXT_OK;
-    if (c.output_path != NULL) {
-        fxt__trace.fd = open(c.output_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+#endif
+    snprintf(fxt__trace.provider_name, sizeof fxt__trace.provider_name, "%s", pn ? pn : "process");
+    fxt__trace.pid = (uint64_t)getpid();
+    const char *mgr = getenv(FXT_MANAGER_ENV);
+    int managed = mgr != NULL && mgr[0] != '\0'; /* fxt__trace.managed once the session runs */
+    if (managed) {
+        /* the manager decides: categories, mode, buffer size and clock are the same in
+         * every process of the recording; the config's output is not used */
+        int fd = fxt__trace_mgr_connect(&mc);
+        if (fd < 0) {
+            return FXT_E_IO;
+        }
+        fxt__trace.mgr_fd = fd;
+        c.mode = (fxt_buffer_mode)mc.mode;
+        c.buffer_size = (size_t)mc.buffer_size;
+        c.categories = mc.categories;
+        fxt__trace.owns_fd = 0;
+        fxt__trace.sink.write = NULL;
+    } else if (c.output_path != NULL) {
+        char path[sizeof fxt__trace.cfg_path + 32];
+        if (expand_path(c.output_path, child, path, sizeof path) != 0) {
+            fxt__trace_warn("trace output path too long: %s; not tracing", c.output_path);
+            return FXT_E_INVALID_ARG;
+        }
+        /* close-on-exec: a program it starts must not inherit (and keep open) the trace */
+        fxt__trace.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fxt__trace.fd < 0) {
-            pthread_mutex_unlock(&fxt__trace.lock);
+            if (fxt__trace.from_env || child) {
+                fxt__trace_warn("cannot write the trace to %s (%s); not tracing", path, strerror(errno));
+            }
             return FXT_E_IO;
         }
         fxt__trace.owns_fd = 1;
         fxt__trace.sink = fxt_sink_fd(&fxt__trace.fd);
+    } else if (child) {
+        return FXT_E_STATE; /* the parent's sink is not ours to write to */
     } else {
         fxt__trace.owns_fd = 0;
         fxt__trace.sink = c.sink;
     }
+    fxt_status st = FXT_OK;
     if (fxt__trace_parse_cats(c.categories) != 0) {
         st = FXT_E_NOMEM;
     }
@@ -178,25 +241,20 @@ fxt_status fxt_session_start(const fxt_session_config_t *cfg) {
         cs = 4096;
     }
     cs &= ~7u;
-    fxt__trace.chunk_size = cs;
-    fxt__trace.nchunks = (uint32_t)(total / cs);
-    fxt__trace.mem = malloc((size_t)fxt__trace.nchunks * cs);
-    fxt__trace.chunks = calloc(fxt__trace.nchunks, sizeof *fxt__trace.chunks);
-    if (st != FXT_OK || fxt__trace.mem == NULL || fxt__trace.chunks == NULL) {
-        free(fxt__trace.mem);
-        free(fxt__trace.chunks);
-        fxt__trace.mem = NULL;
-        fxt__trace.chunks = NULL;
+    if (st != FXT_OK || fxt__trace_map_buffer(total, cs, managed) != 0) {
+        fxt__trace_free_cats();
         if (fxt__trace.owns_fd) {
             close(fxt__trace.fd);
+            fxt__trace.owns_fd = 0;
         }
-        pthread_mutex_unlock(&fxt__trace.lock);
+        if (fxt__trace.mgr_fd >= 0) {
+            close(fxt__trace.mgr_fd);
+            fxt__trace.mgr_fd = -1;
+        }
         return FXT_E_NOMEM;
     }
     fxt__trace.free_list = NULL;
-    for (uint32_t i = 0; i < fxt__trace.nchunks; i++) {
-        fxt__trace.chunks[i].data = fxt__trace.mem + (size_t)i * cs;
-        fxt__trace.chunks[i].cap = cs;
+    for (uint32_t i = fxt__trace.nchunks; i-- > 0;) { /* chunk 0 first: pages are populated in order */
         if (c.mode == FXT_MODE_STREAMING) {
             fxt__trace.chunks[i].next = fxt__trace.free_list;
             fxt__trace.free_list = &fxt__trace.chunks[i];
@@ -206,44 +264,112 @@ fxt_status fxt_session_start(const fxt_session_config_t *cfg) {
     fxt__trace.next_chunk = 0;
     fxt__trace.seq = 0;
     fxt__trace.mode = c.mode;
-    fxt__trace.pid = (uint64_t)getpid();
     fxt__trace.out_status = FXT_OK;
     fxt__trace.out_bytes = 0;
+    /* the clock: no calibration sleep here (the program's first event would wait for it) */
     int use_tsc = 0;
     fxt__trace.tps = 1000000000u;
-    if (c.clock == FXT_CLOCK_TSC || (c.clock == FXT_CLOCK_AUTO && fxt__trace_tsc_invariant())) {
-        uint64_t tps = fxt__trace_calibrate_tsc();
-        if (tps > 0) {
-            use_tsc = 1;
-            fxt__trace.tps = tps;
+    fxt__trace.tps_known = 1;
+    if (managed) {
+#if defined(__x86_64__)
+        use_tsc = mc.clock == FXT_SHM_CLOCK_TSC && mc.ticks_per_second > 0;
+        if (use_tsc) {
+            fxt__trace.tps = mc.ticks_per_second; /* calibrated once, by the manager */
         }
+#endif
+    } else if (c.clock == FXT_CLOCK_TSC || (c.clock == FXT_CLOCK_AUTO && fxt__trace_tsc_invariant())) {
+#if defined(__x86_64__)
+        use_tsc = 1;
+        /* the boot's rate if known, else measured at output from the start pair (settle_tps) */
+        fxt__trace.tps = fxt__trace_tsc_cached();
+        fxt__trace.tps_known = fxt__trace.tps != 0;
+        if (!fxt__trace.tps_known) {
+            fxt__trace.tps = 1000000000u;
+        }
+#endif
     }
     __atomic_store_n(&fxt__trace.tsc, use_tsc, __ATOMIC_RELAXED);
-    const char *pn = c.provider_name;
-#if defined(__linux__) && defined(_GNU_SOURCE)
-    if (pn == NULL) {
-        pn = program_invocation_short_name;
+    fxt__trace.start_mono_ns = fxt__trace_mono_ns();
+    fxt__trace.start_ticks = fxt__trace_now();
+    fxt__trace.start_realtime_ns = fxt__trace_realtime_ns();
+    fxt_shm_header_t *h = fxt__trace.hdr;
+    h->mode = (uint32_t)c.mode;
+    h->clock = use_tsc ? FXT_SHM_CLOCK_TSC : FXT_SHM_CLOCK_MONOTONIC;
+    h->ticks_per_second = fxt__trace.tps_known ? fxt__trace.tps : 0;
+    h->pid = fxt__trace.pid;
+    h->ppid = (uint64_t)getppid();
+    h->anchor_ticks = fxt__trace.start_ticks;
+    h->anchor_mono_ns = fxt__trace.start_mono_ns;
+    h->anchor_realtime_ns = fxt__trace.start_realtime_ns;
+    memcpy(h->name, fxt__trace.provider_name, strnlen(fxt__trace.provider_name, sizeof h->name - 1));
+    if (managed && fxt__trace_mgr_send_buffer() != 0) {
+        close(fxt__trace.mgr_fd);
+        fxt__trace.mgr_fd = -1;
+        fxt__trace_unmap_buffer();
+        fxt__trace_free_cats();
+        return FXT_E_IO;
     }
-#endif
-    snprintf(fxt__trace.provider_name, sizeof fxt__trace.provider_name, "%s", pn ? pn : "process");
+    fxt__trace.managed = managed;
     __atomic_store_n(&fxt__trace.gen, fxt__trace.gen + 1, __ATOMIC_RELEASE);
     fxt__trace_membarrier_register();
     __atomic_store_n(&fxt__trace.active, 1, __ATOMIC_RELEASE);
     /* new generation numbers: every site recomputes its state once */
     __atomic_store_n(&fxt__gen_on, 2 * fxt__trace.gen + 1, __ATOMIC_RELEASE);
     __atomic_store_n(&fxt__gen_off, 2 * fxt__trace.gen + 2, __ATOMIC_RELEASE);
-    if (fxt__trace.mode == FXT_MODE_STREAMING) {
-        write_preamble(0);
+    /* read before the streaming writer thread starts: from then on it owns out_status */
+    fxt_status st_out = fxt__trace.out_status;
+    if (fxt__trace.mode == FXT_MODE_STREAMING && !managed) {
         fxt__trace.writer_stop = 0;
         fxt__trace.writer_running = pthread_create(&fxt__trace.writer, NULL, writer_main, NULL) == 0;
         if (!fxt__trace.writer_running) {
             fxt__trace.out_status = FXT_E_NOMEM;
+            st_out = FXT_E_NOMEM;
         }
     }
-    /* read before unlocking: from here on the streaming writer thread owns it */
-    fxt_status out_st = fxt__trace.out_status;
+    return st_out;
+}
+
+fxt_status fxt_session_start(const fxt_session_config_t *cfg) {
+    fxt_session_config_t c = FXT_SESSION_CONFIG_INIT;
+    if (cfg == NULL || fxt__options_read(&c, sizeof c, cfg) != FXT_OK) {
+        return FXT_E_INVALID_ARG;
+    }
+    const char *mgr = getenv(FXT_MANAGER_ENV);
+    if (c.output_path == NULL && c.sink.write == NULL && (mgr == NULL || mgr[0] == '\0')) {
+        return FXT_E_INVALID_ARG;
+    }
+    if (c.mode > FXT_MODE_STREAMING) {
+        return FXT_E_INVALID_ARG;
+    }
+    pthread_mutex_lock(&fxt__trace.lock);
+    fxt__trace.env_tried = 1; /* an explicit session wins over FXT_TRACE_* auto-start */
+    static int atexit_registered;
+    if (!atexit_registered) {
+        atexit_registered = 1;
+        atexit(stop_at_exit); /* program exit writes / flushes a running session */
+        pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+    }
+    if (fxt__trace.active) {
+        pthread_mutex_unlock(&fxt__trace.lock);
+        return FXT_E_STATE;
+    }
+    /* kept for a fork child, which starts its own session from it */
+    fxt__trace.cfg = c;
+    fxt__trace.cfg.output_path = NULL;
+    if (c.output_path != NULL) {
+        snprintf(fxt__trace.cfg_path, sizeof fxt__trace.cfg_path, "%s", c.output_path);
+        fxt__trace.cfg.output_path = fxt__trace.cfg_path;
+    }
+    snprintf(fxt__trace.cfg_cats, sizeof fxt__trace.cfg_cats, "%s", c.categories ? c.categories : "");
+    fxt__trace.cfg.categories = fxt__trace.cfg_cats;
+    fxt__trace.cfg.provider_name = NULL;
+    if (c.provider_name != NULL) {
+        snprintf(fxt__trace.cfg_name, sizeof fxt__trace.cfg_name, "%s", c.provider_name);
+        fxt__trace.cfg.provider_name = fxt__trace.cfg_name;
+    }
+    fxt_status st = start_locked(&c, 0);
     pthread_mutex_unlock(&fxt__trace.lock);
-    return out_st;
+    return st;
 }
 
 fxt_status fxt_session_stop(void) {
@@ -259,6 +385,9 @@ fxt_status fxt_session_stop(void) {
     tls_t *head = fxt__trace.threads; /* the list only grows at its head; nodes are never freed */
     pthread_mutex_unlock(&fxt__trace.lock);
     fxt__trace_wait_writers(head);
+    if (!fxt__trace.managed && fxt__trace.mode != FXT_MODE_STREAMING) {
+        settle_tps(10000000u); /* standalone TSC: >= 10 ms between the two pairs */
+    }
 
     pthread_mutex_lock(&fxt__trace.lock);
     fxt_session_stats_t s = {0, 0, 0, 0, 0, fxt__trace.tps};
@@ -271,7 +400,16 @@ fxt_status fxt_session_stop(void) {
         s.dropped += READ(t->dropped);
         s.overwritten += READ(t->overwritten);
     }
-    if (fxt__trace.mode == FXT_MODE_STREAMING) {
+    if (fxt__trace.managed) {
+        /* the manager reads the mapping: seal every chunk, say goodbye */
+        for (tls_t *t = fxt__trace.threads; t != NULL; t = t->next_all) {
+            if (t->gen == fxt__trace.gen && t->cur != NULL) {
+                __atomic_store_n(&t->cur->sh->state, FXT_CHUNK_FULL, __ATOMIC_RELEASE);
+            }
+        }
+        __atomic_store_n(&fxt__trace.hdr->closed, 1, __ATOMIC_RELEASE);
+        fxt__trace_mgr_bye(&s);
+    } else if (fxt__trace.mode == FXT_MODE_STREAMING) {
         for (tls_t *t = fxt__trace.threads; t != NULL; t = t->next_all) {
             if (t->gen == fxt__trace.gen && t->cur != NULL) {
                 fxt__trace_enqueue(t->cur);
@@ -297,11 +435,13 @@ fxt_status fxt_session_stop(void) {
             /* circular: oldest kept chunk first */
             qsort(t->chunks, t->nchunks, sizeof *t->chunks, cmp_seq);
             for (size_t i = 0; i < t->nchunks; i++) {
-                out_write(t->chunks[i]->data, __atomic_load_n(&t->chunks[i]->used, __ATOMIC_ACQUIRE));
+                out_write(t->chunks[i]->data, __atomic_load_n(&t->chunks[i]->sh->used, __ATOMIC_ACQUIRE));
             }
         }
     }
-    write_drop_report(s.dropped);
+    if (!fxt__trace.managed) {
+        write_drop_report(s.dropped);
+    }
     for (tls_t *t = fxt__trace.threads; t != NULL; t = t->next_all) {
         if (t->gen == fxt__trace.gen) {
             t->cur = NULL;
@@ -310,17 +450,23 @@ fxt_status fxt_session_stop(void) {
         }
     }
     s.bytes = fxt__trace.out_bytes;
+    s.ticks_per_second = fxt__trace.tps;
     fxt__trace.last = s;
     fxt_status st = fxt__trace.out_status;
     if (fxt__trace.owns_fd && close(fxt__trace.fd) != 0 && st == FXT_OK) {
         st = FXT_E_IO;
     }
+    if (!fxt__trace.managed && (fxt__trace.from_env || stopping_at_exit) && s.dropped > 0) {
+        /* a silent 93 % loss looks like a quiet program: say it once, at the end */
+        fxt__trace_warn("%s: %" PRIu64 " of %" PRIu64 " records dropped (buffer full; raise "
+                        "FXT_TRACE_BUFFER_SIZE or use FXT_TRACE_MODE=circular/streaming)",
+                        fxt__trace.cfg_path[0] ? fxt__trace.cfg_path : "trace", s.dropped,
+                        s.records + s.dropped);
+    }
+    fxt__trace.from_env = 0;
     fxt__trace.owns_fd = 0;
-    free(fxt__trace.mem);
-    free(fxt__trace.chunks);
-    fxt__trace.mem = NULL;
-    fxt__trace.chunks = NULL;
-    fxt__trace.nchunks = 0;
+    fxt__trace.managed = 0;
+    fxt__trace_unmap_buffer();
     fxt__trace_free_cats();
     /* the next session gets a new generation: thread states reset on first use */
     __atomic_store_n(&fxt__trace.gen, fxt__trace.gen + 1, __ATOMIC_RELEASE);
@@ -334,8 +480,10 @@ void fxt_session_get_stats(fxt_session_stats_t *out) {
     }
     pthread_mutex_lock(&fxt__trace.lock);
     if (fxt__trace.active) {
-        fxt_session_stats_t s = {
-            0, 0, 0, __atomic_load_n(&fxt__trace.out_bytes, __ATOMIC_RELAXED), 0, fxt__trace.tps};
+        uint64_t tps = fxt__trace.tps_known
+                           ? fxt__trace.tps
+                           : fxt__trace_tps_from(fxt__trace.start_ticks, fxt__trace.start_mono_ns, 0);
+        fxt_session_stats_t s = {0, 0, 0, __atomic_load_n(&fxt__trace.out_bytes, __ATOMIC_RELAXED), 0, tps};
         for (tls_t *t = fxt__trace.threads; t != NULL; t = t->next_all) {
             if (t->gen == fxt__trace.gen) {
                 s.threads++;
@@ -351,48 +499,157 @@ void fxt_session_get_stats(fxt_session_stats_t *out) {
     pthread_mutex_unlock(&fxt__trace.lock);
 }
 
+/* ---- fork ---------------------------------------------------------------------------------------- */
+
+/* No thread holds the lock across fork(): the child gets it in a known state. */
+static void atfork_prepare(void) {
+    pthread_mutex_lock(&fxt__trace.lock);
+    fxt__trace_populate_join(); /* a few ms at most, once per session */
+}
+static void atfork_parent(void) { pthread_mutex_unlock(&fxt__trace.lock); }
+
+/*
+ * The child of a traced process: it must not write into its parent's buffer
+ * (a manager's shared mapping) or output. It drops both (its own copy) and
+ * starts its own session at its first event (a child that only execs costs
+ * nothing and registers nothing): a new provider under a manager, else the
+ * output path with "%p" expanded (or ".<pid>" appended).
+ */
+static void atfork_child(void) {
+    if (fxt__trace.active) {
+        __atomic_store_n(&fxt__trace.active, 0, __ATOMIC_RELAXED);
+        __atomic_store_n(&fxt__trace.gen, fxt__trace.gen + 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&fxt__gen_on, 2 * fxt__trace.gen + 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&fxt__gen_off, 2 * fxt__trace.gen + 2, __ATOMIC_RELAXED);
+        if (fxt__trace.mgr_fd >= 0) {
+            close(fxt__trace.mgr_fd);
+            fxt__trace.mgr_fd = -1;
+        }
+        if (fxt__trace.owns_fd) {
+            close(fxt__trace.fd);
+            fxt__trace.owns_fd = 0;
+        }
+        fxt__trace.writer_running = 0; /* the parent's writer thread does not exist here */
+        fxt__trace.managed = 0;
+        fxt__trace_unmap_buffer();
+        fxt__trace_free_cats();
+        /* only the forking thread exists in the child */
+        for (tls_t *t = fxt__trace.threads; t != NULL; t = t->next_all) {
+            t->cur = NULL;
+            t->p = t->end = NULL;
+            t->nchunks = 0;
+            if (t != fxt__trace_tls) {
+                t->exited = 1;
+                __atomic_store_n(&t->busy, 0, __ATOMIC_RELAXED);
+            }
+        }
+        if (fxt__trace_tls != NULL) {
+            fxt__trace_tls->tid = fxt__trace_os_tid();
+        }
+        fxt__trace.fork_pending = 1;
+        fxt__trace.env_tried = 0; /* the first call site evaluated starts the child's session */
+    }
+    pthread_mutex_unlock(&fxt__trace.lock);
+}
+
 /* ---- environment ------------------------------------------------------------------------------- */
 
 static void stop_at_exit(void) {
     if (fxt_session_active()) {
+        stopping_at_exit = 1;
         fxt_session_stop();
     }
 }
 
+/* FXT_TRACE_BUFFER_SIZE: a positive number with an optional k/M/G suffix, nothing else. */
+static int parse_size(const char *s, size_t *out) {
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    double mul = 1.0;
+    if (*end == 'k' || *end == 'K') {
+        mul = 1024.0;
+        end++;
+    } else if (*end == 'm' || *end == 'M') {
+        mul = 1048576.0;
+        end++;
+    } else if (*end == 'g' || *end == 'G') {
+        mul = 1073741824.0;
+        end++;
+    }
+    if (end == s || *end != '\0' || errno != 0 || !(v > 0) || v * mul > 1099511627776.0) {
+        return -1;
+    }
+    *out = (size_t)(v * mul);
+    return 0;
+}
+
 fxt_status fxt_session_start_from_env(void) {
+    pthread_mutex_lock(&fxt__trace.lock);
+    if (fxt__trace.fork_pending) {
+        /* a fork child: the parent's session again, as a session of its own */
+        fxt__trace.fork_pending = 0;
+        fxt_status st = fxt__trace.active ? FXT_E_STATE : start_locked(&fxt__trace.cfg, 1);
+        pthread_mutex_unlock(&fxt__trace.lock);
+        return st;
+    }
+    pthread_mutex_unlock(&fxt__trace.lock);
     const char *out = getenv("FXT_TRACE_OUTPUT");
-    if (out == NULL || out[0] == '\0') {
+    const char *mgr = getenv(FXT_MANAGER_ENV);
+    int managed = mgr != NULL && mgr[0] != '\0';
+    if ((out == NULL || out[0] == '\0') && !managed) {
         return FXT_E_NOT_FOUND;
     }
     fxt_session_config_t c = FXT_SESSION_CONFIG_INIT;
     c.output_path = out;
     c.categories = getenv("FXT_TRACE_CATEGORIES");
+    /* bad configuration is said once, loudly: a silent "no trace" costs a whole run */
     const char *mode = getenv("FXT_TRACE_MODE");
     if (mode != NULL && strcmp(mode, "circular") == 0) {
         c.mode = FXT_MODE_CIRCULAR;
     } else if (mode != NULL && strcmp(mode, "streaming") == 0) {
         c.mode = FXT_MODE_STREAMING;
     } else if (mode != NULL && mode[0] != '\0' && strcmp(mode, "oneshot") != 0) {
+        fxt__trace_warn("FXT_TRACE_MODE=%s is not oneshot, circular or streaming; not tracing", mode);
         return FXT_E_INVALID_ARG;
     }
     const char *size = getenv("FXT_TRACE_BUFFER_SIZE");
-    if (size != NULL && size[0] != '\0') {
-        char *end;
-        double v = strtod(size, &end);
-        double mul = *end == 'k' || *end == 'K'   ? 1024.0
-                     : *end == 'm' || *end == 'M' ? 1048576.0
-                     : *end == 'g' || *end == 'G' ? 1073741824.0
-                                                  : 1.0;
-        if (v <= 0) {
-            return FXT_E_INVALID_ARG;
-        }
-        c.buffer_size = (size_t)(v * mul);
+    if (size != NULL && size[0] != '\0' && parse_size(size, &c.buffer_size) != 0) {
+        fxt__trace_warn(
+            "FXT_TRACE_BUFFER_SIZE=%s is not a size in bytes (e.g. 65536, 64k, 32M, 1G); not tracing", size);
+        return FXT_E_INVALID_ARG;
     }
     const char *clock = getenv("FXT_TRACE_CLOCK");
     if (clock != NULL && strcmp(clock, "tsc") == 0) {
         c.clock = FXT_CLOCK_TSC;
     } else if (clock != NULL && strcmp(clock, "monotonic") == 0) {
         c.clock = FXT_CLOCK_MONOTONIC;
+    } else if (clock != NULL && clock[0] != '\0' && strcmp(clock, "auto") != 0) {
+        fxt__trace_warn("FXT_TRACE_CLOCK=%s is not auto, monotonic or tsc; not tracing", clock);
+        return FXT_E_INVALID_ARG;
     }
-    return fxt_session_start(&c);
+    char path[sizeof fxt__trace.cfg_path];
+    if (!managed) {
+        /* a process that inherited FXT_TRACE_OUTPUT from a traced parent (exec) must
+         * not overwrite the parent's trace: the first one marks the path as its own */
+        const char *owner = getenv("FXT_TRACE_OUTPUT_OWNER");
+        char me[32];
+        snprintf(me, sizeof me, "%ld", (long)getpid());
+        if (owner != NULL && strcmp(owner, me) != 0 && strstr(out, "%p") == NULL) {
+            snprintf(path, sizeof path, "%s.%%p", out);
+            c.output_path = path;
+        } else if (owner == NULL) {
+            setenv("FXT_TRACE_OUTPUT_OWNER", me, 1);
+        }
+    }
+    pthread_mutex_lock(&fxt__trace.lock);
+    fxt__trace.from_env = 1;
+    pthread_mutex_unlock(&fxt__trace.lock);
+    fxt_status st = fxt_session_start(&c);
+    if (st != FXT_OK) {
+        pthread_mutex_lock(&fxt__trace.lock);
+        fxt__trace.from_env = 0;
+        pthread_mutex_unlock(&fxt__trace.lock);
+    }
+    return st;
 }

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libfxt trace manager (Linux): the shared-memory layout of a provider's
+ * buffer, the provider <-> manager protocol, and the manager itself (what
+ * `fxt record` runs). docs/manager.md describes all of it.
+ *
+ * A provider (a process using <fxt/trace.h>) writes its records into chunks
+ * of a memfd mapping shared with the manager. Each chunk's committed length
+ * is release-stored after each whole record, so whoever maps the buffer can
+ * take exactly the complete records at any moment, also after the provider
+ * died (crash, SIGKILL): that is what makes a trace survive its program.
+ */
+#ifndef FXT_MANAGER_H
+#define FXT_MANAGER_H
+
+#include <fxt/common.h>
+#include <fxt/trace.h>
+#include <fxt/writer.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the shared buffer ----------------------------------------------------------------
+ *
+ *   offset 0                 fxt_shm_header_t
+ *   header.chunks_offset     fxt_shm_chunk_t[header.nchunks]   (descriptors)
+ *   header.data_offset       chunk i's bytes at data_offset + i * chunk_size
+ *
+ * All fields are host byte order (the buffer never leaves the machine); chunk
+ * bytes are FXT records in host order, each chunk self-contained (it starts
+ * with its thread's kernel object and thread record and registers the strings
+ * it uses). Fields a running provider changes are read with atomic loads.
+ */
+#define FXT_SHM_MAGIC UINT64_C(0x3146554254584621) /* "!FXTBUF1" read as little-endian */
+#define FXT_SHM_VERSION 1u
+
+enum fxt_shm_chunk_state {
+    FXT_CHUNK_FREE = 0,  /* never used, or drained by the manager (streaming) */
+    FXT_CHUNK_OWNED = 1, /* a thread writes into it */
+    FXT_CHUNK_FULL = 2   /* sealed by its thread (streaming: ready to drain) */
+};
+
+enum fxt_shm_clock {
+    FXT_SHM_CLOCK_MONOTONIC = 1, /* CLOCK_MONOTONIC nanoseconds */
+    FXT_SHM_CLOCK_TSC = 2        /* raw x86 TSC ticks, ticks_per_second calibrated */
+};
+
+typedef struct fxt_shm_header {
+    uint64_t magic; /* FXT_SHM_MAGIC */
+    uint32_t version;
+    uint32_t header_size; /* sizeof(fxt_shm_header_t) */
+    uint32_t mode;        /* fxt_buffer_mode */
+    uint32_t chunk_size;  /* bytes per chunk (multiple of 8) */
+    uint32_t nchunks;
+    uint32_t clock; /* enum fxt_shm_clock */
+    uint64_t ticks_per_second;
+    uint64_t chunks_offset; /* byte offset of the descriptors */
+    uint64_t data_offset;   /* byte offset of chunk 0's bytes */
+    uint64_t pid, ppid;     /* the provider */
+    /* clock anchor taken at session start: the same instant in three clocks */
+    uint64_t anchor_ticks, anchor_mono_ns, anchor_realtime_ns;
+    char name[64]; /* process name, NUL-terminated */
+    /* changed while the provider runs (relaxed atomic adds) */
+    uint64_t dropped;     /* records dropped because no chunk was free */
+    uint64_t overwritten; /* chunks of old records reused (circular) */
+    uint64_t next_seq;    /* the last sequence number handed out */
+    uint32_t closed;      /* 1 after a clean stop: every chunk is sealed */
+    uint32_t reserved;
+} fxt_shm_header_t;
+
+typedef struct fxt_shm_chunk {
+    uint64_t tid;   /* owner thread (Linux tid) */
+    uint64_t seq;   /* order in which chunks were taken (1, 2, ...); 0 = never used */
+    uint32_t used;  /* committed bytes: release-stored after each whole record */
+    uint32_t state; /* enum fxt_shm_chunk_state */
+} fxt_shm_chunk_t;
+
+/* ---- the protocol ---------------------------------------------------------------------
+ *
+ * FXT_TRACE_MANAGER names a Unix SOCK_SEQPACKET socket (mode 0600 in a 0700
+ * directory). A provider connects and sends HELLO; the manager answers with
+ * one fxt_mgr_config_t; the provider creates its buffer, sends BUFFER with
+ * the memfd attached (SCM_RIGHTS), then CHUNK_FULL whenever a streaming chunk
+ * is sealed (a wakeup; never blocks, may be lost: the manager also polls), and
+ * BYE with its final counts at a clean stop. EOF without BYE: the provider
+ * died; the manager still reads everything committed in the mapping.
+ */
+#define FXT_MANAGER_ENV "FXT_TRACE_MANAGER"
+#define FXT_MGR_MAGIC 0x3152474du /* "MGR1" */
+
+enum fxt_mgr_msg_type { FXT_MSG_HELLO = 1, FXT_MSG_BUFFER = 2, FXT_MSG_CHUNK_FULL = 3, FXT_MSG_BYE = 4 };
+
+typedef struct fxt_mgr_msg {                /* provider -> manager */
+    uint32_t magic;                         /* FXT_MGR_MAGIC */
+    uint32_t type;                          /* enum fxt_mgr_msg_type */
+    uint64_t pid, ppid;                     /* HELLO */
+    uint64_t records, dropped, overwritten; /* BYE */
+    char name[64];                          /* HELLO: process name */
+} fxt_mgr_msg_t;
+
+typedef struct fxt_mgr_config { /* manager -> provider, once after HELLO */
+    uint32_t magic;
+    uint32_t mode;  /* fxt_buffer_mode */
+    uint32_t clock; /* enum fxt_shm_clock */
+    uint32_t reserved;
+    uint64_t buffer_size;
+    uint64_t ticks_per_second;
+    char categories[1024]; /* "" = all */
+} fxt_mgr_config_t;
+
+/* ---- the manager ----------------------------------------------------------------------- */
+
+typedef struct fxt_manager fxt_manager_t;
+
+typedef struct fxt_manager_config {
+    uint32_t struct_size;
+    fxt_sink_t sink; /* the archive */
+    fxt_buffer_mode mode;
+    size_t buffer_size;      /* per provider; 0 = 32 MiB */
+    const char *categories;  /* NULL or "" = all */
+    fxt_clock_kind clock;    /* AUTO: TSC when invariant (the boot's rate), else monotonic */
+    const char *socket_path; /* NULL: a new private one under $XDG_RUNTIME_DIR or /tmp */
+} fxt_manager_config_t;
+#define FXT_MANAGER_CONFIG_INIT                                                                              \
+    { sizeof(fxt_manager_config_t), {NULL, NULL}, FXT_MODE_ONESHOT, 0, NULL, FXT_CLOCK_AUTO, NULL }
+
+typedef enum fxt_provider_end {
+    FXT_PROVIDER_RUNNING = 0,  /* still connected (collected when recording stopped) */
+    FXT_PROVIDER_CLEAN = 1,    /* stopped its session (BYE) */
+    FXT_PROVIDER_EXITED = 2,   /* exit status known, no BYE */
+    FXT_PROVIDER_SIGNALED = 3, /* killed by a signal */
+    FXT_PROVIDER_LOST = 4      /* connection ended without BYE, status unknown */
+} fxt_provider_end;
+
+typedef struct fxt_manager_provider {
+    uint32_t id; /* provider id in the archive */
+    uint64_t pid;
+    char name[64];
+    uint64_t events; /* event, log and blob records collected */
+    uint64_t bytes;  /* bytes of records collected */
+    uint64_t dropped, overwritten;
+    fxt_provider_end end;
+    int status; /* exit status or signal number */
+} fxt_manager_provider_t;
+
+/** Create a manager: calibrates the clock, binds the socket, writes the archive's magic. */
+FXT_API fxt_status fxt_manager_create(const fxt_manager_config_t *cfg, fxt_manager_t **out);
+/** The socket path to export as FXT_TRACE_MANAGER. */
+FXT_API const char *fxt_manager_socket_path(const fxt_manager_t *m);
+/** The archive's clock: ticks per second, and 1 when ticks are raw TSC (0: CLOCK_MONOTONIC ns). */
+FXT_API uint64_t fxt_manager_ticks_per_second(const fxt_manager_t *m, int *is_tsc);
+/** Serve providers for up to timeout_ms (accept, config, drain, collect the ones that ended). */
+FXT_API fxt_status fxt_manager_poll(fxt_manager_t *m, int timeout_ms);
+/** Tell the manager how a process ended (from waitpid): used for providers that crash. */
+FXT_API void fxt_manager_note_exit(fxt_manager_t *m, uint64_t pid, int wait_status);
+/** Providers still connected. */
+FXT_API size_t fxt_manager_connected(const fxt_manager_t *m);
+/** Stop recording: collect every provider still connected (their committed records, now). */
+FXT_API fxt_status fxt_manager_stop(fxt_manager_t *m);
+/** The archive's writer (after stop: other sources append their provider sections). */
+FXT_API fxt_writer_t *fxt_manager_writer(fxt_manager_t *m);
+/** A provider id not used by any provider of the archive. */
+FXT_API uint32_t fxt_manager_next_provider_id(fxt_manager_t *m);
+/** Providers seen so far, and provider i's summary. */
+FXT_API size_t fxt_manager_provider_count(const fxt_manager_t *m);
+FXT_API void fxt_manager_get_provider(const fxt_manager_t *m, size_t i, fxt_manager_provider_t *out);
+/** Flush the archive; the first output error, if any. */
+FXT_API fxt_status fxt_manager_finish(fxt_manager_t *m);
+/** Close the socket (removing it and its directory) and free everything. NULL is a no-op. */
+FXT_API void fxt_manager_destroy(fxt_manager_t *m);
+
+/* The process's kernel object record, carrying the clock anchor (docs/manager.md): the
+ * same instant as `ticks` (trace clock), CLOCK_MONOTONIC and CLOCK_REALTIME (epoch)
+ * nanoseconds, and the clock's rate. Both the engine and the manager write it after a
+ * provider's initialization record, so traces of several machines can be aligned. */
+static inline fxt_status fxt_write_process_clock(fxt_writer_t *w, uint64_t pid, const char *name,
+                                                 uint64_t ticks, uint64_t ticks_per_second, uint64_t mono_ns,
+                                                 uint64_t realtime_ns) {
+    fxt_arg_t a[4] = {fxt_arg_uint64(fxt_str_inline(fxt_cstr("clock_ticks")), ticks),
+                      fxt_arg_uint64(fxt_str_inline(fxt_cstr("clock_ticks_per_second")), ticks_per_second),
+                      fxt_arg_uint64(fxt_str_inline(fxt_cstr("clock_monotonic_ns")), mono_ns),
+                      fxt_arg_uint64(fxt_str_inline(fxt_cstr("clock_realtime_ns")), realtime_ns)};
+    return fxt_write_kernel_object(w, pid, FXT_OBJ_PROCESS, fxt_str_inline(fxt_cstr(name)), a, 4);
+}
+
+/* Lost data, said in the trace (docs/trace.md): a buffer-overflow provider event, so
+ * readers and `fxt check` know pairs may be broken after it, then an instant
+ * fxt/<what> (records_dropped, chunks_overwritten) with the count. Nothing when 0. */
+static inline fxt_status fxt_write_loss_report(fxt_writer_t *w, uint32_t provider_id, uint64_t pid,
+                                               uint64_t ts, const char *what, uint64_t count) {
+    if (count == 0) {
+        return FXT_OK;
+    }
+    fxt_write_provider_event(w, provider_id, FXT_PROVIDER_EVENT_BUFFER_FULL);
+    /* inline strings: raw chunk bytes around it register their own string indexes */
+    fxt_arg_t a = fxt_arg_uint64(fxt_str_inline(fxt_cstr("count")), count);
+    return fxt_write_instant(w, ts, fxt_thread_inline(pid, 0), fxt_str_inline(fxt_cstr("fxt")),
+                             fxt_str_inline(fxt_cstr(what)), &a, 1);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FXT_MANAGER_H */

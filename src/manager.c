@@ -1,0 +1,707 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The trace manager (include/fxt/manager.h, docs/manager.md): serves the
+ * providers that connect to its socket, maps each provider's shared buffer,
+ * drains streaming chunks while the providers run, and writes one archive:
+ * per provider its provider info, initialization, process (with the clock
+ * anchor), its records, and what was lost or how it ended. Linux only.
+ */
+#define _GNU_SOURCE 1 /* accept4, SO_PEERCRED, mkdtemp */
+#include "trace_internal.h"
+
+#include <fxt/manager.h>
+
+#if defined(__linux__)
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "mgr_msg.h"
+#include "options.h"
+
+#define LOST_GRACE_NS 300000000u /* EOF without BYE: wait this long for the exit status */
+
+typedef struct prov {
+    int fd; /* the connection; -1 once closed */
+    int done;
+    int bye, has_status, wstatus;
+    uint64_t eof_ns;   /* when the connection ended without BYE (0: not yet) */
+    uint64_t hello_ns; /* when it connected */
+    uint32_t id;
+    uint64_t pid, ppid;
+    char name[64];
+    uint8_t *map;
+    size_t map_size;
+    const fxt_shm_header_t *h;
+    fxt_shm_chunk_t *d;
+    int started; /* provider info written */
+    fxt_mgr_msg_t byemsg;
+    uint64_t events, bytes;
+    uint64_t dropped, overwritten; /* final counts, once collected (the mapping is gone) */
+} prov_t;
+
+typedef struct exit_note {
+    uint64_t pid;
+    int wstatus;
+    uint64_t ns; /* when it was noted: a pid reused later is another process */
+} exit_note_t;
+
+struct fxt_manager {
+    int lfd;
+    char dir[PATH_MAX - 64], path[PATH_MAX];
+    fxt_writer_t *w;
+    fxt_mgr_config_t reply;
+    int tsc;
+    uint64_t tps;
+    prov_t *p;
+    size_t np, cap;
+    exit_note_t *exits;
+    size_t nexits, capexits;
+    uint32_t section; /* provider whose section the archive is in (0: none) */
+    uint32_t next_id;
+    uint8_t *scratch; /* one chunk, copied before it is written */
+    size_t scratch_cap;
+    int stopped;
+};
+
+static uint64_t mgr_now(const fxt_manager_t *m) {
+#if defined(__x86_64__)
+    if (m->tsc) {
+        return __builtin_ia32_rdtsc();
+    }
+#else
+    (void)m;
+#endif
+    return fxt__trace_mono_ns();
+}
+
+/* ---- archive --------------------------------------------------------------------------------- */
+
+/* Enter p's section: provider info, initialization and process the first time. */
+static void enter_section(fxt_manager_t *m, prov_t *p) {
+    if (m->section == p->id) {
+        return;
+    }
+    m->section = p->id;
+    if (p->started) {
+        fxt_write_provider_section(m->w, p->id);
+        return;
+    }
+    p->started = 1;
+    char label[96];
+    snprintf(label, sizeof label, "%s (%" PRIu64 ")", p->name, p->pid);
+    fxt_write_provider_info(m->w, p->id, fxt_str_inline(fxt_cstr(label)));
+    fxt_write_init(m->w, m->tps);
+    if (p->h != NULL) {
+        fxt_write_process_clock(m->w, p->pid, p->name, p->h->anchor_ticks, m->tps, p->h->anchor_mono_ns,
+                                p->h->anchor_realtime_ns);
+    } else {
+        fxt_write_kernel_object(m->w, p->pid, FXT_OBJ_PROCESS, fxt_str_inline(fxt_cstr(p->name)), NULL, 0);
+    }
+}
+
+/* Write the whole records among the first `used` bytes of a chunk, one by one (a
+ * dead or hostile provider's bytes are not trusted: a record must fit). */
+static void write_records(fxt_manager_t *m, prov_t *p, const uint8_t *b, size_t used) {
+    size_t off = 0;
+    while (off + 8 <= used) {
+        uint64_t h;
+        memcpy(&h, b + off, 8);
+        uint64_t type = fxt_get_rec_type(h);
+        uint64_t words = type == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h);
+        if (words == 0 || words > (used - off) / 8) {
+            break;
+        }
+        if (off == 0) {
+            enter_section(m, p);
+        }
+        if (fxt_write_raw(m->w, b + off, (size_t)words * 8) != FXT_OK) {
+            break;
+        }
+        p->events += type == FXT_RECORD_EVENT || type == FXT_RECORD_LOG || type == FXT_RECORD_BLOB ||
+                     type == FXT_RECORD_LARGE;
+        p->bytes += words * 8;
+        off += (size_t)words * 8;
+    }
+}
+
+/* Copy chunk i's committed records and write them; 0 if the chunk changed
+ * owner while it was read (a live circular provider reused it: skipped). */
+static int write_chunk(fxt_manager_t *m, prov_t *p, uint32_t i) {
+    const fxt_shm_header_t *h = p->h;
+    fxt_shm_chunk_t *d = &p->d[i];
+    uint64_t seq = __atomic_load_n(&d->seq, __ATOMIC_ACQUIRE);
+    uint32_t used = __atomic_load_n(&d->used, __ATOMIC_ACQUIRE);
+    if (used > h->chunk_size) {
+        used = h->chunk_size;
+    }
+    memcpy(m->scratch, p->map + h->data_offset + (size_t)i * h->chunk_size, used);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&d->seq, __ATOMIC_RELAXED) != seq) {
+        return 0;
+    }
+    write_records(m, p, m->scratch, used);
+    return 1;
+}
+
+typedef struct ck {
+    uint64_t tid, seq;
+    uint32_t i;
+} ck_t;
+
+static int cmp_tid_seq(const void *a, const void *b) {
+    const ck_t *x = a, *y = b;
+    if (x->tid != y->tid) {
+        return x->tid < y->tid ? -1 : 1;
+    }
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_seq_only(const void *a, const void *b) {
+    const ck_t *x = a, *y = b;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Write p's chunks: those FULL only (streaming, while it runs; freed for reuse), or
+ * every used chunk (at the end), per thread in order (oneshot, circular) or in the
+ * order they were taken (streaming). */
+static void write_chunks(fxt_manager_t *m, prov_t *p, int full_only) {
+    const fxt_shm_header_t *h = p->h;
+    ck_t *v = malloc((size_t)h->nchunks * sizeof *v);
+    if (v == NULL) {
+        return;
+    }
+    size_t n = 0;
+    for (uint32_t i = 0; i < h->nchunks; i++) {
+        uint32_t st = __atomic_load_n(&p->d[i].state, __ATOMIC_ACQUIRE);
+        uint64_t seq = __atomic_load_n(&p->d[i].seq, __ATOMIC_ACQUIRE);
+        if (seq == 0 || st == FXT_CHUNK_FREE || (full_only && st != FXT_CHUNK_FULL)) {
+            continue;
+        }
+        v[n].tid = __atomic_load_n(&p->d[i].tid, __ATOMIC_RELAXED);
+        v[n].seq = seq;
+        v[n].i = i;
+        n++;
+    }
+    qsort(v, n, sizeof *v, h->mode == FXT_MODE_STREAMING ? cmp_seq_only : cmp_tid_seq);
+    for (size_t k = 0; k < n; k++) {
+        write_chunk(m, p, v[k].i);
+        if (h->mode == FXT_MODE_STREAMING) {
+            /* drained: the provider may take it again */
+            __atomic_store_n(&p->d[v[k].i].state, FXT_CHUNK_FREE, __ATOMIC_RELEASE);
+        }
+    }
+    free(v);
+}
+
+/* Drops: the shared header counts those for lack of a chunk (known even after a crash);
+ * BYE also counts records too large for a chunk. */
+static uint64_t prov_dropped(const prov_t *p) {
+    uint64_t d = p->h ? __atomic_load_n(&((fxt_shm_header_t *)p->h)->dropped, __ATOMIC_RELAXED) : p->dropped;
+    return p->bye && p->byemsg.dropped > d ? p->byemsg.dropped : d;
+}
+
+static uint64_t prov_overwritten(const prov_t *p) {
+    return p->h ? __atomic_load_n(&((fxt_shm_header_t *)p->h)->overwritten, __ATOMIC_RELAXED)
+                : p->overwritten;
+}
+
+/* The end of a provider (exit, crash, or recording stopped): everything committed. */
+static void collect(fxt_manager_t *m, prov_t *p) {
+    if (p->done) {
+        return;
+    }
+    p->done = 1;
+    if (p->h != NULL) {
+        enter_section(m, p);
+        if (p->h->mode == FXT_MODE_CIRCULAR) {
+            /* before the kept chunks: they may start with ends whose begins are gone */
+            fxt_write_loss_report(m->w, p->id, p->pid, mgr_now(m), "chunks_overwritten", prov_overwritten(p));
+        }
+        write_chunks(m, p, 0);
+        fxt_write_loss_report(m->w, p->id, p->pid, mgr_now(m), "records_dropped", prov_dropped(p));
+        fxt_provider_end end;
+        int status;
+        fxt_manager_provider_t info;
+        fxt_manager_get_provider(m, (size_t)(p - m->p), &info);
+        end = info.end;
+        status = info.status;
+        if (end == FXT_PROVIDER_SIGNALED || end == FXT_PROVIDER_LOST || end == FXT_PROVIDER_EXITED) {
+            /* say how it ended, on its main thread, after its last records */
+            fxt_arg_t a =
+                fxt_arg_int32(fxt_str_inline(fxt_cstr("signal")), end == FXT_PROVIDER_SIGNALED ? status : 0);
+            fxt_arg_t b = fxt_arg_int32(fxt_str_inline(fxt_cstr("exit_status")),
+                                        end == FXT_PROVIDER_EXITED ? status : -1);
+            fxt_arg_t args[2] = {a, b};
+            const char *what = end == FXT_PROVIDER_SIGNALED ? "provider_killed"
+                               : end == FXT_PROVIDER_EXITED ? "provider_exited_without_stop"
+                                                            : "provider_lost";
+            fxt_write_instant(m->w, mgr_now(m), fxt_thread_inline(p->pid, p->pid),
+                              fxt_str_inline(fxt_cstr("fxt")), fxt_str_inline(fxt_cstr(what)), args, 2);
+        }
+        fxt_writer_reset_tables(m->w);
+        /* a long recording of many processes keeps only the live ones' buffers mapped */
+        p->dropped = prov_dropped(p);
+        p->overwritten = prov_overwritten(p);
+        munmap(p->map, p->map_size);
+        p->map = NULL;
+        p->h = NULL;
+        p->d = NULL;
+    }
+    if (p->fd >= 0) {
+        close(p->fd);
+        p->fd = -1;
+    }
+}
+
+/* ---- providers -------------------------------------------------------------------------------- */
+
+/* How provider p's process ended, if known (noted after it connected). */
+static const exit_note_t *find_exit(const fxt_manager_t *m, const prov_t *p) {
+    for (size_t i = m->nexits; i-- > 0;) {
+        if (m->exits[i].pid == p->pid && m->exits[i].ns >= p->hello_ns) {
+            return &m->exits[i];
+        }
+    }
+    return NULL;
+}
+
+static void map_buffer(prov_t *p, int fd) {
+    struct stat st;
+    if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(fxt_shm_header_t)) {
+        return;
+    }
+    size_t size = (size_t)st.st_size;
+    void *map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED) {
+        return;
+    }
+    const fxt_shm_header_t *h = map;
+    /* the layout is checked once: chunk positions are then in bounds whatever the provider does */
+    int ok = h->magic == FXT_SHM_MAGIC && h->version == FXT_SHM_VERSION && h->chunk_size >= 64 &&
+             h->chunk_size % 8 == 0 && h->chunks_offset >= sizeof *h && h->mode <= FXT_MODE_STREAMING &&
+             h->chunks_offset + (uint64_t)h->nchunks * sizeof(fxt_shm_chunk_t) <= h->data_offset &&
+             h->data_offset <= size && (size - h->data_offset) / h->chunk_size >= h->nchunks;
+    if (!ok) {
+        munmap(map, size);
+        return;
+    }
+    p->map = map;
+    p->map_size = size;
+    p->h = h;
+    p->d = (fxt_shm_chunk_t *)(p->map + h->chunks_offset);
+}
+
+/* One message (or EOF) from provider p. */
+static void serve(fxt_manager_t *m, prov_t *p) {
+    fxt__mgr_packet_t pk;
+    fxt__mgr_packet_init(&pk, FXT__MGR_MAX_FDS);
+    ssize_t r = recvmsg(p->fd, &pk.mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    struct msghdr *mh = &pk.mh;
+    fxt_mgr_msg_t msg = pk.msg;
+    if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
+        return;
+    }
+    int fd = -1;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c != NULL; c = CMSG_NXTHDR(mh, c)) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+            size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+            for (size_t j = 0; j < k; j++) {
+                int f;
+                memcpy(&f, CMSG_DATA(c) + j * sizeof(int), sizeof f);
+                if (fd < 0) {
+                    fd = f;
+                } else {
+                    close(f);
+                }
+            }
+        }
+    }
+    if (r <= 0) { /* EOF: the provider is gone */
+        close(p->fd);
+        p->fd = -1;
+        if (fd >= 0) {
+            close(fd);
+        }
+        if (p->bye || p->h == NULL) {
+            collect(m, p);
+        } else {
+            p->eof_ns = fxt__trace_mono_ns(); /* collected once its exit status is known */
+        }
+        return;
+    }
+    if ((size_t)r != sizeof msg || msg.magic != FXT_MGR_MAGIC) {
+        if (fd >= 0) {
+            close(fd);
+        }
+        return;
+    }
+    msg.name[sizeof msg.name - 1] = '\0';
+    if (msg.type == FXT_MSG_HELLO) {
+        p->pid = msg.pid;
+        p->ppid = msg.ppid;
+        memcpy(p->name, msg.name, sizeof p->name);
+        if (send(p->fd, &m->reply, sizeof m->reply, MSG_NOSIGNAL) != (ssize_t)sizeof m->reply) {
+            close(p->fd);
+            p->fd = -1;
+            p->done = 1;
+        }
+    } else if (msg.type == FXT_MSG_BUFFER && fd >= 0 && p->h == NULL) {
+        map_buffer(p, fd);
+        if (p->h != NULL && p->h->chunk_size > m->scratch_cap) {
+            uint8_t *s = realloc(m->scratch, p->h->chunk_size);
+            if (s != NULL) {
+                m->scratch = s;
+                m->scratch_cap = p->h->chunk_size;
+            } else {
+                munmap(p->map, p->map_size);
+                p->map = NULL;
+                p->h = NULL;
+            }
+        }
+    } else if (msg.type == FXT_MSG_BYE) {
+        p->bye = 1;
+        p->byemsg = msg;
+    }
+    if (fd >= 0) {
+        close(fd);
+    }
+}
+
+static void accept_all(fxt_manager_t *m) {
+    for (;;) {
+        int fd = accept4(m->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0) {
+            return;
+        }
+        /* the socket is private (0600), and so is the recording: same user only */
+        struct ucred cr;
+        socklen_t cl = sizeof cr;
+        if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &cl) != 0 || cr.uid != getuid()) {
+            close(fd);
+            continue;
+        }
+        if (m->np == m->cap) {
+            size_t nc = m->cap ? m->cap * 2 : 16;
+            prov_t *n = realloc(m->p, nc * sizeof *n);
+            if (n == NULL) {
+                close(fd);
+                return;
+            }
+            m->p = n;
+            m->cap = nc;
+        }
+        prov_t *p = &m->p[m->np++];
+        memset(p, 0, sizeof *p);
+        p->fd = fd;
+        p->hello_ns = fxt__trace_mono_ns();
+        p->id = m->next_id++;
+        snprintf(p->name, sizeof p->name, "process");
+    }
+}
+
+/* ---- API -------------------------------------------------------------------------------------- */
+
+fxt_status fxt_manager_create(const fxt_manager_config_t *cfg, fxt_manager_t **out) {
+    fxt_manager_config_t c = FXT_MANAGER_CONFIG_INIT;
+    if (out == NULL || cfg == NULL || fxt__options_read(&c, sizeof c, cfg) != FXT_OK ||
+        c.sink.write == NULL || c.mode > FXT_MODE_STREAMING) {
+        return FXT_E_INVALID_ARG;
+    }
+    *out = NULL;
+    if (c.categories != NULL && strlen(c.categories) >= sizeof(((fxt_mgr_config_t *)0)->categories)) {
+        return FXT_E_INVALID_ARG;
+    }
+    fxt_manager_t *m = calloc(1, sizeof *m);
+    if (m == NULL) {
+        return FXT_E_NOMEM;
+    }
+    m->lfd = -1;
+    m->next_id = 1;
+    /* one clock for every provider: TSC calibrated once, here, or CLOCK_MONOTONIC */
+    m->tps = 1000000000u;
+    if (c.clock == FXT_CLOCK_TSC || (c.clock == FXT_CLOCK_AUTO && fxt__trace_tsc_invariant())) {
+        uint64_t tps = fxt__trace_calibrate_tsc();
+        if (tps > 0) {
+            m->tsc = 1;
+            m->tps = tps;
+        }
+    }
+    m->reply.magic = FXT_MGR_MAGIC;
+    m->reply.mode = (uint32_t)c.mode;
+    m->reply.clock = m->tsc ? FXT_SHM_CLOCK_TSC : FXT_SHM_CLOCK_MONOTONIC;
+    m->reply.buffer_size = c.buffer_size;
+    m->reply.ticks_per_second = m->tps;
+    snprintf(m->reply.categories, sizeof m->reply.categories, "%s", c.categories ? c.categories : "");
+    struct sockaddr_un a;
+    memset(&a, 0, sizeof a);
+    a.sun_family = AF_UNIX;
+    if (c.socket_path != NULL) {
+        snprintf(m->path, sizeof m->path, "%s", c.socket_path);
+    } else {
+        const char *base = getenv("XDG_RUNTIME_DIR");
+        if (base == NULL || base[0] == '\0' || access(base, W_OK) != 0) {
+            base = "/tmp";
+        }
+        snprintf(m->dir, sizeof m->dir, "%s/fxt-record-XXXXXX", base);
+        if (mkdtemp(m->dir) == NULL) { /* mode 0700 */
+            m->dir[0] = '\0';
+            fxt_manager_destroy(m);
+            return FXT_E_IO;
+        }
+        snprintf(m->path, sizeof m->path, "%s/manager.sock", m->dir);
+    }
+    if (strlen(m->path) >= sizeof a.sun_path) {
+        fxt_manager_destroy(m);
+        return FXT_E_INVALID_ARG;
+    }
+    memcpy(a.sun_path, m->path, strlen(m->path) + 1);
+    m->lfd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    mode_t old = umask(0177); /* the socket is created 0600 */
+    int b = m->lfd >= 0 ? bind(m->lfd, (struct sockaddr *)&a, sizeof a) : -1;
+    umask(old);
+    if (b != 0 || listen(m->lfd, 64) != 0) {
+        m->path[0] = '\0'; /* not ours: not removed */
+        fxt_manager_destroy(m);
+        return FXT_E_IO;
+    }
+    fxt_status st = fxt_writer_create(NULL, c.sink, &m->w);
+    if (st != FXT_OK) {
+        fxt_manager_destroy(m);
+        return st;
+    }
+    fxt_write_magic(m->w);
+    *out = m;
+    return FXT_OK;
+}
+
+const char *fxt_manager_socket_path(const fxt_manager_t *m) { return m ? m->path : NULL; }
+
+uint64_t fxt_manager_ticks_per_second(const fxt_manager_t *m, int *is_tsc) {
+    if (is_tsc != NULL) {
+        *is_tsc = m->tsc;
+    }
+    return m->tps;
+}
+
+fxt_status fxt_manager_poll(fxt_manager_t *m, int timeout_ms) {
+    if (m == NULL || m->stopped) {
+        return FXT_E_STATE;
+    }
+    struct pollfd *pf = calloc(m->np + 1, sizeof *pf);
+    size_t *who = calloc(m->np + 1, sizeof *who);
+    if (pf == NULL || who == NULL) {
+        free(pf);
+        free(who);
+        return FXT_E_NOMEM;
+    }
+    size_t n = 0;
+    pf[n].fd = m->lfd;
+    pf[n++].events = POLLIN;
+    for (size_t i = 0; i < m->np; i++) {
+        if (m->p[i].fd >= 0) {
+            who[n] = i;
+            pf[n].fd = m->p[i].fd;
+            pf[n++].events = POLLIN;
+        }
+    }
+    int r = poll(pf, (nfds_t)n, timeout_ms);
+    if (r > 0) {
+        for (size_t k = 1; k < n; k++) {
+            if (pf[k].revents != 0) {
+                /* a streaming provider may send many wakeups: read them all */
+                for (int j = 0; j < 64 && m->p[who[k]].fd >= 0; j++) {
+                    size_t before = m->p[who[k]].fd >= 0;
+                    serve(m, &m->p[who[k]]);
+                    struct pollfd one = {m->p[who[k]].fd, POLLIN, 0};
+                    if (!before || m->p[who[k]].fd < 0 || poll(&one, 1, 0) <= 0) {
+                        break;
+                    }
+                }
+            }
+        }
+        if (pf[0].revents != 0) {
+            accept_all(m);
+        }
+    }
+    free(pf);
+    free(who);
+    uint64_t now = fxt__trace_mono_ns();
+    for (size_t i = 0; i < m->np; i++) {
+        prov_t *p = &m->p[i];
+        if (p->done || p->h == NULL) {
+            continue;
+        }
+        if (p->fd < 0 && (find_exit(m, p) != NULL || now - p->eof_ns > LOST_GRACE_NS)) {
+            collect(m, p);
+        } else if (p->h->mode == FXT_MODE_STREAMING) {
+            write_chunks(m, p, 1);
+        }
+    }
+    return fxt_writer_status(m->w);
+}
+
+void fxt_manager_note_exit(fxt_manager_t *m, uint64_t pid, int wait_status) {
+    if (m == NULL) {
+        return;
+    }
+    if (m->nexits == m->capexits) {
+        size_t nc = m->capexits ? m->capexits * 2 : 16;
+        exit_note_t *n = realloc(m->exits, nc * sizeof *n);
+        if (n == NULL) {
+            return;
+        }
+        m->exits = n;
+        m->capexits = nc;
+    }
+    m->exits[m->nexits].pid = pid;
+    m->exits[m->nexits].ns = fxt__trace_mono_ns();
+    m->exits[m->nexits++].wstatus = wait_status;
+}
+
+size_t fxt_manager_connected(const fxt_manager_t *m) {
+    size_t n = 0;
+    for (size_t i = 0; m != NULL && i < m->np; i++) {
+        n += !m->p[i].done;
+    }
+    return n;
+}
+
+fxt_status fxt_manager_stop(fxt_manager_t *m) {
+    if (m == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    if (!m->stopped) {
+        /* last messages (BYE, buffers) already sent */
+        for (size_t i = 0; i < m->np; i++) {
+            for (int j = 0; j < 1024 && m->p[i].fd >= 0; j++) {
+                struct pollfd one = {m->p[i].fd, POLLIN, 0};
+                if (poll(&one, 1, 0) <= 0) {
+                    break;
+                }
+                serve(m, &m->p[i]);
+            }
+        }
+        for (size_t i = 0; i < m->np; i++) {
+            collect(m, &m->p[i]);
+        }
+        m->stopped = 1;
+        m->section = 0;
+    }
+    return fxt_writer_status(m->w);
+}
+
+fxt_writer_t *fxt_manager_writer(fxt_manager_t *m) { return m ? m->w : NULL; }
+
+uint32_t fxt_manager_next_provider_id(fxt_manager_t *m) { return m ? m->next_id++ : 0; }
+
+size_t fxt_manager_provider_count(const fxt_manager_t *m) { return m ? m->np : 0; }
+
+void fxt_manager_get_provider(const fxt_manager_t *m, size_t i, fxt_manager_provider_t *out) {
+    memset(out, 0, sizeof *out);
+    if (m == NULL || i >= m->np) {
+        return;
+    }
+    const prov_t *p = &m->p[i];
+    out->id = p->id;
+    out->pid = p->pid;
+    memcpy(out->name, p->name, sizeof out->name);
+    out->events = p->events;
+    out->bytes = p->bytes;
+    out->dropped = prov_dropped(p);
+    out->overwritten = prov_overwritten(p);
+    const exit_note_t *e = find_exit(m, p);
+    if (e != NULL && WIFSIGNALED(e->wstatus)) {
+        out->end = FXT_PROVIDER_SIGNALED;
+        out->status = WTERMSIG(e->wstatus);
+    } else if (p->bye) {
+        out->end = FXT_PROVIDER_CLEAN;
+        out->status = e != NULL && WIFEXITED(e->wstatus) ? WEXITSTATUS(e->wstatus) : 0;
+    } else if (e != NULL && WIFEXITED(e->wstatus)) {
+        out->end = FXT_PROVIDER_EXITED;
+        out->status = WEXITSTATUS(e->wstatus);
+    } else {
+        out->end = p->fd >= 0 || p->eof_ns == 0 ? FXT_PROVIDER_RUNNING : FXT_PROVIDER_LOST;
+    }
+}
+
+fxt_status fxt_manager_finish(fxt_manager_t *m) {
+    if (m == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    fxt_manager_stop(m);
+    return fxt_writer_finish(m->w);
+}
+
+void fxt_manager_destroy(fxt_manager_t *m) {
+    if (m == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < m->np; i++) {
+        if (m->p[i].fd >= 0) {
+            close(m->p[i].fd);
+        }
+        if (m->p[i].map != NULL) {
+            munmap(m->p[i].map, m->p[i].map_size);
+        }
+    }
+    if (m->lfd >= 0) {
+        close(m->lfd);
+    }
+    if (m->path[0] != '\0' && m->lfd >= 0) {
+        unlink(m->path);
+    }
+    if (m->dir[0] != '\0') {
+        rmdir(m->dir);
+    }
+    fxt_writer_destroy(m->w);
+    free(m->p);
+    free(m->exits);
+    free(m->scratch);
+    free(m);
+}
+
+#else /* not Linux: the manager needs memfd, SCM_RIGHTS and SO_PEERCRED */
+
+fxt_status fxt_manager_create(const fxt_manager_config_t *cfg, fxt_manager_t **out) {
+    (void)cfg;
+    if (out != NULL) {
+        *out = NULL;
+    }
+    return FXT_E_UNSUPPORTED;
+}
+const char *fxt_manager_socket_path(const fxt_manager_t *m) { return (void)m, NULL; }
+uint64_t fxt_manager_ticks_per_second(const fxt_manager_t *m, int *is_tsc) {
+    return (void)m, (void)is_tsc, 0;
+}
+fxt_status fxt_manager_poll(fxt_manager_t *m, int timeout_ms) {
+    return (void)m, (void)timeout_ms, FXT_E_UNSUPPORTED;
+}
+void fxt_manager_note_exit(fxt_manager_t *m, uint64_t pid, int wait_status) {
+    (void)m, (void)pid, (void)wait_status;
+}
+size_t fxt_manager_connected(const fxt_manager_t *m) { return (void)m, 0; }
+fxt_status fxt_manager_stop(fxt_manager_t *m) { return (void)m, FXT_E_UNSUPPORTED; }
+fxt_writer_t *fxt_manager_writer(fxt_manager_t *m) { return (void)m, NULL; }
+uint32_t fxt_manager_next_provider_id(fxt_manager_t *m) { return (void)m, 0; }
+size_t fxt_manager_provider_count(const fxt_manager_t *m) { return (void)m, 0; }
+void fxt_manager_get_provider(const fxt_manager_t *m, size_t i, fxt_manager_provider_t *out) {
+    (void)m, (void)i;
+    memset(out, 0, sizeof *out);
+}
+fxt_status fxt_manager_finish(fxt_manager_t *m) { return (void)m, FXT_E_UNSUPPORTED; }
+void fxt_manager_destroy(fxt_manager_t *m) { (void)m; }
+
+#endif

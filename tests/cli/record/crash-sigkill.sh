@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: MIT
+# needs: python3
+# SIGKILL from outside while the program runs, in each mode: nothing committed
+# is lost. The program is started by a shell, which reaps it, so the manager
+# only sees the connection end without a goodbye.
+for mode in oneshot circular streaming; do
+  size=1M
+  [ $mode = streaming ] || size=64k
+  "$FXT" record --mode $mode --buffer-size $size -o "$T/$mode.fxt" -- sh -c \
+    "'$PROG' emit 1000 4 hang > '$T/ready' & h=\$!; while ! grep -q ready '$T/ready'; do sleep 0.01; done; kill -9 \$h; wait" \
+    2> "$T/$mode.err"
+  check_clean "$T/$mode.fxt"
+  verify "$T/$mode.fxt" threads $mode 1000 4
+  grep -q "died (connection lost" "$T/$mode.err" || fail "$mode summary: $(cat "$T/$mode.err")"
+done

@@ -1,0 +1,7 @@
+# SPDX-License-Identifier: MIT
+# needs: python3
+# Two processes (fork, no exec) pass a token through pipes 200 times: one clock
+# for both, so no receive is stamped before its send.
+"$FXT" record -o "$T/a.fxt" -- "$PROG" ring 2 200 2> "$T/err"
+check_clean "$T/a.fxt"
+verify "$T/a.fxt" ring 2 200

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A traced program for the `fxt record` tests (tests/cli/record/). The session
+ * starts from the environment at the first event (FXT_TRACE_MANAGER under
+ * fxt record, else FXT_TRACE_OUTPUT).
+ *
+ *   record_prog emit K T END     T threads ("worker-<j>") each emit K instants
+ *                                test/ev {seq, thread}; then END: exit, _exit,
+ *                                abort, segv, or hang (prints "ready PID", waits
+ *                                to be killed)
+ *   record_prog ring N ROUNDS    N processes (fork, no exec) pass a token round
+ *                                a ring of pipes: test/send {token} before each
+ *                                write, test/recv {token} after each read
+ *   record_prog fork K           K events, fork (no exec), K more in each process
+ */
+#define _GNU_SOURCE 1
+#include <fxt/trace.h>
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static long g_k;
+
+static void *worker(void *arg) {
+    long j = (long)(intptr_t)arg;
+    char name[32];
+    snprintf(name, sizeof name, "worker-%ld", j);
+    fxt_set_thread_name(name);
+    for (long i = 0; i < g_k; i++) {
+        FXT_INSTANT("test", "ev", FXT_I64("seq", i), FXT_I64("thread", j));
+    }
+    return NULL;
+}
+
+static int emit(long k, long nt, const char *end) {
+    g_k = k;
+    FXT_INSTANT("test", "start"); /* starts the session (and registers) on the main thread */
+    pthread_t th[64];
+    nt = nt < 1 ? 1 : nt > 64 ? 64 : nt;
+    for (long j = 0; j < nt; j++) {
+        pthread_create(&th[j], NULL, worker, (void *)(intptr_t)j);
+    }
+    for (long j = 0; j < nt; j++) {
+        pthread_join(th[j], NULL);
+    }
+    if (strcmp(end, "_exit") == 0) {
+        _exit(0);
+    } else if (strcmp(end, "abort") == 0) {
+        abort();
+    } else if (strcmp(end, "segv") == 0) {
+        volatile int *volatile p = NULL;
+        *p = 1;
+    } else if (strcmp(end, "hang") == 0) {
+        printf("ready %ld\n", (long)getpid());
+        fflush(stdout);
+        for (;;) {
+            pause();
+        }
+    }
+    return 0;
+}
+
+static int ring(int n, long rounds) {
+    int fds[64][2];
+    n = n < 2 ? 2 : n > 64 ? 64 : n;
+    FXT_INSTANT("test", "start"); /* the parent traces before it forks */
+    for (int i = 0; i < n; i++) {
+        if (pipe(fds[i]) != 0) {
+            return 1;
+        }
+    }
+    int me = 0;
+    for (int i = 1; i < n; i++) {
+        pid_t p = fork();
+        if (p == 0) {
+            me = i;
+            break;
+        }
+    }
+    int in = fds[me][0], out = fds[(me + 1) % n][1];
+    long v = 0;
+    for (long r = 0; r < rounds; r++) {
+        if (me == 0) {
+            FXT_INSTANT("test", "send", FXT_I64("token", v));
+            if (write(out, &v, sizeof v) != (ssize_t)sizeof v) {
+                return 1;
+            }
+            if (read(in, &v, sizeof v) != (ssize_t)sizeof v) {
+                return 1;
+            }
+            FXT_INSTANT("test", "recv", FXT_I64("token", v));
+            v++;
+        } else {
+            if (read(in, &v, sizeof v) != (ssize_t)sizeof v) {
+                return 1;
+            }
+            FXT_INSTANT("test", "recv", FXT_I64("token", v));
+            v++;
+            FXT_INSTANT("test", "send", FXT_I64("token", v));
+            if (write(out, &v, sizeof v) != (ssize_t)sizeof v) {
+                return 1;
+            }
+        }
+    }
+    if (me == 0) {
+        while (wait(NULL) > 0) {
+        }
+    }
+    return 0;
+}
+
+static int forked(long k) {
+    for (long i = 0; i < k; i++) {
+        FXT_INSTANT("test", "parent_before", FXT_I64("seq", i));
+    }
+    pid_t p = fork();
+    for (long i = 0; i < k; i++) {
+        FXT_INSTANT("test", p == 0 ? "child" : "parent_after", FXT_I64("seq", i));
+    }
+    if (p > 0) {
+        waitpid(p, NULL, 0);
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 5 && strcmp(argv[1], "emit") == 0) {
+        return emit(atol(argv[2]), atol(argv[3]), argv[4]);
+    }
+    if (argc == 4 && strcmp(argv[1], "ring") == 0) {
+        return ring(atoi(argv[2]), atol(argv[3]));
+    }
+    if (argc == 3 && strcmp(argv[1], "fork") == 0) {
+        return forked(atol(argv[2]));
+    }
+    fprintf(stderr, "usage: record_prog emit K T END | ring N ROUNDS | fork K\n");
+    return 2;
+}
