@@ -445,6 +445,8 @@ static void test_help_lists_every_option(void) {
             if (o->short_name) {
                 snprintf(line, sizeof line, "\n  -%c, --%s%s%s", o->short_name, o->name,
                          o->value_name ? " " : "", o->value_name ? o->value_name : "");
+            } else if (o->kind == CLI_OPT_OPTIONAL_CHOICE) {
+                snprintf(line, sizeof line, "\n  --%s[=%s]", o->name, o->value_name);
             } else {
                 snprintf(line, sizeof line, "\n  --%s%s%s", o->name, o->value_name ? " " : "",
                          o->value_name ? o->value_name : "");

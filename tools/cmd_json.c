@@ -837,7 +837,9 @@ static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
             sys_switch(j, ns, CS.cpu, CS.out.tid, CS.out_state, CS.out_prio, CS.in.tid, CS.in_prio);
 #undef CS
         } else if (rec->kind == FXT_KIND_CONTEXT_SWITCH) {
-            int fv = find_int_arg(rec, "outgoing_weight", &v), fw = find_int_arg(rec, "incoming_weight", &w);
+            /* fxt record --sched writes the kernel's priorities; Fuchsia writes weights */
+            int fv = find_int_arg(rec, "outgoing_priority", &v) || find_int_arg(rec, "outgoing_weight", &v);
+            int fw = find_int_arg(rec, "incoming_priority", &w) || find_int_arg(rec, "incoming_weight", &w);
             sys_switch(j, ns, rec->u.context_switch.cpu, rec->u.context_switch.out_tid,
                        rec->u.context_switch.out_state, sys_prio(fv, v), rec->u.context_switch.in_tid,
                        sys_prio(fw, w));
@@ -849,7 +851,7 @@ static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
             JB_LIT(o, " pid=");
             jb_u64(o, rec->u.thread_wakeup.tid);
             JB_LIT(o, " prio=");
-            int fv = find_int_arg(rec, "weight", &v);
+            int fv = find_int_arg(rec, "priority", &v) || find_int_arg(rec, "weight", &v);
             jb_i64(o, sys_prio(fv, v));
             JB_LIT(o, " target_cpu=");
             jb_u64(o, rec->u.thread_wakeup.cpu);

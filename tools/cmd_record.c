@@ -23,6 +23,7 @@
 
 #include "cli.h"
 #include "cli_io.h"
+#include "record_sched.h"
 
 #define MAX_CMD_ARGS 4096
 
@@ -38,10 +39,12 @@ typedef struct record_config {
     unsigned clock;
     int attach;
     const char *socket;
+    unsigned sched; /* index into record_sched_scopes: 0 off */
 } record_config_t;
 
 static const char *const record_modes[] = {"oneshot", "circular", "streaming", NULL};
 static const char *const record_clocks[] = {"auto", "monotonic", "tsc", NULL};
+static const char *const record_sched_scopes[] = {"off", "all", "tree", NULL};
 
 static const cli_opt_t record_opts[] = {
     CLI_OUTPUT_OPTS(record_config_t, out, compress, "the archive (default: record.fxt); .gz/.zst compress"),
@@ -59,6 +62,10 @@ static const cli_opt_t record_opts[] = {
              "no CMD: record the processes that join (FXT_TRACE_MANAGER=socket) until Ctrl-C or --duration"),
     CLI_STRING(record_config_t, socket, "socket", 0, "PATH",
                "the manager's socket (default: a private new one)"),
+    CLI_OPTIONAL_CHOICE(record_config_t, sched, "sched", record_sched_scopes, 1, "SCOPE",
+                        "also record the kernel's scheduling (context switches, wakeups, task names; "
+                        "root and tracefs, docs/sched.md): all CPUs' tasks (--sched, --sched=all) or "
+                        "CMD's process tree only (--sched=tree)"),
 };
 
 static const cli_spec_t record_spec = {
@@ -190,6 +197,19 @@ static int record_run(const record_config_t *cfg) {
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+    record_sched_t *sched = NULL;
+    if (cfg->sched != 0) {
+        /* the kernel's events on the archive's clock, so they line up with the providers' */
+        int is_tsc = 0;
+        record_sched_options_t so = RECORD_SCHED_OPTIONS_INIT;
+        so.ticks_per_second = fxt_manager_ticks_per_second(m, &is_tsc);
+        so.clock = is_tsc ? RECORD_SCHED_CLOCK_TSC : RECORD_SCHED_CLOCK_MONO;
+        so.tree_only = cfg->sched == 2;
+        if (record_sched_start(&so, &sched, err, sizeof err) != FXT_OK) {
+            fprintf(stderr, "fxt record: --sched: %s; recording the processes' own traces only\n", err);
+            sched = NULL;
+        }
+    }
     pid_t child = -1;
     if (cfg->attach) {
         fprintf(stderr, "fxt record: recording; processes join with %s=%s\n", FXT_MANAGER_ENV,
@@ -198,9 +218,13 @@ static int record_run(const record_config_t *cfg) {
         child = start_cmd(cfg, fxt_manager_socket_path(m));
         if (child < 0) {
             fprintf(stderr, "fxt record: cannot start %s: %s\n", cfg->cmd[0], strerror(errno));
+            record_sched_destroy(sched);
             fxt_manager_destroy(m);
             cli_output_close(out, 1);
             return CLI_EXIT_IO;
+        }
+        if (sched != NULL) {
+            record_sched_set_root(sched, (int)child);
         }
     }
     uint64_t t0 = now_ns(), child_end = 0, sig_deadline = 0;
@@ -246,7 +270,25 @@ static int record_run(const record_config_t *cfg) {
     }
     fxt_status pst = st;
     st = fxt_manager_stop(m);
-    /* other sources' provider sections (e.g. kernel scheduling) go here, with fxt_manager_writer(m) */
+    if (sched != NULL) {
+        /* the kernel's provider section, after the processes' */
+        record_sched_summary_t sum;
+        memset(&sum, 0, sizeof sum);
+        fxt_status kst =
+            record_sched_finish(sched, fxt_manager_writer(m), fxt_manager_next_provider_id(m), &sum);
+        record_sched_destroy(sched);
+        if (kst != FXT_OK) {
+            fprintf(stderr, "fxt record: --sched: writing the kernel's records: %s\n", fxt_status_str(kst));
+            if (st == FXT_OK) {
+                st = kst;
+            }
+        } else {
+            fprintf(stderr,
+                    "fxt record: kernel: %" PRIu64 " context switches, %" PRIu64 " wakeups, %" PRIu64
+                    " tasks, %" PRIu64 " events lost\n",
+                    sum.switches, sum.wakeups, sum.tasks, sum.lost);
+        }
+    }
     fxt_status fst = fxt_manager_finish(m);
     if (st == FXT_OK) {
         st = pst != FXT_OK ? pst : fst;
