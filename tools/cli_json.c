@@ -188,3 +188,64 @@ int cli_utf8_valid(const char *str, size_t len) {
     }
     return 1;
 }
+
+/* ---- cli_jbuf_t ---- */
+
+/* The first failed write makes the error sticky: later writes are dropped, the caller reports it. */
+void cli_jb_write(cli_jbuf_t *b, const void *p, size_t n) {
+    if (!b->err && b->sink.write(b->sink.ctx, p, n) != FXT_OK) {
+        b->err = 1;
+    }
+}
+
+/* Hands the buffered bytes to the sink; called when full and at the end. */
+void cli_jb_flush(cli_jbuf_t *b) {
+    if (b->n) {
+        cli_jb_write(b, b->p, b->n);
+        b->n = 0;
+    }
+}
+
+/* Grows a memory-only buffer to hold `need` more bytes; 0 when out of memory (sticky). */
+int cli_jb_grow(cli_jbuf_t *b, size_t need) {
+    size_t ncap = b->cap ? b->cap * 2 : 256;
+    while (ncap - b->n < need) {
+        ncap *= 2;
+    }
+    char *np = realloc(b->p, ncap);
+    if (np == NULL) {
+        b->err = 1;
+        return 0;
+    }
+    b->p = np;
+    b->cap = ncap;
+    return 1;
+}
+
+static void cli_jb_put(void *b, const char *p, size_t n) { cli_jb_mem(b, p, n); }
+
+/* Plain text is copied directly; anything needing escapes or U+FFFD replacement
+ * goes through json_str (the one definition of the rules). */
+void cli_jb_str(cli_jbuf_t *b, const char *s, size_t len) {
+    int high = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == '"' || c == '\\' || c == 0x7f) {
+            goto slow;
+        }
+        high |= c & 0x80;
+    }
+    /* Bytes >= 0x80 are validated once for the whole string, only when present. */
+    if (high && !cli_utf8_valid(s, len)) {
+        goto slow;
+    }
+    if (len + 2 <= CLI_JB_CAP && cli_jb_room(b, len + 2)) {
+        b->p[b->n++] = '"';
+        memcpy(b->p + b->n, s, len);
+        b->n += len;
+        b->p[b->n++] = '"';
+        return;
+    }
+slow:
+    cli_json_str_to(cli_jb_put, b, s, len);
+}
