@@ -27,6 +27,8 @@ void cli_json_double(FILE *f, double v);
 /* The same into buf (CLI_JSON_DOUBLE_MAX bytes, NUL-terminated); returns the length. */
 #define CLI_JSON_DOUBLE_MAX 40
 size_t cli_json_double_fmt(char *buf, double v);
+/* %.15g when it reads back to v, else %.17g (fxt json's spelling; v finite); returns the length. */
+size_t cli_json_double_g15_17(char *buf, double v);
 /* 1 when s[0..len) is well-formed UTF-8. */
 int cli_utf8_valid(const char *s, size_t len);
 

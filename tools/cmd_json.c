@@ -143,11 +143,7 @@ static void jb_double(cli_jbuf_t *b, double v) {
     }
     /* 15 significant digits when they read back exactly (values written by people),
      * else 17 (always exact); skipping the 16-digit attempt saves a format and a parse */
-    int len = snprintf(buf, sizeof buf, "%.15g", v);
-    if (strtod(buf, NULL) != v) {
-        len = snprintf(buf, sizeof buf, "%.17g", v);
-    }
-    cli_jb_mem(b, buf, (size_t)len);
+    cli_jb_mem(b, buf, cli_json_double_g15_17(buf, v));
 }
 
 /* Standard base64 with '=' padding, for the "blob" key of fidl:blob large blobs. */
