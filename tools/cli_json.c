@@ -151,7 +151,71 @@ typedef struct dec17 {
     int neg;
 } dec17_t;
 
+__extension__ typedef unsigned __int128 u128;
+
+/* The 17 digits exactly, without printf, for 1e-6 <= |v| < 1e16 (JSON's common range):
+ * v * 10^k = m * 2^e * 10^k is an integer times a power of two that fits 128 bits, so
+ * its integer part and remainder are exact and the rounding is printf's (half to even).
+ * 0 outside that range. */
+static int dec17_exact(double v, dec17_t *x) {
+    double a = fabs(v);
+    if (!(a >= 1e-6 && a < 1e16)) {
+        return 0;
+    }
+    int be;
+    double fr = frexp(a, &be);
+    uint64_t m = (uint64_t)ldexp(fr, 53); /* a = m * 2^e exactly: normal, 53-bit significand */
+    int e = be - 53;
+    const u128 lo = 10000000000000000ull, hi = lo * 10; /* 10^16, 10^17 */
+    int exp = (int)floor(log10(a));                     /* may be one off near powers of ten */
+    for (int tries = 0; tries < 3; tries++) {
+        int k = 16 - exp;
+        if (k < 0 || k > 22) {
+            return 0;
+        }
+        u128 p10 = 1;
+        for (int i = 0; i < k; i++) {
+            p10 *= 10;
+        }
+        u128 num = (u128)m * p10, q, rem = 0, half = 0;
+        if (e >= 0) {
+            q = num << e; /* a >= 2^52 here, so k <= 1: no overflow */
+        } else {
+            q = num >> -e;
+            rem = num & (((u128)1 << -e) - 1);
+            half = (u128)1 << (-e - 1);
+        }
+        if (q < lo) {
+            exp--;
+            continue;
+        }
+        if (q >= hi) {
+            exp++;
+            continue;
+        }
+        if (rem > half || (rem == half && rem != 0 && (q & 1))) {
+            q++;
+            if (q == hi) {
+                q = lo;
+                exp++;
+            }
+        }
+        uint64_t d = (uint64_t)q;
+        for (int i = 16; i >= 0; i--) {
+            x->d[i] = (char)('0' + d % 10);
+            d /= 10;
+        }
+        x->exp = exp;
+        x->neg = v < 0;
+        return 1;
+    }
+    return 0;
+}
+
 static void dec17(double v, dec17_t *x) {
+    if (dec17_exact(v, x)) {
+        return;
+    }
     char t[40];
     snprintf(t, sizeof t, "%.16e", v); /* [-]d.dddddddddddddddde[+-]XX */
     const char *p = t;
