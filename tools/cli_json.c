@@ -427,14 +427,37 @@ static void cli_jb_put(void *b, const char *p, size_t n) { cli_jb_mem(b, p, n); 
 
 /* Plain text is copied directly; anything needing escapes or U+FFFD replacement
  * goes through json_str (the one definition of the rules). */
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* Nonzero when some byte of x is below n (n <= 128; Bit Twiddling Hacks' hasless, exact as a test). */
+static inline uint64_t has_less(uint64_t x, unsigned n) { return (x - ONES * n) & ~x & HIGHS; }
+
+/* Nonzero when some byte of w needs an escape: a control character, '"', '\\' or DEL. */
+static inline uint64_t needs_escape8(uint64_t w) {
+    return has_less(w, 0x20) | has_less(w ^ (ONES * '"'), 1) | has_less(w ^ (ONES * '\\'), 1) |
+           has_less(w ^ (ONES * 0x7f), 1);
+}
+
 void cli_jb_str(cli_jbuf_t *b, const char *s, size_t len) {
-    int high = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c == '"' || c == '\\' || c == 0x7f) {
+    /* Eight bytes at a time: strings are most of the output and nearly always plain. */
+    uint64_t high = 0;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (needs_escape8(w)) {
             goto slow;
         }
-        high |= c & 0x80;
+        high |= w & HIGHS;
+    }
+    if (i < len) {
+        uint64_t w = ONES * 'a'; /* the tail, padded with plain bytes */
+        memcpy(&w, s + i, len - i);
+        if (needs_escape8(w)) {
+            goto slow;
+        }
+        high |= w & HIGHS;
     }
     /* Bytes >= 0x80 are validated once for the whole string, only when present. */
     if (high && !cli_utf8_valid(s, len)) {
