@@ -91,15 +91,50 @@ static inline void cli_jb_mem(cli_jbuf_t *b, const void *s, size_t len) {
 
 #define CLI_JB_LIT(b, lit) cli_jb_mem((b), (lit), sizeof(lit) - 1)
 
-/* Hand-rolled decimal, no printf: formatting is per event (docs/json.md, Performance). */
+/* "00" .. "99": two digits per division when formatting integers. */
+extern const char cli_digit_pairs[201];
+
+/* Hand-rolled decimal, no printf: formatting is per event (docs/json.md, Performance).
+ * Written in place, two digits at a time, after counting them. */
 static inline void cli_jb_u64(cli_jbuf_t *b, uint64_t v) {
-    char tmp[24];
-    char *e = tmp + sizeof tmp, *q = e;
-    do {
-        *--q = (char)('0' + v % 10u);
-        v /= 10u;
-    } while (v);
-    cli_jb_mem(b, q, (size_t)(e - q));
+    if (!cli_jb_room(b, 20)) {
+        return;
+    }
+    unsigned n = 1;
+    for (uint64_t p = 10; n < 20 && v >= p; n++) {
+        p *= 10u; /* wraps only after 10^19, when the loop ends anyway */
+    }
+    char *q = b->p + b->n + n;
+    b->n += n;
+    while (v >= 100) {
+        const char *d = cli_digit_pairs + 2 * (v % 100u);
+        v /= 100u;
+        *--q = d[1];
+        *--q = d[0];
+    }
+    if (v >= 10) {
+        *--q = cli_digit_pairs[2 * v + 1];
+        *--q = cli_digit_pairs[2 * v];
+    } else {
+        *--q = (char)('0' + v);
+    }
+}
+
+/* A short NUL-terminated name (a key, kind or type name) copied without strlen and memcpy calls. */
+static inline void cli_jb_name(cli_jbuf_t *b, const char *s) {
+    if (!cli_jb_room(b, 32)) {
+        return;
+    }
+    char *p = b->p + b->n;
+    size_t i = 0;
+    while (i < 32 && s[i]) {
+        p[i] = s[i];
+        i++;
+    }
+    b->n += i;
+    if (i == 32 && s[i]) {
+        cli_jb_mem(b, s + i, strlen(s + i)); /* longer than a name usually is */
+    }
 }
 
 static inline void cli_jb_i64(cli_jbuf_t *b, int64_t v) {

@@ -24,8 +24,6 @@ typedef struct dump {
 
 #define LIT(o, lit) CLI_JB_LIT((o), lit)
 
-static void cstr(cli_jbuf_t *o, const char *s) { cli_jb_mem(o, s, strlen(s)); }
-
 /* An unresolved indexed string ref prints null, per the dump contract (docs/dump.md). */
 static void str_or_null(cli_jbuf_t *o, const fxt_str_t *s) {
     if (s->unresolved) {
@@ -39,11 +37,11 @@ static void str_or_null(cli_jbuf_t *o, const fxt_str_t *s) {
 static void key(dump_t *d, const char *k) {
     if (d->json) {
         LIT(&d->o, ",\"");
-        cstr(&d->o, k);
+        cli_jb_name(&d->o, k);
         LIT(&d->o, "\":");
     } else {
         cli_jb_putc(&d->o, ' ');
-        cstr(&d->o, k);
+        cli_jb_name(&d->o, k);
         cli_jb_putc(&d->o, '=');
     }
 }
@@ -153,7 +151,7 @@ static void args(dump_t *d, const fxt_record_t *rec) {
                 continue;
             }
             LIT(o, ",\"type\":\"");
-            cstr(o, tn);
+            cli_jb_name(o, tn);
             LIT(o, "\",\"value\":");
             arg_value(o, a, 1);
             cli_jb_putc(o, '}');
@@ -175,7 +173,7 @@ static void args(dump_t *d, const fxt_record_t *rec) {
         LIT(o, ": ");
         /* A null argument's value already reads "null": no type word in front of it. */
         if (tn != NULL && a->type != FXT_ARG_NULL) {
-            cstr(o, tn);
+            cli_jb_name(o, tn);
             cli_jb_putc(o, ' ');
         }
         arg_value(o, a, 0);
@@ -193,7 +191,7 @@ static void begin(dump_t *d, uint64_t offset, const char *kind, int has_provider
         LIT(o, "{\"offset\":");
         cli_jb_u64(o, offset);
         LIT(o, ",\"kind\":\"");
-        cstr(o, kind);
+        cli_jb_name(o, kind);
         LIT(o, "\",\"provider\":");
         if (has_provider) {
             cli_jb_u64(o, provider);
@@ -218,7 +216,7 @@ static void begin(dump_t *d, uint64_t offset, const char *kind, int has_provider
             cli_jb_u64(o, provider);
             LIT(o, "] ");
         }
-        cstr(o, kind);
+        cli_jb_name(o, kind);
     }
 }
 
@@ -267,11 +265,11 @@ static void record(dump_t *d, const fxt_record_t *rec) {
         unsigned t = rec->u.event.type;
         if (d->json) {
             LIT(o, ",\"event\":\"");
-            cstr(o, fxt_event_type_name(t));
+            cli_jb_name(o, fxt_event_type_name(t));
             cli_jb_putc(o, '"');
         } else {
             cli_jb_putc(o, ' ');
-            cstr(o, fxt_event_type_name(t));
+            cli_jb_name(o, fxt_event_type_name(t));
         }
         kv_u64(d, "ts", rec->u.event.ts);
         kv_thread(d, "pid", "tid", &rec->u.event.thread);
@@ -380,13 +378,13 @@ static void error(dump_t *d, const fxt_reader_t *r) {
         LIT(&d->o, ",\"message\":");
         cli_jb_str(&d->o, dg->msg, strlen(dg->msg));
         LIT(&d->o, ",\"x_status\":\"");
-        cstr(&d->o, fxt_status_name(dg->status));
+        cli_jb_name(&d->o, fxt_status_name(dg->status));
         cli_jb_putc(&d->o, '"');
     } else {
         cli_jb_putc(&d->o, ' ');
-        cstr(&d->o, fxt_status_name(dg->status));
+        cli_jb_name(&d->o, fxt_status_name(dg->status));
         LIT(&d->o, ": ");
-        cstr(&d->o, dg->msg);
+        cli_jb_mem(&d->o, dg->msg, strlen(dg->msg));
     }
     end(d);
     d->errors++;
