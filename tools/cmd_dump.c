@@ -33,39 +33,32 @@ static void str_or_null(cli_jbuf_t *o, const fxt_str_t *s) {
     }
 }
 
-/* key: JSON `"key":` or text ` key=` */
-static void key(dump_t *d, const char *k) {
-    if (d->json) {
-        LIT(&d->o, ",\"");
-        cli_jb_name(&d->o, k);
-        LIT(&d->o, "\":");
-    } else {
-        cli_jb_putc(&d->o, ' ');
-        cli_jb_name(&d->o, k);
-        cli_jb_putc(&d->o, '=');
-    }
-}
+/* A key in both spellings, JSON `,"key":` and text ` key=`, put together at compile time. */
+#define K(k) ",\"" k "\":", " " k "="
+
+static void key(dump_t *d, const char *jk, const char *tk) { cli_jb_name(&d->o, d->json ? jk : tk); }
 
 /* Integers are printed exactly over the 64-bit range, never as doubles (dump contract). */
-static void kv_u64(dump_t *d, const char *k, uint64_t v) {
-    key(d, k);
+static void kv_u64(dump_t *d, const char *jk, const char *tk, uint64_t v) {
+    key(d, jk, tk);
     cli_jb_u64(&d->o, v);
 }
 
-static void kv_str(dump_t *d, const char *k, const fxt_str_t *s) {
-    key(d, k);
+static void kv_str(dump_t *d, const char *jk, const char *tk, const fxt_str_t *s) {
+    key(d, jk, tk);
     str_or_null(&d->o, s);
 }
 
 /* An unresolved thread ref gives null for both pid and tid (dump contract). */
-static void kv_thread(dump_t *d, const char *pk, const char *tk, const fxt_thread_ref_t *t) {
-    key(d, pk);
+static void kv_thread(dump_t *d, const char *pjk, const char *ptk, const char *tjk, const char *ttk,
+                      const fxt_thread_ref_t *t) {
+    key(d, pjk, ptk);
     if (t->resolved) {
         cli_jb_u64(&d->o, t->pid);
     } else {
         LIT(&d->o, "null");
     }
-    key(d, tk);
+    key(d, tjk, ttk);
     if (t->resolved) {
         cli_jb_u64(&d->o, t->tid);
     } else {
@@ -236,30 +229,30 @@ static void record(dump_t *d, const fxt_record_t *rec) {
     case FXT_KIND_MAGIC:
         break;
     case FXT_KIND_PROVIDER_INFO:
-        kv_u64(d, "id", rec->u.provider_info.id);
-        kv_str(d, "name", &rec->u.provider_info.name);
+        kv_u64(d, K("id"), rec->u.provider_info.id);
+        kv_str(d, K("name"), &rec->u.provider_info.name);
         break;
     case FXT_KIND_PROVIDER_SECTION:
-        kv_u64(d, "id", rec->u.provider_section.id);
+        kv_u64(d, K("id"), rec->u.provider_section.id);
         break;
     case FXT_KIND_PROVIDER_EVENT:
-        kv_u64(d, "id", rec->u.provider_event.id);
-        kv_u64(d, "event", rec->u.provider_event.event);
+        kv_u64(d, K("id"), rec->u.provider_event.id);
+        kv_u64(d, K("event"), rec->u.provider_event.event);
         break;
     case FXT_KIND_TRACE_INFO:
-        kv_u64(d, "info_type", rec->u.trace_info.info_type);
+        kv_u64(d, K("info_type"), rec->u.trace_info.info_type);
         break;
     case FXT_KIND_INIT:
-        kv_u64(d, "ticks_per_second", rec->u.init.ticks_per_second);
+        kv_u64(d, K("ticks_per_second"), rec->u.init.ticks_per_second);
         break;
     case FXT_KIND_STRING:
-        kv_u64(d, "index", rec->u.string.index);
-        kv_str(d, "value", &rec->u.string.value);
+        kv_u64(d, K("index"), rec->u.string.index);
+        kv_str(d, K("value"), &rec->u.string.value);
         break;
     case FXT_KIND_THREAD:
-        kv_u64(d, "index", rec->u.thread.index);
-        kv_u64(d, "pid", rec->u.thread.pid);
-        kv_u64(d, "tid", rec->u.thread.tid);
+        kv_u64(d, K("index"), rec->u.thread.index);
+        kv_u64(d, K("pid"), rec->u.thread.pid);
+        kv_u64(d, K("tid"), rec->u.thread.tid);
         break;
     case FXT_KIND_EVENT: {
         unsigned t = rec->u.event.type;
@@ -271,96 +264,96 @@ static void record(dump_t *d, const fxt_record_t *rec) {
             cli_jb_putc(o, ' ');
             cli_jb_name(o, fxt_event_type_name(t));
         }
-        kv_u64(d, "ts", rec->u.event.ts);
-        kv_thread(d, "pid", "tid", &rec->u.event.thread);
-        kv_str(d, "category", &rec->u.event.category);
-        kv_str(d, "name", &rec->u.event.name);
+        kv_u64(d, K("ts"), rec->u.event.ts);
+        kv_thread(d, K("pid"), K("tid"), &rec->u.event.thread);
+        kv_str(d, K("category"), &rec->u.event.category);
+        kv_str(d, K("name"), &rec->u.event.name);
         /* Only counters and async/flow events carry an id word (spec: Event record). */
         if (t == FXT_EVENT_COUNTER || (t >= FXT_EVENT_ASYNC_BEGIN && t <= FXT_EVENT_FLOW_END)) {
-            kv_u64(d, "id", rec->u.event.id);
+            kv_u64(d, K("id"), rec->u.event.id);
         }
         if (t == FXT_EVENT_DURATION_COMPLETE) {
             /* The extra word is the end timestamp, not a duration (spec-notes). */
-            kv_u64(d, "end_ts", rec->u.event.end_ts);
+            kv_u64(d, K("end_ts"), rec->u.event.end_ts);
         }
         args(d, rec);
         break;
     }
     case FXT_KIND_BLOB:
-        kv_str(d, "name", &rec->u.blob.name);
-        kv_u64(d, "blob_type", rec->u.blob.blob_type);
-        kv_u64(d, "size", rec->u.blob.size);
+        kv_str(d, K("name"), &rec->u.blob.name);
+        kv_u64(d, K("blob_type"), rec->u.blob.blob_type);
+        kv_u64(d, K("size"), rec->u.blob.size);
         break;
     case FXT_KIND_USERSPACE_OBJECT:
-        key(d, "pid");
+        key(d, K("pid"));
         /* The process ref is a thread ref, of which only the pid is meaningful (spec-notes). */
         if (rec->u.userspace_object.process.resolved) {
             cli_jb_u64(o, rec->u.userspace_object.process.pid);
         } else {
             LIT(o, "null");
         }
-        key(d, "ptr");
+        key(d, K("ptr"));
         pointer(o, rec->u.userspace_object.ptr, d->json);
-        kv_str(d, "name", &rec->u.userspace_object.name);
+        kv_str(d, K("name"), &rec->u.userspace_object.name);
         args(d, rec);
         break;
     case FXT_KIND_KERNEL_OBJECT:
-        kv_u64(d, "koid", rec->u.kernel_object.koid);
-        kv_u64(d, "obj_type", rec->u.kernel_object.obj_type);
-        kv_str(d, "name", &rec->u.kernel_object.name);
+        kv_u64(d, K("koid"), rec->u.kernel_object.koid);
+        kv_u64(d, K("obj_type"), rec->u.kernel_object.obj_type);
+        kv_str(d, K("name"), &rec->u.kernel_object.name);
         args(d, rec);
         break;
     case FXT_KIND_CONTEXT_SWITCH:
-        kv_u64(d, "ts", rec->u.context_switch.ts);
-        kv_u64(d, "cpu", rec->u.context_switch.cpu);
-        kv_u64(d, "out_state", rec->u.context_switch.out_state);
-        kv_u64(d, "out_tid", rec->u.context_switch.out_tid);
-        kv_u64(d, "in_tid", rec->u.context_switch.in_tid);
+        kv_u64(d, K("ts"), rec->u.context_switch.ts);
+        kv_u64(d, K("cpu"), rec->u.context_switch.cpu);
+        kv_u64(d, K("out_state"), rec->u.context_switch.out_state);
+        kv_u64(d, K("out_tid"), rec->u.context_switch.out_tid);
+        kv_u64(d, K("in_tid"), rec->u.context_switch.in_tid);
         args(d, rec);
         break;
     case FXT_KIND_THREAD_WAKEUP:
-        kv_u64(d, "ts", rec->u.thread_wakeup.ts);
-        kv_u64(d, "cpu", rec->u.thread_wakeup.cpu);
-        kv_u64(d, "tid", rec->u.thread_wakeup.tid);
+        kv_u64(d, K("ts"), rec->u.thread_wakeup.ts);
+        kv_u64(d, K("cpu"), rec->u.thread_wakeup.cpu);
+        kv_u64(d, K("tid"), rec->u.thread_wakeup.tid);
         args(d, rec);
         break;
     case FXT_KIND_LEGACY_CONTEXT_SWITCH:
-        kv_u64(d, "ts", rec->u.legacy_context_switch.ts);
-        kv_u64(d, "cpu", rec->u.legacy_context_switch.cpu);
-        kv_u64(d, "out_state", rec->u.legacy_context_switch.out_state);
-        kv_thread(d, "out_pid", "out_tid", &rec->u.legacy_context_switch.out);
-        kv_thread(d, "in_pid", "in_tid", &rec->u.legacy_context_switch.in);
-        kv_u64(d, "out_prio", rec->u.legacy_context_switch.out_prio);
-        kv_u64(d, "in_prio", rec->u.legacy_context_switch.in_prio);
+        kv_u64(d, K("ts"), rec->u.legacy_context_switch.ts);
+        kv_u64(d, K("cpu"), rec->u.legacy_context_switch.cpu);
+        kv_u64(d, K("out_state"), rec->u.legacy_context_switch.out_state);
+        kv_thread(d, K("out_pid"), K("out_tid"), &rec->u.legacy_context_switch.out);
+        kv_thread(d, K("in_pid"), K("in_tid"), &rec->u.legacy_context_switch.in);
+        kv_u64(d, K("out_prio"), rec->u.legacy_context_switch.out_prio);
+        kv_u64(d, K("in_prio"), rec->u.legacy_context_switch.in_prio);
         break;
     case FXT_KIND_LOG:
-        kv_u64(d, "ts", rec->u.log.ts);
-        kv_thread(d, "pid", "tid", &rec->u.log.thread);
-        kv_str(d, "message", &rec->u.log.message);
+        kv_u64(d, K("ts"), rec->u.log.ts);
+        kv_thread(d, K("pid"), K("tid"), &rec->u.log.thread);
+        kv_str(d, K("message"), &rec->u.log.message);
         break;
     case FXT_KIND_LARGE_BLOB:
-        kv_u64(d, "format", rec->u.large_blob.format);
-        kv_str(d, "category", &rec->u.large_blob.category);
-        kv_str(d, "name", &rec->u.large_blob.name);
-        kv_u64(d, "size", rec->u.large_blob.size);
+        kv_u64(d, K("format"), rec->u.large_blob.format);
+        kv_str(d, K("category"), &rec->u.large_blob.category);
+        kv_str(d, K("name"), &rec->u.large_blob.name);
+        kv_u64(d, K("size"), rec->u.large_blob.size);
         /* Only format 0 carries a timestamp, thread and arguments (spec: Large BLOB records). */
         if (rec->u.large_blob.format == FXT_LARGE_BLOB_WITH_METADATA) {
-            kv_u64(d, "ts", rec->u.large_blob.ts);
-            kv_thread(d, "pid", "tid", &rec->u.large_blob.thread);
+            kv_u64(d, K("ts"), rec->u.large_blob.ts);
+            kv_thread(d, K("pid"), K("tid"), &rec->u.large_blob.thread);
             args(d, rec);
         }
         break;
     case FXT_KIND_UNKNOWN:
     default:
-        kv_u64(d, "type", rec->u.unknown.type);
-        key(d, "subtype");
+        kv_u64(d, K("type"), rec->u.unknown.type);
+        key(d, K("subtype"));
         /* null when the record type itself is unknown, rather than a subtype of a known one. */
         if (rec->u.unknown.has_subtype) {
             cli_jb_u64(o, rec->u.unknown.subtype);
         } else {
             LIT(o, "null");
         }
-        kv_u64(d, "size_words", rec->u.unknown.size_words);
+        kv_u64(d, K("size_words"), rec->u.unknown.size_words);
         break;
     }
     end(d);
