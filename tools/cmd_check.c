@@ -291,19 +291,13 @@ static void check_args(cctx_t *c, const fxt_record_t *rec) {
 
 /* ---- per-thread and id bookkeeping ------------------------------------------------------ */
 
-/* FNV-1a over category then name, with a 0xff separator so ("ab","c") != ("a","bc"):
+/* A hash of category and name, each hashed on its own so ("ab","c") != ("a","bc"):
  * compares a duration end to its begin without keeping the strings. */
 static uint64_t name_hash(const fxt_record_t *rec) {
-    uint64_t h = 1469598103934665603ull;
-    const fxt_str_t *parts[2] = {&rec->u.event.category, &rec->u.event.name};
-    for (int k = 0; k < 2; k++) {
-        const fxt_str_t *s = parts[k];
-        for (uint32_t i = 0; s->ptr && i < s->len; i++) {
-            h = (h ^ (uint8_t)s->ptr[i]) * 1099511628211ull;
-        }
-        h = (h ^ 0xff) * 1099511628211ull;
-    }
-    return h;
+    const fxt_str_t *c = &rec->u.event.category, *n = &rec->u.event.name;
+    uint64_t hc = c->ptr ? cli_hash_bytes(c->ptr, c->len) : 0;
+    uint64_t hn = n->ptr ? cli_hash_bytes(n->ptr, n->len) : 0;
+    return (hc * 0x9e3779b97f4a7c15ull) ^ hn;
 }
 
 /* Judges the oldest waiting event of a chain as final: a step or end with no begin before it
