@@ -120,20 +120,21 @@ static inline void cli_jb_u64(cli_jbuf_t *b, uint64_t v) {
     }
 }
 
-/* A short NUL-terminated name (a key, kind or type name) copied without strlen and memcpy calls. */
+/* A NUL-terminated name (a key, kind or type name: short) copied without strlen and memcpy
+ * calls, up to 32 bytes per check for room. */
 static inline void cli_jb_name(cli_jbuf_t *b, const char *s) {
-    if (!cli_jb_room(b, 32)) {
-        return;
-    }
-    char *p = b->p + b->n;
-    size_t i = 0;
-    while (i < 32 && s[i]) {
-        p[i] = s[i];
-        i++;
-    }
-    b->n += i;
-    if (i == 32 && s[i]) {
-        cli_jb_mem(b, s + i, strlen(s + i)); /* longer than a name usually is */
+    while (*s) {
+        if (!cli_jb_room(b, 32)) {
+            return;
+        }
+        char *p = b->p + b->n;
+        size_t i = 0;
+        while (i < 32 && s[i]) {
+            p[i] = s[i];
+            i++;
+        }
+        b->n += i;
+        s += i;
     }
 }
 
