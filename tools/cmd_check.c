@@ -141,11 +141,13 @@ typedef struct cctx {
     uint64_t records;
     int seen_first;
     cli_map_t threads; /* (provider, pid, tid) -> thread_state_t */
-    /* One-entry cache of the last thread's key and insertion index: events come in runs
-     * on one thread, and a hit skips hashing the key. */
-    uint64_t last_key[3];
-    size_t last_ix;
-    int have_last;
+    /* A small direct-mapped cache of threads' keys and insertion indexes: events come from
+     * a few threads at a time, and a hit skips hashing the key. */
+    struct {
+        uint64_t key[3];
+        size_t ix;
+        int valid;
+    } tcache[16];
     cli_map_t asyncs; /* (provider, id) -> open_id_t */
     cli_map_t flows;
     cli_map_t lossy; /* (has_provider, provider) of providers that reported a buffer overflow */
@@ -388,12 +390,13 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     /* Keyed by provider too: thread state is per provider section (spec-notes). */
     uint64_t key[3] = {rec->provider, rec->u.event.thread.pid, rec->u.event.thread.tid};
     thread_state_t *t;
-    if (c->have_last && memcmp(key, c->last_key, sizeof key) == 0) {
-        t = cli_map_at(&c->threads, c->last_ix, NULL, NULL);
+    size_t slot = (size_t)(key[0] * 7 + key[1] * 3 + key[2]) & 15;
+    if (c->tcache[slot].valid && memcmp(key, c->tcache[slot].key, sizeof key) == 0) {
+        t = cli_map_at(&c->threads, c->tcache[slot].ix, NULL, NULL);
     } else {
-        t = cli_map_get_ix(&c->threads, key, sizeof key, 1, &c->last_ix);
-        c->have_last = t != NULL;
-        memcpy(c->last_key, key, sizeof key);
+        t = cli_map_get_ix(&c->threads, key, sizeof key, 1, &c->tcache[slot].ix);
+        c->tcache[slot].valid = t != NULL;
+        memcpy(c->tcache[slot].key, key, sizeof key);
     }
     /* Out of memory: skip the per-thread checks rather than fail the whole check. */
     if (t == NULL) {
