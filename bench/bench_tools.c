@@ -4,8 +4,9 @@
  *
  * Writes a synthetic trace (fxt synth) to a temporary file, then times, best
  * of 3: the reader alone over the mapped file (the floor a tool cannot beat
- * on one core), and `fxt stats` with -j 1 and -j 2 run in-process (output to
- * /dev/null). Prints MB/s, each tool's ratio to the reader and the -j 2 / -j 1
+ * on one core), `fxt stats` with -j 1 and -j 2, and `fxt json`, `fxt check`
+ * and `fxt dump --json` (one core), all run in-process (output to /dev/null).
+ * Prints MB/s, each tool's ratio to the reader and the stats -j 2 / -j 1
  * scaling. On a loaded machine the scaling says more with `nproc` idle cores.
  *
  * Usage: bench_tools [MB] [FILE] (default 200 MB; FILE: use an existing trace)
@@ -102,24 +103,41 @@ int main(int argc, char **argv) {
         perror("mmap");
         return 1;
     }
-    double best_r = 1e30, best_1 = 1e30, best_2 = 1e30;
-    char *a1[] = {"fxt", "stats", "-j", "1", path, NULL};
-    char *a2[] = {"fxt", "stats", "-j", "2", path, NULL};
+    /* stats at -j 1 and -j 2; json, check and dump --json are single-threaded. Output to /dev/null. */
+    struct {
+        const char *label;
+        char *argv[8];
+        int argc;
+        double best;
+    } tools[] = {
+        {"fxt stats -j 1:", {"fxt", "stats", "-j", "1", path, NULL}, 5, 1e30},
+        {"fxt stats -j 2:", {"fxt", "stats", "-j", "2", path, NULL}, 5, 1e30},
+        {"fxt json:", {"fxt", "json", path, NULL}, 3, 1e30},
+        {"fxt check:", {"fxt", "check", path, NULL}, 3, 1e30},
+        {"fxt dump --json:", {"fxt", "dump", "--json", path, NULL}, 4, 1e30},
+    };
+    size_t ntools = sizeof tools / sizeof tools[0];
+    double best_r = 1e30;
     /* Interleaved, so a load change on a shared machine hits every measurement alike. */
     for (int rep = 0; rep < 3; rep++) {
         double t = reader_pass(data, size);
         best_r = t < best_r ? t : best_r;
-        t = tool_pass(a1, 5);
-        best_1 = t < best_1 ? t : best_1;
-        t = tool_pass(a2, 5);
-        best_2 = t < best_2 ? t : best_2;
+        for (size_t i = 0; i < ntools; i++) {
+            t = tool_pass(tools[i].argv, tools[i].argc);
+            tools[i].best = t < tools[i].best ? t : tools[i].best;
+        }
     }
     double mbs = (double)size / 1e6;
     printf("trace: %.1f MB (%s), %ld online cores\n", mbs, path, sysconf(_SC_NPROCESSORS_ONLN));
-    printf("reader (floor, 1 core):   %7.0f MB/s\n", mbs / best_r);
-    printf("fxt stats -j 1:           %7.0f MB/s  ratio %.2f of the reader\n", mbs / best_1, best_r / best_1);
-    printf("fxt stats -j 2:           %7.0f MB/s  ratio %.2f of the reader, scaling %.2fx of -j 1\n",
-           mbs / best_2, best_r / best_2, best_1 / best_2);
+    printf("%-24s %7.0f MB/s\n", "reader (floor, 1 core):", mbs / best_r);
+    for (size_t i = 0; i < ntools; i++) {
+        printf("%-24s %7.0f MB/s  ratio %.2f of the reader", tools[i].label, mbs / tools[i].best,
+               best_r / tools[i].best);
+        if (i == 1) {
+            printf(", scaling %.2fx of -j 1", tools[0].best / tools[1].best);
+        }
+        printf("\n");
+    }
     munmap((void *)(uintptr_t)data, size);
     if (argc <= 2) {
         unlink(path);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* tools/cli_json.c: UTF-8 repair (maximal subparts), escaping, round-trip doubles. */
+/* tools/cli_json.c: UTF-8 repair (maximal subparts), escaping, round-trip doubles, the output buffer. */
 #include "cli_json.h"
 #include "test.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -88,11 +89,100 @@ static void test_doubles(void) {
     CHECK_EQ_U64(bad, 0);
 }
 
+/* The printf loop the fast formatter replaces: the shortest of %.15g, (%.16g,) %.17g that
+ * reads back. Its bytes are the output contract of fxt dump --json and fxt json. */
+static size_t printf_g(char *buf, double v, int with16) {
+    int n = 0;
+    for (int prec = 15; prec <= 17; prec += (with16 || prec == 16) ? 1 : 2) {
+        n = snprintf(buf, CLI_JSON_DOUBLE_MAX, "%.*g", prec, v);
+        if (prec == 17 || strtod(buf, NULL) == v) {
+            break;
+        }
+    }
+    return (size_t)n;
+}
+
+static uint64_t xorshift(uint64_t *s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+static void test_doubles_same_as_printf(void) {
+    uint64_t s = 7;
+    int bad = 0, n = 0;
+    for (int i = 0; i < 60000; i++) {
+        uint64_t r = xorshift(&s);
+        double v;
+        switch (i % 5) {
+        case 0: /* any bits */
+            memcpy(&v, &r, sizeof v);
+            break;
+        case 1: /* [0, 1) with every bit significant, as fxt synth writes */
+            v = (double)(r >> 11) / 9007199254740992.0;
+            break;
+        case 2: /* values people write */
+            v = (double)(int64_t)(r % 2000001 - 1000000) / 100.0;
+            break;
+        case 3: /* next to powers of ten, where the exponent changes when rounding */
+            v = nextafter(pow(10, (int)(r % 60) - 30), (r >> 40) & 1 ? 0 : INFINITY);
+            break;
+        default: /* 18-digit decimals that are exact ties at 17 digits */
+            v = 123456789012345.0 + (double)(r % 100000) * 0.25;
+            break;
+        }
+        if (!isfinite(v) || v == 0) {
+            continue;
+        }
+        char a[CLI_JSON_DOUBLE_MAX], b[CLI_JSON_DOUBLE_MAX];
+        size_t la = printf_g(a, v, 1), lb = cli_json_double_fmt(b, v);
+        bad += la != lb || strcmp(a, b) != 0;
+        la = printf_g(a, v, 0);
+        lb = cli_json_double_g15_17(b, v);
+        bad += la != lb || strcmp(a, b) != 0;
+        n++;
+    }
+    CHECK(n > 50000);
+    CHECK_EQ_U64(bad, 0);
+}
+
+static void test_jbuf_same_as_stdio(void) {
+    uint64_t s = 11;
+    int bad = 0;
+    static const char alpha[] = "aZ \"\\\x1f\x7f~\x80\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xff\n";
+    for (int i = 0; i < 20000; i++) {
+        char str[40];
+        size_t len = xorshift(&s) % sizeof str;
+        for (size_t k = 0; k < len; k++) {
+            uint64_t r = xorshift(&s);
+            str[k] = i % 3 == 0 ? (char)r : r % 8 ? (char)('a' + r % 26) : alpha[r % (sizeof alpha - 1)];
+        }
+        uint64_t u = xorshift(&s) >> (xorshift(&s) % 64);
+        cli_jbuf_t b;
+        memset(&b, 0, sizeof b);
+        b.grow = 1; /* memory only */
+        cli_jb_str(&b, str, len);
+        cli_jb_u64(&b, u);
+        cli_jb_i64(&b, (int64_t)u);
+        FILE *f = fmemopen(out, sizeof out, "w");
+        cli_json_str(f, str, len);
+        fprintf(f, "%" PRIu64 "%" PRId64, u, (int64_t)u);
+        long n = ftell(f);
+        fclose(f);
+        bad += b.err || (long)b.n != n || memcmp(b.p, out, b.n) != 0;
+        free(b.p);
+    }
+    CHECK_EQ_U64(bad, 0);
+}
+
 int main(int argc, char **argv) {
     TEST_INIT(argc, argv);
     RUN(test_escapes);
     RUN(test_valid_utf8_kept);
     RUN(test_maximal_subparts);
     RUN(test_doubles);
+    RUN(test_doubles_same_as_printf);
+    RUN(test_jbuf_same_as_stdio);
     return TEST_EXIT();
 }

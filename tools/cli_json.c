@@ -2,12 +2,18 @@
 /* JSON output helpers: UTF-8-repairing string literals and round-trip doubles. */
 #include "cli_json.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char hexdig[] = "0123456789abcdef";
+
+const char cli_digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
 
 /*
  * Length of the well-formed UTF-8 sequence at s[0..n), or, when ill-formed,
@@ -138,6 +144,213 @@ void cli_json_str_to(cli_json_put_fn put, void *ctx, const char *s, size_t len) 
     json_str(put, ctx, s, len);
 }
 
+/*
+ * %.{15,16,17}g without a printf per precision: v's 17 significant digits come
+ * from one snprintf (correctly rounded), the shorter precisions are rounded from
+ * them, and a candidate's round trip is checked with exact double arithmetic
+ * where that is exact. Same bytes as the printf loop it replaces, faster.
+ */
+typedef struct dec17 {
+    char d[17]; /* the significant digits */
+    int exp;    /* decimal exponent of d[0] */
+    int neg;
+} dec17_t;
+
+__extension__ typedef unsigned __int128 u128;
+
+/* The 17 digits exactly, without printf, for 1e-6 <= |v| < 1e16 (JSON's common range):
+ * v * 10^k = m * 2^e * 10^k is an integer times a power of two that fits 128 bits, so
+ * its integer part and remainder are exact and the rounding is printf's (half to even).
+ * 0 outside that range. */
+static int dec17_exact(double v, dec17_t *x) {
+    double a = fabs(v);
+    if (!(a >= 1e-6 && a < 1e16)) {
+        return 0;
+    }
+    int be;
+    double fr = frexp(a, &be);
+    uint64_t m = (uint64_t)ldexp(fr, 53); /* a = m * 2^e exactly: normal, 53-bit significand */
+    int e = be - 53;
+    const u128 lo = 10000000000000000ull, hi = lo * 10; /* 10^16, 10^17 */
+    int exp = (int)floor(log10(a));                     /* may be one off near powers of ten */
+    for (int tries = 0; tries < 3; tries++) {
+        int k = 16 - exp;
+        if (k < 0 || k > 22) {
+            return 0;
+        }
+        u128 p10 = 1;
+        for (int i = 0; i < k; i++) {
+            p10 *= 10;
+        }
+        u128 num = (u128)m * p10, q, rem = 0, half = 0;
+        if (e >= 0) {
+            q = num << e; /* a >= 2^52 here, so k <= 1: no overflow */
+        } else {
+            q = num >> -e;
+            rem = num & (((u128)1 << -e) - 1);
+            half = (u128)1 << (-e - 1);
+        }
+        if (q < lo) {
+            exp--;
+            continue;
+        }
+        if (q >= hi) {
+            exp++;
+            continue;
+        }
+        if (rem > half || (rem == half && rem != 0 && (q & 1))) {
+            q++;
+            if (q == hi) {
+                q = lo;
+                exp++;
+            }
+        }
+        uint64_t d = (uint64_t)q;
+        for (int i = 16; i >= 0; i--) {
+            x->d[i] = (char)('0' + d % 10);
+            d /= 10;
+        }
+        x->exp = exp;
+        x->neg = v < 0;
+        return 1;
+    }
+    return 0;
+}
+
+static void dec17(double v, dec17_t *x) {
+    if (dec17_exact(v, x)) {
+        return;
+    }
+    char t[40];
+    snprintf(t, sizeof t, "%.16e", v); /* [-]d.dddddddddddddddde[+-]XX */
+    const char *p = t;
+    x->neg = *p == '-';
+    p += x->neg;
+    x->d[0] = *p;
+    memcpy(x->d + 1, p + 2, 16);
+    x->exp = atoi(p + 19);
+}
+
+/* x's digits rounded to p (< 17) into d; 0 when the dropped digits look like an exact tie
+ * (5 then zeros): rounding the already-rounded digits could then differ from rounding v. */
+static int round_digits(const dec17_t *x, int p, char *d, int *exp) {
+    memcpy(d, x->d, 17);
+    *exp = x->exp;
+    int tie = x->d[p] == '5';
+    for (int i = p + 1; i < 17 && tie; i++) {
+        tie = x->d[i] == '0';
+    }
+    if (tie) {
+        return 0;
+    }
+    if (x->d[p] >= '5') {
+        int i = p - 1;
+        while (i >= 0 && d[i] == '9') {
+            d[i--] = '0';
+        }
+        if (i < 0) {
+            d[0] = '1'; /* 99..9 rounded up: one more decimal place */
+            (*exp)++;
+        } else {
+            d[i]++;
+        }
+    }
+    return 1;
+}
+
+/* The %.{p}g spelling of the digits d[0..p) at exponent exp into buf; returns the length. */
+static size_t g_spell(char *buf, int neg, const char *d, int p, int exp) {
+    size_t n = 0;
+    int last = p; /* d[0..last) without trailing zeros (%g drops them) */
+    while (last > 1 && d[last - 1] == '0') {
+        last--;
+    }
+    if (neg) {
+        buf[n++] = '-';
+    }
+    if (exp < -4 || exp >= p) {
+        buf[n++] = d[0];
+        if (last > 1) {
+            buf[n++] = '.';
+            memcpy(buf + n, d + 1, (size_t)last - 1);
+            n += (size_t)last - 1;
+        }
+        buf[n++] = 'e';
+        buf[n++] = exp < 0 ? '-' : '+';
+        unsigned e = (unsigned)(exp < 0 ? -exp : exp);
+        if (e >= 100) {
+            buf[n++] = (char)('0' + e / 100);
+        }
+        buf[n++] = (char)('0' + e / 10 % 10);
+        buf[n++] = (char)('0' + e % 10);
+    } else if (exp >= 0) {
+        memcpy(buf + n, d, (size_t)exp + 1);
+        n += (size_t)exp + 1;
+        if (last > exp + 1) {
+            buf[n++] = '.';
+            memcpy(buf + n, d + exp + 1, (size_t)(last - exp - 1));
+            n += (size_t)(last - exp - 1);
+        }
+    } else {
+        buf[n++] = '0';
+        buf[n++] = '.';
+        for (int i = -1; i > exp; i--) {
+            buf[n++] = '0';
+        }
+        memcpy(buf + n, d, (size_t)last);
+        n += (size_t)last;
+    }
+    buf[n] = '\0';
+    return n;
+}
+
+/* Whether the p digits d at exponent exp (spelled in buf) read back to v. */
+static int reads_back(const char *buf, int neg, const char *d, int p, int exp, double v) {
+#if FLT_EVAL_METHOD == 0
+    /* Exact integer times or over an exact power of ten: one correctly rounded operation, the
+     * same result as strtod (Clinger's fast path), without parsing. */
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    uint64_t m = 0;
+    for (int i = 0; i < p; i++) {
+        m = m * 10 + (uint64_t)(d[i] - '0');
+    }
+    int e10 = exp - (p - 1);
+    if (m <= (1ull << 53) && e10 >= -22 && e10 <= 22) {
+        double r = e10 >= 0 ? (double)m * pow10[e10] : (double)m / pow10[-e10];
+        return (neg ? -r : r) == v;
+    }
+#else
+    (void)neg, (void)d, (void)p, (void)exp;
+#endif
+    return strtod(buf, NULL) == v;
+}
+
+/* The shortest of %.15g, (%.16g when with16), %.17g that reads back to v (finite). */
+static size_t double_g(char *buf, double v, int with16) {
+    dec17_t x;
+    dec17(v, &x);
+    for (int p = 15; p < 17; p += with16 ? 1 : 2) {
+        char d[17];
+        int exp;
+        if (!round_digits(&x, p, d, &exp)) {
+            /* An apparent tie: only printf's own rounding of v decides. */
+            int n = snprintf(buf, CLI_JSON_DOUBLE_MAX, "%.*g", p, v);
+            if (strtod(buf, NULL) == v) {
+                return (size_t)n;
+            }
+            continue;
+        }
+        size_t n = g_spell(buf, x.neg, d, p, exp);
+        if (reads_back(buf, x.neg, d, p, exp, v)) {
+            return n;
+        }
+    }
+    return g_spell(buf, x.neg, x.d, 17, x.exp);
+}
+
+size_t cli_json_double_g15_17(char *buf, double v) { return double_g(buf, v, 0); }
+
 /* NaN and infinities are not JSON numbers: the contract spells them as strings (docs/dump.md). */
 size_t cli_json_double_fmt(char *buf, double v) {
     if (isnan(v)) {
@@ -155,16 +368,9 @@ size_t cli_json_double_fmt(char *buf, double v) {
         memcpy(buf, "-0.0", 5);
         return 4;
     }
-    int n = 0;
     /* The shortest of 15..17 significant digits that reads back to the same binary64;
      * 17 always does, so the output round-trips. */
-    for (int prec = 15; prec <= 17; prec++) {
-        n = snprintf(buf, CLI_JSON_DOUBLE_MAX, "%.*g", prec, v);
-        if (prec == 17 || strtod(buf, NULL) == v) {
-            break;
-        }
-    }
-    return (size_t)n;
+    return double_g(buf, v, 1);
 }
 
 void cli_json_double(FILE *f, double v) {
@@ -187,4 +393,88 @@ int cli_utf8_valid(const char *str, size_t len) {
         i += (size_t)l;
     }
     return 1;
+}
+
+/* ---- cli_jbuf_t ---- */
+
+/* The first failed write makes the error sticky: later writes are dropped, the caller reports it. */
+void cli_jb_write(cli_jbuf_t *b, const void *p, size_t n) {
+    if (!b->err && b->sink.write(b->sink.ctx, p, n) != FXT_OK) {
+        b->err = 1;
+    }
+}
+
+/* Hands the buffered bytes to the sink; called when full and at the end. */
+void cli_jb_flush(cli_jbuf_t *b) {
+    if (b->n) {
+        cli_jb_write(b, b->p, b->n);
+        b->n = 0;
+    }
+}
+
+/* Grows a memory-only buffer to hold `need` more bytes; 0 when out of memory (sticky). */
+int cli_jb_grow(cli_jbuf_t *b, size_t need) {
+    size_t ncap = b->cap ? b->cap * 2 : 256;
+    while (ncap - b->n < need) {
+        ncap *= 2;
+    }
+    char *np = realloc(b->p, ncap);
+    if (np == NULL) {
+        b->err = 1;
+        return 0;
+    }
+    b->p = np;
+    b->cap = ncap;
+    return 1;
+}
+
+static void cli_jb_put(void *b, const char *p, size_t n) { cli_jb_mem(b, p, n); }
+
+/* Plain text is copied directly; anything needing escapes or U+FFFD replacement
+ * goes through json_str (the one definition of the rules). */
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* Nonzero when some byte of x is below n (n <= 128; Bit Twiddling Hacks' hasless, exact as a test). */
+static inline uint64_t has_less(uint64_t x, unsigned n) { return (x - ONES * n) & ~x & HIGHS; }
+
+/* Nonzero when some byte of w needs an escape: a control character, '"', '\\' or DEL. */
+static inline uint64_t needs_escape8(uint64_t w) {
+    return has_less(w, 0x20) | has_less(w ^ (ONES * '"'), 1) | has_less(w ^ (ONES * '\\'), 1) |
+           has_less(w ^ (ONES * 0x7f), 1);
+}
+
+void cli_jb_str(cli_jbuf_t *b, const char *s, size_t len) {
+    /* Eight bytes at a time: strings are most of the output and nearly always plain. */
+    uint64_t high = 0;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (needs_escape8(w)) {
+            goto slow;
+        }
+        high |= w & HIGHS;
+    }
+    if (i < len) {
+        uint64_t w = ONES * 'a'; /* the tail, padded with plain bytes */
+        memcpy(&w, s + i, len - i);
+        if (needs_escape8(w)) {
+            goto slow;
+        }
+        high |= w & HIGHS;
+    }
+    /* Bytes >= 0x80 are validated once for the whole string, only when present. */
+    if (high && !cli_utf8_valid(s, len)) {
+        goto slow;
+    }
+    if (len + 2 <= CLI_JB_CAP && cli_jb_room(b, len + 2)) {
+        b->p[b->n++] = '"';
+        memcpy(b->p + b->n, s, len);
+        b->n += len;
+        b->p[b->n++] = '"';
+        return;
+    }
+slow:
+    cli_json_str_to(cli_jb_put, b, s, len);
 }

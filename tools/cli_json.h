@@ -3,8 +3,12 @@
 #ifndef FXT_CLI_JSON_H
 #define FXT_CLI_JSON_H
 
+#include <fxt/writer.h>
+
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /*
  * Write s[0..len) as a JSON string literal, quotes included. Bytes that are
@@ -23,7 +27,139 @@ void cli_json_double(FILE *f, double v);
 /* The same into buf (CLI_JSON_DOUBLE_MAX bytes, NUL-terminated); returns the length. */
 #define CLI_JSON_DOUBLE_MAX 40
 size_t cli_json_double_fmt(char *buf, double v);
+/* %.15g when it reads back to v, else %.17g (fxt json's spelling; v finite); returns the length. */
+size_t cli_json_double_g15_17(char *buf, double v);
 /* 1 when s[0..len) is well-formed UTF-8. */
 int cli_utf8_valid(const char *s, size_t len);
+
+/*
+ * Buffered output into a sink, with inline number and string formatting: the
+ * per-record writers of fxt json and fxt dump --json (no printf per field).
+ * A buffer either flushes to its sink when full (cap 0, CLI_JB_CAP bytes at p)
+ * or, with grow set, is memory only and grows.
+ */
+typedef struct cli_jbuf {
+    fxt_sink_t sink;
+    char *p;
+    size_t n;
+    size_t cap; /* 0: CLI_JB_CAP, flushed to the sink when full */
+    int grow;   /* a memory-only buffer (fxt json: a thread's open begins): grows instead of flushing */
+    int err;    /* a write failed (or, growing, out of memory): later output is dropped */
+} cli_jbuf_t;
+
+/* 1 MiB per buffer: few sink writes per MB of JSON, still constant memory. */
+#define CLI_JB_CAP (1u << 20)
+
+/* Writes straight to the sink (a sticky error on failure). */
+void cli_jb_write(cli_jbuf_t *b, const void *p, size_t n);
+/* Hands the buffered bytes to the sink; called when full and at the end. */
+void cli_jb_flush(cli_jbuf_t *b);
+/* Grows a memory-only buffer to hold `need` more bytes; 0 when out of memory (sticky). */
+int cli_jb_grow(cli_jbuf_t *b, size_t need);
+/* A JSON string literal with cli_json_str's rules; plain text is copied in one piece. */
+void cli_jb_str(cli_jbuf_t *b, const char *s, size_t len);
+
+/* Make room for `need` bytes (need <= CLI_JB_CAP); 0 only for a growing buffer out of memory. */
+static inline int cli_jb_room(cli_jbuf_t *b, size_t need) {
+    if (b->grow) {
+        return b->cap - b->n >= need || cli_jb_grow(b, need);
+    }
+    if (CLI_JB_CAP - b->n < need) {
+        cli_jb_flush(b);
+    }
+    return 1;
+}
+
+static inline void cli_jb_putc(cli_jbuf_t *b, char c) {
+    if (cli_jb_room(b, 1)) {
+        b->p[b->n++] = c;
+    }
+}
+
+static inline void cli_jb_mem(cli_jbuf_t *b, const void *s, size_t len) {
+    /* Larger than the buffer (a big blob or string): written straight to the sink after a flush. */
+    if (len > CLI_JB_CAP && !b->grow) {
+        cli_jb_flush(b);
+        cli_jb_write(b, s, len);
+        return;
+    }
+    if (cli_jb_room(b, len)) {
+        memcpy(b->p + b->n, s, len);
+        b->n += len;
+    }
+}
+
+#define CLI_JB_LIT(b, lit) cli_jb_mem((b), (lit), sizeof(lit) - 1)
+
+/* "00" .. "99": two digits per division when formatting integers. */
+extern const char cli_digit_pairs[201];
+
+/* Hand-rolled decimal, no printf: formatting is per event (docs/json.md, Performance).
+ * Written in place, two digits at a time, after counting them. */
+static inline void cli_jb_u64(cli_jbuf_t *b, uint64_t v) {
+    if (!cli_jb_room(b, 20)) {
+        return;
+    }
+    unsigned n = 1;
+    for (uint64_t p = 10; n < 20 && v >= p; n++) {
+        p *= 10u; /* wraps only after 10^19, when the loop ends anyway */
+    }
+    char *q = b->p + b->n + n;
+    b->n += n;
+    while (v >= 100) {
+        const char *d = cli_digit_pairs + 2 * (v % 100u);
+        v /= 100u;
+        *--q = d[1];
+        *--q = d[0];
+    }
+    if (v >= 10) {
+        *--q = cli_digit_pairs[2 * v + 1];
+        *--q = cli_digit_pairs[2 * v];
+    } else {
+        *--q = (char)('0' + v);
+    }
+}
+
+/* A NUL-terminated name (a key, kind or type name: short) copied without strlen and memcpy
+ * calls, up to 32 bytes per check for room. */
+static inline void cli_jb_name(cli_jbuf_t *b, const char *s) {
+    while (*s) {
+        if (!cli_jb_room(b, 32)) {
+            return;
+        }
+        char *p = b->p + b->n;
+        size_t i = 0;
+        while (i < 32 && s[i]) {
+            p[i] = s[i];
+            i++;
+        }
+        b->n += i;
+        s += i;
+    }
+}
+
+static inline void cli_jb_i64(cli_jbuf_t *b, int64_t v) {
+    if (v < 0) {
+        cli_jb_putc(b, '-');
+        /* Negated in unsigned arithmetic: -INT64_MIN overflows int64_t. */
+        cli_jb_u64(b, (uint64_t)0 - (uint64_t)v);
+    } else {
+        cli_jb_u64(b, (uint64_t)v);
+    }
+}
+
+/* 0x-prefixed lower-case hex: the spelling of ids and pointers in docs/json.md. */
+static inline void cli_jb_hex(cli_jbuf_t *b, uint64_t v) {
+    static const char hx[] = "0123456789abcdef";
+    char tmp[20];
+    char *e = tmp + sizeof tmp, *q = e;
+    do {
+        *--q = hx[v & 15u];
+        v >>= 4;
+    } while (v);
+    *--q = 'x';
+    *--q = '0';
+    cli_jb_mem(b, q, (size_t)(e - q));
+}
 
 #endif /* FXT_CLI_JSON_H */

@@ -16,13 +16,21 @@ typedef struct entry_head {
 /* Rounded to 16 bytes so every value is aligned for any type a caller stores. */
 static size_t stride(const cli_map_t *m) { return (sizeof(entry_head_t) + m->vsize + 15) & ~(size_t)15; }
 
-static uint64_t hash_key(const void *key, size_t n) {
+uint64_t cli_hash_bytes(const void *key, size_t n) {
     const uint8_t *p = key;
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = 0xcbf29ce484222325ull ^ n;
+    /* A word at a time: keys are mostly a few 64-bit integers, hashed once per record, and
+     * FNV-1a's byte loop was the bulk of a lookup. */
+    for (; n >= 8; p += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+        h ^= h >> 32;
+    }
     for (size_t i = 0; i < n; i++) {
         h = (h ^ p[i]) * 0x100000001b3ull;
     }
-    /* FNV-1a's low bits mix poorly; the index uses the low bits, so fold high bits down. */
+    /* The index uses the low bits, so fold high bits down. */
     h ^= h >> 29;
     return h | 1;
 }
@@ -72,7 +80,7 @@ void *cli_map_get(cli_map_t *m, const void *key, size_t klen, int create) {
 /* The value for KEY, created zeroed when CREATE; INDEX gets its insertion index (for
  * cli_map_at). NULL when absent (or out of memory while creating). */
 void *cli_map_get_ix(cli_map_t *m, const void *key, size_t klen, int create, size_t *index) {
-    uint64_t h = hash_key(key, klen);
+    uint64_t h = cli_hash_bytes(key, klen);
     size_t st = stride(m);
     if (m->icap) {
         for (size_t j = (size_t)h & (m->icap - 1); m->index[j] != 0; j = (j + 1) & (m->icap - 1)) {

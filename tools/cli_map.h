@@ -19,6 +19,9 @@ typedef struct cli_map {
     size_t icap;      /* power of two */
 } cli_map_t;
 
+/* The map's hash of key[0..n) (never 0), for callers that keep hashes of their own. */
+uint64_t cli_hash_bytes(const void *key, size_t n);
+
 void cli_map_init(cli_map_t *m, size_t vsize);
 void cli_map_free(cli_map_t *m);
 /* The value for key, created (zeroed) if absent and `create`; NULL if absent or out of memory. */

@@ -141,7 +141,14 @@ typedef struct cctx {
     uint64_t records;
     int seen_first;
     cli_map_t threads; /* (provider, pid, tid) -> thread_state_t */
-    cli_map_t asyncs;  /* (provider, id) -> open_id_t */
+    /* A small direct-mapped cache of threads' keys and insertion indexes: events come from
+     * a few threads at a time, and a hit skips hashing the key. */
+    struct {
+        uint64_t key[3];
+        size_t ix;
+        int valid;
+    } tcache[16];
+    cli_map_t asyncs; /* (provider, id) -> open_id_t */
     cli_map_t flows;
     cli_map_t lossy; /* (has_provider, provider) of providers that reported a buffer overflow */
 } cctx_t;
@@ -180,26 +187,44 @@ report(cctx_t *c, int rule, uint64_t offset, const char *kind, const char *fmt, 
 
 /* ---- strings ------------------------------------------------------------------------- */
 
-/* Inline strings are checked here; indexed ones were checked once at their string record. */
-static void check_str(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s, const char *what) {
-    const char *kind = fxt_record_kind_name(rec->kind);
+/* Inline strings are checked here; indexed ones were checked once at their string record.
+ * ARGNO > 0 names argument ARGNO's WHAT ("argument 2 name"), spelled out only when reported:
+ * formatting it for every argument of every record was most of check's time. */
+static void check_str_arg(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s, unsigned argno,
+                          const char *part) {
+    /* registered strings were checked at their string record */
+    if (!s->unresolved && !fxt_strref_is_inline(s->ref) && s->ref != 0) {
+        return;
+    }
     /* The reader flags an index with no registration in this provider. */
+    int too_long = !s->unresolved && s->len > FXT_MAX_STRING_LEN;
+    int bad_utf8 = !s->unresolved && !cli_utf8_valid(s->ptr, s->len);
+    if (!s->unresolved && !too_long && !bad_utf8) {
+        return;
+    }
+    const char *kind = fxt_record_kind_name(rec->kind);
+    char buf[48];
+    const char *what = part;
+    if (argno) {
+        snprintf(buf, sizeof buf, "argument %u %s", argno, part);
+        what = buf;
+    }
     if (s->unresolved) {
         report(c, R_UNRESOLVED_STRING, rec->offset, kind, "%s: string index %u is not registered", what,
                (unsigned)fxt_strref_value(s->ref));
         return;
     }
-    /* registered strings were checked at their string record */
-    if (!fxt_strref_is_inline(s->ref) && s->ref != 0) {
-        return;
-    }
-    if (s->len > FXT_MAX_STRING_LEN) {
+    if (too_long) {
         report(c, R_STRING_TOO_LONG, rec->offset, kind, "%s: inline string of %u bytes", what,
                (unsigned)s->len);
     }
-    if (!cli_utf8_valid(s->ptr, s->len)) {
+    if (bad_utf8) {
         report(c, R_INVALID_UTF8, rec->offset, kind, "%s is not valid UTF-8", what);
     }
+}
+
+static void check_str(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s, const char *what) {
+    check_str_arg(c, rec, s, 0, what);
 }
 
 /* An indexed thread reference with no thread record in this provider (spec: Thread record). */
@@ -223,9 +248,7 @@ static void check_args(cctx_t *c, const fxt_record_t *rec) {
     const char *kind = fxt_record_kind_name(rec->kind);
     for (unsigned i = 0; i < rec->nargs; i++) {
         const fxt_arg_t *a = &rec->args[i];
-        char what[48];
-        snprintf(what, sizeof what, "argument %u name", i + 1);
-        check_str(c, rec, &a->name, what);
+        check_str_arg(c, rec, &a->name, i + 1, "name");
         /* The smallest size the contents need: header word, plus the inline name's padded words. */
         uint64_t need =
             1 + (fxt_strref_is_inline(a->name.ref) ? fxt_words(fxt_strref_value(a->name.ref)) : 0);
@@ -247,8 +270,7 @@ static void check_args(cctx_t *c, const fxt_record_t *rec) {
             break;
         case FXT_ARG_STRING:
             reserved(c, rec, a->header, FXT_MASK(arg_str_reserved), "string argument");
-            snprintf(what, sizeof what, "argument %u value", i + 1);
-            check_str(c, rec, &a->str, what);
+            check_str_arg(c, rec, &a->str, i + 1, "value");
             need += fxt_strref_is_inline(a->str.ref) ? fxt_words(fxt_strref_value(a->str.ref)) : 0;
             break;
         case FXT_ARG_BOOL:
@@ -271,19 +293,13 @@ static void check_args(cctx_t *c, const fxt_record_t *rec) {
 
 /* ---- per-thread and id bookkeeping ------------------------------------------------------ */
 
-/* FNV-1a over category then name, with a 0xff separator so ("ab","c") != ("a","bc"):
+/* A hash of category and name, each hashed on its own so ("ab","c") != ("a","bc"):
  * compares a duration end to its begin without keeping the strings. */
 static uint64_t name_hash(const fxt_record_t *rec) {
-    uint64_t h = 1469598103934665603ull;
-    const fxt_str_t *parts[2] = {&rec->u.event.category, &rec->u.event.name};
-    for (int k = 0; k < 2; k++) {
-        const fxt_str_t *s = parts[k];
-        for (uint32_t i = 0; s->ptr && i < s->len; i++) {
-            h = (h ^ (uint8_t)s->ptr[i]) * 1099511628211ull;
-        }
-        h = (h ^ 0xff) * 1099511628211ull;
-    }
-    return h;
+    const fxt_str_t *c = &rec->u.event.category, *n = &rec->u.event.name;
+    uint64_t hc = c->ptr ? cli_hash_bytes(c->ptr, c->len) : 0;
+    uint64_t hn = n->ptr ? cli_hash_bytes(n->ptr, n->len) : 0;
+    return (hc * 0x9e3779b97f4a7c15ull) ^ hn;
 }
 
 /* Judges the oldest waiting event of a chain as final: a step or end with no begin before it
@@ -373,7 +389,15 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     }
     /* Keyed by provider too: thread state is per provider section (spec-notes). */
     uint64_t key[3] = {rec->provider, rec->u.event.thread.pid, rec->u.event.thread.tid};
-    thread_state_t *t = cli_map_get(&c->threads, key, sizeof key, 1);
+    thread_state_t *t;
+    size_t slot = (size_t)(key[0] * 7 + key[1] * 3 + key[2]) & 15;
+    if (c->tcache[slot].valid && memcmp(key, c->tcache[slot].key, sizeof key) == 0) {
+        t = cli_map_at(&c->threads, c->tcache[slot].ix, NULL, NULL);
+    } else {
+        t = cli_map_get_ix(&c->threads, key, sizeof key, 1, &c->tcache[slot].ix);
+        c->tcache[slot].valid = t != NULL;
+        memcpy(c->tcache[slot].key, key, sizeof key);
+    }
     /* Out of memory: skip the per-thread checks rather than fail the whole check. */
     if (t == NULL) {
         return;

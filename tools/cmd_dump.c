@@ -15,298 +15,345 @@
 #include "cli_json.h"
 
 typedef struct dump {
-    FILE *out;
+    cli_jbuf_t o; /* stdout, written in large blocks: no stdio call per field */
     int json;
     uint64_t records, errors;
 } dump_t;
 
 /* ---- small writers shared by both modes --------------------------------------- */
 
+#define LIT(o, lit) CLI_JB_LIT((o), lit)
+
 /* An unresolved indexed string ref prints null, per the dump contract (docs/dump.md). */
-static void str_or_null(FILE *o, const fxt_str_t *s) {
+static void str_or_null(cli_jbuf_t *o, const fxt_str_t *s) {
     if (s->unresolved) {
-        fputs("null", o);
+        LIT(o, "null");
     } else {
-        cli_json_str(o, s->ptr, s->len);
+        cli_jb_str(o, s->ptr, s->len);
     }
 }
+
+/* A key in both spellings, JSON `,"key":` and text ` key=`, put together at compile time. */
+#define K(k) ",\"" k "\":", " " k "="
+
+static void key(dump_t *d, const char *jk, const char *tk) { cli_jb_name(&d->o, d->json ? jk : tk); }
 
 /* Integers are printed exactly over the 64-bit range, never as doubles (dump contract). */
-static void u64(FILE *o, uint64_t v) { fprintf(o, "%" PRIu64, v); }
-
-/* key: JSON `"key":` or text ` key=` */
-static void key(const dump_t *d, const char *k) {
-    if (d->json) {
-        fprintf(d->out, ",\"%s\":", k);
-    } else {
-        fprintf(d->out, " %s=", k);
-    }
+static void kv_u64(dump_t *d, const char *jk, const char *tk, uint64_t v) {
+    key(d, jk, tk);
+    cli_jb_u64(&d->o, v);
 }
 
-static void kv_u64(const dump_t *d, const char *k, uint64_t v) {
-    key(d, k);
-    u64(d->out, v);
-}
-
-static void kv_str(const dump_t *d, const char *k, const fxt_str_t *s) {
-    key(d, k);
-    str_or_null(d->out, s);
+static void kv_str(dump_t *d, const char *jk, const char *tk, const fxt_str_t *s) {
+    key(d, jk, tk);
+    str_or_null(&d->o, s);
 }
 
 /* An unresolved thread ref gives null for both pid and tid (dump contract). */
-static void kv_thread(const dump_t *d, const char *pk, const char *tk, const fxt_thread_ref_t *t) {
-    key(d, pk);
+static void kv_thread(dump_t *d, const char *pjk, const char *ptk, const char *tjk, const char *ttk,
+                      const fxt_thread_ref_t *t) {
+    key(d, pjk, ptk);
     if (t->resolved) {
-        u64(d->out, t->pid);
+        cli_jb_u64(&d->o, t->pid);
     } else {
-        fputs("null", d->out);
+        LIT(&d->o, "null");
     }
-    key(d, tk);
+    key(d, tjk, ttk);
     if (t->resolved) {
-        u64(d->out, t->tid);
+        cli_jb_u64(&d->o, t->tid);
     } else {
-        fputs("null", d->out);
+        LIT(&d->o, "null");
     }
 }
 
-/* One argument's value; pointers are hex in text but JSON integers in --json (dump contract). */
-static void arg_value(FILE *o, const fxt_arg_t *a, int json) {
+/* Pointers are hex in text but JSON integers in --json (dump contract). */
+static void pointer(cli_jbuf_t *o, uint64_t v, int json) {
+    if (json) {
+        cli_jb_u64(o, v);
+    } else {
+        cli_jb_hex(o, v);
+    }
+}
+
+/* One argument's value. */
+static void arg_value(cli_jbuf_t *o, const fxt_arg_t *a, int json) {
     switch (a->type) {
     case FXT_ARG_NULL:
-        fputs("null", o);
+        LIT(o, "null");
         break;
     case FXT_ARG_INT32:
-        fprintf(o, "%" PRId32, a->v.i32);
+        cli_jb_i64(o, a->v.i32);
         break;
     case FXT_ARG_UINT32:
-        fprintf(o, "%" PRIu32, a->v.u32);
+        cli_jb_u64(o, a->v.u32);
         break;
     case FXT_ARG_INT64:
-        fprintf(o, "%" PRId64, a->v.i64);
+        cli_jb_i64(o, a->v.i64);
         break;
     case FXT_ARG_UINT64:
-        fprintf(o, "%" PRIu64, a->v.u64);
+        cli_jb_u64(o, a->v.u64);
         break;
-    case FXT_ARG_DOUBLE:
+    case FXT_ARG_DOUBLE: {
         /* Round-trip exact; NaN and infinities become strings, which JSON cannot hold as numbers. */
-        cli_json_double(o, a->v.f64);
+        char t[CLI_JSON_DOUBLE_MAX];
+        cli_jb_mem(o, t, cli_json_double_fmt(t, a->v.f64));
         break;
+    }
     case FXT_ARG_STRING:
         str_or_null(o, &a->str);
         break;
     case FXT_ARG_POINTER:
-        fprintf(o, json ? "%" PRIu64 : "0x%" PRIx64, a->v.pointer);
+        pointer(o, a->v.pointer, json);
         break;
     case FXT_ARG_KOID:
-        fprintf(o, "%" PRIu64, a->v.koid);
+        cli_jb_u64(o, a->v.koid);
         break;
     case FXT_ARG_BOOL:
-        fputs(a->v.boolean ? "true" : "false", o);
+        if (a->v.boolean) {
+            LIT(o, "true");
+        } else {
+            LIT(o, "false");
+        }
         break;
     default:
-        fprintf(o, "unknown(%u)", (unsigned)a->type);
+        LIT(o, "unknown(");
+        cli_jb_u64(o, a->type);
+        cli_jb_putc(o, ')');
         break;
     }
 }
 
 /* The arguments as a JSON array or a text {name: type value} list. */
-static void args(const dump_t *d, const fxt_record_t *rec) {
-    FILE *o = d->out;
+static void args(dump_t *d, const fxt_record_t *rec) {
+    cli_jbuf_t *o = &d->o;
     if (d->json) {
-        fputs(",\"args\":[", o);
+        LIT(o, ",\"args\":[");
         for (unsigned i = 0; i < rec->nargs; i++) {
             const fxt_arg_t *a = &rec->args[i];
-            fputs(i ? ",{\"name\":" : "{\"name\":", o);
+            if (i) {
+                cli_jb_putc(o, ',');
+            }
+            LIT(o, "{\"name\":");
             str_or_null(o, &a->name);
             const char *tn = fxt_arg_type_name(a->type);
             if (tn == NULL) {
                 /* The contract's shape for an argument type this revision does not define: no value. */
-                fprintf(o, ",\"type\":\"unknown\",\"arg_type\":%u}", (unsigned)a->type);
+                LIT(o, ",\"type\":\"unknown\",\"arg_type\":");
+                cli_jb_u64(o, a->type);
+                cli_jb_putc(o, '}');
                 continue;
             }
-            fprintf(o, ",\"type\":\"%s\",\"value\":", tn);
+            LIT(o, ",\"type\":\"");
+            cli_jb_name(o, tn);
+            LIT(o, "\",\"value\":");
             arg_value(o, a, 1);
-            putc('}', o);
+            cli_jb_putc(o, '}');
         }
-        putc(']', o);
+        cli_jb_putc(o, ']');
         return;
     }
     if (rec->nargs == 0) {
         return;
     }
-    fputs(" args={", o);
+    LIT(o, " args={");
     for (unsigned i = 0; i < rec->nargs; i++) {
         const fxt_arg_t *a = &rec->args[i];
         if (i) {
-            fputs(", ", o);
+            LIT(o, ", ");
         }
         str_or_null(o, &a->name);
         const char *tn = fxt_arg_type_name(a->type);
+        LIT(o, ": ");
         /* A null argument's value already reads "null": no type word in front of it. */
-        if (tn == NULL || a->type == FXT_ARG_NULL) {
-            fputs(": ", o);
-        } else {
-            fprintf(o, ": %s ", tn);
+        if (tn != NULL && a->type != FXT_ARG_NULL) {
+            cli_jb_name(o, tn);
+            cli_jb_putc(o, ' ');
         }
         arg_value(o, a, 0);
     }
-    putc('}', o);
+    cli_jb_putc(o, '}');
 }
 
 /* ---- one record ------------------------------------------------------------------- */
 
 /* Opens a line with the fields every record has: offset, kind, provider context. */
-static void begin(const dump_t *d, uint64_t offset, const char *kind, int has_provider, uint32_t provider) {
-    FILE *o = d->out;
+static void begin(dump_t *d, uint64_t offset, const char *kind, int has_provider, uint32_t provider) {
+    cli_jbuf_t *o = &d->o;
     if (d->json) {
         /* provider is null before any provider info/section record (dump contract). */
-        fprintf(o, "{\"offset\":%" PRIu64 ",\"kind\":\"%s\",\"provider\":", offset, kind);
+        LIT(o, "{\"offset\":");
+        cli_jb_u64(o, offset);
+        LIT(o, ",\"kind\":\"");
+        cli_jb_name(o, kind);
+        LIT(o, "\",\"provider\":");
         if (has_provider) {
-            fprintf(o, "%" PRIu32, provider);
+            cli_jb_u64(o, provider);
         } else {
-            fputs("null", o);
+            LIT(o, "null");
         }
     } else {
-        fprintf(o, "%10" PRIu64 "  ", offset);
-        if (has_provider) {
-            fprintf(o, "[p%" PRIu32 "] ", provider);
+        /* The offset right-aligned in 10 columns, as printf's %10 did. */
+        char t[24];
+        char *e = t + sizeof t, *q = e;
+        do {
+            *--q = (char)('0' + offset % 10u);
+            offset /= 10u;
+        } while (offset);
+        for (size_t w = (size_t)(e - q); w < 10; w++) {
+            cli_jb_putc(o, ' ');
         }
-        fputs(kind, o);
+        cli_jb_mem(o, q, (size_t)(e - q));
+        LIT(o, "  ");
+        if (has_provider) {
+            LIT(o, "[p");
+            cli_jb_u64(o, provider);
+            LIT(o, "] ");
+        }
+        cli_jb_name(o, kind);
     }
 }
 
-static void end(const dump_t *d) { fputs(d->json ? "}\n" : "\n", d->out); }
+static void end(dump_t *d) {
+    if (d->json) {
+        LIT(&d->o, "}\n");
+    } else {
+        cli_jb_putc(&d->o, '\n');
+    }
+}
 
 /* One record, its kind's fields in the contract's order. */
 static void record(dump_t *d, const fxt_record_t *rec) {
-    FILE *o = d->out;
+    cli_jbuf_t *o = &d->o;
     begin(d, rec->offset, fxt_record_kind_name(rec->kind), rec->has_provider, rec->provider);
     switch (rec->kind) {
     case FXT_KIND_MAGIC:
         break;
     case FXT_KIND_PROVIDER_INFO:
-        kv_u64(d, "id", rec->u.provider_info.id);
-        kv_str(d, "name", &rec->u.provider_info.name);
+        kv_u64(d, K("id"), rec->u.provider_info.id);
+        kv_str(d, K("name"), &rec->u.provider_info.name);
         break;
     case FXT_KIND_PROVIDER_SECTION:
-        kv_u64(d, "id", rec->u.provider_section.id);
+        kv_u64(d, K("id"), rec->u.provider_section.id);
         break;
     case FXT_KIND_PROVIDER_EVENT:
-        kv_u64(d, "id", rec->u.provider_event.id);
-        kv_u64(d, "event", rec->u.provider_event.event);
+        kv_u64(d, K("id"), rec->u.provider_event.id);
+        kv_u64(d, K("event"), rec->u.provider_event.event);
         break;
     case FXT_KIND_TRACE_INFO:
-        kv_u64(d, "info_type", rec->u.trace_info.info_type);
+        kv_u64(d, K("info_type"), rec->u.trace_info.info_type);
         break;
     case FXT_KIND_INIT:
-        kv_u64(d, "ticks_per_second", rec->u.init.ticks_per_second);
+        kv_u64(d, K("ticks_per_second"), rec->u.init.ticks_per_second);
         break;
     case FXT_KIND_STRING:
-        kv_u64(d, "index", rec->u.string.index);
-        kv_str(d, "value", &rec->u.string.value);
+        kv_u64(d, K("index"), rec->u.string.index);
+        kv_str(d, K("value"), &rec->u.string.value);
         break;
     case FXT_KIND_THREAD:
-        kv_u64(d, "index", rec->u.thread.index);
-        kv_u64(d, "pid", rec->u.thread.pid);
-        kv_u64(d, "tid", rec->u.thread.tid);
+        kv_u64(d, K("index"), rec->u.thread.index);
+        kv_u64(d, K("pid"), rec->u.thread.pid);
+        kv_u64(d, K("tid"), rec->u.thread.tid);
         break;
     case FXT_KIND_EVENT: {
         unsigned t = rec->u.event.type;
         if (d->json) {
-            fprintf(o, ",\"event\":\"%s\"", fxt_event_type_name(t));
+            LIT(o, ",\"event\":\"");
+            cli_jb_name(o, fxt_event_type_name(t));
+            cli_jb_putc(o, '"');
         } else {
-            fprintf(o, " %s", fxt_event_type_name(t));
+            cli_jb_putc(o, ' ');
+            cli_jb_name(o, fxt_event_type_name(t));
         }
-        kv_u64(d, "ts", rec->u.event.ts);
-        kv_thread(d, "pid", "tid", &rec->u.event.thread);
-        kv_str(d, "category", &rec->u.event.category);
-        kv_str(d, "name", &rec->u.event.name);
+        kv_u64(d, K("ts"), rec->u.event.ts);
+        kv_thread(d, K("pid"), K("tid"), &rec->u.event.thread);
+        kv_str(d, K("category"), &rec->u.event.category);
+        kv_str(d, K("name"), &rec->u.event.name);
         /* Only counters and async/flow events carry an id word (spec: Event record). */
         if (t == FXT_EVENT_COUNTER || (t >= FXT_EVENT_ASYNC_BEGIN && t <= FXT_EVENT_FLOW_END)) {
-            kv_u64(d, "id", rec->u.event.id);
+            kv_u64(d, K("id"), rec->u.event.id);
         }
         if (t == FXT_EVENT_DURATION_COMPLETE) {
             /* The extra word is the end timestamp, not a duration (spec-notes). */
-            kv_u64(d, "end_ts", rec->u.event.end_ts);
+            kv_u64(d, K("end_ts"), rec->u.event.end_ts);
         }
         args(d, rec);
         break;
     }
     case FXT_KIND_BLOB:
-        kv_str(d, "name", &rec->u.blob.name);
-        kv_u64(d, "blob_type", rec->u.blob.blob_type);
-        kv_u64(d, "size", rec->u.blob.size);
+        kv_str(d, K("name"), &rec->u.blob.name);
+        kv_u64(d, K("blob_type"), rec->u.blob.blob_type);
+        kv_u64(d, K("size"), rec->u.blob.size);
         break;
     case FXT_KIND_USERSPACE_OBJECT:
-        key(d, "pid");
+        key(d, K("pid"));
         /* The process ref is a thread ref, of which only the pid is meaningful (spec-notes). */
         if (rec->u.userspace_object.process.resolved) {
-            u64(o, rec->u.userspace_object.process.pid);
+            cli_jb_u64(o, rec->u.userspace_object.process.pid);
         } else {
-            fputs("null", o);
+            LIT(o, "null");
         }
-        key(d, "ptr");
-        fprintf(o, d->json ? "%" PRIu64 : "0x%" PRIx64, rec->u.userspace_object.ptr);
-        kv_str(d, "name", &rec->u.userspace_object.name);
+        key(d, K("ptr"));
+        pointer(o, rec->u.userspace_object.ptr, d->json);
+        kv_str(d, K("name"), &rec->u.userspace_object.name);
         args(d, rec);
         break;
     case FXT_KIND_KERNEL_OBJECT:
-        kv_u64(d, "koid", rec->u.kernel_object.koid);
-        kv_u64(d, "obj_type", rec->u.kernel_object.obj_type);
-        kv_str(d, "name", &rec->u.kernel_object.name);
+        kv_u64(d, K("koid"), rec->u.kernel_object.koid);
+        kv_u64(d, K("obj_type"), rec->u.kernel_object.obj_type);
+        kv_str(d, K("name"), &rec->u.kernel_object.name);
         args(d, rec);
         break;
     case FXT_KIND_CONTEXT_SWITCH:
-        kv_u64(d, "ts", rec->u.context_switch.ts);
-        kv_u64(d, "cpu", rec->u.context_switch.cpu);
-        kv_u64(d, "out_state", rec->u.context_switch.out_state);
-        kv_u64(d, "out_tid", rec->u.context_switch.out_tid);
-        kv_u64(d, "in_tid", rec->u.context_switch.in_tid);
+        kv_u64(d, K("ts"), rec->u.context_switch.ts);
+        kv_u64(d, K("cpu"), rec->u.context_switch.cpu);
+        kv_u64(d, K("out_state"), rec->u.context_switch.out_state);
+        kv_u64(d, K("out_tid"), rec->u.context_switch.out_tid);
+        kv_u64(d, K("in_tid"), rec->u.context_switch.in_tid);
         args(d, rec);
         break;
     case FXT_KIND_THREAD_WAKEUP:
-        kv_u64(d, "ts", rec->u.thread_wakeup.ts);
-        kv_u64(d, "cpu", rec->u.thread_wakeup.cpu);
-        kv_u64(d, "tid", rec->u.thread_wakeup.tid);
+        kv_u64(d, K("ts"), rec->u.thread_wakeup.ts);
+        kv_u64(d, K("cpu"), rec->u.thread_wakeup.cpu);
+        kv_u64(d, K("tid"), rec->u.thread_wakeup.tid);
         args(d, rec);
         break;
     case FXT_KIND_LEGACY_CONTEXT_SWITCH:
-        kv_u64(d, "ts", rec->u.legacy_context_switch.ts);
-        kv_u64(d, "cpu", rec->u.legacy_context_switch.cpu);
-        kv_u64(d, "out_state", rec->u.legacy_context_switch.out_state);
-        kv_thread(d, "out_pid", "out_tid", &rec->u.legacy_context_switch.out);
-        kv_thread(d, "in_pid", "in_tid", &rec->u.legacy_context_switch.in);
-        kv_u64(d, "out_prio", rec->u.legacy_context_switch.out_prio);
-        kv_u64(d, "in_prio", rec->u.legacy_context_switch.in_prio);
+        kv_u64(d, K("ts"), rec->u.legacy_context_switch.ts);
+        kv_u64(d, K("cpu"), rec->u.legacy_context_switch.cpu);
+        kv_u64(d, K("out_state"), rec->u.legacy_context_switch.out_state);
+        kv_thread(d, K("out_pid"), K("out_tid"), &rec->u.legacy_context_switch.out);
+        kv_thread(d, K("in_pid"), K("in_tid"), &rec->u.legacy_context_switch.in);
+        kv_u64(d, K("out_prio"), rec->u.legacy_context_switch.out_prio);
+        kv_u64(d, K("in_prio"), rec->u.legacy_context_switch.in_prio);
         break;
     case FXT_KIND_LOG:
-        kv_u64(d, "ts", rec->u.log.ts);
-        kv_thread(d, "pid", "tid", &rec->u.log.thread);
-        kv_str(d, "message", &rec->u.log.message);
+        kv_u64(d, K("ts"), rec->u.log.ts);
+        kv_thread(d, K("pid"), K("tid"), &rec->u.log.thread);
+        kv_str(d, K("message"), &rec->u.log.message);
         break;
     case FXT_KIND_LARGE_BLOB:
-        kv_u64(d, "format", rec->u.large_blob.format);
-        kv_str(d, "category", &rec->u.large_blob.category);
-        kv_str(d, "name", &rec->u.large_blob.name);
-        kv_u64(d, "size", rec->u.large_blob.size);
+        kv_u64(d, K("format"), rec->u.large_blob.format);
+        kv_str(d, K("category"), &rec->u.large_blob.category);
+        kv_str(d, K("name"), &rec->u.large_blob.name);
+        kv_u64(d, K("size"), rec->u.large_blob.size);
         /* Only format 0 carries a timestamp, thread and arguments (spec: Large BLOB records). */
         if (rec->u.large_blob.format == FXT_LARGE_BLOB_WITH_METADATA) {
-            kv_u64(d, "ts", rec->u.large_blob.ts);
-            kv_thread(d, "pid", "tid", &rec->u.large_blob.thread);
+            kv_u64(d, K("ts"), rec->u.large_blob.ts);
+            kv_thread(d, K("pid"), K("tid"), &rec->u.large_blob.thread);
             args(d, rec);
         }
         break;
     case FXT_KIND_UNKNOWN:
     default:
-        kv_u64(d, "type", rec->u.unknown.type);
-        key(d, "subtype");
+        kv_u64(d, K("type"), rec->u.unknown.type);
+        key(d, K("subtype"));
         /* null when the record type itself is unknown, rather than a subtype of a known one. */
         if (rec->u.unknown.has_subtype) {
-            u64(o, rec->u.unknown.subtype);
+            cli_jb_u64(o, rec->u.unknown.subtype);
         } else {
-            fputs("null", o);
+            LIT(o, "null");
         }
-        kv_u64(d, "size_words", rec->u.unknown.size_words);
+        kv_u64(d, K("size_words"), rec->u.unknown.size_words);
         break;
     }
     end(d);
@@ -321,11 +368,16 @@ static void error(dump_t *d, const fxt_reader_t *r) {
     int has = fxt_reader_provider(r, &prov);
     begin(d, dg->offset, "error", has, prov);
     if (d->json) {
-        fputs(",\"message\":", d->out);
-        cli_json_str(d->out, dg->msg, strlen(dg->msg));
-        fprintf(d->out, ",\"x_status\":\"%s\"", fxt_status_name(dg->status));
+        LIT(&d->o, ",\"message\":");
+        cli_jb_str(&d->o, dg->msg, strlen(dg->msg));
+        LIT(&d->o, ",\"x_status\":\"");
+        cli_jb_name(&d->o, fxt_status_name(dg->status));
+        cli_jb_putc(&d->o, '"');
     } else {
-        fprintf(d->out, " %s: %s", fxt_status_name(dg->status), dg->msg);
+        cli_jb_putc(&d->o, ' ');
+        cli_jb_name(&d->o, fxt_status_name(dg->status));
+        LIT(&d->o, ": ");
+        cli_jb_mem(&d->o, dg->msg, strlen(dg->msg));
     }
     end(d);
     d->errors++;
@@ -390,6 +442,7 @@ static int dump_records(dump_t *d, cli_input_t *in, fxt_reader_t *r) {
     }
     /* A read failure is I/O, not damage: flush what was printed before the message. */
     if (got < 0) {
+        cli_jb_flush(&d->o);
         fflush(stdout);
         fprintf(stderr, "fxt dump: %s\n", err);
         return CLI_EXIT_IO;
@@ -402,28 +455,34 @@ static int dump_records(dump_t *d, cli_input_t *in, fxt_reader_t *r) {
 
 /* Opens IN, prints every record, and turns damaged records into exit 1 once output is flushed. */
 static int dump_run(const dump_config_t *cfg) {
-    dump_t d = {stdout, cfg->json, 0, 0};
-    static char obuf[1 << 16];
-    /* Fully buffered: one line per record, often millions. */
-    setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-
+    /* One line per record, often millions: formatted into a 1 MiB buffer that reaches
+     * stdout in whole blocks. */
+    dump_t d = {{fxt_sink_file(stdout), malloc(CLI_JB_CAP), 0, 0, 0, 0}, cfg->json, 0, 0};
+    if (d.o.p == NULL) {
+        fprintf(stderr, "fxt dump: out of memory\n");
+        return CLI_EXIT_LIMIT;
+    }
     char err[512];
     cli_input_t *in;
     if (cli_input_open(cfg->in, &in, err, sizeof err) != 0) {
+        free(d.o.p);
         fprintf(stderr, "fxt dump: %s\n", err);
         return CLI_EXIT_IO;
     }
     fxt_reader_t *r;
     if (fxt_reader_create(NULL, &r) != FXT_OK) {
         cli_input_close(in);
+        free(d.o.p);
         fprintf(stderr, "fxt dump: out of memory\n");
         return CLI_EXIT_LIMIT;
     }
     int rc = dump_records(&d, in, r);
     fxt_reader_destroy(r);
     cli_input_close(in);
+    cli_jb_flush(&d.o);
+    free(d.o.p);
     /* A write error (e.g. a closed pipe or a full disk) must not pass as success. */
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    if (d.o.err || fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "fxt dump: error writing output\n");
         return CLI_EXIT_IO;
     }

@@ -27,18 +27,6 @@
 #include "cli_map.h"
 #include "cli_trace.h"
 
-/* Buffered output into a sink: the JSON output (cli_output_t, so .gz/.zst compress)
- * or the temporary file holding the system events. */
-typedef struct jbuf jbuf_t;
-struct jbuf {
-    fxt_sink_t sink;
-    char *p;
-    size_t n;
-    size_t cap; /* 0: JB_CAP, flushed to the sink when full */
-    int grow;   /* a memory-only buffer (a thread's open begins): grows instead of flushing */
-    int err;    /* a write failed (or, growing, out of memory): stop converting */
-};
-
 __extension__ typedef unsigned __int128 u128;
 
 /* Where scheduling records go (docs/json.md, "Scheduling records"). */
@@ -58,16 +46,16 @@ typedef struct jframe {
 #define JSON_MAX_DEPTH 4096
 
 typedef struct jthread {
-    jbuf_t text; /* growing: the heads and arguments of the open begins */
+    cli_jbuf_t text; /* growing: the heads and arguments of the open begins */
     jframe_t *f;
     uint32_t depth, cap;
     uint32_t deep; /* begins past JSON_MAX_DEPTH written as "B", whose "E" are still to come */
 } jthread_t;
 
 typedef struct jctx {
-    jbuf_t out;
-    jbuf_t sys; /* system events, spilled to a temporary file */
-    int sysfmt; /* SYS_*: how scheduling records are written */
+    cli_jbuf_t out;
+    cli_jbuf_t sys; /* system events, spilled to a temporary file */
+    int sysfmt;     /* SYS_*: how scheduling records are written */
     int sys_on;
     uint64_t nevents, nsys, nmeta, skipped, errors, overflows, unmatched_ends, unclosed;
     int first_sys;
@@ -84,107 +72,6 @@ typedef struct jctx {
 
 /* ---- output: a large buffer with inline number and string formatting --------------- */
 
-/* 1 MiB per buffer: few sink writes per MB of JSON, still constant memory. */
-#define JB_CAP (1u << 20)
-
-/* The first failed write makes the error sticky: later writes are dropped, the caller reports it. */
-static void jb_write(jbuf_t *b, const void *p, size_t n) {
-    if (!b->err && b->sink.write(b->sink.ctx, p, n) != FXT_OK) {
-        b->err = 1;
-    }
-}
-
-/* Hands the buffered bytes to the sink; called when full and at the end. */
-static void jb_flush(jbuf_t *b) {
-    if (b->n) {
-        jb_write(b, b->p, b->n);
-        b->n = 0;
-    }
-}
-
-/* Grows a memory-only buffer to hold `need` more bytes; 0 when out of memory (sticky). */
-static int jb_grow(jbuf_t *b, size_t need) {
-    size_t ncap = b->cap ? b->cap * 2 : 256;
-    while (ncap - b->n < need) {
-        ncap *= 2;
-    }
-    char *np = realloc(b->p, ncap);
-    if (np == NULL) {
-        b->err = 1;
-        return 0;
-    }
-    b->p = np;
-    b->cap = ncap;
-    return 1;
-}
-
-/* Make room for `need` bytes (need <= JB_CAP); 0 only for a growing buffer out of memory. */
-static inline int jb_room(jbuf_t *b, size_t need) {
-    if (b->grow) {
-        return b->cap - b->n >= need || jb_grow(b, need);
-    }
-    if (JB_CAP - b->n < need) {
-        jb_flush(b);
-    }
-    return 1;
-}
-
-static inline void jb_putc(jbuf_t *b, char c) {
-    if (jb_room(b, 1)) {
-        b->p[b->n++] = c;
-    }
-}
-
-static inline void jb_mem(jbuf_t *b, const void *s, size_t len) {
-    /* Larger than the buffer (a big blob or string): written straight to the sink after a flush. */
-    if (len > JB_CAP && !b->grow) {
-        jb_flush(b);
-        jb_write(b, s, len);
-        return;
-    }
-    if (jb_room(b, len)) {
-        memcpy(b->p + b->n, s, len);
-        b->n += len;
-    }
-}
-
-#define JB_LIT(b, lit) jb_mem((b), (lit), sizeof(lit) - 1)
-
-/* Hand-rolled decimal, no printf: formatting is per event (docs/json.md, Performance). */
-static inline void jb_u64(jbuf_t *b, uint64_t v) {
-    char tmp[24];
-    char *e = tmp + sizeof tmp, *q = e;
-    do {
-        *--q = (char)('0' + v % 10u);
-        v /= 10u;
-    } while (v);
-    jb_mem(b, q, (size_t)(e - q));
-}
-
-static inline void jb_i64(jbuf_t *b, int64_t v) {
-    if (v < 0) {
-        jb_putc(b, '-');
-        /* Negated in unsigned arithmetic: -INT64_MIN overflows int64_t. */
-        jb_u64(b, (uint64_t)0 - (uint64_t)v);
-    } else {
-        jb_u64(b, (uint64_t)v);
-    }
-}
-
-/* 0x-prefixed lower-case hex: the spelling of ids and pointers in docs/json.md. */
-static inline void jb_hex(jbuf_t *b, uint64_t v) {
-    static const char hx[] = "0123456789abcdef";
-    char tmp[20];
-    char *e = tmp + sizeof tmp, *q = e;
-    do {
-        *--q = hx[v & 15u];
-        v >>= 4;
-    } while (v);
-    *--q = 'x';
-    *--q = '0';
-    jb_mem(b, q, (size_t)(e - q));
-}
-
 /* Nanoseconds of a tick count, exact (rounded down) for any tick rate, in 128 bits. */
 static inline u128 ticks_ns(uint64_t ticks, uint64_t tps) {
     if (tps == 1000000000u || tps == 0) {
@@ -197,9 +84,9 @@ static inline u128 ticks_ns(uint64_t ticks, uint64_t tps) {
 static inline uint64_t sat64(u128 v) { return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v; }
 
 /* Timestamps in ns can exceed 64 bits after tick conversion (ticks * 1e9 / tps), so print 128. */
-static void jb_u128(jbuf_t *b, u128 v) {
+static void jb_u128(cli_jbuf_t *b, u128 v) {
     if (v <= UINT64_MAX) {
-        jb_u64(b, (uint64_t)v);
+        cli_jb_u64(b, (uint64_t)v);
         return;
     }
     char tmp[48];
@@ -208,11 +95,11 @@ static void jb_u128(jbuf_t *b, u128 v) {
         *--q = (char)('0' + (unsigned)(v % 10u));
         v /= 10u;
     } while (v);
-    jb_mem(b, q, (size_t)(e - q));
+    cli_jb_mem(b, q, (size_t)(e - q));
 }
 
 /* Nanoseconds as decimal microseconds with only the needed fraction digits: 1234.5, 7, 0.001. */
-static void jb_us(jbuf_t *b, u128 ns) {
+static void jb_us(cli_jbuf_t *b, u128 ns) {
     jb_u128(b, ns / 1000u);
     unsigned frac = (unsigned)(ns % 1000u);
     if (frac) {
@@ -222,77 +109,47 @@ static void jb_us(jbuf_t *b, u128 ns) {
         while (t[len - 1] == '0') {
             len--;
         }
-        jb_mem(b, t, len);
+        cli_jb_mem(b, t, len);
     }
 }
 
 /* A duration in µs; negative when a complete event ends before it starts (docs/json.md). */
-static void jb_us_signed(jbuf_t *b, u128 from, u128 to) {
+static void jb_us_signed(cli_jbuf_t *b, u128 from, u128 to) {
     if (to >= from) {
         jb_us(b, to - from);
     } else {
-        jb_putc(b, '-');
+        cli_jb_putc(b, '-');
         jb_us(b, from - to);
     }
 }
 
-static void jb_put(void *b, const char *p, size_t n) { jb_mem(b, p, n); }
-
-/* A JSON string: plain text is copied directly; anything needing escapes or
- * U+FFFD replacement goes through cli_json_str (the one definition of the rules). */
-static void jb_str(jbuf_t *b, const char *s, size_t len) {
-    int high = 0;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c == '"' || c == '\\' || c == 0x7f) {
-            goto slow;
-        }
-        high |= c & 0x80;
-    }
-    /* Bytes >= 0x80 are validated once for the whole string, only when present. */
-    if (high && !cli_utf8_valid(s, len)) {
-        goto slow;
-    }
-    if (len + 2 <= JB_CAP && jb_room(b, len + 2)) {
-        b->p[b->n++] = '"';
-        memcpy(b->p + b->n, s, len);
-        b->n += len;
-        b->p[b->n++] = '"';
-        return;
-    }
-slow:
-    cli_json_str_to(jb_put, b, s, len);
+static inline void jb_fstr(cli_jbuf_t *b, fxt_str_t s) {
+    cli_jb_str(b, s.ptr ? s.ptr : "", s.ptr ? s.len : 0);
 }
 
-static inline void jb_fstr(jbuf_t *b, fxt_str_t s) { jb_str(b, s.ptr ? s.ptr : "", s.ptr ? s.len : 0); }
-
 /* A double as a JSON number that reads back to the same binary64 (docs/json.md, Arguments). */
-static void jb_double(jbuf_t *b, double v) {
+static void jb_double(cli_jbuf_t *b, double v) {
     /* NaN (v != v) or an infinity: JSON has no such numbers. */
     if (v != v || v > 1.7976931348623157e308 || v < -1.7976931348623157e308 || (v == 0 && signbit(v))) {
         char t[CLI_JSON_DOUBLE_MAX];
-        jb_mem(b, t, cli_json_double_fmt(t, v)); /* NaN, infinities, -0.0: the shared spelling */
+        cli_jb_mem(b, t, cli_json_double_fmt(t, v)); /* NaN, infinities, -0.0: the shared spelling */
         return;
     }
     char buf[40];
     if (v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v &&
         !(v == 0 && signbit(v))) {
-        jb_i64(b, (int64_t)v); /* integral values below 2^53 in magnitude: exact as integers */
+        cli_jb_i64(b, (int64_t)v); /* integral values below 2^53 in magnitude: exact as integers */
         return;
     }
     /* 15 significant digits when they read back exactly (values written by people),
      * else 17 (always exact); skipping the 16-digit attempt saves a format and a parse */
-    int len = snprintf(buf, sizeof buf, "%.15g", v);
-    if (strtod(buf, NULL) != v) {
-        len = snprintf(buf, sizeof buf, "%.17g", v);
-    }
-    jb_mem(b, buf, (size_t)len);
+    cli_jb_mem(b, buf, cli_json_double_g15_17(buf, v));
 }
 
 /* Standard base64 with '=' padding, for the "blob" key of fidl:blob large blobs. */
-static void jb_b64(jbuf_t *b, const uint8_t *p, uint64_t n) {
+static void jb_b64(cli_jbuf_t *b, const uint8_t *p, uint64_t n) {
     static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    jb_putc(b, '"');
+    cli_jb_putc(b, '"');
     for (uint64_t i = 0; i < n; i += 3) {
         uint32_t v = (uint32_t)p[i] << 16;
         if (i + 1 < n) {
@@ -303,9 +160,9 @@ static void jb_b64(jbuf_t *b, const uint8_t *p, uint64_t n) {
         }
         char q[4] = {tbl[(v >> 18) & 63], tbl[(v >> 12) & 63], i + 1 < n ? tbl[(v >> 6) & 63] : '=',
                      i + 2 < n ? tbl[v & 63] : '='};
-        jb_mem(b, q, 4);
+        cli_jb_mem(b, q, 4);
     }
-    jb_putc(b, '"');
+    cli_jb_putc(b, '"');
 }
 
 /* ---- filters and time ------------------------------------------------------------- */
@@ -325,7 +182,7 @@ static void note_time(jctx_t *j, u128 ns) {
 
 /* A "ts" value: absolute, or relative to the base (negative for a record written later in
  * the file than the first one but earlier in time). */
-static void jb_ts(jctx_t *j, jbuf_t *o, u128 ns) {
+static void jb_ts(jctx_t *j, cli_jbuf_t *o, u128 ns) {
     if (j->rel_time) {
         jb_us_signed(o, j->base_ns, ns);
     } else {
@@ -338,15 +195,15 @@ static void jb_ts(jctx_t *j, jbuf_t *o, u128 ns) {
 /* Elements of traceEvents are separated by commas; the first needs none. */
 static void begin_event(jctx_t *j) {
     if (j->nevents + j->nmeta > 0) {
-        jb_putc(&j->out, ',');
+        cli_jb_putc(&j->out, ',');
     }
-    jb_putc(&j->out, '\n');
+    cli_jb_putc(&j->out, '\n');
 }
 
 /* ,"args":{...} with every argument of a known type (empty when there are none); with
  * `open`, the object was opened by the caller: arguments continue it and it is closed.
  * Returns how many were written. */
-static unsigned write_args(jbuf_t *o, const fxt_record_t *rec, const char *extra_key, fxt_str_t extra,
+static unsigned write_args(cli_jbuf_t *o, const fxt_record_t *rec, const char *extra_key, fxt_str_t extra,
                            int open) {
     unsigned written = open ? 1 : 0;
     for (unsigned i = 0; i < rec->nargs; i++) {
@@ -355,27 +212,27 @@ static unsigned write_args(jbuf_t *o, const fxt_record_t *rec, const char *extra
             continue; /* unknown argument types have no JSON form */
         }
         if (written++) {
-            jb_putc(o, ',');
+            cli_jb_putc(o, ',');
         } else {
-            JB_LIT(o, ",\"args\":{");
+            CLI_JB_LIT(o, ",\"args\":{");
         }
         jb_fstr(o, a->name);
-        jb_putc(o, ':');
+        cli_jb_putc(o, ':');
         switch (a->type) {
         case FXT_ARG_NULL:
-            JB_LIT(o, "null");
+            CLI_JB_LIT(o, "null");
             break;
         case FXT_ARG_INT32:
-            jb_i64(o, a->v.i32);
+            cli_jb_i64(o, a->v.i32);
             break;
         case FXT_ARG_UINT32:
-            jb_u64(o, a->v.u32);
+            cli_jb_u64(o, a->v.u32);
             break;
         case FXT_ARG_INT64:
-            jb_i64(o, a->v.i64);
+            cli_jb_i64(o, a->v.i64);
             break;
         case FXT_ARG_UINT64:
-            jb_u64(o, a->v.u64);
+            cli_jb_u64(o, a->v.u64);
             break;
         case FXT_ARG_DOUBLE:
             jb_double(o, a->v.f64);
@@ -384,20 +241,20 @@ static unsigned write_args(jbuf_t *o, const fxt_record_t *rec, const char *extra
             jb_fstr(o, a->str);
             break;
         case FXT_ARG_POINTER:
-            jb_putc(o, '"');
-            jb_hex(o, a->v.pointer);
-            jb_putc(o, '"');
+            cli_jb_putc(o, '"');
+            cli_jb_hex(o, a->v.pointer);
+            cli_jb_putc(o, '"');
             break;
         case FXT_ARG_KOID:
-            JB_LIT(o, "\"#");
-            jb_u64(o, a->v.koid);
-            jb_putc(o, '"');
+            CLI_JB_LIT(o, "\"#");
+            cli_jb_u64(o, a->v.koid);
+            cli_jb_putc(o, '"');
             break;
         case FXT_ARG_BOOL:
             if (a->v.boolean) {
-                JB_LIT(o, "true");
+                CLI_JB_LIT(o, "true");
             } else {
-                JB_LIT(o, "false");
+                CLI_JB_LIT(o, "false");
             }
             break;
         default:
@@ -406,39 +263,39 @@ static unsigned write_args(jbuf_t *o, const fxt_record_t *rec, const char *extra
     }
     if (extra_key != NULL) {
         if (written++) {
-            jb_putc(o, ',');
+            cli_jb_putc(o, ',');
         } else {
-            JB_LIT(o, ",\"args\":{");
+            CLI_JB_LIT(o, ",\"args\":{");
         }
-        jb_putc(o, '"');
-        jb_mem(o, extra_key, strlen(extra_key));
-        JB_LIT(o, "\":");
+        cli_jb_putc(o, '"');
+        cli_jb_mem(o, extra_key, strlen(extra_key));
+        CLI_JB_LIT(o, "\":");
         jb_fstr(o, extra);
     }
     if (written) {
-        jb_putc(o, '}');
+        cli_jb_putc(o, '}');
     } else {
         /* "args" on every event, as Chrome writes them: DevTools reads args of some event
          * names (an instant named DrawFrame) without checking that they exist */
-        JB_LIT(o, ",\"args\":{}");
+        CLI_JB_LIT(o, ",\"args\":{}");
     }
     return written - (open ? 1 : 0);
 }
 
 /* Common keys of an event: cat (every event has one: DevTools throws on a missing one),
  * name, ts, pid, tid. */
-static void event_head(jctx_t *j, jbuf_t *o, fxt_str_t cat, fxt_str_t name, u128 ns,
+static void event_head(jctx_t *j, cli_jbuf_t *o, fxt_str_t cat, fxt_str_t name, u128 ns,
                        const fxt_thread_ref_t *t) {
-    JB_LIT(o, "{\"cat\":");
+    CLI_JB_LIT(o, "{\"cat\":");
     jb_fstr(o, cat);
-    JB_LIT(o, ",\"name\":");
+    CLI_JB_LIT(o, ",\"name\":");
     jb_fstr(o, name);
-    JB_LIT(o, ",\"ts\":");
+    CLI_JB_LIT(o, ",\"ts\":");
     jb_ts(j, o, ns);
-    JB_LIT(o, ",\"pid\":");
-    jb_u64(o, t->resolved ? t->pid : 0);
-    JB_LIT(o, ",\"tid\":");
-    jb_u64(o, t->resolved ? t->tid : 0);
+    CLI_JB_LIT(o, ",\"pid\":");
+    cli_jb_u64(o, t->resolved ? t->pid : 0);
+    CLI_JB_LIT(o, ",\"tid\":");
+    cli_jb_u64(o, t->resolved ? t->tid : 0);
 }
 
 /* The open-begin state of the event's thread; NULL (and nomem set) when out of memory. */
@@ -459,9 +316,9 @@ static jthread_t *thread_of(jctx_t *j, const fxt_record_t *rec) {
 static void write_as_is(jctx_t *j, const fxt_record_t *rec, u128 ns, const char *ph) {
     begin_event(j);
     event_head(j, &j->out, rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
-    jb_mem(&j->out, ph, strlen(ph));
+    cli_jb_mem(&j->out, ph, strlen(ph));
     write_args(&j->out, rec, NULL, rec->u.event.name, 0);
-    jb_putc(&j->out, '}');
+    cli_jb_putc(&j->out, '}');
     j->nevents++;
 }
 
@@ -521,20 +378,20 @@ static void on_end(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
     }
     jframe_t *f = &th->f[--th->depth];
     if (f->kept) {
-        jbuf_t *o = &j->out;
+        cli_jbuf_t *o = &j->out;
         begin_event(j);
-        jb_mem(o, th->text.p + f->off, f->args_off - f->off);
-        JB_LIT(o, ",\"ph\":\"X\",\"dur\":");
+        cli_jb_mem(o, th->text.p + f->off, f->args_off - f->off);
+        CLI_JB_LIT(o, ",\"ph\":\"X\",\"dur\":");
         /* Both ends converted the same way so ts + dur is exactly the end's time (docs/json.md). */
         jb_us_signed(o, f->ns, ns);
         if (f->has_args) {
             /* the begin's arguments without their closing brace, continued by the end's */
-            jb_mem(o, th->text.p + f->args_off, th->text.n - f->args_off - 1);
+            cli_jb_mem(o, th->text.p + f->args_off, th->text.n - f->args_off - 1);
             write_args(o, rec, NULL, rec->u.event.name, 1);
         } else {
             write_args(o, rec, NULL, rec->u.event.name, 0);
         }
-        jb_putc(o, '}');
+        cli_jb_putc(o, '}');
         j->nevents++;
     }
     th->text.n = f->off;
@@ -552,10 +409,10 @@ static void json_close_threads(jctx_t *j) {
             }
             size_t end = d + 1 < th->depth ? th->f[d + 1].off : th->text.n;
             begin_event(j);
-            jb_mem(&j->out, th->text.p + f->off, f->args_off - f->off);
-            JB_LIT(&j->out, ",\"ph\":\"B\"");
-            jb_mem(&j->out, th->text.p + f->args_off, end - f->args_off);
-            jb_putc(&j->out, '}');
+            cli_jb_mem(&j->out, th->text.p + f->off, f->args_off - f->off);
+            CLI_JB_LIT(&j->out, ",\"ph\":\"B\"");
+            cli_jb_mem(&j->out, th->text.p + f->args_off, end - f->args_off);
+            cli_jb_putc(&j->out, '}');
             j->nevents++;
             j->unclosed++;
         }
@@ -567,7 +424,7 @@ static void json_close_threads(jctx_t *j) {
 
 /* One event as a Chrome trace event; the ph letters and keys follow the table in docs/json.md. */
 static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
-    jbuf_t *o = &j->out;
+    cli_jbuf_t *o = &j->out;
     /* An event type this spec revision does not define has no ph letter: counted as skipped. */
     if (rec->u.event.type >= FXT_EVENT_TYPE_COUNT) {
         j->skipped++;
@@ -613,25 +470,25 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
         }
         /* "I", not the older "i": DevTools reads only "I" (Perfetto and catapult read both). */
         if (s == FXT_SCOPE_GLOBAL) {
-            JB_LIT(o, ",\"ph\":\"I\",\"s\":\"g\"");
+            CLI_JB_LIT(o, ",\"ph\":\"I\",\"s\":\"g\"");
         } else if (s == FXT_SCOPE_PROCESS) {
-            JB_LIT(o, ",\"ph\":\"I\",\"s\":\"p\"");
+            CLI_JB_LIT(o, ",\"ph\":\"I\",\"s\":\"p\"");
         } else {
-            JB_LIT(o, ",\"ph\":\"I\",\"s\":\"t\"");
+            CLI_JB_LIT(o, ",\"ph\":\"I\",\"s\":\"t\"");
         }
         break;
     }
     case FXT_EVENT_COUNTER:
-        JB_LIT(o, ",\"ph\":\"C\"");
+        CLI_JB_LIT(o, ",\"ph\":\"C\"");
         /* The id key only for a non-zero counter id (docs/json.md mapping). */
         if (rec->u.event.id != 0) {
-            JB_LIT(o, ",\"id\":\"");
-            jb_hex(o, rec->u.event.id);
-            jb_putc(o, '"');
+            CLI_JB_LIT(o, ",\"id\":\"");
+            cli_jb_hex(o, rec->u.event.id);
+            cli_jb_putc(o, '"');
         }
         break;
     case FXT_EVENT_DURATION_COMPLETE:
-        JB_LIT(o, ",\"ph\":\"X\",\"dur\":");
+        CLI_JB_LIT(o, ",\"ph\":\"X\",\"dur\":");
         /* Both ends converted the same way so ts + dur is exactly the end's ts (docs/json.md). */
         jb_us_signed(o, ns, ticks_ns(rec->u.event.end_ts, tps));
         break;
@@ -642,9 +499,9 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
         static const char ph[3] = {'b', 'n', 'e'};
         char head[] = ",\"ph\":\"?\",\"id\":\"";
         head[7] = ph[rec->u.event.type - FXT_EVENT_ASYNC_BEGIN];
-        jb_mem(o, head, sizeof head - 1);
-        jb_hex(o, rec->u.event.id);
-        jb_putc(o, '"');
+        cli_jb_mem(o, head, sizeof head - 1);
+        cli_jb_hex(o, rec->u.event.id);
+        cli_jb_putc(o, '"');
         break;
     }
     case FXT_EVENT_FLOW_BEGIN:
@@ -655,27 +512,27 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
         static const char ph[3] = {'s', 't', 'f'};
         char head[] = ",\"ph\":\"?\",\"bp\":\"e\",\"id\":\"";
         head[7] = ph[rec->u.event.type - FXT_EVENT_FLOW_BEGIN];
-        jb_mem(o, head, sizeof head - 1);
+        cli_jb_mem(o, head, sizeof head - 1);
         /* Flow ids are decimal strings, async ids hex: both as trace2json spells them (docs/json.md). */
-        jb_u64(o, rec->u.event.id);
-        jb_putc(o, '"');
+        cli_jb_u64(o, rec->u.event.id);
+        cli_jb_putc(o, '"');
         break;
     }
     default:
         break;
     }
     write_args(o, rec, NULL, rec->u.event.name, 0);
-    jb_putc(o, '}');
+    cli_jb_putc(o, '}');
     j->nevents++;
 }
 
 /* Elements of the spilled systemTraceEvents array, comma-separated like begin_event. */
 static void sys_begin(jctx_t *j) {
     if (!j->first_sys) {
-        jb_putc(&j->sys, ',');
+        cli_jb_putc(&j->sys, ',');
     }
     j->first_sys = 0;
-    jb_putc(&j->sys, '\n');
+    cli_jb_putc(&j->sys, '\n');
 }
 
 /* A named argument's integer value (scheduling weights). */
@@ -728,12 +585,12 @@ static void remember_comm(jctx_t *j, uint64_t tid, fxt_str_t name) {
 static void sys_comm(jctx_t *j, uint64_t tid) {
     const comm_t *c = tid ? cli_map_get_u64(&j->comms, tid, 0, 0) : NULL;
     if (c != NULL && c->s[0]) {
-        jb_mem(&j->sys, c->s, strlen(c->s));
+        cli_jb_mem(&j->sys, c->s, strlen(c->s));
     } else if (tid == 0) {
-        JB_LIT(&j->sys, "<idle>");
+        CLI_JB_LIT(&j->sys, "<idle>");
     } else {
-        JB_LIT(&j->sys, "tid-");
-        jb_u64(&j->sys, tid);
+        CLI_JB_LIT(&j->sys, "tid-");
+        cli_jb_u64(&j->sys, tid);
     }
 }
 
@@ -756,14 +613,14 @@ static const char *sys_state(uint64_t st) {
 /* The start of one systrace line, "<comm>-<tid> [cpu] .... <sec.usec>: <what>: ", inside the
  * systemTraceEvents string; ftrace prints microseconds, so the nanoseconds are cut. */
 static void sys_line(jctx_t *j, uint64_t tid, uint64_t cpu, u128 ns, const char *what) {
-    jbuf_t *o = &j->sys;
+    cli_jbuf_t *o = &j->sys;
     sys_comm(j, tid);
-    jb_putc(o, '-');
-    jb_u64(o, tid);
-    JB_LIT(o, " [");
+    cli_jb_putc(o, '-');
+    cli_jb_u64(o, tid);
+    CLI_JB_LIT(o, " [");
     char c3[3] = {(char)('0' + cpu / 100 % 10), (char)('0' + cpu / 10 % 10), (char)('0' + cpu % 10)};
-    jb_mem(o, c3, 3);
-    JB_LIT(o, "] .... ");
+    cli_jb_mem(o, c3, 3);
+    CLI_JB_LIT(o, "] .... ");
     u128 t = ns;
     if (j->rel_time) {
         t = ns >= j->base_ns ? ns - j->base_ns : 0; /* ftrace times cannot be negative */
@@ -774,10 +631,10 @@ static void sys_line(jctx_t *j, uint64_t tid, uint64_t cpu, u128 ns, const char 
     for (int k = 6; k > 0; k--, us /= 10) {
         f[k] = (char)('0' + us % 10);
     }
-    jb_mem(o, f, 7);
-    JB_LIT(o, ": ");
-    jb_mem(o, what, strlen(what));
-    JB_LIT(o, ": ");
+    cli_jb_mem(o, f, 7);
+    CLI_JB_LIT(o, ": ");
+    cli_jb_mem(o, what, strlen(what));
+    CLI_JB_LIT(o, ": ");
 }
 
 /* A priority as ftrace's 32-bit prio: -1 when absent or out of range. */
@@ -786,23 +643,23 @@ static int64_t sys_prio(int found, int64_t v) { return found && v >= INT32_MIN &
 /* One sched_switch line; prio -1 when the record has none (ftrace prints what it has). */
 static void sys_switch(jctx_t *j, u128 ns, uint64_t cpu, uint64_t out_tid, uint64_t out_state,
                        int64_t out_prio, uint64_t in_tid, int64_t in_prio) {
-    jbuf_t *o = &j->sys;
+    cli_jbuf_t *o = &j->sys;
     sys_line(j, out_tid, cpu, ns, "sched_switch");
-    JB_LIT(o, "prev_comm=");
+    CLI_JB_LIT(o, "prev_comm=");
     sys_comm(j, out_tid);
-    JB_LIT(o, " prev_pid=");
-    jb_u64(o, out_tid);
-    JB_LIT(o, " prev_prio=");
-    jb_i64(o, out_prio);
-    JB_LIT(o, " prev_state=");
-    jb_mem(o, sys_state(out_state), 1);
-    JB_LIT(o, " ==> next_comm=");
+    CLI_JB_LIT(o, " prev_pid=");
+    cli_jb_u64(o, out_tid);
+    CLI_JB_LIT(o, " prev_prio=");
+    cli_jb_i64(o, out_prio);
+    CLI_JB_LIT(o, " prev_state=");
+    cli_jb_mem(o, sys_state(out_state), 1);
+    CLI_JB_LIT(o, " ==> next_comm=");
     sys_comm(j, in_tid);
-    JB_LIT(o, " next_pid=");
-    jb_u64(o, in_tid);
-    JB_LIT(o, " next_prio=");
-    jb_i64(o, in_prio);
-    JB_LIT(o, "\\n");
+    CLI_JB_LIT(o, " next_pid=");
+    cli_jb_u64(o, in_tid);
+    CLI_JB_LIT(o, " next_prio=");
+    cli_jb_i64(o, in_prio);
+    CLI_JB_LIT(o, "\\n");
 }
 
 /* Scheduling records: systrace text lines (default, the form Perfetto's JSON importer reads)
@@ -817,7 +674,7 @@ static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     if (!j->sys_on) {
         return;
     }
-    jbuf_t *o = &j->sys;
+    cli_jbuf_t *o = &j->sys;
     int64_t v, w;
     if (j->sysfmt == SYS_SYSTRACE) {
         uint64_t t1 = rec->kind == FXT_KIND_LEGACY_CONTEXT_SWITCH ? rec->u.legacy_context_switch.out.tid
@@ -846,16 +703,16 @@ static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
         } else {
             /* The waker is not recorded: the line is attributed to the idle task. */
             sys_line(j, 0, rec->u.thread_wakeup.cpu, ns, "sched_wakeup");
-            JB_LIT(o, "comm=");
+            CLI_JB_LIT(o, "comm=");
             sys_comm(j, rec->u.thread_wakeup.tid);
-            JB_LIT(o, " pid=");
-            jb_u64(o, rec->u.thread_wakeup.tid);
-            JB_LIT(o, " prio=");
+            CLI_JB_LIT(o, " pid=");
+            cli_jb_u64(o, rec->u.thread_wakeup.tid);
+            CLI_JB_LIT(o, " prio=");
             int fv = find_int_arg(rec, "priority", &v) || find_int_arg(rec, "weight", &v);
-            jb_i64(o, sys_prio(fv, v));
-            JB_LIT(o, " target_cpu=");
-            jb_u64(o, rec->u.thread_wakeup.cpu);
-            JB_LIT(o, "\\n");
+            cli_jb_i64(o, sys_prio(fv, v));
+            CLI_JB_LIT(o, " target_cpu=");
+            cli_jb_u64(o, rec->u.thread_wakeup.cpu);
+            CLI_JB_LIT(o, "\\n");
         }
         j->nsys++;
         return;
@@ -864,58 +721,58 @@ static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     if (rec->kind == FXT_KIND_LEGACY_CONTEXT_SWITCH) {
         const fxt_thread_ref_t *out = &rec->u.legacy_context_switch.out,
                                *in = &rec->u.legacy_context_switch.in;
-        JB_LIT(o, "{\"ph\":\"k\",\"ts\":");
+        CLI_JB_LIT(o, "{\"ph\":\"k\",\"ts\":");
         jb_ts(j, o, ns);
-        JB_LIT(o, ",\"cpu\":");
-        jb_u64(o, rec->u.legacy_context_switch.cpu);
-        JB_LIT(o, ",\"out\":{\"pid\":");
-        jb_u64(o, out->pid);
-        JB_LIT(o, ",\"tid\":");
-        jb_u64(o, out->tid);
-        JB_LIT(o, ",\"state\":");
-        jb_u64(o, rec->u.legacy_context_switch.out_state);
-        JB_LIT(o, ",\"prio\":");
-        jb_u64(o, rec->u.legacy_context_switch.out_prio);
-        JB_LIT(o, "},\"in\":{\"pid\":");
-        jb_u64(o, in->pid);
-        JB_LIT(o, ",\"tid\":");
-        jb_u64(o, in->tid);
-        JB_LIT(o, ",\"prio\":");
-        jb_u64(o, rec->u.legacy_context_switch.in_prio);
-        JB_LIT(o, "}}");
+        CLI_JB_LIT(o, ",\"cpu\":");
+        cli_jb_u64(o, rec->u.legacy_context_switch.cpu);
+        CLI_JB_LIT(o, ",\"out\":{\"pid\":");
+        cli_jb_u64(o, out->pid);
+        CLI_JB_LIT(o, ",\"tid\":");
+        cli_jb_u64(o, out->tid);
+        CLI_JB_LIT(o, ",\"state\":");
+        cli_jb_u64(o, rec->u.legacy_context_switch.out_state);
+        CLI_JB_LIT(o, ",\"prio\":");
+        cli_jb_u64(o, rec->u.legacy_context_switch.out_prio);
+        CLI_JB_LIT(o, "},\"in\":{\"pid\":");
+        cli_jb_u64(o, in->pid);
+        CLI_JB_LIT(o, ",\"tid\":");
+        cli_jb_u64(o, in->tid);
+        CLI_JB_LIT(o, ",\"prio\":");
+        cli_jb_u64(o, rec->u.legacy_context_switch.in_prio);
+        CLI_JB_LIT(o, "}}");
     } else if (rec->kind == FXT_KIND_CONTEXT_SWITCH) {
-        JB_LIT(o, "{\"ph\":\"k\",\"ts\":");
+        CLI_JB_LIT(o, "{\"ph\":\"k\",\"ts\":");
         jb_ts(j, o, ns);
-        JB_LIT(o, ",\"cpu\":");
-        jb_u64(o, rec->u.context_switch.cpu);
-        JB_LIT(o, ",\"out\":{\"tid\":");
-        jb_u64(o, rec->u.context_switch.out_tid);
-        JB_LIT(o, ",\"state\":");
-        jb_u64(o, rec->u.context_switch.out_state);
+        CLI_JB_LIT(o, ",\"cpu\":");
+        cli_jb_u64(o, rec->u.context_switch.cpu);
+        CLI_JB_LIT(o, ",\"out\":{\"tid\":");
+        cli_jb_u64(o, rec->u.context_switch.out_tid);
+        CLI_JB_LIT(o, ",\"state\":");
+        cli_jb_u64(o, rec->u.context_switch.out_state);
         /* The current context switch record has no priority field: Fuchsia puts weights in arguments. */
         if (find_int_arg(rec, "outgoing_weight", &v)) {
-            JB_LIT(o, ",\"prio\":");
-            jb_i64(o, v);
+            CLI_JB_LIT(o, ",\"prio\":");
+            cli_jb_i64(o, v);
         }
-        JB_LIT(o, "},\"in\":{\"tid\":");
-        jb_u64(o, rec->u.context_switch.in_tid);
+        CLI_JB_LIT(o, "},\"in\":{\"tid\":");
+        cli_jb_u64(o, rec->u.context_switch.in_tid);
         if (find_int_arg(rec, "incoming_weight", &v)) {
-            JB_LIT(o, ",\"prio\":");
-            jb_i64(o, v);
+            CLI_JB_LIT(o, ",\"prio\":");
+            cli_jb_i64(o, v);
         }
-        JB_LIT(o, "}}");
+        CLI_JB_LIT(o, "}}");
     } else {
-        JB_LIT(o, "{\"ph\":\"w\",\"ts\":");
+        CLI_JB_LIT(o, "{\"ph\":\"w\",\"ts\":");
         jb_ts(j, o, ns);
-        JB_LIT(o, ",\"cpu\":");
-        jb_u64(o, rec->u.thread_wakeup.cpu);
-        JB_LIT(o, ",\"tid\":");
-        jb_u64(o, rec->u.thread_wakeup.tid);
+        CLI_JB_LIT(o, ",\"cpu\":");
+        cli_jb_u64(o, rec->u.thread_wakeup.cpu);
+        CLI_JB_LIT(o, ",\"tid\":");
+        cli_jb_u64(o, rec->u.thread_wakeup.tid);
         if (find_int_arg(rec, "weight", &v)) {
-            JB_LIT(o, ",\"prio\":");
-            jb_i64(o, v);
+            CLI_JB_LIT(o, ",\"prio\":");
+            cli_jb_i64(o, v);
         }
-        jb_putc(o, '}');
+        cli_jb_putc(o, '}');
     }
     j->nsys++;
 }
@@ -924,27 +781,27 @@ static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
  * sort index (the order names first appear) so viewers keep the trace's order. */
 static void meta_event(jctx_t *j, const char *what, uint64_t pid, uint64_t tid, fxt_str_t name,
                        uint64_t sort_index) {
-    jbuf_t *o = &j->out;
+    cli_jbuf_t *o = &j->out;
     for (int k = 0; k < 2; k++) {
         begin_event(j);
-        JB_LIT(o, "{\"cat\":\"__metadata\",\"ph\":\"M\",\"name\":\"");
-        jb_mem(o, what, strlen(what));
+        CLI_JB_LIT(o, "{\"cat\":\"__metadata\",\"ph\":\"M\",\"name\":\"");
+        cli_jb_mem(o, what, strlen(what));
         if (k) {
-            JB_LIT(o, "_sort_index\",\"pid\":");
+            CLI_JB_LIT(o, "_sort_index\",\"pid\":");
         } else {
-            JB_LIT(o, "_name\",\"pid\":");
+            CLI_JB_LIT(o, "_name\",\"pid\":");
         }
-        jb_u64(o, pid);
-        JB_LIT(o, ",\"tid\":");
-        jb_u64(o, tid);
+        cli_jb_u64(o, pid);
+        CLI_JB_LIT(o, ",\"tid\":");
+        cli_jb_u64(o, tid);
         if (k) {
-            JB_LIT(o, ",\"args\":{\"sort_index\":");
-            jb_u64(o, sort_index);
+            CLI_JB_LIT(o, ",\"args\":{\"sort_index\":");
+            cli_jb_u64(o, sort_index);
         } else {
-            JB_LIT(o, ",\"args\":{\"name\":");
+            CLI_JB_LIT(o, ",\"args\":{\"name\":");
             jb_fstr(o, name);
         }
-        JB_LIT(o, "}}");
+        CLI_JB_LIT(o, "}}");
         j->nmeta++;
     }
 }
@@ -991,9 +848,9 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         begin_event(j);
         /* An empty category: a log has none, and DevTools throws on an event without "cat". */
         event_head(j, &j->out, nocat, logname, ns, &rec->u.log.thread);
-        JB_LIT(&j->out, ",\"ph\":\"I\",\"s\":\"g\"");
+        CLI_JB_LIT(&j->out, ",\"ph\":\"I\",\"s\":\"g\"");
         write_args(&j->out, rec, "message", rec->u.log.message, 0);
-        jb_putc(&j->out, '}');
+        cli_jb_putc(&j->out, '}');
         j->nevents++;
         break;
     }
@@ -1020,9 +877,9 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
             begin_event(j);
             event_head(j, &j->out, rec->u.large_blob.category, rec->u.large_blob.name, ns,
                        &rec->u.large_blob.thread);
-            JB_LIT(&j->out, ",\"ph\":\"O\",\"id\":\"\",\"blob\":");
+            CLI_JB_LIT(&j->out, ",\"ph\":\"O\",\"id\":\"\",\"blob\":");
             jb_b64(&j->out, rec->u.large_blob.payload, rec->u.large_blob.size);
-            jb_putc(&j->out, '}');
+            cli_jb_putc(&j->out, '}');
             j->nevents++;
         } else {
             j->skipped++;
@@ -1135,25 +992,25 @@ static const cli_spec_t json_spec = {
 /* Ordering: the spill is complete only after traceEvents, so it is copied in at the end. */
 static void json_system_events(jctx_t *j, FILE *spill) {
     if (j->sysfmt == SYS_SYSTRACE) {
-        JB_LIT(&j->out, ",\"systemTraceEvents\":\"# tracer: nop\\n");
+        CLI_JB_LIT(&j->out, ",\"systemTraceEvents\":\"# tracer: nop\\n");
     } else {
-        JB_LIT(&j->out, ",\"systemTraceEvents\":{\"type\":\"fuchsia\",\"events\":[");
+        CLI_JB_LIT(&j->out, ",\"systemTraceEvents\":{\"type\":\"fuchsia\",\"events\":[");
     }
     /* Flush our buffer and stdio's before rewinding, or the tail of the events would be lost. */
-    jb_flush(&j->sys);
+    cli_jb_flush(&j->sys);
     j->sys.err |= fflush(spill) != 0 || ferror(spill);
     rewind(spill);
-    jb_flush(&j->out);
+    cli_jb_flush(&j->out);
     size_t n;
     /* The system buffer is free now: reused as the copy buffer. */
-    while ((n = fread(j->sys.p, 1, JB_CAP, spill)) > 0) {
-        jb_write(&j->out, j->sys.p, n);
+    while ((n = fread(j->sys.p, 1, CLI_JB_CAP, spill)) > 0) {
+        cli_jb_write(&j->out, j->sys.p, n);
     }
     j->sys.err |= ferror(spill) != 0;
     if (j->sysfmt == SYS_SYSTRACE) {
-        jb_putc(&j->out, '"');
+        cli_jb_putc(&j->out, '"');
     } else {
-        JB_LIT(&j->out, "\n]}");
+        CLI_JB_LIT(&j->out, "\n]}");
     }
 }
 
@@ -1183,22 +1040,22 @@ static void json_report(const jctx_t *j, uint64_t bytes) {
 
 /* Convert into j->out (and j->sys when spill is not NULL); returns the exit status. */
 static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
-    JB_LIT(&j->out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+    CLI_JB_LIT(&j->out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
     uint64_t bytes = 0;
     int rc = cli_read_trace("json", cfg->in, NULL, on_record, on_error, j, &bytes);
     json_close_threads(j);
-    JB_LIT(&j->out, "\n]");
+    CLI_JB_LIT(&j->out, "\n]");
     if (spill != NULL) {
         json_system_events(j, spill);
     }
     if (j->rel_time && j->have_base) {
         /* The base, so absolute times can be recovered (viewers ignore this key). */
-        JB_LIT(&j->out, ",\"metadata\":{\"fxt-time-base-ns\":");
+        CLI_JB_LIT(&j->out, ",\"metadata\":{\"fxt-time-base-ns\":");
         jb_u128(&j->out, j->base_ns);
-        jb_putc(&j->out, '}');
+        cli_jb_putc(&j->out, '}');
     }
-    JB_LIT(&j->out, "}\n");
-    jb_flush(&j->out);
+    CLI_JB_LIT(&j->out, "}\n");
+    cli_jb_flush(&j->out);
     /* A write error outranks damaged records: the JSON itself is incomplete. */
     if (j->out.err | j->sys.err) {
         return CLI_EXIT_IO;
@@ -1222,8 +1079,8 @@ static int json_run(const json_config_t *cfg) {
     j.sysfmt = cfg->no_system_events ? SYS_NONE : (int)cfg->system_events;
     j.rel_time = cfg->time_base == 1;
     int sys = j.sysfmt != SYS_NONE;
-    j.out.p = malloc(JB_CAP);
-    j.sys.p = sys ? malloc(JB_CAP) : NULL;
+    j.out.p = malloc(CLI_JB_CAP);
+    j.sys.p = sys ? malloc(CLI_JB_CAP) : NULL;
     if (j.out.p == NULL || (sys && j.sys.p == NULL)) {
         free(j.out.p);
         free(j.sys.p);
