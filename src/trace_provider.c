@@ -69,16 +69,18 @@ static int make_memfd(void) {
 #define SYNC_CHUNKS 4u
 #define POPULATE_STEP ((size_t)256u << 10)
 
-/* 1 while the populating thread works; waited for before the buffer is unmapped
- * and before fork() (a child must not inherit a half-done job, nor sanitizers a
- * vanished running thread). The thread is detached: a program that ends with
- * _exit() leaves no unjoined thread behind. */
-static int g_populating;
+/* The populating thread, joined before the buffer is unmapped and before
+ * fork(): a child must not inherit a half-done job, nor sanitizers a thread
+ * that is still running (LeakSanitizer then hung in forked children at exit,
+ * when the thread had only announced that it was done). Joinable, not
+ * detached, for that reason; one joiner takes it (the callers hold the
+ * session lock, or run in a fork child where it was joined before). */
+static pthread_t g_pop_thread;
+static int g_pop_joinable;
 
 void fxt__trace_populate_join(void) {
-    while (__atomic_load_n(&g_populating, __ATOMIC_ACQUIRE)) {
-        struct timespec d = {0, 100000};
-        nanosleep(&d, NULL);
+    if (__atomic_exchange_n(&g_pop_joinable, 0, __ATOMIC_ACQ_REL)) {
+        pthread_join(g_pop_thread, NULL);
     }
 }
 
@@ -108,7 +110,6 @@ static void *populate_main(void *arg) {
             break;
         }
     }
-    __atomic_store_n(&g_populating, 0, __ATOMIC_RELEASE); /* its last access to the buffer */
     return NULL;
 }
 
@@ -131,17 +132,11 @@ static void populate(void *m, size_t size, size_t now) {
     if (job != NULL) {
         job->p = b + now;
         job->len = size - now;
-        pthread_attr_t a;
-        pthread_t th;
-        pthread_attr_init(&a);
-        pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-        __atomic_store_n(&g_populating, 1, __ATOMIC_RELAXED);
-        if (pthread_create(&th, &a, populate_main, job) == 0) {
+        fxt__trace_populate_join(); /* a previous session's */
+        if (pthread_create(&g_pop_thread, NULL, populate_main, job) == 0) {
+            __atomic_store_n(&g_pop_joinable, 1, __ATOMIC_RELEASE);
             job = NULL;
-        } else {
-            __atomic_store_n(&g_populating, 0, __ATOMIC_RELAXED);
         }
-        pthread_attr_destroy(&a);
     }
     if (job != NULL) {
         free(job);
