@@ -20,7 +20,14 @@ $FXT json demo.fxt -o demo.json
 echo
 echo "== fxt json demo.fxt -o demo.json ($(wc -c < demo.json) bytes)"
 echo
-echo "Open demo.fxt (or demo.json) in https://ui.perfetto.dev (\"Open trace file\") to see it."
+if [ "$(uname -s)" = Linux ] && [ -x ./build/examples/pingpong ]; then
+  echo
+  echo "== fxt record --sched -- build/examples/pingpong 500 (two processes, one archive; the kernel too when root)"
+  $FXT record --sched -o pingpong.fxt -- ./build/examples/pingpong 500
+  $FXT check pingpong.fxt | tail -n 1
+fi
+echo
+echo "Open demo.fxt, pingpong.fxt (or demo.json) in https://ui.perfetto.dev (\"Open trace file\") to see them."
 foreign=../shared/samples/foreign/ftr_counter_malformed.fxt
 if [ -f "$foreign" ]; then
   echo

@@ -340,7 +340,7 @@ static int takes_value(const char *a) {
         const cli_opt_t *o = &record_opts[k];
         int named = (a[1] == '-' && strcmp(a + 2, o->name) == 0) || (a[1] == o->short_name && a[2] == '\0');
         if (named) {
-            return o->kind != CLI_OPT_FLAG;
+            return o->kind != CLI_OPT_FLAG && o->kind != CLI_OPT_OPTIONAL_CHOICE;
         }
     }
     return 0;
