@@ -24,8 +24,9 @@
  *
  * A disabled category costs one load and one predictable branch; the macro's
  * arguments are not evaluated. Define FXT_NO_TRACE to compile every macro out.
- * Category and event names must be string literals or strings that outlive the
- * session (they are interned by address).
+ * A category must be a string literal (a runtime one does not compile). Names may
+ * be literals (interned by address) or runtime strings (taken by content; see
+ * FXT__IS_LIT below and docs/trace.md).
  */
 #ifndef FXT_TRACE_H
 #define FXT_TRACE_H
