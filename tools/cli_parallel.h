@@ -55,4 +55,13 @@ unsigned cli_par_default_jobs(void);
 int cli_read_parallel(const char *cmd, const char *path, const fxt_reader_options_t *opt, unsigned jobs,
                       uint64_t min_range, const cli_par_ops_t *ops, void *ctx, uint64_t *bytes_read);
 
+/*
+ * The same, with ranges at most `max_range` bytes (0 = no limit; FXT_RANGE_BYTES
+ * still wins): for commands whose per-range state grows with the range (fxt
+ * dump's buffered output), so that in-flight memory stays bounded on any input.
+ */
+int cli_read_parallel_max(const char *cmd, const char *path, const fxt_reader_options_t *opt, unsigned jobs,
+                          uint64_t min_range, uint64_t max_range, const cli_par_ops_t *ops, void *ctx,
+                          uint64_t *bytes_read);
+
 #endif
