@@ -6,6 +6,7 @@
 #include <fxt/reader.h>
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -402,14 +403,21 @@ typedef struct dump_range {
     int skipping;
 } dump_range_t;
 
+/* Output buffers of merged ranges, reused: fresh multi-MB buffers cost more in page faults than
+ * formatting the records does. At most 2 x jobs + 2 are in use at once, so a few are kept. */
+#define DUMP_POOL 16
+
 typedef struct dump_ctx {
     cli_jbuf_t out; /* stdout for ranges after the first: cli_jb_write only, sticky error */
     int json;
     uint64_t records, errors;
+    pthread_mutex_t mu; /* guards the pool: taken once per range, not per record */
+    char *pool[DUMP_POOL];
+    size_t pool_cap[DUMP_POOL], npool;
 } dump_ctx_t;
 
 static void *range_new(void *ctx, size_t index) {
-    const dump_ctx_t *c = ctx;
+    dump_ctx_t *c = ctx;
     dump_range_t *g = calloc(1, sizeof *g);
     if (g == NULL) {
         return NULL;
@@ -425,8 +433,30 @@ static void *range_new(void *ctx, size_t index) {
         }
     } else {
         g->d.o.grow = 1; /* memory only until the merge */
+        pthread_mutex_lock(&c->mu);
+        if (c->npool) {
+            c->npool--;
+            g->d.o.p = c->pool[c->npool];
+            g->d.o.cap = c->pool_cap[c->npool];
+        }
+        pthread_mutex_unlock(&c->mu);
     }
     return g;
+}
+
+/* Frees a range, its output buffer back to the pool when there is room. */
+static void range_release(dump_ctx_t *c, dump_range_t *g) {
+    if (g->index != 0 && g->d.o.p != NULL) {
+        pthread_mutex_lock(&c->mu);
+        if (c->npool < DUMP_POOL) {
+            c->pool[c->npool] = g->d.o.p;
+            c->pool_cap[c->npool++] = g->d.o.cap;
+            g->d.o.p = NULL;
+        }
+        pthread_mutex_unlock(&c->mu);
+    }
+    free(g->d.o.p);
+    free(g);
 }
 
 static int on_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
@@ -460,8 +490,7 @@ static int range_out(dump_ctx_t *c, dump_range_t *g) {
     } else if (g->d.o.n) {
         cli_jb_write(&c->out, g->d.o.p, g->d.o.n);
     }
-    free(g->d.o.p);
-    free(g);
+    range_release(c, g);
     return rc;
 }
 
@@ -473,8 +502,7 @@ static void range_free(void *ctx, void *range) {
     if (g->index == 0) {
         (void)range_out(ctx, g);
     } else {
-        free(g->d.o.p);
-        free(g);
+        range_release(ctx, g);
     }
 }
 
@@ -517,9 +545,17 @@ static const cli_spec_t dump_spec = {
 
 /* Reads IN in parallel ranges, prints every record, and turns damaged records into exit 1. */
 static int dump_run(const dump_config_t *cfg) {
-    dump_ctx_t c = {{fxt_sink_file(stdout), NULL, 0, 0, 0, 0}, cfg->json, 0, 0};
+    dump_ctx_t c;
+    memset(&c, 0, sizeof c);
+    c.out.sink = fxt_sink_file(stdout);
+    c.json = cfg->json;
+    pthread_mutex_init(&c.mu, NULL);
     unsigned jobs = cfg->jobs ? cfg->jobs : cli_par_default_jobs();
     int rc = cli_read_parallel_max("dump", cfg->in, NULL, jobs, 0, DUMP_MAX_RANGE, &dump_ops, &c, NULL);
+    while (c.npool) {
+        free(c.pool[--c.npool]);
+    }
+    pthread_mutex_destroy(&c.mu);
     /* A write error (e.g. a closed pipe or a full disk) must not pass as success. */
     if (c.out.err || fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "fxt dump: error writing output\n");
