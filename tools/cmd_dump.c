@@ -520,14 +520,7 @@ static const cli_opt_t dump_opts[] = {
     CLI_FLAG(dump_config_t, json, "json", 0,
              "JSON Lines: one object per record with offset, kind, provider and the kind's fields "
              "(schema: docs/dump.md, the dump contract)"),
-    {.name = "jobs",
-     .short_name = 'j',
-     .kind = CLI_OPT_UINT,
-     CLI_FIELD(dump_config_t, jobs, unsigned),
-     .min = 0,
-     .max = 256,
-     .value_name = "N",
-     .help = "threads decoding ranges of the input (default 0: one per core); output is the same for any N"},
+    CLI_PAR_JOBS_OPT(dump_config_t, jobs),
 };
 
 static const cli_spec_t dump_spec = {
