@@ -295,6 +295,12 @@ static int map_file(const char *path, const uint8_t **data, uint64_t *size) {
 
 int cli_read_parallel(const char *cmd, const char *path, const fxt_reader_options_t *opt, unsigned jobs,
                       uint64_t min_range, const cli_par_ops_t *ops, void *ctx, uint64_t *bytes_read) {
+    return cli_read_parallel_max(cmd, path, opt, jobs, min_range, 0, ops, ctx, bytes_read);
+}
+
+int cli_read_parallel_max(const char *cmd, const char *path, const fxt_reader_options_t *opt, unsigned jobs,
+                          uint64_t min_range, uint64_t max_range, const cli_par_ops_t *ops, void *ctx,
+                          uint64_t *bytes_read) {
     const uint8_t *data;
     uint64_t size;
     map_file(path, &data, &size);
@@ -319,6 +325,7 @@ int cli_read_parallel(const char *cmd, const char *path, const fxt_reader_option
         min_range = DEFAULT_MIN_RANGE;
     }
     uint64_t range_bytes = size / ((uint64_t)jobs * RANGES_PER_JOB);
+    range_bytes = max_range && range_bytes > max_range ? max_range : range_bytes;
     range_bytes = range_bytes < min_range ? min_range : range_bytes;
     par_t p;
     memset(&p, 0, sizeof p);

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli_opts.h"
 #include "cli_trace.h"
 
 typedef struct cli_par_ops {
@@ -43,6 +44,15 @@ typedef struct cli_par_ops {
 /* range_merge's and cli_read_parallel's answer: read again with jobs = 1. */
 #define CLI_PAR_RERUN (-1)
 
+/* The -j, --jobs N option of a command reading with cli_read_parallel (unsigned field f of T). */
+#define CLI_PAR_JOBS_OPT(T, f)                                                                               \
+    {                                                                                                        \
+        .name = "jobs", .short_name = 'j', .kind = CLI_OPT_UINT, CLI_FIELD(T, f, unsigned), .min = 0,        \
+        .max = 256, .value_name = "N",                                                                       \
+        .help = "threads decoding ranges of the input (default 0: one per core); output is the same for "    \
+                "any N"                                                                                      \
+    }
+
 /* Default -j: the number of online processors (1 if unknown). */
 unsigned cli_par_default_jobs(void);
 
@@ -54,5 +64,14 @@ unsigned cli_par_default_jobs(void);
  */
 int cli_read_parallel(const char *cmd, const char *path, const fxt_reader_options_t *opt, unsigned jobs,
                       uint64_t min_range, const cli_par_ops_t *ops, void *ctx, uint64_t *bytes_read);
+
+/*
+ * The same, with ranges at most `max_range` bytes (0 = no limit; FXT_RANGE_BYTES
+ * still wins): for commands whose per-range state grows with the range (fxt
+ * dump's buffered output), so that in-flight memory stays bounded on any input.
+ */
+int cli_read_parallel_max(const char *cmd, const char *path, const fxt_reader_options_t *opt, unsigned jobs,
+                          uint64_t min_range, uint64_t max_range, const cli_par_ops_t *ops, void *ctx,
+                          uint64_t *bytes_read);
 
 #endif

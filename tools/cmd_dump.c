@@ -6,6 +6,7 @@
 #include <fxt/reader.h>
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "cli.h"
 #include "cli_io.h"
 #include "cli_json.h"
+#include "cli_parallel.h"
 
 typedef struct dump {
     cli_jbuf_t o; /* stdout, written in large blocks: no stdio call per field */
@@ -361,8 +363,7 @@ static void record(dump_t *d, const fxt_record_t *rec) {
 }
 
 /* A damaged record as an "error" line, with the library's status name as x_status. */
-static void error(dump_t *d, const fxt_reader_t *r) {
-    const fxt_diag_t *dg = fxt_reader_diag(r);
+static void error(dump_t *d, const fxt_reader_t *r, const fxt_diag_t *dg) {
     uint32_t prov = 0;
     /* The damaged record was read in the current provider context. */
     int has = fxt_reader_provider(r, &prov);
@@ -383,17 +384,143 @@ static void error(dump_t *d, const fxt_reader_t *r) {
     d->errors++;
 }
 
+/* ---- parallel ranges ---------------------------------------------------------------- */
+
+/*
+ * Each range formats its records on its own (cli_parallel.h); the merge writes
+ * them out in range order. Range 0 is always merged first, so it writes
+ * straight to stdout through a 1 MiB buffer; later ranges keep their output in
+ * memory until their merge. Ranges are at most DUMP_MAX_RANGE input bytes and
+ * at most 2 x jobs + 2 are in flight, which bounds the buffered output.
+ */
+#define DUMP_MAX_RANGE (UINT64_C(4) << 20)
+
+typedef struct dump_range {
+    dump_t d;
+    size_t index;
+    /* The reader reports an oversized record when it starts skipping it, and again if the input
+     * ends before its end: one record, one error (the dump contract), so the second is dropped. */
+    int skipping;
+} dump_range_t;
+
+/* Output buffers of merged ranges, reused: fresh multi-MB buffers cost more in page faults than
+ * formatting the records does. At most 2 x jobs + 2 are in use at once, so a few are kept. */
+#define DUMP_POOL 16
+
+typedef struct dump_ctx {
+    cli_jbuf_t out; /* stdout for ranges after the first: cli_jb_write only, sticky error */
+    int json;
+    uint64_t records, errors;
+    pthread_mutex_t mu; /* guards the pool: taken once per range, not per record */
+    char *pool[DUMP_POOL];
+    size_t pool_cap[DUMP_POOL], npool;
+} dump_ctx_t;
+
+static void *range_new(void *ctx, size_t index) {
+    dump_ctx_t *c = ctx;
+    dump_range_t *g = calloc(1, sizeof *g);
+    if (g == NULL) {
+        return NULL;
+    }
+    g->index = index;
+    g->d.json = c->json;
+    if (index == 0) {
+        g->d.o.sink = fxt_sink_file(stdout);
+        g->d.o.p = malloc(CLI_JB_CAP);
+        if (g->d.o.p == NULL) {
+            free(g);
+            return NULL;
+        }
+    } else {
+        g->d.o.grow = 1; /* memory only until the merge */
+        pthread_mutex_lock(&c->mu);
+        if (c->npool) {
+            c->npool--;
+            g->d.o.p = c->pool[c->npool];
+            g->d.o.cap = c->pool_cap[c->npool];
+        }
+        pthread_mutex_unlock(&c->mu);
+    }
+    return g;
+}
+
+/* Frees a range, its output buffer back to the pool when there is room. */
+static void range_release(dump_ctx_t *c, dump_range_t *g) {
+    if (g->index != 0 && g->d.o.p != NULL) {
+        pthread_mutex_lock(&c->mu);
+        if (c->npool < DUMP_POOL) {
+            c->pool[c->npool] = g->d.o.p;
+            c->pool_cap[c->npool++] = g->d.o.cap;
+            g->d.o.p = NULL;
+        }
+        pthread_mutex_unlock(&c->mu);
+    }
+    free(g->d.o.p);
+    free(g);
+}
+
+static int on_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
+    dump_range_t *g = range;
+    (void)r;
+    g->skipping = 0;
+    record(&g->d, rec);
+    return 0;
+}
+
+static void on_error(void *range, fxt_reader_t *r, const fxt_diag_t *dg) {
+    dump_range_t *g = range;
+    /* Only fxt_reader_finish reports FXT_E_TRUNCATED: the end inside the record being skipped. */
+    if (g->skipping && dg->status == FXT_E_TRUNCATED) {
+        return;
+    }
+    g->skipping = dg->status == FXT_E_LIMIT;
+    error(&g->d, r, dg);
+}
+
+/* Adds the range's counts and output to the run; CLI_EXIT_LIMIT when its buffer ran out of memory. */
+static int range_out(dump_ctx_t *c, dump_range_t *g) {
+    int rc = 0;
+    c->records += g->d.records;
+    c->errors += g->d.errors;
+    if (g->index == 0) {
+        cli_jb_flush(&g->d.o);
+        c->out.err |= g->d.o.err;
+    } else if (g->d.o.err) {
+        rc = CLI_EXIT_LIMIT;
+    } else if (g->d.o.n) {
+        cli_jb_write(&c->out, g->d.o.p, g->d.o.n);
+    }
+    range_release(c, g);
+    return rc;
+}
+
+static int range_merge(void *ctx, void *range) { return range_out(ctx, range); }
+
+/* Not merged after a failure: range 0 still prints what it decoded, as a sequential read did. */
+static void range_free(void *ctx, void *range) {
+    dump_range_t *g = range;
+    if (g->index == 0) {
+        (void)range_out(ctx, g);
+    } else {
+        range_release(ctx, g);
+    }
+}
+
+static const cli_par_ops_t dump_ops = {range_new, on_record, on_error, range_merge, range_free};
+
 /* ---- command ------------------------------------------------------------------------ */
 
 typedef struct dump_config {
     const char *in; /* NULL or "-": standard input */
     int json;
+    unsigned jobs;
 } dump_config_t;
 
 static const cli_opt_t dump_opts[] = {
     CLI_FLAG(dump_config_t, json, "json", 0,
              "JSON Lines: one object per record with offset, kind, provider and the kind's fields "
              "(schema: docs/dump.md, the dump contract)"),
+    CLI_PAR_JOBS_OPT(dump_config_t, jobs),
 };
 
 static const cli_spec_t dump_spec = {
@@ -409,88 +536,29 @@ static const cli_spec_t dump_spec = {
     1,
 };
 
-/* Decode every chunk of `in`, printing records and damaged ones; 0 or CLI_EXIT_IO. */
-static int dump_records(dump_t *d, cli_input_t *in, fxt_reader_t *r) {
-    char err[512];
-    fxt_record_t rec;
-    const uint8_t *data;
-    size_t len;
-    int got;
-    /* The reader reports an oversized record when it starts skipping it, and again if the input
-     * ends before its end: one record, one error (the dump contract), so the second is dropped. */
-    int skipping = 0;
-    while ((got = cli_input_read(in, &data, &len, err, sizeof err)) > 0) {
-        fxt_in_buffer_t buf = {data, len, 0};
-        for (;;) {
-            fxt_status st = fxt_reader_next(r, &buf, &rec);
-            if (st == FXT_OK) {
-                skipping = 0;
-                record(d, &rec);
-            } else if (st == FXT_NEED_INPUT) {
-                break;
-            } else if (st == FXT_END) {
-                return 0;
-            } else {
-                /* a damaged record: the reader skips it by its size and goes on */
-                error(d, r);
-                skipping = st == FXT_E_LIMIT;
-                if (st == FXT_E_BAD_RECORD_SIZE) {
-                    return 0; /* the next record's start is unknown: nothing more to read */
-                }
-            }
-        }
-    }
-    /* A read failure is I/O, not damage: flush what was printed before the message. */
-    if (got < 0) {
-        cli_jb_flush(&d->o);
-        fflush(stdout);
-        fprintf(stderr, "fxt dump: %s\n", err);
-        return CLI_EXIT_IO;
-    }
-    if (fxt_reader_finish(r) != FXT_OK && !skipping) {
-        error(d, r); /* the input ended inside a record */
-    }
-    return 0;
-}
-
-/* Opens IN, prints every record, and turns damaged records into exit 1 once output is flushed. */
+/* Reads IN in parallel ranges, prints every record, and turns damaged records into exit 1. */
 static int dump_run(const dump_config_t *cfg) {
-    /* One line per record, often millions: formatted into a 1 MiB buffer that reaches
-     * stdout in whole blocks. */
-    dump_t d = {{fxt_sink_file(stdout), malloc(CLI_JB_CAP), 0, 0, 0, 0}, cfg->json, 0, 0};
-    if (d.o.p == NULL) {
-        fprintf(stderr, "fxt dump: out of memory\n");
-        return CLI_EXIT_LIMIT;
+    dump_ctx_t c;
+    memset(&c, 0, sizeof c);
+    c.out.sink = fxt_sink_file(stdout);
+    c.json = cfg->json;
+    pthread_mutex_init(&c.mu, NULL);
+    unsigned jobs = cfg->jobs ? cfg->jobs : cli_par_default_jobs();
+    int rc = cli_read_parallel_max("dump", cfg->in, NULL, jobs, 0, DUMP_MAX_RANGE, &dump_ops, &c, NULL);
+    while (c.npool) {
+        free(c.pool[--c.npool]);
     }
-    char err[512];
-    cli_input_t *in;
-    if (cli_input_open(cfg->in, &in, err, sizeof err) != 0) {
-        free(d.o.p);
-        fprintf(stderr, "fxt dump: %s\n", err);
-        return CLI_EXIT_IO;
-    }
-    fxt_reader_t *r;
-    if (fxt_reader_create(NULL, &r) != FXT_OK) {
-        cli_input_close(in);
-        free(d.o.p);
-        fprintf(stderr, "fxt dump: out of memory\n");
-        return CLI_EXIT_LIMIT;
-    }
-    int rc = dump_records(&d, in, r);
-    fxt_reader_destroy(r);
-    cli_input_close(in);
-    cli_jb_flush(&d.o);
-    free(d.o.p);
+    pthread_mutex_destroy(&c.mu);
     /* A write error (e.g. a closed pipe or a full disk) must not pass as success. */
-    if (d.o.err || fflush(stdout) != 0 || ferror(stdout)) {
+    if (c.out.err || fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "fxt dump: error writing output\n");
         return CLI_EXIT_IO;
     }
     /* Damaged records still let everything readable print; they only change the exit status. */
-    if (rc == CLI_EXIT_OK && d.errors) {
+    if (rc == CLI_EXIT_OK && c.errors) {
         fprintf(stderr,
                 "fxt dump: %" PRIu64 " damaged record%s (see the error lines); %" PRIu64 " records decoded\n",
-                d.errors, d.errors == 1 ? "" : "s", d.records);
+                c.errors, c.errors == 1 ? "" : "s", c.records);
         rc = CLI_EXIT_DATA;
     }
     return rc;
@@ -506,10 +574,12 @@ const cli_command_t cli_cmd_dump = {
     "dump",
     dump_main,
     "print every record, as text or JSON Lines (--json)",
-    "fxt dump [--json] [IN|-]",
+    "fxt dump [--json] [-j N] [IN|-]",
     "Print every record of an FXT trace, one line per record, in input order.\n"
-    "Reads IN, or standard input when IN is '-' or absent.\n",
+    "Reads IN, or standard input when IN is '-' or absent. A regular file is decoded\n"
+    "in parallel ranges on every core (-j); the output is the same for any -j.\n",
     &dump_spec,
+    "env FXT_RANGE_BYTES: smallest range decoded on its own (default 4 MiB; for tests).\n"
     "Text lines start with the record's byte offset, [pN] for the provider\n"
     "context, and the record kind. Strings are printed as JSON string literals.\n"
     "Damaged records are printed as 'error' lines and reading goes on with the\n"

@@ -649,14 +649,7 @@ static const cli_opt_t stats_opts[] = {
     CLI_FLAG(stats_config_t, tree, "tree", 0, "add the call tree per thread (total and self time per path)"),
     CLI_FLAG(stats_config_t, folded, "folded", 0,
              "print only the call tree as folded stacks (thread;a;b;c self_ns) for flame graphs"),
-    {.name = "jobs",
-     .short_name = 'j',
-     .kind = CLI_OPT_UINT,
-     CLI_FIELD(stats_config_t, jobs, unsigned),
-     .min = 0,
-     .max = 256,
-     .value_name = "N",
-     .help = "threads decoding ranges of the input (default 0: one per core); output is the same for any N"},
+    CLI_PAR_JOBS_OPT(stats_config_t, jobs),
 };
 
 static const cli_spec_t stats_spec = {
