@@ -187,15 +187,12 @@ report(cctx_t *c, int rule, uint64_t offset, const char *kind, const char *fmt, 
 
 /* ---- strings ------------------------------------------------------------------------- */
 
-/* Inline strings are checked here; indexed ones were checked once at their string record.
- * ARGNO > 0 names argument ARGNO's WHAT ("argument 2 name"), spelled out only when reported:
- * formatting it for every argument of every record was most of check's time. */
-static void check_str_arg(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s, unsigned argno,
-                          const char *part) {
-    /* registered strings were checked at their string record */
-    if (!s->unresolved && !fxt_strref_is_inline(s->ref) && s->ref != 0) {
-        return;
-    }
+/* Inline strings are checked here (check_str_slow: out of line, so the common case of a
+ * registered string costs a test, not a call with a report buffer on the stack); indexed ones were checked
+ * once at their string record. ARGNO > 0 names argument ARGNO's WHAT ("argument 2 name"), spelled out only
+ * when reported: formatting it for every argument of every record was most of check's time. */
+static void check_str_slow(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s, unsigned argno,
+                           const char *part) {
     /* The reader flags an index with no registration in this provider. */
     int too_long = !s->unresolved && s->len > FXT_MAX_STRING_LEN;
     int bad_utf8 = !s->unresolved && !cli_utf8_valid(s->ptr, s->len);
@@ -221,6 +218,15 @@ static void check_str_arg(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s
     if (bad_utf8) {
         report(c, R_INVALID_UTF8, rec->offset, kind, "%s is not valid UTF-8", what);
     }
+}
+
+static inline void check_str_arg(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s, unsigned argno,
+                                 const char *part) {
+    /* registered strings were checked at their string record */
+    if (!s->unresolved && !fxt_strref_is_inline(s->ref) && s->ref != 0) {
+        return;
+    }
+    check_str_slow(c, rec, s, argno, part);
 }
 
 static void check_str(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s, const char *what) {
