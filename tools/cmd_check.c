@@ -133,6 +133,7 @@ typedef struct open_id {
     int has_closed;
 } open_id_t;
 
+#define HCACHE 1024
 typedef struct cctx {
     int json;
     int strict;
@@ -148,6 +149,16 @@ typedef struct cctx {
         size_t ix;
         int valid;
     } tcache[16];
+    /* Hashes of indexed strings by string ref, for name_hash: a duration's category and name
+     * are hashed at its begin and its end. Valid while gen == hgen; hgen changes with metadata
+     * records (provider switches), damaged records and unknown ones; a string record drops its
+     * index. */
+    struct {
+        uint32_t gen;
+        uint16_t ref;
+        uint64_t hash;
+    } hcache[HCACHE];
+    uint32_t hgen;
     cli_map_t asyncs; /* (provider, id) -> open_id_t */
     cli_map_t flows;
     cli_map_t lossy; /* (has_provider, provider) of providers that reported a buffer overflow */
@@ -301,10 +312,31 @@ static void check_args(cctx_t *c, const fxt_record_t *rec) {
 
 /* A hash of category and name, each hashed on its own so ("ab","c") != ("a","bc"):
  * compares a duration end to its begin without keeping the strings. */
-static uint64_t name_hash(const fxt_record_t *rec) {
-    const fxt_str_t *c = &rec->u.event.category, *n = &rec->u.event.name;
-    uint64_t hc = c->ptr ? cli_hash_bytes(c->ptr, c->len) : 0;
-    uint64_t hn = n->ptr ? cli_hash_bytes(n->ptr, n->len) : 0;
+static void hcache_clear(cctx_t *c) {
+    if (++c->hgen == 0) {
+        c->hgen = 1; /* 0 marks no entry */
+    }
+}
+
+static uint64_t str_hash(cctx_t *c, const fxt_str_t *s) {
+    if (s->ptr == NULL) {
+        return 0;
+    }
+    if (fxt_strref_is_inline(s->ref) || s->ref == 0) {
+        return cli_hash_bytes(s->ptr, s->len);
+    }
+    size_t slot = s->ref & (HCACHE - 1);
+    if (c->hcache[slot].gen != c->hgen || c->hcache[slot].ref != s->ref) {
+        c->hcache[slot].gen = c->hgen;
+        c->hcache[slot].ref = s->ref;
+        c->hcache[slot].hash = cli_hash_bytes(s->ptr, s->len);
+    }
+    return c->hcache[slot].hash;
+}
+
+static uint64_t name_hash(cctx_t *c, const fxt_record_t *rec) {
+    uint64_t hc = str_hash(c, &rec->u.event.category);
+    uint64_t hn = str_hash(c, &rec->u.event.name);
     return (hc * 0x9e3779b97f4a7c15ull) ^ hn;
 }
 
@@ -425,7 +457,7 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_EVENT_DURATION_BEGIN:
         t->begun = 1;
         if (t->depth < MAX_DEPTH) {
-            t->begin_hash[t->depth] = name_hash(rec);
+            t->begin_hash[t->depth] = name_hash(c, rec);
             t->begin_off[t->depth] = rec->offset;
         }
         t->depth++;
@@ -444,7 +476,7 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
         }
         t->depth--;
         /* The begin was past MAX_DEPTH: its name was not kept, so nothing to compare. */
-        if (t->depth < MAX_DEPTH && t->begin_hash[t->depth] != name_hash(rec)) {
+        if (t->depth < MAX_DEPTH && t->begin_hash[t->depth] != name_hash(c, rec)) {
             report(c, R_DURATION_NAME, rec->offset, kind,
                    "duration end's category/name differ from the begin at offset %" PRIu64,
                    t->begin_off[t->depth]);
@@ -486,6 +518,14 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     const char *kind = fxt_record_kind_name(rec->kind);
     uint64_t h = rec->header;
     c->records++;
+    if (rec->kind == FXT_KIND_STRING) {
+        size_t slot = rec->u.string.index & (HCACHE - 1);
+        if (c->hcache[slot].ref == rec->u.string.index) {
+            c->hcache[slot].gen = 0;
+        }
+    } else if (rec->kind <= FXT_KIND_INIT || rec->kind == FXT_KIND_UNKNOWN) {
+        hcache_clear(c);
+    }
     /* spec-notes: the magic record should come first but its absence is not invalid, hence a warning. */
     if (!c->seen_first) {
         c->seen_first = 1;
@@ -635,6 +675,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
 static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     cctx_t *c = ctx;
     (void)r;
+    hcache_clear(c);
     int rule = d->status == FXT_E_BAD_RECORD_SIZE ? R_SIZE_ZERO
                : d->status == FXT_E_TRUNCATED     ? R_TRUNCATED
                : d->status == FXT_E_LIMIT         ? R_TOO_LARGE
@@ -768,6 +809,7 @@ static int check_run(const check_config_t *cfg) {
     c.json = cfg->json;
     c.strict = cfg->strict;
     c.max_per_rule = cfg->max_per_rule;
+    c.hgen = 1; /* 0 marks no entry of hcache */
     static char obuf[1 << 16];
     /* Fully buffered: a damaged trace can produce one report per record. */
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
