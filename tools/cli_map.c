@@ -33,6 +33,9 @@ uint64_t cli_hash_bytes(const void *key, size_t n) {
 void cli_map_init(cli_map_t *m, size_t vsize) {
     memset(m, 0, sizeof *m);
     m->vsize = vsize;
+    /* Rounded to 16 bytes so every value is aligned for any type a caller stores; kept, not
+     * recomputed: cli_map_at runs several times per record. */
+    m->stride = (sizeof(entry_head_t) + vsize + 15) & ~(size_t)15;
 }
 
 void cli_map_free(cli_map_t *m) {

@@ -12,6 +12,7 @@
 
 typedef struct cli_map {
     size_t vsize;     /* value bytes */
+    size_t stride;    /* bytes per entry: head and value (cli_map_stride) */
     size_t count;     /* entries */
     size_t ecap;      /* entry array capacity */
     uint8_t *entries; /* count entries of stride cli_map_stride(m) */
@@ -36,13 +37,11 @@ typedef struct cli_map_head {
     size_t klen;
 } cli_map_head_t;
 
-static inline size_t cli_map_stride(const cli_map_t *m) {
-    return (sizeof(cli_map_head_t) + m->vsize + 15) & ~(size_t)15;
-}
+static inline size_t cli_map_stride(const cli_map_t *m) { return m->stride; }
 
 /* Entry i (0 <= i < count) in insertion order: iteration without walking the hash index. */
 static inline void *cli_map_at(const cli_map_t *m, size_t i, const char **key, size_t *klen) {
-    cli_map_head_t *e = (cli_map_head_t *)(void *)(m->entries + i * cli_map_stride(m));
+    cli_map_head_t *e = (cli_map_head_t *)(void *)(m->entries + i * m->stride);
     if (key) {
         *key = e->key;
     }
