@@ -266,7 +266,7 @@ static void reserved(cctx_t *c, const fxt_record_t *rec, uint64_t word, uint64_t
 
 /* Arguments: names and string values, reserved bits, unknown types, oversized arguments. */
 static void check_args(cctx_t *c, const fxt_record_t *rec) {
-    const char *kind = fxt_record_kind_name(rec->kind);
+    /* The kind's name is looked up only for a report: this runs for every record. */
     for (unsigned i = 0; i < rec->nargs; i++) {
         const fxt_arg_t *a = &rec->args[i];
         check_str_arg(c, rec, &a->name, i + 1, "name");
@@ -298,14 +298,14 @@ static void check_args(cctx_t *c, const fxt_record_t *rec) {
             reserved(c, rec, a->header, FXT_MASK(arg_bool_reserved), "bool argument");
             break;
         default:
-            report(c, R_UNKNOWN_ARG, rec->offset, kind,
+            report(c, R_UNKNOWN_ARG, rec->offset, fxt_record_kind_name(rec->kind),
                    "argument %u has unknown type %u (skipped by its size)", i + 1, (unsigned)a->type);
             /* An unknown type's contents are unknown: its declared size is all there is. */
             need = a->size_words;
             break;
         }
         if (a->size_words > need) {
-            report(c, R_ARG_SIZE, rec->offset, kind,
+            report(c, R_ARG_SIZE, rec->offset, fxt_record_kind_name(rec->kind),
                    "argument %u declares %u words, its contents need %" PRIu64, i + 1,
                    (unsigned)a->size_words, need);
         }
