@@ -124,14 +124,10 @@ typedef struct chain_ev {
 } chain_ev_t;
 
 #define CHAIN_WINDOW 64
-/* Events held in the id's entry itself: most chains wait for a few events at a time, and a
- * heap window per new id was most of what an id cost. */
-#define CHAIN_SMALL 4
 
 typedef struct open_id {
-    uint32_t n, cap; /* cap 0: the events are in `small` */
+    uint32_t n, cap;
     chain_ev_t *ev;
-    chain_ev_t small[CHAIN_SMALL];
     int has_provider;
     uint64_t closed_from, closed_to; /* the last chain closed: late steps inside it are its own */
     int has_closed;
@@ -344,15 +340,11 @@ static uint64_t name_hash(cctx_t *c, const fxt_record_t *rec) {
     return (hc * 0x9e3779b97f4a7c15ull) ^ hn;
 }
 
-/* The id's waiting events (the entry's own or the heap window). */
-static chain_ev_t *chain_evs(open_id_t *o) { return o->cap ? o->ev : o->small; }
-
 /* Judges the oldest waiting event of a chain as final: a step or end with no begin before it
  * in time, or a begin whose end never came (at the end of the trace, or out of window). */
 static void chain_judge_front(cctx_t *c, open_id_t *o, int flow, uint64_t id, uint32_t provider) {
-    chain_ev_t *ev = chain_evs(o);
-    chain_ev_t e = ev[0];
-    memmove(ev, ev + 1, (o->n - 1) * sizeof *ev);
+    chain_ev_t e = o->ev[0];
+    memmove(o->ev, o->ev + 1, (o->n - 1) * sizeof *o->ev);
     o->n--;
     if (e.phase == 0) {
         report(c, flow ? R_FLOW_NEVER_ENDED : R_ASYNC_NEVER_ENDED, e.offset, "event",
@@ -367,23 +359,23 @@ static void chain_judge_front(cctx_t *c, open_id_t *o, int flow, uint64_t id, ui
 /* Closes chains whose begin and end are both known: a begin first in time and the first end
  * after it; what lies between (steps, a begin reusing the open id) belongs to it. */
 static void chain_resolve(open_id_t *o) {
-    chain_ev_t *ev = chain_evs(o);
-    while (o->n > 0 && ev[0].phase == 0) {
+    while (o->n > 0 && o->ev[0].phase == 0) {
         uint32_t e = 1;
-        while (e < o->n && ev[e].phase != 2) {
+        while (e < o->n && o->ev[e].phase != 2) {
             e++;
         }
         if (e == o->n) {
             return;
         }
         o->has_closed = 1;
-        o->closed_from = ev[0].ns;
-        o->closed_to = ev[e].ns;
+        o->closed_from = o->ev[0].ns;
+        o->closed_to = o->ev[e].ns;
         o->n -= e + 1;
-        memmove(ev, ev + e + 1, o->n * sizeof *ev);
+        memmove(o->ev, o->ev + e + 1, o->n * sizeof *o->ev);
     }
-    if (o->n == 0 && o->cap) {
-        free(o->ev); /* a big window only while the chain needs it */
+    if (o->n == 0 && o->cap > 4) {
+        free(o->ev); /* a big window only while the chain needs it; a small one is reused (no
+                      * allocation per event in the common in-order case) */
         o->ev = NULL;
         o->cap = 0;
     }
@@ -400,25 +392,21 @@ static void chain_add(cctx_t *c, open_id_t *o, int flow, uint32_t provider, uint
     if (o->n == CHAIN_WINDOW) {
         chain_judge_front(c, o, flow, id, provider);
     }
-    if (o->n == (o->cap ? o->cap : CHAIN_SMALL)) {
-        uint32_t ncap = o->cap ? o->cap * 2 : 2 * CHAIN_SMALL;
+    if (o->n == o->cap) {
+        uint32_t ncap = o->cap ? o->cap * 2 : 4;
         chain_ev_t *ne = realloc(o->ev, ncap * sizeof *ne);
         if (ne == NULL) {
             return; /* out of memory: this event is not checked */
         }
-        if (o->cap == 0) {
-            memcpy(ne, o->small, sizeof o->small);
-        }
         o->ev = ne;
         o->cap = ncap;
     }
-    chain_ev_t *ev = chain_evs(o);
     uint32_t i = o->n;
-    while (i > 0 && (ev[i - 1].ns > ns || (ev[i - 1].ns == ns && ev[i - 1].phase > phase))) {
-        ev[i] = ev[i - 1];
+    while (i > 0 && (o->ev[i - 1].ns > ns || (o->ev[i - 1].ns == ns && o->ev[i - 1].phase > phase))) {
+        o->ev[i] = o->ev[i - 1];
         i--;
     }
-    ev[i] = (chain_ev_t){ns, offset, phase};
+    o->ev[i] = (chain_ev_t){ns, offset, phase};
     o->n++;
     chain_resolve(o);
 }
