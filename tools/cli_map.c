@@ -7,14 +7,9 @@
 
 /* Entries live in one array in insertion order (the value follows the head); a separate
  * open-addressing index of entry numbers finds them. Output in first-seen order needs no sort. */
-typedef struct entry_head {
-    uint64_t hash;
-    char *key;
-    size_t klen;
-} entry_head_t;
+typedef cli_map_head_t entry_head_t;
 
-/* Rounded to 16 bytes so every value is aligned for any type a caller stores. */
-static size_t stride(const cli_map_t *m) { return (sizeof(entry_head_t) + m->vsize + 15) & ~(size_t)15; }
+static size_t stride(const cli_map_t *m) { return cli_map_stride(m); }
 
 uint64_t cli_hash_bytes(const void *key, size_t n) {
     const uint8_t *p = key;
@@ -38,6 +33,9 @@ uint64_t cli_hash_bytes(const void *key, size_t n) {
 void cli_map_init(cli_map_t *m, size_t vsize) {
     memset(m, 0, sizeof *m);
     m->vsize = vsize;
+    /* Rounded to 16 bytes so every value is aligned for any type a caller stores; kept, not
+     * recomputed: cli_map_at runs several times per record. */
+    m->stride = (sizeof(entry_head_t) + vsize + 15) & ~(size_t)15;
 }
 
 void cli_map_free(cli_map_t *m) {
@@ -133,17 +131,5 @@ void *cli_map_get_ix(cli_map_t *m, const void *key, size_t klen, int create, siz
         *index = m->count;
     }
     m->count++;
-    return (uint8_t *)e + sizeof *e;
-}
-
-/* The I-th entry in insertion order: iteration without walking the hash index. */
-void *cli_map_at(const cli_map_t *m, size_t i, const char **key, size_t *klen) {
-    entry_head_t *e = (entry_head_t *)(m->entries + i * stride(m));
-    if (key) {
-        *key = e->key;
-    }
-    if (klen) {
-        *klen = e->klen;
-    }
     return (uint8_t *)e + sizeof *e;
 }

@@ -12,6 +12,7 @@
 
 typedef struct cli_map {
     size_t vsize;     /* value bytes */
+    size_t stride;    /* bytes per entry: head and value (cli_map_stride) */
     size_t count;     /* entries */
     size_t ecap;      /* entry array capacity */
     uint8_t *entries; /* count entries of stride cli_map_stride(m) */
@@ -28,8 +29,27 @@ void cli_map_free(cli_map_t *m);
 void *cli_map_get(cli_map_t *m, const void *key, size_t klen, int create);
 /* Same, also giving the entry's insertion index (for cli_map_at). */
 void *cli_map_get_ix(cli_map_t *m, const void *key, size_t klen, int create, size_t *index);
-/* Entry i (0 <= i < count) in insertion order. */
-void *cli_map_at(const cli_map_t *m, size_t i, const char **key, size_t *klen);
+/* Each entry is this head, then the value, rounded to 16 bytes so every value is aligned for
+ * any type a caller stores. In the header so cli_map_at inlines: tools call it per record. */
+typedef struct cli_map_head {
+    uint64_t hash;
+    char *key;
+    size_t klen;
+} cli_map_head_t;
+
+static inline size_t cli_map_stride(const cli_map_t *m) { return m->stride; }
+
+/* Entry i (0 <= i < count) in insertion order: iteration without walking the hash index. */
+static inline void *cli_map_at(const cli_map_t *m, size_t i, const char **key, size_t *klen) {
+    cli_map_head_t *e = (cli_map_head_t *)(void *)(m->entries + i * m->stride);
+    if (key) {
+        *key = e->key;
+    }
+    if (klen) {
+        *klen = e->klen;
+    }
+    return (uint8_t *)e + sizeof *e;
+}
 /* Remove nothing: maps only grow (tools that need removal keep a flag in the value). */
 
 /* Convenience: a key made of up to four 64-bit integers. */

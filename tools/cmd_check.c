@@ -133,6 +133,7 @@ typedef struct open_id {
     int has_closed;
 } open_id_t;
 
+#define HCACHE 1024
 typedef struct cctx {
     int json;
     int strict;
@@ -148,6 +149,16 @@ typedef struct cctx {
         size_t ix;
         int valid;
     } tcache[16];
+    /* Hashes of indexed strings by string ref, for name_hash: a duration's category and name
+     * are hashed at its begin and its end. Valid while gen == hgen; hgen changes with metadata
+     * records (provider switches), damaged records and unknown ones; a string record drops its
+     * index. */
+    struct {
+        uint32_t gen;
+        uint16_t ref;
+        uint64_t hash;
+    } hcache[HCACHE];
+    uint32_t hgen;
     cli_map_t asyncs; /* (provider, id) -> open_id_t */
     cli_map_t flows;
     cli_map_t lossy; /* (has_provider, provider) of providers that reported a buffer overflow */
@@ -187,15 +198,12 @@ report(cctx_t *c, int rule, uint64_t offset, const char *kind, const char *fmt, 
 
 /* ---- strings ------------------------------------------------------------------------- */
 
-/* Inline strings are checked here; indexed ones were checked once at their string record.
- * ARGNO > 0 names argument ARGNO's WHAT ("argument 2 name"), spelled out only when reported:
- * formatting it for every argument of every record was most of check's time. */
-static void check_str_arg(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s, unsigned argno,
-                          const char *part) {
-    /* registered strings were checked at their string record */
-    if (!s->unresolved && !fxt_strref_is_inline(s->ref) && s->ref != 0) {
-        return;
-    }
+/* Inline strings are checked here (check_str_slow: out of line, so the common case of a
+ * registered string costs a test, not a call with a report buffer on the stack); indexed ones were checked
+ * once at their string record. ARGNO > 0 names argument ARGNO's WHAT ("argument 2 name"), spelled out only
+ * when reported: formatting it for every argument of every record was most of check's time. */
+static void check_str_slow(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s, unsigned argno,
+                           const char *part) {
     /* The reader flags an index with no registration in this provider. */
     int too_long = !s->unresolved && s->len > FXT_MAX_STRING_LEN;
     int bad_utf8 = !s->unresolved && !cli_utf8_valid(s->ptr, s->len);
@@ -223,6 +231,15 @@ static void check_str_arg(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s
     }
 }
 
+static inline void check_str_arg(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s, unsigned argno,
+                                 const char *part) {
+    /* registered strings were checked at their string record */
+    if (!s->unresolved && !fxt_strref_is_inline(s->ref) && s->ref != 0) {
+        return;
+    }
+    check_str_slow(c, rec, s, argno, part);
+}
+
 static void check_str(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s, const char *what) {
     check_str_arg(c, rec, s, 0, what);
 }
@@ -245,7 +262,7 @@ static void reserved(cctx_t *c, const fxt_record_t *rec, uint64_t word, uint64_t
 
 /* Arguments: names and string values, reserved bits, unknown types, oversized arguments. */
 static void check_args(cctx_t *c, const fxt_record_t *rec) {
-    const char *kind = fxt_record_kind_name(rec->kind);
+    /* The kind's name is looked up only for a report: this runs for every record. */
     for (unsigned i = 0; i < rec->nargs; i++) {
         const fxt_arg_t *a = &rec->args[i];
         check_str_arg(c, rec, &a->name, i + 1, "name");
@@ -277,14 +294,14 @@ static void check_args(cctx_t *c, const fxt_record_t *rec) {
             reserved(c, rec, a->header, FXT_MASK(arg_bool_reserved), "bool argument");
             break;
         default:
-            report(c, R_UNKNOWN_ARG, rec->offset, kind,
+            report(c, R_UNKNOWN_ARG, rec->offset, fxt_record_kind_name(rec->kind),
                    "argument %u has unknown type %u (skipped by its size)", i + 1, (unsigned)a->type);
             /* An unknown type's contents are unknown: its declared size is all there is. */
             need = a->size_words;
             break;
         }
         if (a->size_words > need) {
-            report(c, R_ARG_SIZE, rec->offset, kind,
+            report(c, R_ARG_SIZE, rec->offset, fxt_record_kind_name(rec->kind),
                    "argument %u declares %u words, its contents need %" PRIu64, i + 1,
                    (unsigned)a->size_words, need);
         }
@@ -295,10 +312,31 @@ static void check_args(cctx_t *c, const fxt_record_t *rec) {
 
 /* A hash of category and name, each hashed on its own so ("ab","c") != ("a","bc"):
  * compares a duration end to its begin without keeping the strings. */
-static uint64_t name_hash(const fxt_record_t *rec) {
-    const fxt_str_t *c = &rec->u.event.category, *n = &rec->u.event.name;
-    uint64_t hc = c->ptr ? cli_hash_bytes(c->ptr, c->len) : 0;
-    uint64_t hn = n->ptr ? cli_hash_bytes(n->ptr, n->len) : 0;
+static void hcache_clear(cctx_t *c) {
+    if (++c->hgen == 0) {
+        c->hgen = 1; /* 0 marks no entry */
+    }
+}
+
+static uint64_t str_hash(cctx_t *c, const fxt_str_t *s) {
+    if (s->ptr == NULL) {
+        return 0;
+    }
+    if (fxt_strref_is_inline(s->ref) || s->ref == 0) {
+        return cli_hash_bytes(s->ptr, s->len);
+    }
+    size_t slot = s->ref & (HCACHE - 1);
+    if (c->hcache[slot].gen != c->hgen || c->hcache[slot].ref != s->ref) {
+        c->hcache[slot].gen = c->hgen;
+        c->hcache[slot].ref = s->ref;
+        c->hcache[slot].hash = cli_hash_bytes(s->ptr, s->len);
+    }
+    return c->hcache[slot].hash;
+}
+
+static uint64_t name_hash(cctx_t *c, const fxt_record_t *rec) {
+    uint64_t hc = str_hash(c, &rec->u.event.category);
+    uint64_t hn = str_hash(c, &rec->u.event.name);
     return (hc * 0x9e3779b97f4a7c15ull) ^ hn;
 }
 
@@ -419,7 +457,7 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_EVENT_DURATION_BEGIN:
         t->begun = 1;
         if (t->depth < MAX_DEPTH) {
-            t->begin_hash[t->depth] = name_hash(rec);
+            t->begin_hash[t->depth] = name_hash(c, rec);
             t->begin_off[t->depth] = rec->offset;
         }
         t->depth++;
@@ -438,7 +476,7 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
         }
         t->depth--;
         /* The begin was past MAX_DEPTH: its name was not kept, so nothing to compare. */
-        if (t->depth < MAX_DEPTH && t->begin_hash[t->depth] != name_hash(rec)) {
+        if (t->depth < MAX_DEPTH && t->begin_hash[t->depth] != name_hash(c, rec)) {
             report(c, R_DURATION_NAME, rec->offset, kind,
                    "duration end's category/name differ from the begin at offset %" PRIu64,
                    t->begin_off[t->depth]);
@@ -480,6 +518,14 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     const char *kind = fxt_record_kind_name(rec->kind);
     uint64_t h = rec->header;
     c->records++;
+    if (rec->kind == FXT_KIND_STRING) {
+        size_t slot = rec->u.string.index & (HCACHE - 1);
+        if (c->hcache[slot].ref == rec->u.string.index) {
+            c->hcache[slot].gen = 0;
+        }
+    } else if (rec->kind <= FXT_KIND_INIT || rec->kind == FXT_KIND_UNKNOWN) {
+        hcache_clear(c);
+    }
     /* spec-notes: the magic record should come first but its absence is not invalid, hence a warning. */
     if (!c->seen_first) {
         c->seen_first = 1;
@@ -629,6 +675,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
 static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     cctx_t *c = ctx;
     (void)r;
+    hcache_clear(c);
     int rule = d->status == FXT_E_BAD_RECORD_SIZE ? R_SIZE_ZERO
                : d->status == FXT_E_TRUNCATED     ? R_TRUNCATED
                : d->status == FXT_E_LIMIT         ? R_TOO_LARGE
@@ -762,6 +809,7 @@ static int check_run(const check_config_t *cfg) {
     c.json = cfg->json;
     c.strict = cfg->strict;
     c.max_per_rule = cfg->max_per_rule;
+    c.hgen = 1; /* 0 marks no entry of hcache */
     static char obuf[1 << 16];
     /* Fully buffered: a damaged trace can produce one report per record. */
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);

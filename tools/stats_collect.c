@@ -23,6 +23,21 @@ typedef struct name_cache {
     uint32_t name, cat;         /* map index + 1; name 0 = empty entry */
 } name_cache_t;
 
+/* Counter (category ref, name ref, id) -> counter index, and (counter, argument name ref) ->
+ * series index: counters repeat a few keys, and building and hashing the keys cost ~7 %. */
+#define CCACHE 256
+typedef struct counter_cache {
+    uint64_t id;
+    uint16_t cat_ref, name_ref;
+    uint32_t cat_ver, name_ver;
+    uint32_t counter; /* map index + 1; 0 = empty entry */
+} counter_cache_t;
+
+typedef struct series_cache {
+    uint32_t counter, name_ver; /* counter: map index + 1; 0 = empty entry */
+    uint32_t name_ref, series;  /* series: map index + 1 */
+} series_cache_t;
+
 typedef struct thread_cache {
     uint32_t gen, thread; /* map index + 1 */
 } thread_cache_t;
@@ -37,11 +52,17 @@ typedef struct st_range {
      * cached pairs that use it (traces register strings all along). */
     uint32_t str_ver[1u << 15];
     name_cache_t ncache[NCACHE];
+    counter_cache_t ccache[CCACHE];
+    series_cache_t scache[CCACHE];
     thread_cache_t tcache[256];
 } st_range_t;
 
 /* A provider switch changes every string: the cached pairs are dropped. */
-static void strings_changed(st_range_t *rg) { memset(rg->ncache, 0, sizeof rg->ncache); }
+static void strings_changed(st_range_t *rg) {
+    memset(rg->ncache, 0, sizeof rg->ncache);
+    memset(rg->ccache, 0, sizeof rg->ccache);
+    memset(rg->scache, 0, sizeof rg->scache);
+}
 
 st_state_t *st_new(unsigned top, int tree) {
     st_range_t *rg = calloc(1, sizeof *rg);
@@ -473,16 +494,70 @@ static void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const uint6
     }
 }
 
-/* Samples of a counter and of each numeric argument (a series). */
-static void on_counter(st_state_t *s, const fxt_record_t *rec, uint64_t ns) {
-    size_t n = name_key(s->keybuf, rec->u.event.category, rec->u.event.name);
+/* The counter's index + 1 for (category, name, id), through the range's cache; 0 when out of memory. */
+static uint32_t counter_ix(st_range_t *rg, const fxt_record_t *rec) {
+    st_state_t *s = &rg->s;
+    const fxt_str_t *c = &rec->u.event.category, *nm = &rec->u.event.name;
+    uint64_t id = rec->u.event.id;
+    counter_cache_t *e = NULL;
+    if (!fxt_strref_is_inline(c->ref) && !fxt_strref_is_inline(nm->ref)) {
+        uint32_t key = ((uint32_t)c->ref << 16 | nm->ref) ^ (uint32_t)id ^ (uint32_t)(id >> 32);
+        e = &rg->ccache[(key * 2654435761u) >> 24];
+        if (e->counter != 0 && e->id == id && e->cat_ref == c->ref && e->name_ref == nm->ref &&
+            e->cat_ver == rg->str_ver[c->ref] && e->name_ver == rg->str_ver[nm->ref]) {
+            return e->counter;
+        }
+    }
+    size_t n = name_key(s->keybuf, *c, *nm);
     /* A counter is identified by (category, name, id): the id tells series of one name apart. */
-    memcpy(s->keybuf + n, &rec->u.event.id, 8);
+    memcpy(s->keybuf + n, &id, 8);
     size_t cix = 0;
-    st_counter_t *c = cli_map_get_ix(&s->counters, s->keybuf, n + 8, 1, &cix);
-    if (c == NULL) {
+    if (cli_map_get_ix(&s->counters, s->keybuf, n + 8, 1, &cix) == NULL) {
+        return 0;
+    }
+    if (e) {
+        *e = (counter_cache_t){
+            id, c->ref, nm->ref, rg->str_ver[c->ref], rg->str_ver[nm->ref], (uint32_t)cix + 1};
+    }
+    return (uint32_t)cix + 1;
+}
+
+/* The series' index + 1 for argument `a` of counter index cix, through the range's cache. */
+static uint32_t series_ix(st_range_t *rg, size_t cix, const fxt_arg_t *a) {
+    st_state_t *s = &rg->s;
+    series_cache_t *e = NULL;
+    if (!fxt_strref_is_inline(a->name.ref)) {
+        e = &rg->scache[(((uint32_t)cix << 16 ^ a->name.ref) * 2654435761u) >> 24];
+        if (e->counter == cix + 1 && e->name_ref == a->name.ref && e->name_ver == rg->str_ver[a->name.ref]) {
+            return e->series;
+        }
+    }
+    char *k = s->keybuf + SERIES_KEY_OFF;
+    uint64_t c64 = cix;
+    size_t nl = a->name.ptr ? a->name.len : 0;
+    memcpy(k, &c64, 8);
+    if (nl) {
+        memcpy(k + 8, a->name.ptr, nl);
+    }
+    size_t six = 0;
+    if (cli_map_get_ix(&s->series, k, 8 + nl, 1, &six) == NULL) {
+        return 0;
+    }
+    if (e) {
+        *e = (series_cache_t){(uint32_t)cix + 1, rg->str_ver[a->name.ref], a->name.ref, (uint32_t)six + 1};
+    }
+    return (uint32_t)six + 1;
+}
+
+/* Samples of a counter and of each numeric argument (a series). */
+static void on_counter(st_range_t *rg, const fxt_record_t *rec, uint64_t ns) {
+    st_state_t *s = &rg->s;
+    uint32_t cref = counter_ix(rg, rec);
+    if (cref == 0) {
         return;
     }
+    size_t cix = cref - 1;
+    st_counter_t *c = cli_map_at(&s->counters, cix, NULL, NULL);
     if (c->samples++ == 0) {
         c->first_ns = ns;
     }
@@ -510,17 +585,11 @@ static void on_counter(st_state_t *s, const fxt_record_t *rec, uint64_t ns) {
         default:
             continue; /* not a numeric series */
         }
-        char *k = s->keybuf + SERIES_KEY_OFF;
-        uint64_t c64 = cix;
-        size_t nl = a->name.ptr ? a->name.len : 0;
-        memcpy(k, &c64, 8);
-        if (nl) {
-            memcpy(k + 8, a->name.ptr, nl);
-        }
-        st_series_t *se = cli_map_get(&s->series, k, 8 + nl, 1);
-        if (se == NULL) {
+        uint32_t sref = series_ix(rg, cix, a);
+        if (sref == 0) {
             continue;
         }
+        st_series_t *se = cli_map_at(&s->series, sref - 1, NULL, NULL);
         if (se->samples++ == 0) {
             se->counter = cix;
             se->min = se->max = v;
@@ -618,7 +687,7 @@ static void on_event(st_range_t *rg, fxt_reader_t *r, const fxt_record_t *rec, s
         break;
     }
     case FXT_EVENT_COUNTER:
-        on_counter(s, rec, ns);
+        on_counter(rg, rec, ns);
         break;
     default:
         break;
