@@ -228,6 +228,19 @@ static const cli_opt_t *find_short(const cli_spec_t *spec, char c) {
     return NULL;
 }
 
+int cli_opt_takes_next(const cli_spec_t *spec, const char *a) {
+    const cli_opt_t *o = NULL;
+    if (a[0] != '-' || a[1] == '\0') {
+        return 0;
+    }
+    if (a[1] == '-') {
+        o = strchr(a + 2, '=') == NULL ? find_long(spec, a + 2, strlen(a + 2)) : NULL;
+    } else if (a[2] == '\0') {
+        o = find_short(spec, a[1]);
+    }
+    return o != NULL && o->kind != CLI_OPT_FLAG && o->kind != CLI_OPT_OPTIONAL_CHOICE;
+}
+
 /* One line "fxt <cmd>: ..." on stderr; returns the usage exit status. */
 __attribute__((format(printf, 2, 3))) static int usage_error(const cli_spec_t *spec, const char *fmt, ...) {
     va_list ap;

@@ -139,6 +139,10 @@ typedef struct cli_spec {
  * positional arguments.
  */
 int cli_parse(const cli_spec_t *spec, int argc, char **argv, void *config);
+/* 1 if the word `a` is one of spec's options that takes its value from the next word
+ * ("-o FILE", "--mode M"), the way cli_parse reads it; 0 for flags, optional-value
+ * options, attached values ("--mode=M", "-oFILE") and anything else. */
+int cli_opt_takes_next(const cli_spec_t *spec, const char *a);
 
 /* The option lines of a help text, generated from the table (wrapped at 80 columns). */
 void cli_opts_print(FILE *f, const cli_opt_t *opts, size_t nopts);

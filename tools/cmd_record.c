@@ -334,18 +334,6 @@ static int record_run(const record_config_t *cfg) {
 
 #endif
 
-/* 1 if argv[i] is one of record's options that takes its value in the next argument. */
-static int takes_value(const char *a) {
-    for (size_t k = 0; k < sizeof record_opts / sizeof record_opts[0]; k++) {
-        const cli_opt_t *o = &record_opts[k];
-        int named = (a[1] == '-' && strcmp(a + 2, o->name) == 0) || (a[1] == o->short_name && a[2] == '\0');
-        if (named) {
-            return o->kind != CLI_OPT_FLAG && o->kind != CLI_OPT_OPTIONAL_CHOICE;
-        }
-    }
-    return 0;
-}
-
 static int record_main(int argc, char **argv) {
     static record_config_t cfg; /* 32 KiB of argument slots: kept off the stack */
     static char *args[MAX_CMD_ARGS + 64];
@@ -360,7 +348,7 @@ static int record_main(int argc, char **argv) {
         } else if (i > 0 && !cut && (a[0] != '-' || a[1] == '\0')) {
             args[n++] = (char *)"--";
             cut = 1;
-        } else if (i > 0 && !cut && takes_value(a) && i + 1 < argc) {
+        } else if (i > 0 && !cut && cli_opt_takes_next(&record_spec, a) && i + 1 < argc) {
             args[n++] = argv[i++];
             a = argv[i];
         }
