@@ -109,14 +109,26 @@ void fxt_reader_destroy(fxt_reader_t *r) {
     free(r);
 }
 
-/* Back to the state of a new reader (new trace), keeping the allocated pend buffer. */
+/* Providers kept (emptied) by a reset; more are freed, so a reader reused after a trace with
+ * very many provider ids does not keep them all (nor count them against the provider limit). */
+#define RESET_KEEP_PROVIDERS 64
+
+/* Back to the state of a new reader (new trace). The pend buffer and the providers' tables are
+ * kept, emptied: an emptied provider behaves as one never seen (fxt__provider_get would create
+ * it in the same state), and reusing its string buffers spares the allocations. */
 void fxt_reader_reset(fxt_reader_t *r) {
     if (r == NULL) {
         return;
     }
-    fxt__provider_free(&r->none);
-    fxt__provider_map_free(&r->providers);
-    fxt__provider_init(&r->none, 0, 0);
+    fxt__provider_clear(&r->none);
+    if (r->providers.count > RESET_KEEP_PROVIDERS) {
+        fxt__provider_map_free(&r->providers);
+    }
+    for (size_t i = 0; i < r->providers.cap; i++) {
+        if (r->providers.slots[i] != NULL) {
+            fxt__provider_clear(r->providers.slots[i]);
+        }
+    }
     r->cur = &r->none;
     r->order_known = r->swapped = r->stopped = 0;
     r->offset = 0;
@@ -127,9 +139,20 @@ void fxt_reader_reset(fxt_reader_t *r) {
     memset(&r->diag, 0, sizeof r->diag);
 }
 
-/* Copies one provider's tables into D (fresh): the strings, threads and objects in effect. */
+/* Copies one provider's tables into D (empty, maybe with recycled buffers): the strings, threads and objects
+ * in effect. */
 static fxt_status copy_provider(fxt__provider_t *d, const fxt__provider_t *s) {
     d->ticks_per_second = s->ticks_per_second;
+    /* The slot table at its final size at once (no doubling copies); string_set keeps it. */
+    if (s->nstrings > d->nstrings) {
+        fxt__str_slot_t *ns = realloc(d->strings, (size_t)s->nstrings * sizeof *ns);
+        if (ns == NULL) {
+            return FXT_E_NOMEM;
+        }
+        memset(ns + d->nstrings, 0, (size_t)(s->nstrings - d->nstrings) * sizeof *ns);
+        d->strings = ns;
+        d->nstrings = s->nstrings;
+    }
     for (uint32_t i = 1; i < s->nstrings; i++) {
         const fxt__str_slot_t *sl = &s->strings[i];
         if (sl->set && fxt__string_set(d, (uint16_t)i, sl->buf ? sl->buf : empty_str, sl->len) != FXT_OK) {

@@ -47,6 +47,22 @@ void fxt__provider_free(fxt__provider_t *p) {
     memset(p, 0, sizeof *p);
 }
 
+/* Back to a new provider's state (no strings, threads or objects, the default tick rate) while
+ * keeping the string buffers and tables: a recycled reader (fxt_reader_reset, fxt_reader_seed)
+ * then registers the same strings again without allocating (each fresh page costs a fault). */
+void fxt__provider_clear(fxt__provider_t *p) {
+    for (uint32_t i = 0; i < p->nstrings; i++) {
+        p->strings[i].set = 0;
+        p->strings[i].len = 0;
+    }
+    if (p->threads != NULL) {
+        memset(p->threads, 0, (FXT_MAX_THREAD_INDEX + 1u) * sizeof *p->threads);
+    }
+    obj_map_free(&p->kobjs);
+    obj_map_free(&p->uobjs);
+    p->ticks_per_second = UINT64_C(1000000000);
+}
+
 /* Linear probing; the table is never full (load <= 3/4), so an empty slot ends the search. */
 fxt__provider_t *fxt__provider_find(const fxt__provider_map_t *m, uint32_t id) {
     if (m->cap == 0) {

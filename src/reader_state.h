@@ -65,6 +65,8 @@ typedef struct fxt__provider_map {
 
 void fxt__provider_init(fxt__provider_t *p, uint32_t id, int has_id);
 void fxt__provider_free(fxt__provider_t *p);
+/* Empty the tables (as after init) but keep their allocations for reuse. */
+void fxt__provider_clear(fxt__provider_t *p);
 
 /* Find or create the state of provider `id`; NULL on allocation failure or limit. */
 fxt__provider_t *fxt__provider_get(fxt__provider_map_t *m, uint32_t id, fxt_status *st);

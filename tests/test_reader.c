@@ -359,6 +359,89 @@ static void test_provider_contexts(void) {
     tb_free(&b);
 }
 
+/* A provider (id 1, 1000 ticks/s) with string 1, string 300 and thread 1 registered. */
+static void build_registrations(tbuf_t *b, const char *s1) {
+    tb_w(b, 0x0010000000110020ull); /* provider info id 1 "A" */
+    TB_S(b, "A");
+    tb_w(b, 0x0000000000000021ull); /* init 1000 ticks/s */
+    tb_w(b, 1000);
+    tb_w(b, 0x0000000000010002ull | ((uint64_t)strlen(s1) << 32) | ((uint64_t)(strlen(s1) + 7) / 8 + 1) << 4);
+    tb_s(b, s1, strlen(s1));
+    tb_w(b, 0x00000003012c0022ull); /* string 300 = "far" */
+    TB_S(b, "far");
+    tb_w(b, 0x0000000000010033ull); /* thread 1 = (7, 8) */
+    tb_w(b, 7);
+    tb_w(b, 8);
+}
+
+/* fxt_reader_reset keeps the tables' memory for reuse, but nothing of their content: a
+ * reused reader must see a new trace exactly as a new reader does (fxt stats -j recycles). */
+static void test_reset_forgets_kept_tables(void) {
+    tbuf_t a = {0}, b = {0};
+    build_registrations(&a, "a string longer than sixteen bytes");
+    tb_w(&b, 0x0000000000120010ull); /* provider section id 1: known before the reset only */
+    tb_w(&b, instant(1, 1, 300));
+    tb_w(&b, 5);
+    fxt_in_buffer_t in;
+    fxt_reader_t *r = open_buf(&a, &in);
+    fxt_record_t rec;
+    for (int i = 0; i < 5; i++) {
+        CHECK(next_ok(r, &in, &rec));
+    }
+    fxt_str_t s;
+    CHECK(fxt_reader_string(r, 300, &s) == FXT_OK);
+    fxt_reader_reset(r);
+    CHECK(fxt_reader_string(r, 1, &s) == FXT_E_NOT_FOUND);
+    in = (fxt_in_buffer_t){b.p, b.len, 0};
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_PROVIDER_SECTION);
+    CHECK_EQ_U64(fxt_reader_ticks_per_second(r), 1000000000u);
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_EVENT);
+    CHECK(rec.u.event.category.unresolved && rec.u.event.name.unresolved);
+    CHECK(!rec.u.event.thread.resolved);
+    fxt_reader_destroy(r);
+    tb_free(&a);
+    tb_free(&b);
+}
+
+/* Seeding a reader that decoded another trace (its buffers recycled) gives exactly the
+ * source's state: the source's strings, none of the old ones. */
+static void test_seed_into_used_reader(void) {
+    tbuf_t a = {0}, b = {0};
+    build_registrations(&a, "a string longer than sixteen bytes");
+    tb_w(&a, 0x0000000300070022ull); /* string 7 = "old" (only in the used reader) */
+    TB_S(&a, "old");
+    build_registrations(&b, "new");
+    fxt_in_buffer_t in;
+    fxt_record_t rec;
+    fxt_reader_t *used = open_buf(&a, &in);
+    while (fxt_reader_next(used, &in, &rec) == FXT_OK) {
+    }
+    fxt_reader_t *src = open_buf(&b, &in);
+    while (fxt_reader_next(src, &in, &rec) == FXT_OK) {
+    }
+    CHECK(fxt_reader_seed(used, src, 4096) == FXT_OK);
+    fxt_reader_destroy(src); /* a deep copy: nothing may point into the source */
+    fxt_str_t s;
+    CHECK(fxt_reader_string(used, 1, &s) == FXT_OK);
+    CHECK_STR(s, "new");
+    CHECK(fxt_reader_string(used, 300, &s) == FXT_OK);
+    CHECK_STR(s, "far");
+    CHECK(fxt_reader_string(used, 7, &s) == FXT_E_NOT_FOUND);
+    CHECK_EQ_U64(fxt_reader_ticks_per_second(used), 1000);
+    tbuf_t c = {0};
+    tb_w(&c, instant(1, 1, 300));
+    tb_w(&c, 5);
+    in = (fxt_in_buffer_t){c.p, c.len, 0};
+    CHECK(next_ok(used, &in, &rec) && rec.kind == FXT_KIND_EVENT && rec.offset == 4096);
+    CHECK_STR(rec.u.event.category, "new");
+    CHECK_STR(rec.u.event.name, "far");
+    CHECK(rec.u.event.thread.resolved && rec.u.event.thread.pid == 7 && rec.u.event.thread.tid == 8);
+    fxt_reader_destroy(used);
+    tb_free(&a);
+    tb_free(&b);
+    tb_free(&c);
+}
+
 /* Damaged records are reported, skipped by their size, and change no state. */
 static void test_errors_have_no_effect(void) {
     tbuf_t b = {0};
@@ -717,6 +800,8 @@ int main(int argc, char **argv) {
     RUN(test_be_magic_bytes);
     RUN(test_index0_and_replace);
     RUN(test_provider_contexts);
+    RUN(test_reset_forgets_kept_tables);
+    RUN(test_seed_into_used_reader);
     RUN(test_errors_have_no_effect);
     RUN(test_size_zero_is_fatal);
     RUN(test_large_record_framing);
