@@ -7,6 +7,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +23,8 @@
 #define DEFAULT_MIN_RANGE (UINT64_C(4) << 20)
 /* Ranges per job: small enough that a slow range or the pre-scan does not leave a core idle. */
 #define RANGES_PER_JOB 8
+/* Readers kept for reuse; ranges in flight are at most jobs + 2, so a few suffice. */
+#define POOL_MAX 8
 
 unsigned cli_par_default_jobs(void) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -46,7 +51,36 @@ typedef struct par {
     prange_t *ranges;
     size_t cap, published, next_take, next_merge, max_inflight;
     int scan_done, failed; /* failed: an exit code or CLI_PAR_RERUN; later ranges are not decoded */
+    /* Readers of decoded ranges, reused to seed later ones: seeding then copies the string
+     * tables into buffers already there instead of fresh memory (a page fault per page). */
+    fxt_reader_t *pool[POOL_MAX];
+    size_t npool;
 } par_t;
+
+/* A decoded range's reader, back to the pool (or destroyed when it is full). */
+static void reader_recycle(par_t *p, fxt_reader_t *r) {
+    pthread_mutex_lock(&p->mu);
+    if (p->npool < POOL_MAX) {
+        p->pool[p->npool++] = r;
+        r = NULL;
+    }
+    pthread_mutex_unlock(&p->mu);
+    fxt_reader_destroy(r);
+}
+
+/* A reader to seed: a recycled one, else a new one; NULL when out of memory. */
+static fxt_reader_t *reader_take(par_t *p) {
+    fxt_reader_t *r = NULL;
+    pthread_mutex_lock(&p->mu);
+    if (p->npool > 0) {
+        r = p->pool[--p->npool];
+    }
+    pthread_mutex_unlock(&p->mu);
+    if (r == NULL && fxt_reader_create(p->opt, &r) != FXT_OK) {
+        return NULL;
+    }
+    return r;
+}
 
 /* Decodes range k with its seeded reader; the callbacks get the command's range state. */
 static int decode_range(par_t *p, prange_t *g, size_t k) {
@@ -83,7 +117,7 @@ static int decode_range(par_t *p, prange_t *g, size_t k) {
             }
         }
     }
-    fxt_reader_destroy(r);
+    reader_recycle(p, r);
     return rc;
 }
 
@@ -206,8 +240,8 @@ static int prescan(par_t *p, uint64_t range_bytes) {
             break;
         }
         if (off >= cut) {
-            fxt_reader_t *next;
-            if (fxt_reader_create(p->opt, &next) != FXT_OK || fxt_reader_seed(next, sr, off) != FXT_OK) {
+            fxt_reader_t *next = reader_take(p);
+            if (next == NULL || fxt_reader_seed(next, sr, off) != FXT_OK) {
                 fxt_reader_destroy(next);
                 rc = CLI_EXIT_LIMIT;
                 break;
@@ -335,7 +369,7 @@ int cli_read_parallel_max(const char *cmd, const char *path, const fxt_reader_op
     p.opt = opt;
     p.data = data;
     p.size = size;
-    p.max_inflight = 2u * jobs + 2u;
+    p.max_inflight = jobs + 2u;
     /* Cuts are at least range_bytes apart: this many ranges at most (the pre-scan also checks). */
     p.cap = jobs <= 1 ? 1 : (size_t)(size / range_bytes) + 2;
     p.ranges = calloc(p.cap, sizeof *p.ranges);
@@ -356,6 +390,14 @@ int cli_read_parallel_max(const char *cmd, const char *path, const fxt_reader_op
         p.scan_done = 1;
         work_one(&p);
     } else {
+#ifdef __GLIBC__
+        /* Ranges allocate and free similar state one after another: glibc would hand the freed
+         * memory back to the kernel (trim, munmap of large blocks) and the next range would fault
+         * it in again, page by page, which costs more than the decoding saves on some VMs. Kept,
+         * it is reused; the peak stays what the ranges in flight need. */
+        mallopt(M_TRIM_THRESHOLD, 512 << 20);
+        mallopt(M_MMAP_THRESHOLD, 32 << 20);
+#endif
         pthread_t *tids = calloc(jobs - 1, sizeof *tids);
         unsigned started = 0;
         for (unsigned i = 0; tids != NULL && i + 1 < jobs; i++) {
@@ -373,6 +415,9 @@ int cli_read_parallel_max(const char *cmd, const char *path, const fxt_reader_op
         merge_ready(&p);
     }
     int rc = p.failed;
+    for (size_t k = 0; k < p.npool; k++) {
+        fxt_reader_destroy(p.pool[k]);
+    }
     for (size_t k = 0; k < p.published; k++) {
         fxt_reader_destroy(p.ranges[k].seed);
         if (p.ranges[k].state != NULL) {

@@ -16,7 +16,7 @@
  * Regular uncompressed files are mapped (POSIX mmap) and read as one buffer,
  * also with jobs = 1, so every -j sees the same whole-buffer decoding; stdin
  * and compressed input are read sequentially in chunks (cli_read_trace).
- * Memory: at most 2 x jobs + 2 ranges are in flight (decoded, not merged),
+ * Memory: at most jobs + 2 ranges are in flight (published, not merged),
  * each holding a seeded reader and the command's per-range state.
  */
 #ifndef FXT_CLI_PARALLEL_H

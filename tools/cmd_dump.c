@@ -391,7 +391,7 @@ static void error(dump_t *d, const fxt_reader_t *r, const fxt_diag_t *dg) {
  * them out in range order. Range 0 is always merged first, so it writes
  * straight to stdout through a 1 MiB buffer; later ranges keep their output in
  * memory until their merge. Ranges are at most DUMP_MAX_RANGE input bytes and
- * at most 2 x jobs + 2 are in flight, which bounds the buffered output.
+ * at most jobs + 2 are in flight, which bounds the buffered output.
  */
 #define DUMP_MAX_RANGE (UINT64_C(4) << 20)
 
@@ -404,7 +404,7 @@ typedef struct dump_range {
 } dump_range_t;
 
 /* Output buffers of merged ranges, reused: fresh multi-MB buffers cost more in page faults than
- * formatting the records does. At most 2 x jobs + 2 are in use at once, so a few are kept. */
+ * formatting the records does. At most jobs + 2 are in use at once, so a few are kept. */
 #define DUMP_POOL 16
 
 typedef struct dump_ctx {
