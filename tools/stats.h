@@ -20,8 +20,9 @@
 
 #include "cli_map.h"
 
-/* 16 exact buckets for 0..15 ns, then 16 per power of two for exponents 4..63 (docs/stats.md). */
-#define ST_HBUCKETS (16 + 60 * 16)
+/* 16 exact buckets for 0..15 ns, then 16 per power of two for exponents 4..63 (docs/stats.md):
+ * rows of 16 buckets, row 0 the exact ones. */
+#define ST_HROWS 61
 /* Open durations tracked per thread; deeper ones are counted but not measured (docs/stats.md). */
 #define ST_MAX_DEPTH 256
 #define ST_MAX_NAMES 200000 /* distinct (category, name) pairs kept apart; the rest pool in "(other)" */
@@ -33,7 +34,11 @@ typedef struct st_name {
     uint64_t events; /* events of this (category, name) */
     uint64_t ndur;   /* durations measured */
     uint64_t total, self, min, max;
-    uint32_t *hist; /* ST_HBUCKETS, allocated on the first duration */
+    /* Rows [hlo, hlo + hrows) of the histogram, 16 buckets each: only the span of powers of two the
+     * durations reach is allocated (a name's durations rarely span more than a few), which keeps
+     * the per-range states of fxt stats -j small. */
+    uint32_t *hist;
+    uint8_t hlo, hrows;
 } st_name_t;
 
 typedef struct st_kind {

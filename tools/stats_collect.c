@@ -145,31 +145,47 @@ uint64_t st_percentile(const st_name_t *ns, double q) {
         target = ns->ndur - 1;
     }
     uint64_t seen = 0;
-    for (unsigned b = 0; b < ST_HBUCKETS; b++) {
-        seen += ns->hist[b];
+    for (unsigned i = 0; i < 16u * ns->hrows; i++) {
+        seen += ns->hist[i];
         if (seen > target) {
-            uint64_t v = hbucket_low(b);
+            uint64_t v = hbucket_low(16u * ns->hlo + i);
             return v < ns->min ? ns->min : v > ns->max ? ns->max : v;
         }
     }
     return ns->max;
 }
 
-/* The histogram is allocated on the first duration: most pairs (instants, counters) never need it. */
-static int ensure_hist(st_name_t *ns) {
-    if (ns->hist == NULL) {
-        ns->hist = calloc(ST_HBUCKETS, sizeof *ns->hist);
-        if (ns->hist == NULL) {
-            return -1;
-        }
-        ns->min = UINT64_MAX; /* so the first duration sets it */
+/* Widens the histogram to hold rows [lo, hi] (allocated on the first duration: most pairs,
+ * instants and counters, never need one); -1 when out of memory. */
+static int hist_fit(st_name_t *ns, unsigned lo, unsigned hi) {
+    if (ns->hist != NULL && lo >= ns->hlo && hi < (unsigned)ns->hlo + ns->hrows) {
+        return 0;
     }
+    if (ns->hist == NULL) {
+        ns->min = UINT64_MAX; /* so the first duration sets it */
+    } else {
+        lo = lo < ns->hlo ? lo : ns->hlo;
+        hi = hi >= (unsigned)ns->hlo + ns->hrows ? hi : (unsigned)ns->hlo + ns->hrows - 1u;
+    }
+    unsigned rows = hi - lo + 1u;
+    uint32_t *h = calloc(16u * rows, sizeof *h);
+    if (h == NULL) {
+        return -1;
+    }
+    if (ns->hist != NULL) {
+        memcpy(h + 16u * (ns->hlo - lo), ns->hist, 16u * ns->hrows * sizeof *h);
+        free(ns->hist);
+    }
+    ns->hist = h;
+    ns->hlo = (uint8_t)lo;
+    ns->hrows = (uint8_t)rows;
     return 0;
 }
 
 /* Without memory for the histogram the duration is not counted. */
 static void add_duration(st_name_t *ns, uint64_t d, uint64_t self) {
-    if (ensure_hist(ns) != 0) {
+    unsigned b = hbucket(d);
+    if (hist_fit(ns, b / 16u, b / 16u) != 0) {
         return;
     }
     ns->ndur++;
@@ -177,7 +193,7 @@ static void add_duration(st_name_t *ns, uint64_t d, uint64_t self) {
     ns->self += self;
     ns->min = d < ns->min ? d : ns->min;
     ns->max = d > ns->max ? d : ns->max;
-    ns->hist[hbucket(d)]++;
+    ns->hist[b - 16u * ns->hlo]++;
 }
 
 /* ---- arguments kept for the slowest events ------------------------------------------ */
@@ -944,7 +960,7 @@ int st_merge(st_state_t *g, st_state_t *l) {
         st_name_t *gn = cli_map_at(&g->names, nmap[i] - 1, NULL, NULL);
         gn->events += ln->events;
         if (ln->ndur) {
-            if (ensure_hist(gn) != 0) {
+            if (hist_fit(gn, ln->hlo, ln->hlo + ln->hrows - 1u) != 0) {
                 goto nomem;
             }
             gn->ndur += ln->ndur;
@@ -952,8 +968,9 @@ int st_merge(st_state_t *g, st_state_t *l) {
             gn->self += ln->self;
             gn->min = ln->min < gn->min ? ln->min : gn->min;
             gn->max = ln->max > gn->max ? ln->max : gn->max;
-            for (unsigned b = 0; b < ST_HBUCKETS; b++) {
-                gn->hist[b] += ln->hist[b];
+            uint32_t *gh = gn->hist + 16u * (ln->hlo - gn->hlo);
+            for (unsigned b = 0; b < 16u * ln->hrows; b++) {
+                gh[b] += ln->hist[b];
             }
         }
     }
