@@ -5,3 +5,7 @@
 if(FXT_BUILD_CLI)
   fxt_add_unit_test(unit.cli_options SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_options.c LIBS fxt_cli_objs)
 endif()
+# The parallel reader on a file truncated while it is mapped (tools/cli_parallel.c).
+if(FXT_BUILD_CLI)
+  fxt_add_unit_test(unit.cli_parallel SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_parallel.c LIBS fxt_cli_objs)
+endif()

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Parallel decoding of a trace file by ranges (see cli_parallel.h). */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (glibc hides it under strict C11) */
 #include "cli_parallel.h"
 
 #include <fxt/format.h>
@@ -7,6 +8,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdatomic.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -19,6 +23,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+
+#if !defined(MAP_ANONYMOUS) && defined(MAP_ANON)
+#define MAP_ANONYMOUS MAP_ANON
+#endif
 
 #define DEFAULT_MIN_RANGE (UINT64_C(4) << 20)
 /* Ranges per job: small enough that a slow range or the pre-scan does not leave a core idle. */
@@ -295,37 +303,118 @@ static int read_stream(const char *cmd, const char *path, const fxt_reader_optio
     return ops->range_merge(ctx, st);
 }
 
-/* Maps a regular, uncompressed file; 0 with *data NULL when it cannot be mapped (read it as a stream). */
-static int map_file(const char *path, const uint8_t **data, uint64_t *size) {
-    *data = NULL;
-    *size = 0;
-    if (path == NULL || strcmp(path, "-") == 0) {
+/*
+ * A mapped file that shrinks while it is read (another process truncates it)
+ * would end the process with SIGBUS at the first page past the new end. The
+ * handler instead maps zero pages over the rest of the mapping and notes where
+ * the file ended: the reader then meets a zero header word there (a size-0
+ * record, fatal: it stops with an error at that offset) and the command says the
+ * file shrank. One mapping is guarded at a time; a SIGBUS elsewhere gets the
+ * default action. mmap is not on POSIX's async-signal-safe list, but on Linux
+ * and the BSDs it is a plain system call.
+ */
+static _Atomic(uintptr_t) guard_base, guard_end;
+static _Atomic uint64_t guard_cut = UINT64_MAX; /* offset of the first page found missing */
+static struct sigaction guard_old;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uctx) {
+    (void)uctx;
+    uintptr_t a = (uintptr_t)si->si_addr, base = atomic_load(&guard_base), end = atomic_load(&guard_end);
+    if (base == 0 || a < base || a >= end) {
+        /* not ours: the default action, on the retried access */
+        signal(sig, SIG_DFL);
+        return;
+    }
+    uintptr_t page = a & ~(uintptr_t)(sysconf(_SC_PAGESIZE) - 1);
+    if (mmap((void *)page, end - page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
+        MAP_FAILED) {
+        signal(sig, SIG_DFL);
+        return;
+    }
+    uint64_t cut = (uint64_t)(page - base), prev = atomic_load(&guard_cut);
+    while (cut < prev && !atomic_compare_exchange_weak(&guard_cut, &prev, cut)) {
+    }
+}
+
+/* Guards [data, data + size) (when no other mapping is guarded); 1 when it is. */
+static int guard_map(const uint8_t *data, uint64_t size) {
+    uintptr_t none = 0;
+    if (!atomic_compare_exchange_strong(&guard_base, &none, (uintptr_t)data)) {
         return 0;
+    }
+    atomic_store(&guard_end, (uintptr_t)data + (uintptr_t)size);
+    atomic_store(&guard_cut, UINT64_MAX);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGBUS, &sa, &guard_old) != 0) {
+        atomic_store(&guard_base, 0);
+        return 0;
+    }
+    return 1;
+}
+
+/* Ends the guard; the offset where the file was found cut, or UINT64_MAX. */
+static uint64_t guard_unmap(int guarded) {
+    if (!guarded) {
+        return UINT64_MAX;
+    }
+    sigaction(SIGBUS, &guard_old, NULL);
+    atomic_store(&guard_base, 0);
+    return atomic_load(&guard_cut);
+}
+
+/* A mapped input: the open file (to see its size again at the end) and the guard. */
+typedef struct mapped {
+    const uint8_t *data;
+    uint64_t size;
+    int fd, guarded;
+} mapped_t;
+
+static void unmap_file(mapped_t *m) {
+    munmap((void *)(uintptr_t)m->data, (size_t)m->size);
+    close(m->fd);
+    m->data = NULL;
+}
+
+/* Maps a regular, uncompressed file; m->data NULL when it cannot be mapped (read it as a stream). */
+static void map_file(const char *path, mapped_t *mf) {
+    memset(mf, 0, sizeof *mf);
+    mf->fd = -1;
+    if (path == NULL || strcmp(path, "-") == 0) {
+        return;
     }
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
-        return 0; /* the stream path reports the error */
+        return; /* the stream path reports the error */
     }
     struct stat sb;
     if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size < 8 || (uint64_t)sb.st_size > SIZE_MAX) {
         close(fd);
-        return 0;
+        return;
     }
     void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
     if (m == MAP_FAILED) {
-        return 0;
+        close(fd);
+        return;
     }
+    mf->data = m;
+    mf->size = (uint64_t)sb.st_size;
+    mf->fd = fd;
+    mf->guarded = guard_map(mf->data, mf->size);
     const uint8_t *b = m;
     /* gzip (1f 8b) and zstd (28 b5 2f fd): decompressed by the stream path. */
     if ((b[0] == 0x1f && b[1] == 0x8b) || (b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd)) {
-        munmap(m, (size_t)sb.st_size);
-        return 0;
+        guard_unmap(mf->guarded);
+        unmap_file(mf);
     }
-    *data = b;
-    *size = (uint64_t)sb.st_size;
-    return 0;
 }
+
+static int read_mapped(const char *cmd, const uint8_t *data, uint64_t size, const fxt_reader_options_t *opt,
+                       unsigned jobs, uint64_t min_range, uint64_t max_range, const cli_par_ops_t *ops,
+                       void *ctx);
 
 int cli_read_parallel(const char *cmd, const char *path, const fxt_reader_options_t *opt, unsigned jobs,
                       uint64_t min_range, const cli_par_ops_t *ops, void *ctx, uint64_t *bytes_read) {
@@ -335,15 +424,36 @@ int cli_read_parallel(const char *cmd, const char *path, const fxt_reader_option
 int cli_read_parallel_max(const char *cmd, const char *path, const fxt_reader_options_t *opt, unsigned jobs,
                           uint64_t min_range, uint64_t max_range, const cli_par_ops_t *ops, void *ctx,
                           uint64_t *bytes_read) {
-    const uint8_t *data;
-    uint64_t size;
-    map_file(path, &data, &size);
-    if (data == NULL) {
+    mapped_t m;
+    map_file(path, &m);
+    if (m.data == NULL) {
         return read_stream(cmd, path, opt, ops, ctx, bytes_read);
     }
     if (bytes_read) {
-        *bytes_read = size;
+        *bytes_read = m.size;
     }
+    int rc = read_mapped(cmd, m.data, m.size, opt, jobs, min_range, max_range, ops, ctx);
+    uint64_t cut = guard_unmap(m.guarded);
+    struct stat sb;
+    long long now = fstat(m.fd, &sb) == 0 ? (long long)sb.st_size : -1;
+    /* The guard sees a missing page only if one was touched; a reader that stopped at the zeros
+     * of the new last page did not touch one: the size says it too. */
+    if (cut != UINT64_MAX || (now >= 0 && (uint64_t)now < m.size)) {
+        /* What was read is reported; the rest of the file is gone: a read error, not damage. */
+        fprintf(stderr,
+                "fxt %s: %s shrank while it was read (%" PRIu64 " bytes when opened, %lld now): "
+                "records past the new end are missing\n",
+                cmd, path, m.size, now);
+        rc = CLI_EXIT_IO;
+    }
+    unmap_file(&m);
+    return rc;
+}
+
+/* cli_read_parallel_max on a mapped file. */
+static int read_mapped(const char *cmd, const uint8_t *data, uint64_t size, const fxt_reader_options_t *opt,
+                       unsigned jobs, uint64_t min_range, uint64_t max_range, const cli_par_ops_t *ops,
+                       void *ctx) {
     const char *env = getenv("FXT_RANGE_BYTES");
     if (env != NULL && *env) {
         char *end;
@@ -351,7 +461,6 @@ int cli_read_parallel_max(const char *cmd, const char *path, const fxt_reader_op
         unsigned long long v = strtoull(env, &end, 10);
         if (errno || *end || v < 8) {
             fprintf(stderr, "fxt %s: FXT_RANGE_BYTES must be a byte count >= 8, got '%s'\n", cmd, env);
-            munmap((void *)(uintptr_t)data, (size_t)size);
             return CLI_EXIT_USAGE;
         }
         min_range = v;
@@ -374,7 +483,6 @@ int cli_read_parallel_max(const char *cmd, const char *path, const fxt_reader_op
     p.cap = jobs <= 1 ? 1 : (size_t)(size / range_bytes) + 2;
     p.ranges = calloc(p.cap, sizeof *p.ranges);
     if (p.ranges == NULL) {
-        munmap((void *)(uintptr_t)data, (size_t)size);
         fprintf(stderr, "fxt %s: out of memory\n", cmd);
         return CLI_EXIT_LIMIT;
     }
@@ -431,6 +539,5 @@ int cli_read_parallel_max(const char *cmd, const char *path, const fxt_reader_op
     pthread_mutex_destroy(&p.mu);
     pthread_cond_destroy(&p.cv);
     pthread_mutex_destroy(&p.merge_mu);
-    munmap((void *)(uintptr_t)data, (size_t)size);
     return rc;
 }

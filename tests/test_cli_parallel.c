@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CLI's parallel reader (tools/cli_parallel.c) on a file that shrinks
+ * while it is read: a mapped file cut short would end the process with SIGBUS;
+ * the reader must instead stop at the new end, report it, and return
+ * CLI_EXIT_IO with every record before it delivered. The file is truncated from
+ * the first record callback, so the cut is deterministic. Not labelled
+ * `threads`: TSan models the handler's mmap (zero pages replacing the missing
+ * ones) as a write racing the readers of those pages, which it is only in the
+ * sense that a reader sees either the fault or the zeros.
+ */
+#include "test.h"
+
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_parallel.h"
+
+#define NREC 32768u /* 32-byte instants: 1 MiB */
+
+typedef struct shrink {
+    const char *path;
+    off_t cut;
+    int done;
+    uint64_t records, errors;
+} shrink_t;
+
+static shrink_t sh;
+
+static void *range_new(void *ctx, size_t index) {
+    (void)index;
+    return ctx;
+}
+static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
+    (void)r;
+    (void)rec;
+    shrink_t *s = ctx;
+    /* Workers may call this concurrently with -j 2: the counts only need to be positive there. */
+    __atomic_fetch_add(&s->records, 1, __ATOMIC_RELAXED);
+    if (!__atomic_exchange_n(&s->done, 1, __ATOMIC_ACQ_REL)) {
+        CHECK(truncate(s->path, s->cut) == 0);
+    }
+    return 0;
+}
+static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
+    (void)r;
+    (void)d;
+    __atomic_fetch_add(&((shrink_t *)ctx)->errors, 1, __ATOMIC_RELAXED);
+}
+static int range_merge(void *ctx, void *range) {
+    (void)ctx;
+    (void)range;
+    return 0;
+}
+static void range_free(void *ctx, void *range) {
+    (void)ctx;
+    (void)range;
+}
+static const cli_par_ops_t ops = {range_new, on_record, on_error, range_merge, range_free};
+
+/* Writes the magic record and NREC instants (inline thread, empty names) to a new file. */
+static char *write_trace(void) {
+    static char path[] = "/tmp/fxt-shrink-XXXXXX";
+    strcpy(path, "/tmp/fxt-shrink-XXXXXX");
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    uint64_t *w = malloc(8 + NREC * 32);
+    w[0] = 0x0016547846040010ull;
+    for (uint32_t i = 0; i < NREC; i++) {
+        w[1 + 4 * i] = 0x4u | (4u << 4); /* instant, 4 words, inline thread, category/name ref 0 */
+        w[2 + 4 * i] = i;                /* timestamp */
+        w[3 + 4 * i] = 1;                /* pid */
+        w[4 + 4 * i] = 2;                /* tid */
+    }
+    CHECK(write(fd, w, 8 + NREC * 32) == (ssize_t)(8 + NREC * 32));
+    close(fd);
+    free(w);
+    return path;
+}
+
+/* Runs the read with stderr captured; returns the exit code and the stderr text. */
+static int shrink_run(unsigned jobs, off_t cut, char *err, size_t errlen) {
+    memset(&sh, 0, sizeof sh);
+    sh.path = write_trace();
+    sh.cut = cut;
+    char errpath[] = "/tmp/fxt-shrink-err-XXXXXX";
+    int efd = mkstemp(errpath);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(efd, 2);
+    int rc = cli_read_parallel("test", sh.path, NULL, jobs, 0, &ops, &sh, NULL);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    ssize_t n = pread(efd, err, errlen - 1, 0);
+    err[n > 0 ? n : 0] = '\0';
+    close(efd);
+    unlink(errpath);
+    unlink(sh.path);
+    return rc;
+}
+
+/* Cut at a page boundary: the next page read faults (SIGBUS without the guard). */
+static void test_shrink_at_page_boundary(void) {
+    char err[65536];
+    int rc = shrink_run(1, 65536, err, sizeof err);
+    CHECK_EQ_I64(rc, CLI_EXIT_IO);
+    CHECK(strstr(err, "shrank while it was read (1048584 bytes when opened, 65536 now)") != NULL);
+    /* Every whole record before the cut, none past it (the zeros there end the read). */
+    CHECK(sh.records >= (65536 - 8) / 32 && sh.records <= (65536 - 8) / 32 + 2);
+    CHECK(sh.errors >= 1);
+}
+
+/* Cut inside a page: the rest of that page reads as zeros, no fault; the size tells. */
+static void test_shrink_inside_page(void) {
+    char err[65536];
+    int rc = shrink_run(1, 100008, err, sizeof err);
+    CHECK_EQ_I64(rc, CLI_EXIT_IO);
+    CHECK(strstr(err, "100008 now") != NULL);
+    CHECK(sh.records >= (100008 - 8) / 32 && sh.records <= (100008 - 8) / 32 + 2);
+}
+
+/* Ranges on two threads and a pre-scan ahead of them: whoever touches the missing pages first. */
+static void test_shrink_parallel(void) {
+    char err[65536];
+    setenv("FXT_RANGE_BYTES", "4096", 1);
+    int rc = shrink_run(2, 65536, err, sizeof err);
+    unsetenv("FXT_RANGE_BYTES");
+    CHECK_EQ_I64(rc, CLI_EXIT_IO);
+    CHECK(strstr(err, "shrank while it was read") != NULL);
+    CHECK(sh.records > 0 && sh.records < NREC);
+}
+
+/* The guard is off again afterwards: an unrelated read of the same kind works. */
+static void test_whole_file_after_shrink(void) {
+    char err[65536];
+    int rc = shrink_run(1, 8 + NREC * 32, err, sizeof err); /* "cut" at the end: no change */
+    CHECK_EQ_I64(rc, 0);
+    CHECK_EQ_U64(sh.records, NREC + 1);
+    CHECK_EQ_U64(sh.errors, 0);
+    CHECK(err[0] == '\0');
+}
+
+int main(int argc, char **argv) {
+    TEST_INIT(argc, argv);
+    RUN(test_shrink_at_page_boundary);
+    RUN(test_shrink_inside_page);
+    RUN(test_shrink_parallel);
+    RUN(test_whole_file_after_shrink);
+    return TEST_EXIT();
+}
