@@ -232,22 +232,33 @@ static int prescan(par_t *p, uint64_t range_bytes) {
     if (fxt_reader_create(p->opt, &sr) != FXT_OK) {
         return CLI_EXIT_LIMIT;
     }
-    int objects = !(p->opt && (p->opt->flags & FXT_READ_NO_OBJECT_TABLES));
+    /* The record types that change decoding state, as a bit set: the hop tests one bit. */
+    uint32_t feed = (1u << FXT_RECORD_METADATA) | (1u << FXT_RECORD_INITIALIZATION) |
+                    (1u << FXT_RECORD_STRING) | (1u << FXT_RECORD_THREAD);
+    if (!(p->opt && (p->opt->flags & FXT_READ_NO_OBJECT_TABLES))) {
+        feed |= (1u << FXT_RECORD_KERNEL_OBJECT) | (1u << FXT_RECORD_USERSPACE_OBJECT);
+    }
+    const uint8_t *data = p->data;
+    uint64_t size = p->size;
     /* The first header word decides the byte order, as in the reader. */
-    uint64_t first = p->size >= 8 ? fxt_load64(p->data) : 0;
+    uint64_t first = size >= 8 ? fxt_load64(data) : 0;
     int sw = first == FXT_MAGIC_RECORD ? 0 : first == FXT_MAGIC_RECORD_SWAPPED ? 1 : fxt_host_is_big_endian();
     uint64_t off = 0, begin = 0, cut = range_bytes;
     fxt_reader_t *seed = NULL;
     int rc = 0;
     fxt_record_t rec;
-    while (p->size - off >= 8 && p->published + 1 < p->cap) {
-        uint64_t h = fxt_load64_swapped(p->data + off, sw);
+    /* The hot loop of a parallel read: it visits every record, so it only hops. */
+    while (size - off >= 8) {
+        uint64_t h = fxt_load64_swapped(data + off, sw);
         unsigned type = (unsigned)fxt_get_rec_type(h);
         uint64_t words = type == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h);
-        if (words == 0 || words > (p->size - off) / 8u) {
+        if (words == 0 || words > (size - off) / 8u) {
             break;
         }
         if (off >= cut) {
+            if (p->published + 1 >= p->cap) {
+                break; /* no room for another range: the last one takes the rest */
+            }
             fxt_reader_t *next = reader_take(p);
             if (next == NULL || fxt_reader_seed(next, sr, off) != FXT_OK) {
                 fxt_reader_destroy(next);
@@ -260,9 +271,8 @@ static int prescan(par_t *p, uint64_t range_bytes) {
             cut = off + range_bytes;
         }
         /* The first record too: it fixes the seeding reader's byte order like the range readers'. */
-        if (type <= FXT_RECORD_THREAD || off == 0 ||
-            (objects && (type == FXT_RECORD_KERNEL_OBJECT || type == FXT_RECORD_USERSPACE_OBJECT))) {
-            fxt_in_buffer_t in = {p->data + off, (size_t)(words * 8u), 0};
+        if (((feed >> type) & 1u) || off == 0) {
+            fxt_in_buffer_t in = {data + off, (size_t)(words * 8u), 0};
             /* Damaged records change nothing here; the range's reader reports them. */
             if (fxt_reader_next(sr, &in, &rec) == FXT_E_NOMEM) {
                 rc = CLI_EXIT_LIMIT;
