@@ -180,6 +180,18 @@ static fxt_status copy_provider(fxt__provider_t *d, const fxt__provider_t *s) {
     return FXT_OK;
 }
 
+fxt_status fxt_reader_rebase(fxt_reader_t *r, uint64_t offset) {
+    if (r == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    r->offset = offset;
+    r->pend_len = 0;
+    r->pend_size = 0;
+    r->pend_off = 0;
+    r->skip = r->skip_off = r->skip_size = 0;
+    return FXT_OK;
+}
+
 /* A deep copy, so the two readers can then run on different threads. */
 fxt_status fxt_reader_seed(fxt_reader_t *dst, const fxt_reader_t *src, uint64_t offset) {
     if (dst == NULL || src == NULL || dst == src) {

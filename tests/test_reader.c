@@ -442,6 +442,32 @@ static void test_seed_into_used_reader(void) {
     tb_free(&c);
 }
 
+/* Rebase keeps the tables and moves the offsets; a record cut at the old input's end is dropped. */
+static void test_rebase_keeps_state(void) {
+    tbuf_t a = {0}, b = {0};
+    build_registrations(&a, "kept");
+    tb_w(&a, instant(1, 1, 300)); /* cut after its header: pending when rebased */
+    tb_w(&b, instant(1, 1, 300));
+    tb_w(&b, 5);
+    fxt_in_buffer_t in;
+    fxt_record_t rec;
+    fxt_reader_t *r = open_buf(&a, &in);
+    while (fxt_reader_next(r, &in, &rec) == FXT_OK) {
+    }
+    CHECK(fxt_reader_rebase(r, 1000) == FXT_OK);
+    CHECK(fxt_reader_rebase(NULL, 0) == FXT_E_INVALID_ARG);
+    in = (fxt_in_buffer_t){b.p, b.len, 0};
+    CHECK(next_ok(r, &in, &rec) && rec.kind == FXT_KIND_EVENT);
+    CHECK_EQ_U64(rec.offset, 1000);
+    CHECK_STR(rec.u.event.category, "kept");
+    CHECK_STR(rec.u.event.name, "far");
+    CHECK_EQ_U64(fxt_reader_ticks_per_second(r), 1000);
+    CHECK(fxt_reader_next(r, &in, &rec) == FXT_NEED_INPUT && fxt_reader_finish(r) == FXT_OK);
+    fxt_reader_destroy(r);
+    tb_free(&a);
+    tb_free(&b);
+}
+
 /* Damaged records are reported, skipped by their size, and change no state. */
 static void test_errors_have_no_effect(void) {
     tbuf_t b = {0};
@@ -802,6 +828,7 @@ int main(int argc, char **argv) {
     RUN(test_provider_contexts);
     RUN(test_reset_forgets_kept_tables);
     RUN(test_seed_into_used_reader);
+    RUN(test_rebase_keeps_state);
     RUN(test_errors_have_no_effect);
     RUN(test_size_zero_is_fatal);
     RUN(test_large_record_framing);

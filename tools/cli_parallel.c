@@ -31,8 +31,8 @@
 #define DEFAULT_MIN_RANGE (UINT64_C(4) << 20)
 /* Ranges per job: small enough that a slow range or the pre-scan does not leave a core idle. */
 #define RANGES_PER_JOB 8
-/* Readers kept for reuse; ranges in flight are at most jobs + 2, so a few suffice. */
-#define POOL_MAX 8
+/* Offsets of state records per block (512 KiB): blocks never move once written. */
+#define SBLOCK 65536u
 
 unsigned cli_par_default_jobs(void) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -41,10 +41,22 @@ unsigned cli_par_default_jobs(void) {
 
 typedef struct prange {
     uint64_t begin, end;
-    fxt_reader_t *seed; /* reader state at begin; NULL for range 0 (a fresh reader) */
+    size_t s_before; /* state records before `begin` (their offsets: par_t.soff) */
     void *state;
     int taken, done, last;
 } prange_t;
+
+/*
+ * One decoding thread. Its reader is reused from range to range: after range k
+ * its state is the trace's state at the end of k; before decoding a later range
+ * k' it replays the records that change decoding state (strings, threads,
+ * providers, tick rates, objects) lying between them, which the pre-scan listed.
+ * So no reader is copied, and there are as many readers as threads.
+ */
+typedef struct wctx {
+    fxt_reader_t *r;
+    size_t last; /* range decoded last, or SIZE_MAX */
+} wctx_t;
 
 typedef struct par {
     const char *cmd;
@@ -53,53 +65,51 @@ typedef struct par {
     const fxt_reader_options_t *opt;
     const uint8_t *data;
     uint64_t size;
+    int sw; /* the input's byte order is swapped */
     pthread_mutex_t mu;
     pthread_cond_t cv;
     pthread_mutex_t merge_mu; /* held by the one thread merging */
     prange_t *ranges;
     size_t cap, published, next_take, next_merge, max_inflight;
     int scan_done, failed; /* failed: an exit code or CLI_PAR_RERUN; later ranges are not decoded */
-    /* Readers of decoded ranges, reused to seed later ones: seeding then copies the string
-     * tables into buffers already there instead of fresh memory (a page fault per page). */
-    fxt_reader_t *pool[POOL_MAX];
-    size_t npool;
+    /* Offsets of the state records, in blocks of SBLOCK: appended by the pre-scan, read by the
+     * workers for entries published before (under mu). */
+    uint64_t **soff;
+    size_t nblocks, nsoff;
+    wctx_t main_w; /* the main thread's, when it decodes ranges from publish() */
 } par_t;
 
-/* A decoded range's reader, back to the pool (or destroyed when it is full). */
-static void reader_recycle(par_t *p, fxt_reader_t *r) {
-    pthread_mutex_lock(&p->mu);
-    if (p->npool < POOL_MAX) {
-        p->pool[p->npool++] = r;
-        r = NULL;
+static uint64_t soff_at(const par_t *p, size_t i) { return p->soff[i / SBLOCK][i % SBLOCK]; }
+
+/* Brings w's reader to the state at range g's start: replays state records [from, g->s_before). */
+static int catch_up(par_t *p, wctx_t *w, const prange_t *g, size_t from) {
+    fxt_record_t rec;
+    for (size_t i = from; i < g->s_before; i++) {
+        uint64_t off = soff_at(p, i);
+        uint64_t h = fxt_load64_swapped(p->data + off, p->sw);
+        uint64_t words =
+            fxt_get_rec_type(h) == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h);
+        fxt_in_buffer_t in = {p->data + off, (size_t)(words * 8u), 0};
+        /* Damaged records change nothing; the range holding them reports them. */
+        if (fxt_reader_next(w->r, &in, &rec) == FXT_E_NOMEM) {
+            return CLI_EXIT_LIMIT;
+        }
     }
-    pthread_mutex_unlock(&p->mu);
-    fxt_reader_destroy(r);
+    return fxt_reader_rebase(w->r, g->begin) == FXT_OK ? 0 : CLI_EXIT_LIMIT;
 }
 
-/* A reader to seed: a recycled one, else a new one; NULL when out of memory. */
-static fxt_reader_t *reader_take(par_t *p) {
-    fxt_reader_t *r = NULL;
-    pthread_mutex_lock(&p->mu);
-    if (p->npool > 0) {
-        r = p->pool[--p->npool];
-    }
-    pthread_mutex_unlock(&p->mu);
-    if (r == NULL && fxt_reader_create(p->opt, &r) != FXT_OK) {
-        return NULL;
-    }
-    return r;
-}
-
-/* Decodes range k with its seeded reader; the callbacks get the command's range state. */
-static int decode_range(par_t *p, prange_t *g, size_t k) {
-    fxt_reader_t *r = g->seed;
-    if (r == NULL && fxt_reader_create(p->opt, &r) != FXT_OK) {
+/* Decodes range k on thread w; the callbacks get the command's range state. */
+static int decode_range(par_t *p, wctx_t *w, prange_t *g, size_t k, size_t from) {
+    if (w->r == NULL && fxt_reader_create(p->opt, &w->r) != FXT_OK) {
         return CLI_EXIT_LIMIT;
     }
-    g->seed = NULL;
+    fxt_reader_t *r = w->r;
+    if (catch_up(p, w, g, from) != 0) {
+        return CLI_EXIT_LIMIT;
+    }
+    w->last = k;
     g->state = p->ops->range_new(p->ctx, k);
     if (g->state == NULL) {
-        fxt_reader_destroy(r);
         return CLI_EXIT_LIMIT;
     }
     fxt_in_buffer_t in = {p->data + g->begin, (size_t)(g->end - g->begin), 0};
@@ -125,7 +135,6 @@ static int decode_range(par_t *p, prange_t *g, size_t k) {
             }
         }
     }
-    reader_recycle(p, r);
     return rc;
 }
 
@@ -155,7 +164,7 @@ static void merge_ready(par_t *p) {
 }
 
 /* Takes and decodes one published range; 0 when none is waiting (without blocking). */
-static int work_one(par_t *p) {
+static int work_one(par_t *p, wctx_t *w) {
     pthread_mutex_lock(&p->mu);
     if (p->failed || p->next_take >= p->published) {
         pthread_mutex_unlock(&p->mu);
@@ -164,8 +173,11 @@ static int work_one(par_t *p) {
     size_t k = p->next_take++;
     prange_t *g = &p->ranges[k];
     g->taken = 1;
+    /* Ranges are taken in order, so the one after w's last is published: its state records
+     * start where w's reader stands. */
+    size_t from = w->last == SIZE_MAX ? 0 : p->ranges[w->last + 1].s_before;
     pthread_mutex_unlock(&p->mu);
-    int rc = decode_range(p, g, k);
+    int rc = decode_range(p, w, g, k, from);
     pthread_mutex_lock(&p->mu);
     g->done = 1;
     if (rc != 0 && !p->failed) {
@@ -176,10 +188,10 @@ static int work_one(par_t *p) {
     return 1;
 }
 
-static void *worker(void *arg) {
-    par_t *p = arg;
+/* Decodes ranges until the pre-scan is done and none is left. */
+static void work_all(par_t *p, wctx_t *w) {
     for (;;) {
-        if (work_one(p)) {
+        if (work_one(p, w)) {
             continue;
         }
         pthread_mutex_lock(&p->mu);
@@ -189,18 +201,25 @@ static void *worker(void *arg) {
         int more = !p->failed && p->next_take < p->published;
         pthread_mutex_unlock(&p->mu);
         if (!more) {
-            return NULL;
+            return;
         }
     }
 }
 
+static void *worker(void *arg) {
+    wctx_t w = {NULL, SIZE_MAX};
+    work_all(arg, &w);
+    fxt_reader_destroy(w.r);
+    return NULL;
+}
+
 /* Makes range [begin, end) available; the main thread decodes ranges itself while too many are in flight. */
-static void publish(par_t *p, uint64_t begin, uint64_t end, fxt_reader_t *seed, int last) {
+static void publish(par_t *p, uint64_t begin, uint64_t end, size_t s_before, int last) {
     pthread_mutex_lock(&p->mu);
     prange_t *g = &p->ranges[p->published];
     g->begin = begin;
     g->end = end;
-    g->seed = seed;
+    g->s_before = s_before;
     g->last = last;
     p->published++;
     pthread_cond_broadcast(&p->cv);
@@ -209,11 +228,11 @@ static void publish(par_t *p, uint64_t begin, uint64_t end, fxt_reader_t *seed, 
         pthread_mutex_lock(&p->mu);
         int full = !p->failed && p->published - p->next_merge >= p->max_inflight;
         pthread_mutex_unlock(&p->mu);
-        if (!full || !work_one(p)) {
+        if (!full || !work_one(p, &p->main_w)) {
             break;
         }
     }
-    /* Still full with nothing to take: wait for merges rather than seed more readers. */
+    /* Still full with nothing to take: wait for merges rather than publish more. */
     pthread_mutex_lock(&p->mu);
     while (!p->failed && p->published - p->next_merge >= p->max_inflight) {
         pthread_cond_wait(&p->cv, &p->mu);
@@ -221,17 +240,28 @@ static void publish(par_t *p, uint64_t begin, uint64_t end, fxt_reader_t *seed, 
     pthread_mutex_unlock(&p->mu);
 }
 
+/* Notes a state record's offset; -1 when out of memory. Only the pre-scan appends. */
+static int soff_push(par_t *p, uint64_t off) {
+    size_t b = p->nsoff / SBLOCK;
+    if (b >= p->nblocks) {
+        return -1; /* cannot happen: sized for one record per 8 bytes */
+    }
+    if (p->soff[b] == NULL && (p->soff[b] = malloc(SBLOCK * sizeof **p->soff)) == NULL) {
+        return -1;
+    }
+    p->soff[b][p->nsoff % SBLOCK] = off;
+    p->nsoff++;
+    return 0;
+}
+
 /*
- * The pre-scan: hops from header to header (sizes only) and feeds the records
- * that change decoding state (metadata, initialization, string, thread; objects
- * when the command keeps object tables) to one reader, which seeds each range.
- * It stops where the reader would: a size-0 record or one running past the end.
+ * The pre-scan: hops from header to header (sizes only), cuts ranges at record
+ * starts and lists the records that change decoding state (metadata,
+ * initialization, string, thread; objects when the command keeps object
+ * tables), which the workers replay (catch_up). It stops where the reader
+ * would: a size-0 record or one running past the end.
  */
 static int prescan(par_t *p, uint64_t range_bytes) {
-    fxt_reader_t *sr;
-    if (fxt_reader_create(p->opt, &sr) != FXT_OK) {
-        return CLI_EXIT_LIMIT;
-    }
     /* The record types that change decoding state, as a bit set: the hop tests one bit. */
     uint32_t feed = (1u << FXT_RECORD_METADATA) | (1u << FXT_RECORD_INITIALIZATION) |
                     (1u << FXT_RECORD_STRING) | (1u << FXT_RECORD_THREAD);
@@ -240,13 +270,10 @@ static int prescan(par_t *p, uint64_t range_bytes) {
     }
     const uint8_t *data = p->data;
     uint64_t size = p->size;
-    /* The first header word decides the byte order, as in the reader. */
-    uint64_t first = size >= 8 ? fxt_load64(data) : 0;
-    int sw = first == FXT_MAGIC_RECORD ? 0 : first == FXT_MAGIC_RECORD_SWAPPED ? 1 : fxt_host_is_big_endian();
+    int sw = p->sw;
     uint64_t off = 0, begin = 0, cut = range_bytes;
-    fxt_reader_t *seed = NULL;
+    size_t s_begin = 0; /* state records before `begin` */
     int rc = 0;
-    fxt_record_t rec;
     /* The hot loop of a parallel read: it visits every record, so it only hops. */
     while (size - off >= 8) {
         uint64_t h = fxt_load64_swapped(data + off, sw);
@@ -259,34 +286,21 @@ static int prescan(par_t *p, uint64_t range_bytes) {
             if (p->published + 1 >= p->cap) {
                 break; /* no room for another range: the last one takes the rest */
             }
-            fxt_reader_t *next = reader_take(p);
-            if (next == NULL || fxt_reader_seed(next, sr, off) != FXT_OK) {
-                fxt_reader_destroy(next);
-                rc = CLI_EXIT_LIMIT;
-                break;
-            }
-            publish(p, begin, off, seed, 0);
-            seed = next;
+            publish(p, begin, off, s_begin, 0);
+            s_begin = p->nsoff;
             begin = off;
             cut = off + range_bytes;
         }
-        /* The first record too: it fixes the seeding reader's byte order like the range readers'. */
-        if (((feed >> type) & 1u) || off == 0) {
-            fxt_in_buffer_t in = {data + off, (size_t)(words * 8u), 0};
-            /* Damaged records change nothing here; the range's reader reports them. */
-            if (fxt_reader_next(sr, &in, &rec) == FXT_E_NOMEM) {
-                rc = CLI_EXIT_LIMIT;
-                break;
-            }
+        /* The first record too: it fixes a new reader's byte order. */
+        if ((((feed >> type) & 1u) || off == 0) && soff_push(p, off) != 0) {
+            rc = CLI_EXIT_LIMIT;
+            break;
         }
         off += words * 8u;
     }
     if (rc == 0) {
-        publish(p, begin, p->size, seed, 1);
-    } else {
-        fxt_reader_destroy(seed);
+        publish(p, begin, p->size, s_begin, 1);
     }
-    fxt_reader_destroy(sr);
     pthread_mutex_lock(&p->mu);
     p->scan_done = 1;
     if (rc != 0 && !p->failed) {
@@ -489,10 +503,19 @@ static int read_mapped(const char *cmd, const uint8_t *data, uint64_t size, cons
     p.data = data;
     p.size = size;
     p.max_inflight = jobs + 2u;
+    p.main_w.last = SIZE_MAX;
+    /* The first header word decides the byte order, as in the reader. */
+    uint64_t first = fxt_load64(data);
+    p.sw = first == FXT_MAGIC_RECORD ? 0 : first == FXT_MAGIC_RECORD_SWAPPED ? 1 : fxt_host_is_big_endian();
+    /* Room for one state record per 8 bytes; blocks are allocated as they fill. */
+    p.nblocks = (size_t)(size / 8u / SBLOCK) + 1;
     /* Cuts are at least range_bytes apart: this many ranges at most (the pre-scan also checks). */
     p.cap = jobs <= 1 ? 1 : (size_t)(size / range_bytes) + 2;
     p.ranges = calloc(p.cap, sizeof *p.ranges);
-    if (p.ranges == NULL) {
+    p.soff = calloc(p.nblocks, sizeof *p.soff);
+    if (p.ranges == NULL || p.soff == NULL) {
+        free(p.ranges);
+        free(p.soff);
         fprintf(stderr, "fxt %s: out of memory\n", cmd);
         return CLI_EXIT_LIMIT;
     }
@@ -506,7 +529,7 @@ static int read_mapped(const char *cmd, const uint8_t *data, uint64_t size, cons
         p.ranges[0].last = 1;
         p.published = 1;
         p.scan_done = 1;
-        work_one(&p);
+        work_one(&p, &p.main_w);
     } else {
 #ifdef __GLIBC__
         /* Ranges allocate and free similar state one after another: glibc would hand the freed
@@ -525,7 +548,7 @@ static int read_mapped(const char *cmd, const uint8_t *data, uint64_t size, cons
             started++;
         }
         prescan(&p, range_bytes);
-        worker(&p);
+        work_all(&p, &p.main_w);
         for (unsigned i = 0; i < started; i++) {
             pthread_join(tids[i], NULL);
         }
@@ -533,11 +556,12 @@ static int read_mapped(const char *cmd, const uint8_t *data, uint64_t size, cons
         merge_ready(&p);
     }
     int rc = p.failed;
-    for (size_t k = 0; k < p.npool; k++) {
-        fxt_reader_destroy(p.pool[k]);
+    fxt_reader_destroy(p.main_w.r);
+    for (size_t b = 0; b < p.nblocks; b++) {
+        free(p.soff[b]);
     }
+    free(p.soff);
     for (size_t k = 0; k < p.published; k++) {
-        fxt_reader_destroy(p.ranges[k].seed);
         if (p.ranges[k].state != NULL) {
             ops->range_free(ctx, p.ranges[k].state);
         }

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Parallel decoding of one trace file: the input is split into ranges at
- * record boundaries, each range is decoded on a worker thread by its own
- * reader, seeded (fxt_reader_seed) with the string, thread, provider and
- * tick-rate state a fast pre-scan of record headers found in force at the
- * range's start, and the per-range results are merged in range order.
+ * record boundaries by a fast pre-scan of record headers, which also lists the
+ * records that change decoding state (strings, threads, providers, tick rates,
+ * objects). Each thread keeps one reader from range to range: before a range
+ * it replays the listed records between its previous range and this one
+ * (fxt_reader_rebase then sets the offset), so it starts with the state a
+ * sequential read has there. The per-range results are merged in range order.
  *
  * A command provides per-range state (range_new), the usual record and error
  * callbacks (called with that state, on a worker thread) and range_merge
@@ -17,7 +19,8 @@
  * also with jobs = 1, so every -j sees the same whole-buffer decoding; stdin
  * and compressed input are read sequentially in chunks (cli_read_trace).
  * Memory: at most jobs + 2 ranges are in flight (published, not merged),
- * each holding a seeded reader and the command's per-range state.
+ * each holding the command's per-range state; one reader per thread; and
+ * 8 bytes per state-changing record of the input (the pre-scan's list).
  */
 #ifndef FXT_CLI_PARALLEL_H
 #define FXT_CLI_PARALLEL_H

@@ -238,6 +238,16 @@ FXT_API void fxt_reader_reset(fxt_reader_t *r);
 FXT_API fxt_status fxt_reader_seed(fxt_reader_t *dst, const fxt_reader_t *src, uint64_t offset);
 
 /**
+ * Continue decoding at byte `offset` of the input, keeping the state
+ * (providers, tables, byte order): offsets of later records count from there,
+ * and a pending partial record is dropped. For readers that jump ahead after
+ * feeding the records that change state (fxt's parallel tools feed the string,
+ * thread, provider and object records between two ranges, then rebase).
+ * @return FXT_OK, FXT_E_INVALID_ARG (r NULL).
+ */
+FXT_API fxt_status fxt_reader_rebase(fxt_reader_t *r, uint64_t offset);
+
+/**
  * Decode the next record.
  * @return FXT_OK          *rec holds a record (views valid until the next call).
  *         FXT_NEED_INPUT  `in` is used up (in->pos == in->size); pass more input,
