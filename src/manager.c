@@ -13,11 +13,13 @@
 
 #if defined(__linux__)
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -414,6 +416,43 @@ static void accept_all(fxt_manager_t *m) {
 
 /* ---- API -------------------------------------------------------------------------------------- */
 
+/*
+ * A manager killed with SIGKILL cannot remove its socket directory. The next
+ * one removes those of dead managers: directories named fxt-record-PID-*,
+ * owned by this user, whose PID no longer exists, holding at most the socket.
+ * Anything unexpected is left alone.
+ */
+static void sweep_stale_dirs(const char *base) {
+    DIR *d = opendir(base);
+    if (d == NULL) {
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        char *end;
+        if (strncmp(e->d_name, "fxt-record-", 11) != 0) {
+            continue;
+        }
+        long pid = strtol(e->d_name + 11, &end, 10);
+        if (end == e->d_name + 11 || *end != '-' || pid <= 0 ||
+            (kill((pid_t)pid, 0) == 0 || errno != ESRCH)) {
+            continue;
+        }
+        char dir[PATH_MAX], sock[PATH_MAX + 16];
+        struct stat sb;
+        if (snprintf(dir, sizeof dir, "%s/%s", base, e->d_name) >= (int)sizeof dir || lstat(dir, &sb) != 0 ||
+            !S_ISDIR(sb.st_mode) || sb.st_uid != getuid()) {
+            continue;
+        }
+        snprintf(sock, sizeof sock, "%s/manager.sock", dir);
+        if (lstat(sock, &sb) == 0 && S_ISSOCK(sb.st_mode)) {
+            unlink(sock);
+        }
+        rmdir(dir); /* fails, harmlessly, if anything else is in it */
+    }
+    closedir(d);
+}
+
 fxt_status fxt_manager_create(const fxt_manager_config_t *cfg, fxt_manager_t **out) {
     fxt_manager_config_t c = FXT_MANAGER_CONFIG_INIT;
     if (out == NULL || cfg == NULL || fxt__options_read(&c, sizeof c, cfg) != FXT_OK ||
@@ -455,7 +494,9 @@ fxt_status fxt_manager_create(const fxt_manager_config_t *cfg, fxt_manager_t **o
         if (base == NULL || base[0] == '\0' || access(base, W_OK) != 0) {
             base = "/tmp";
         }
-        snprintf(m->dir, sizeof m->dir, "%s/fxt-record-XXXXXX", base);
+        sweep_stale_dirs(base);
+        /* The pid in the name lets a later run see that this one is gone (sweep_stale_dirs). */
+        snprintf(m->dir, sizeof m->dir, "%s/fxt-record-%ld-XXXXXX", base, (long)getpid());
         if (mkdtemp(m->dir) == NULL) { /* mode 0700 */
             m->dir[0] = '\0';
             fxt_manager_destroy(m);

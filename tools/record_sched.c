@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <time.h>
 #include <unistd.h>
@@ -188,12 +189,31 @@ void record_sched_destroy(record_sched_t *s) {
     free(s);
 }
 
+/* tracefs_instances_walk callback: removes fxt-sched-PID-N instances whose PID is gone (an fxt
+ * record killed with SIGKILL leaves its instance, and the kernel keeps its buffers). */
+static int sweep_instance(const char *name, void *ctx) {
+    (void)ctx;
+    long pid;
+    int n, used = 0;
+    if (sscanf(name, "fxt-sched-%ld-%d%n", &pid, &n, &used) != 2 || name[used] != '\0' || pid <= 0 ||
+        kill((pid_t)pid, 0) == 0 || errno != ESRCH) {
+        return 0;
+    }
+    struct tracefs_instance *inst = tracefs_instance_alloc(NULL, name);
+    if (inst != NULL) {
+        tracefs_instance_destroy(inst);
+        tracefs_instance_free(inst);
+    }
+    return 0;
+}
+
 static fxt_status setup(record_sched_t *s, char *err, size_t errlen) {
     const char *dir = tracefs_tracing_dir(); /* mounts tracefs when it can */
     if (dir == NULL) {
         return fail(err, errlen, FXT_E_IO, "%s",
                     "tracefs is not available (mount it: mount -t tracefs nodev /sys/kernel/tracing)");
     }
+    tracefs_instances_walk(sweep_instance, NULL);
     /* a private instance: the top-level buffer and other tracers are left alone */
     for (int i = 0; i < 16 && s->inst == NULL; i++) {
         char name[64];

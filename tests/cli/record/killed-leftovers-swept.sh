@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: MIT
+# fxt record killed with SIGKILL cannot remove its socket directory (nor, with --sched, its
+# tracefs instance, whose kernel buffers stay allocated): the next fxt record removes those
+# of dead runs, and leaves a live run's and unexpected ones alone.
+export XDG_RUNTIME_DIR="$T/run"
+mkdir -m 700 "$XDG_RUNTIME_DIR"
+mkdir -m 700 "$XDG_RUNTIME_DIR/fxt-record-999999999-keep" # a pid that cannot exist...
+touch "$XDG_RUNTIME_DIR/fxt-record-999999999-keep/other" # ...but a file fxt did not make
+sched=--sched
+"$FXT" record --sched -o "$T/probe.fxt" -- true 2> "$T/probe.err" || fail "probe: $(cat "$T/probe.err")"
+grep -q -- "--sched:" "$T/probe.err" && sched="" # no tracefs here: the socket part only
+"$FXT" record $sched --mode streaming -o "$T/a.fxt" -- "$PROG" emit 20000 1 hang > "$T/ready" 2> "$T/err" &
+rec=$!
+while ! grep -q ready "$T/ready"; do sleep 0.01; done
+kill -9 $rec
+wait $rec || true
+kill -9 "$(cut -d' ' -f2 "$T/ready")"
+ls -d "$XDG_RUNTIME_DIR/fxt-record-$rec-"* > /dev/null 2>&1 || fail "no directory left by the killed run"
+inst=/sys/kernel/tracing/instances/fxt-sched-$rec-0
+if [ -n "$sched" ]; then
+  [ -d "$inst" ] || fail "no tracefs instance left by the killed run"
+fi
+"$FXT" record $sched -o "$T/b.fxt" -- true 2> "$T/err2" || fail "second run: $(cat "$T/err2")"
+if ls -d "$XDG_RUNTIME_DIR/fxt-record-$rec-"* > /dev/null 2>&1; then
+  fail "the dead run's directory is still there"
+fi
+[ -d "$XDG_RUNTIME_DIR/fxt-record-999999999-keep" ] || fail "a directory holding another file was removed"
+[ -z "$sched" ] || [ ! -d "$inst" ] || fail "the dead run's tracefs instance is still there"
+left=$(find "$XDG_RUNTIME_DIR" -maxdepth 1 -name 'fxt-record-*' | grep -vc keep || true)
+expect_eq "directories left after two runs (one killed)" "$left" 0
