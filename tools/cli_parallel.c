@@ -489,7 +489,8 @@ static int read_mapped(const char *cmd, const uint8_t *data, uint64_t size, cons
         }
         min_range = v;
     } else if (min_range == 0) {
-        min_range = DEFAULT_MIN_RANGE;
+        /* A command bounding its ranges (its per-range state grows with them) gets its bound. */
+        min_range = max_range && max_range < DEFAULT_MIN_RANGE ? max_range : DEFAULT_MIN_RANGE;
     }
     uint64_t range_bytes = size / ((uint64_t)jobs * RANGES_PER_JOB);
     range_bytes = max_range && range_bytes > max_range ? max_range : range_bytes;

@@ -393,7 +393,7 @@ static void error(dump_t *d, const fxt_reader_t *r, const fxt_diag_t *dg) {
  * memory until their merge. Ranges are at most DUMP_MAX_RANGE input bytes and
  * at most jobs + 2 are in flight, which bounds the buffered output.
  */
-#define DUMP_MAX_RANGE (UINT64_C(4) << 20)
+#define DUMP_MAX_RANGE (UINT64_C(512) << 10)
 
 typedef struct dump_range {
     dump_t d;
@@ -579,7 +579,7 @@ const cli_command_t cli_cmd_dump = {
     "Reads IN, or standard input when IN is '-' or absent. A regular file is decoded\n"
     "in parallel ranges on every core (-j); the output is the same for any -j.\n",
     &dump_spec,
-    "env FXT_RANGE_BYTES: smallest range decoded on its own (default 4 MiB; for tests).\n"
+    "env FXT_RANGE_BYTES: smallest range decoded on its own (default 512 KiB; for tests).\n"
     "Text lines start with the record's byte offset, [pN] for the provider\n"
     "context, and the record kind. Strings are printed as JSON string literals.\n"
     "Damaged records are printed as 'error' lines and reading goes on with the\n"
