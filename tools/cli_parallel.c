@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* Parallel decoding of a trace file by ranges (see cli_parallel.h). */
-#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (glibc hides it under strict C11) */
 #include "cli_parallel.h"
 
 #include <fxt/format.h>
@@ -9,8 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <signal.h>
-#include <stdatomic.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -18,30 +15,52 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 
-#if !defined(MAP_ANONYMOUS) && defined(MAP_ANON)
-#define MAP_ANONYMOUS MAP_ANON
-#endif
-
 #define DEFAULT_MIN_RANGE (UINT64_C(4) << 20)
 /* Ranges per job: small enough that a slow range or the pre-scan does not leave a core idle. */
 #define RANGES_PER_JOB 8
-/* Offsets of state records per block (512 KiB): blocks never move once written. */
-#define SBLOCK 65536u
+/* A range is read in chunks of this size into its thread's buffer (reused, so its pages stay
+ * mapped: on VMs a freshly touched page costs more than copying it from the page cache). */
+#define CHUNK (UINT64_C(1) << 20)
+/* The pre-scan's window on the file. */
+#define WINDOW (UINT64_C(1) << 20)
+/* The state log is kept in blocks of this size; a state record (at most 4095 words) fits. */
+#define LOGBLK (UINT64_C(1) << 20)
+/* read_ranges' internal answer: the file ended before the size it had when opened. */
+#define CLI_PAR_SHRANK (-2)
 
 unsigned cli_par_default_jobs(void) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1u : n > 256 ? 256u : (unsigned)n;
 }
 
+/* Reads up to n bytes at off, through interruptions and short reads; the count read (short
+ * only at the end of the file), or -1 with errno. */
+static int64_t pread_full(int fd, uint8_t *buf, uint64_t n, uint64_t off) {
+    uint64_t got = 0;
+    while (got < n) {
+        ssize_t r = pread(fd, buf + got, (size_t)(n - got), (off_t)(off + got));
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r < 0) {
+            return -1;
+        }
+        if (r == 0) {
+            break;
+        }
+        got += (uint64_t)r;
+    }
+    return (int64_t)got;
+}
+
 typedef struct prange {
     uint64_t begin, end;
-    size_t s_before; /* state records before `begin` (their offsets: par_t.soff) */
+    uint64_t log_before; /* position in the state log of the state records before `begin` */
     void *state;
     int taken, done, last;
 } prange_t;
@@ -50,12 +69,14 @@ typedef struct prange {
  * One decoding thread. Its reader is reused from range to range: after range k
  * its state is the trace's state at the end of k; before decoding a later range
  * k' it replays the records that change decoding state (strings, threads,
- * providers, tick rates, objects) lying between them, which the pre-scan listed.
- * So no reader is copied, and there are as many readers as threads.
+ * providers, tick rates, objects) lying between them, which the pre-scan copied
+ * into the state log. So no reader is copied, and there are as many readers as
+ * threads.
  */
 typedef struct wctx {
     fxt_reader_t *r;
-    size_t last; /* range decoded last, or SIZE_MAX */
+    size_t last;  /* range decoded last, or SIZE_MAX */
+    uint8_t *buf; /* CHUNK bytes */
 } wctx_t;
 
 typedef struct par {
@@ -63,7 +84,7 @@ typedef struct par {
     const cli_par_ops_t *ops;
     void *ctx;
     const fxt_reader_options_t *opt;
-    const uint8_t *data;
+    int fd;
     uint64_t size;
     int sw; /* the input's byte order is swapped */
     pthread_mutex_t mu;
@@ -72,35 +93,50 @@ typedef struct par {
     prange_t *ranges;
     size_t cap, published, next_take, next_merge, max_inflight;
     int scan_done, failed; /* failed: an exit code or CLI_PAR_RERUN; later ranges are not decoded */
-    /* Offsets of the state records, in blocks of SBLOCK: appended by the pre-scan, read by the
-     * workers for entries published before (under mu). */
-    uint64_t **soff;
-    size_t nblocks, nsoff;
+    int short_read;        /* the file ended before its size at open: it shrank */
+    /* The state log: the state-changing records, back to back in blocks of LOGBLK that never
+     * move (position = block x LOGBLK + byte), with each block's used length; the block arrays
+     * are sized for the whole file up front. Appended by the pre-scan; workers read what was
+     * published before (under mu). */
+    uint8_t **log;
+    uint64_t *log_used;
+    size_t log_nblocks;
+    uint64_t log_pos;
     wctx_t main_w; /* the main thread's, when it decodes ranges from publish() */
 } par_t;
 
-static uint64_t soff_at(const par_t *p, size_t i) { return p->soff[i / SBLOCK][i % SBLOCK]; }
-
-/* Brings w's reader to the state at range g's start: replays state records [from, g->s_before). */
-static int catch_up(par_t *p, wctx_t *w, const prange_t *g, size_t from) {
+/* Feeds state records [from, to) of the log to w's reader, then sets its offset to range g's start. */
+static int catch_up(par_t *p, wctx_t *w, const prange_t *g, uint64_t from) {
     fxt_record_t rec;
-    for (size_t i = from; i < g->s_before; i++) {
-        uint64_t off = soff_at(p, i);
-        uint64_t h = fxt_load64_swapped(p->data + off, p->sw);
-        uint64_t words =
-            fxt_get_rec_type(h) == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h);
-        fxt_in_buffer_t in = {p->data + off, (size_t)(words * 8u), 0};
-        /* Damaged records change nothing; the range holding them reports them. */
-        if (fxt_reader_next(w->r, &in, &rec) == FXT_E_NOMEM) {
-            return CLI_EXIT_LIMIT;
+    /* The block holding log_before may still be appended to by the pre-scan: its used length
+     * is not read, log_before ends it. Earlier blocks are complete. */
+    size_t last = (size_t)(g->log_before / LOGBLK);
+    for (uint64_t pos = from; pos < g->log_before;) {
+        size_t b = (size_t)(pos / LOGBLK);
+        uint64_t in_blk = pos % LOGBLK,
+                 end = b < last ? (uint64_t)b * LOGBLK + p->log_used[b] : g->log_before;
+        fxt_in_buffer_t in = {p->log[b] + in_blk, (size_t)(end - pos), 0};
+        for (;;) {
+            fxt_status st = fxt_reader_next(w->r, &in, &rec);
+            /* Damaged records change nothing; the range holding them reports them. */
+            if (st == FXT_E_NOMEM) {
+                return CLI_EXIT_LIMIT;
+            }
+            if (st == FXT_NEED_INPUT || st == FXT_END) {
+                break;
+            }
         }
+        pos = (uint64_t)(b + 1) * LOGBLK;
     }
     return fxt_reader_rebase(w->r, g->begin) == FXT_OK ? 0 : CLI_EXIT_LIMIT;
 }
 
-/* Decodes range k on thread w; the callbacks get the command's range state. */
-static int decode_range(par_t *p, wctx_t *w, prange_t *g, size_t k, size_t from) {
+/* Decodes range k on thread w, read in chunks; the callbacks get the command's range state. */
+static int decode_range(par_t *p, wctx_t *w, prange_t *g, size_t k, uint64_t from) {
     if (w->r == NULL && fxt_reader_create(p->opt, &w->r) != FXT_OK) {
+        return CLI_EXIT_LIMIT;
+    }
+    if (w->buf == NULL && (w->buf = malloc(CHUNK)) == NULL) {
         return CLI_EXIT_LIMIT;
     }
     fxt_reader_t *r = w->r;
@@ -112,28 +148,46 @@ static int decode_range(par_t *p, wctx_t *w, prange_t *g, size_t k, size_t from)
     if (g->state == NULL) {
         return CLI_EXIT_LIMIT;
     }
-    fxt_in_buffer_t in = {p->data + g->begin, (size_t)(g->end - g->begin), 0};
     fxt_record_t rec;
-    int rc = 0;
-    for (;;) {
-        fxt_status st = fxt_reader_next(r, &in, &rec);
-        if (st == FXT_OK) {
-            (void)p->ops->on_record(g->state, r, &rec);
-        } else if (st == FXT_NEED_INPUT) {
-            /* Only the last range can end inside a record: the pre-scan cuts at record starts. */
-            if (g->last && fxt_reader_finish(r) != FXT_OK) {
-                p->ops->on_error(g->state, r, fxt_reader_diag(r));
-            }
-            break;
-        } else if (st == FXT_END) {
-            break;
-        } else {
-            p->ops->on_error(g->state, r, fxt_reader_diag(r));
-            if (st == FXT_E_NOMEM) {
-                rc = CLI_EXIT_LIMIT;
+    int rc = 0, ended = 0, cut = 0;
+    for (uint64_t pos = g->begin; pos < g->end && !ended && rc == 0;) {
+        uint64_t want = g->end - pos < CHUNK ? g->end - pos : CHUNK;
+        int64_t got = pread_full(p->fd, w->buf, want, pos);
+        if (got < 0) {
+            fprintf(stderr, "fxt %s: read error at byte %" PRIu64 ": %s\n", p->cmd, pos, strerror(errno));
+            return CLI_EXIT_IO;
+        }
+        if ((uint64_t)got < want) {
+            cut = 1; /* the file shrank since it was opened: it ends here */
+        }
+        fxt_in_buffer_t in = {w->buf, (size_t)got, 0};
+        for (;;) {
+            fxt_status st = fxt_reader_next(r, &in, &rec);
+            if (st == FXT_OK) {
+                (void)p->ops->on_record(g->state, r, &rec);
+            } else if (st == FXT_NEED_INPUT) {
                 break;
+            } else if (st == FXT_END) {
+                ended = 1;
+                break;
+            } else {
+                p->ops->on_error(g->state, r, fxt_reader_diag(r));
+                if (st == FXT_E_NOMEM) {
+                    rc = CLI_EXIT_LIMIT;
+                    break;
+                }
             }
         }
+        pos += (uint64_t)got;
+        if (cut) {
+            __atomic_store_n(&p->short_read, 1, __ATOMIC_RELAXED);
+            break;
+        }
+    }
+    /* Only the last range (or a file cut short) can end inside a record: the pre-scan cuts at
+     * record starts. */
+    if (rc == 0 && !ended && (g->last || cut) && fxt_reader_finish(r) != FXT_OK) {
+        p->ops->on_error(g->state, r, fxt_reader_diag(r));
     }
     return rc;
 }
@@ -175,7 +229,7 @@ static int work_one(par_t *p, wctx_t *w) {
     g->taken = 1;
     /* Ranges are taken in order, so the one after w's last is published: its state records
      * start where w's reader stands. */
-    size_t from = w->last == SIZE_MAX ? 0 : p->ranges[w->last + 1].s_before;
+    uint64_t from = w->last == SIZE_MAX ? 0 : p->ranges[w->last + 1].log_before;
     pthread_mutex_unlock(&p->mu);
     int rc = decode_range(p, w, g, k, from);
     pthread_mutex_lock(&p->mu);
@@ -206,20 +260,25 @@ static void work_all(par_t *p, wctx_t *w) {
     }
 }
 
+static void wctx_free(wctx_t *w) {
+    fxt_reader_destroy(w->r);
+    free(w->buf);
+}
+
 static void *worker(void *arg) {
-    wctx_t w = {NULL, SIZE_MAX};
+    wctx_t w = {NULL, SIZE_MAX, NULL};
     work_all(arg, &w);
-    fxt_reader_destroy(w.r);
+    wctx_free(&w);
     return NULL;
 }
 
 /* Makes range [begin, end) available; the main thread decodes ranges itself while too many are in flight. */
-static void publish(par_t *p, uint64_t begin, uint64_t end, size_t s_before, int last) {
+static void publish(par_t *p, uint64_t begin, uint64_t end, uint64_t log_before, int last) {
     pthread_mutex_lock(&p->mu);
     prange_t *g = &p->ranges[p->published];
     g->begin = begin;
     g->end = end;
-    g->s_before = s_before;
+    g->log_before = log_before;
     g->last = last;
     p->published++;
     pthread_cond_broadcast(&p->cv);
@@ -240,26 +299,32 @@ static void publish(par_t *p, uint64_t begin, uint64_t end, size_t s_before, int
     pthread_mutex_unlock(&p->mu);
 }
 
-/* Notes a state record's offset; -1 when out of memory. Only the pre-scan appends. */
-static int soff_push(par_t *p, uint64_t off) {
-    size_t b = p->nsoff / SBLOCK;
-    if (b >= p->nblocks) {
-        return -1; /* cannot happen: sized for one record per 8 bytes */
+/* Appends a state record to the log; -1 when out of memory. Only the pre-scan appends. */
+static int log_append(par_t *p, const uint8_t *rec, uint64_t n) {
+    size_t b = (size_t)(p->log_pos / LOGBLK);
+    if (p->log_pos % LOGBLK + n > LOGBLK) {
+        b++; /* records do not straddle blocks: the rest of this one stays unused */
+        p->log_pos = (uint64_t)b * LOGBLK;
     }
-    if (p->soff[b] == NULL && (p->soff[b] = malloc(SBLOCK * sizeof **p->soff)) == NULL) {
+    if (b >= p->log_nblocks) {
+        return -1; /* cannot happen: sized for the whole file (read_ranges) */
+    }
+    if (p->log[b] == NULL && (p->log[b] = malloc(LOGBLK)) == NULL) {
         return -1;
     }
-    p->soff[b][p->nsoff % SBLOCK] = off;
-    p->nsoff++;
+    memcpy(p->log[b] + p->log_pos % LOGBLK, rec, n);
+    p->log_pos += n;
+    p->log_used[b] = p->log_pos % LOGBLK ? p->log_pos % LOGBLK : LOGBLK;
     return 0;
 }
 
 /*
- * The pre-scan: hops from header to header (sizes only), cuts ranges at record
- * starts and lists the records that change decoding state (metadata,
- * initialization, string, thread; objects when the command keeps object
- * tables), which the workers replay (catch_up). It stops where the reader
- * would: a size-0 record or one running past the end.
+ * The pre-scan: reads the file through a window, hops from header to header
+ * (sizes only), cuts ranges at record starts and copies the records that change
+ * decoding state (metadata, initialization, string, thread; objects when the
+ * command keeps object tables) into the state log, which the workers replay
+ * (catch_up). It stops where the reader would: a size-0 record or one running
+ * past the end.
  */
 static int prescan(par_t *p, uint64_t range_bytes) {
     /* The record types that change decoding state, as a bit set: the hop tests one bit. */
@@ -268,38 +333,74 @@ static int prescan(par_t *p, uint64_t range_bytes) {
     if (!(p->opt && (p->opt->flags & FXT_READ_NO_OBJECT_TABLES))) {
         feed |= (1u << FXT_RECORD_KERNEL_OBJECT) | (1u << FXT_RECORD_USERSPACE_OBJECT);
     }
-    const uint8_t *data = p->data;
-    uint64_t size = p->size;
+    uint8_t *win = malloc(WINDOW);
+    if (win == NULL) {
+        pthread_mutex_lock(&p->mu);
+        p->scan_done = 1;
+        p->failed = p->failed ? p->failed : CLI_EXIT_LIMIT;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+        return CLI_EXIT_LIMIT;
+    }
+    uint64_t size = p->size, wbeg = 0, wlen;
     int sw = p->sw;
-    uint64_t off = 0, begin = 0, cut = range_bytes;
-    size_t s_begin = 0; /* state records before `begin` */
+    uint64_t off = 0, begin = 0, cut = range_bytes, log_begin = 0;
     int rc = 0;
-    /* The hot loop of a parallel read: it visits every record, so it only hops. */
-    while (size - off >= 8) {
-        uint64_t h = fxt_load64_swapped(data + off, sw);
+    /* The first record is logged whatever it is: it fixes a new reader's byte order. */
+    int first = 1;
+    /* The hot loop of a parallel read: it visits every record, so it only hops. lim: the end of
+     * what the window holds (a header must lie before it). */
+    uint64_t lim = 0;
+    for (;;) {
+        if (off + 8 > lim) {
+            if (off + 8 > size) {
+                break;
+            }
+            int64_t got = pread_full(p->fd, win, WINDOW, off);
+            if (got < 8) {
+                break; /* the file shrank (or a read error): the ranges' reads will say */
+            }
+            wbeg = off;
+            wlen = (uint64_t)got;
+            lim = wbeg + wlen;
+        }
+        uint64_t h = fxt_load64_swapped(win + (off - wbeg), sw);
         unsigned type = (unsigned)fxt_get_rec_type(h);
-        uint64_t words = type == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h);
-        if (words == 0 || words > (size - off) / 8u) {
+        uint64_t n = (type == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h)) * 8u;
+        if (n == 0 || n > size - off) {
             break;
         }
         if (off >= cut) {
             if (p->published + 1 >= p->cap) {
                 break; /* no room for another range: the last one takes the rest */
             }
-            publish(p, begin, off, s_begin, 0);
-            s_begin = p->nsoff;
+            publish(p, begin, off, log_begin, 0);
+            log_begin = p->log_pos;
             begin = off;
             cut = off + range_bytes;
         }
-        /* The first record too: it fixes a new reader's byte order. */
-        if ((((feed >> type) & 1u) || off == 0) && soff_push(p, off) != 0) {
-            rc = CLI_EXIT_LIMIT;
-            break;
+        if (((feed >> type) & 1u) || first) {
+            first = 0;
+            if (off + n > lim) {
+                int64_t got = pread_full(p->fd, win, WINDOW, off);
+                if (got < 0 || (uint64_t)got < n) {
+                    break;
+                }
+                wbeg = off;
+                wlen = (uint64_t)got;
+                lim = wbeg + wlen;
+            }
+            /* A state record is a normal record (at most 4095 words); the first may be large. */
+            if (n <= LOGBLK && log_append(p, win + (off - wbeg), n) != 0) {
+                rc = CLI_EXIT_LIMIT;
+                break;
+            }
         }
-        off += words * 8u;
+        off += n;
     }
+    free(win);
     if (rc == 0) {
-        publish(p, begin, p->size, s_begin, 1);
+        publish(p, begin, p->size, log_begin, 1);
     }
     pthread_mutex_lock(&p->mu);
     p->scan_done = 1;
@@ -327,118 +428,31 @@ static int read_stream(const char *cmd, const char *path, const fxt_reader_optio
     return ops->range_merge(ctx, st);
 }
 
-/*
- * A mapped file that shrinks while it is read (another process truncates it)
- * would end the process with SIGBUS at the first page past the new end. The
- * handler instead maps zero pages over the rest of the mapping and notes where
- * the file ended: the reader then meets a zero header word there (a size-0
- * record, fatal: it stops with an error at that offset) and the command says the
- * file shrank. One mapping is guarded at a time; a SIGBUS elsewhere gets the
- * default action. mmap is not on POSIX's async-signal-safe list, but on Linux
- * and the BSDs it is a plain system call.
- */
-static _Atomic(uintptr_t) guard_base, guard_end;
-static _Atomic uint64_t guard_cut = UINT64_MAX; /* offset of the first page found missing */
-static struct sigaction guard_old;
-
-static void on_sigbus(int sig, siginfo_t *si, void *uctx) {
-    (void)uctx;
-    uintptr_t a = (uintptr_t)si->si_addr, base = atomic_load(&guard_base), end = atomic_load(&guard_end);
-    if (base == 0 || a < base || a >= end) {
-        /* not ours: the default action, on the retried access */
-        signal(sig, SIG_DFL);
-        return;
-    }
-    uintptr_t page = a & ~(uintptr_t)(sysconf(_SC_PAGESIZE) - 1);
-    if (mmap((void *)page, end - page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) ==
-        MAP_FAILED) {
-        signal(sig, SIG_DFL);
-        return;
-    }
-    uint64_t cut = (uint64_t)(page - base), prev = atomic_load(&guard_cut);
-    while (cut < prev && !atomic_compare_exchange_weak(&guard_cut, &prev, cut)) {
-    }
-}
-
-/* Guards [data, data + size) (when no other mapping is guarded); 1 when it is. */
-static int guard_map(const uint8_t *data, uint64_t size) {
-    uintptr_t none = 0;
-    if (!atomic_compare_exchange_strong(&guard_base, &none, (uintptr_t)data)) {
-        return 0;
-    }
-    atomic_store(&guard_end, (uintptr_t)data + (uintptr_t)size);
-    atomic_store(&guard_cut, UINT64_MAX);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_sigbus;
-    sa.sa_flags = SA_SIGINFO;
-    sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGBUS, &sa, &guard_old) != 0) {
-        atomic_store(&guard_base, 0);
-        return 0;
-    }
-    return 1;
-}
-
-/* Ends the guard; the offset where the file was found cut, or UINT64_MAX. */
-static uint64_t guard_unmap(int guarded) {
-    if (!guarded) {
-        return UINT64_MAX;
-    }
-    sigaction(SIGBUS, &guard_old, NULL);
-    atomic_store(&guard_base, 0);
-    return atomic_load(&guard_cut);
-}
-
-/* A mapped input: the open file (to see its size again at the end) and the guard. */
-typedef struct mapped {
-    const uint8_t *data;
-    uint64_t size;
-    int fd, guarded;
-} mapped_t;
-
-static void unmap_file(mapped_t *m) {
-    munmap((void *)(uintptr_t)m->data, (size_t)m->size);
-    close(m->fd);
-    m->data = NULL;
-}
-
-/* Maps a regular, uncompressed file; m->data NULL when it cannot be mapped (read it as a stream). */
-static void map_file(const char *path, mapped_t *mf) {
-    memset(mf, 0, sizeof *mf);
-    mf->fd = -1;
+/* Opens a regular, uncompressed file of 8 bytes or more for ranged reading; -1 otherwise (it is
+ * read as a stream, which also reports errors). */
+static int open_plain(const char *path, uint64_t *size) {
     if (path == NULL || strcmp(path, "-") == 0) {
-        return;
+        return -1;
     }
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
-        return; /* the stream path reports the error */
+        return -1;
     }
     struct stat sb;
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size < 8 || (uint64_t)sb.st_size > SIZE_MAX) {
+    uint8_t magic[4];
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size < 8 || pread_full(fd, magic, 4, 0) != 4 ||
+        /* gzip (1f 8b) and zstd (28 b5 2f fd): decompressed by the stream path. */
+        (magic[0] == 0x1f && magic[1] == 0x8b) ||
+        (magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd)) {
         close(fd);
-        return;
+        return -1;
     }
-    void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (m == MAP_FAILED) {
-        close(fd);
-        return;
-    }
-    mf->data = m;
-    mf->size = (uint64_t)sb.st_size;
-    mf->fd = fd;
-    mf->guarded = guard_map(mf->data, mf->size);
-    const uint8_t *b = m;
-    /* gzip (1f 8b) and zstd (28 b5 2f fd): decompressed by the stream path. */
-    if ((b[0] == 0x1f && b[1] == 0x8b) || (b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd)) {
-        guard_unmap(mf->guarded);
-        unmap_file(mf);
-    }
+    *size = (uint64_t)sb.st_size;
+    return fd;
 }
 
-static int read_mapped(const char *cmd, const uint8_t *data, uint64_t size, const fxt_reader_options_t *opt,
-                       unsigned jobs, uint64_t min_range, uint64_t max_range, const cli_par_ops_t *ops,
-                       void *ctx);
+static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_options_t *opt, unsigned jobs,
+                       uint64_t min_range, uint64_t max_range, const cli_par_ops_t *ops, void *ctx);
 
 int cli_read_parallel(const char *cmd, const char *path, const fxt_reader_options_t *opt, unsigned jobs,
                       uint64_t min_range, const cli_par_ops_t *ops, void *ctx, uint64_t *bytes_read) {
@@ -448,36 +462,32 @@ int cli_read_parallel(const char *cmd, const char *path, const fxt_reader_option
 int cli_read_parallel_max(const char *cmd, const char *path, const fxt_reader_options_t *opt, unsigned jobs,
                           uint64_t min_range, uint64_t max_range, const cli_par_ops_t *ops, void *ctx,
                           uint64_t *bytes_read) {
-    mapped_t m;
-    map_file(path, &m);
-    if (m.data == NULL) {
+    uint64_t size;
+    int fd = open_plain(path, &size);
+    if (fd < 0) {
         return read_stream(cmd, path, opt, ops, ctx, bytes_read);
     }
     if (bytes_read) {
-        *bytes_read = m.size;
+        *bytes_read = size;
     }
-    int rc = read_mapped(cmd, m.data, m.size, opt, jobs, min_range, max_range, ops, ctx);
-    uint64_t cut = guard_unmap(m.guarded);
+    int rc = read_ranges(cmd, fd, size, opt, jobs, min_range, max_range, ops, ctx);
     struct stat sb;
-    long long now = fstat(m.fd, &sb) == 0 ? (long long)sb.st_size : -1;
-    /* The guard sees a missing page only if one was touched; a reader that stopped at the zeros
-     * of the new last page did not touch one: the size says it too. */
-    if (cut != UINT64_MAX || (now >= 0 && (uint64_t)now < m.size)) {
+    long long now = fstat(fd, &sb) == 0 ? (long long)sb.st_size : -1;
+    if (rc == CLI_PAR_SHRANK || (now >= 0 && (uint64_t)now < size)) {
         /* What was read is reported; the rest of the file is gone: a read error, not damage. */
         fprintf(stderr,
                 "fxt %s: %s shrank while it was read (%" PRIu64 " bytes when opened, %lld now): "
                 "records past the new end are missing\n",
-                cmd, path, m.size, now);
+                cmd, path, size, now);
         rc = CLI_EXIT_IO;
     }
-    unmap_file(&m);
+    close(fd);
     return rc;
 }
 
-/* cli_read_parallel_max on a mapped file. */
-static int read_mapped(const char *cmd, const uint8_t *data, uint64_t size, const fxt_reader_options_t *opt,
-                       unsigned jobs, uint64_t min_range, uint64_t max_range, const cli_par_ops_t *ops,
-                       void *ctx) {
+/* cli_read_parallel_max on a plain file: its ranges on `jobs` threads. */
+static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_options_t *opt, unsigned jobs,
+                       uint64_t min_range, uint64_t max_range, const cli_par_ops_t *ops, void *ctx) {
     const char *env = getenv("FXT_RANGE_BYTES");
     if (env != NULL && *env) {
         char *end;
@@ -501,22 +511,26 @@ static int read_mapped(const char *cmd, const uint8_t *data, uint64_t size, cons
     p.ops = ops;
     p.ctx = ctx;
     p.opt = opt;
-    p.data = data;
+    p.fd = fd;
     p.size = size;
     p.max_inflight = jobs + 2u;
     p.main_w.last = SIZE_MAX;
     /* The first header word decides the byte order, as in the reader. */
-    uint64_t first = fxt_load64(data);
+    uint8_t w0[8];
+    uint64_t first = pread_full(fd, w0, 8, 0) == 8 ? fxt_load64(w0) : 0;
     p.sw = first == FXT_MAGIC_RECORD ? 0 : first == FXT_MAGIC_RECORD_SWAPPED ? 1 : fxt_host_is_big_endian();
-    /* Room for one state record per 8 bytes; blocks are allocated as they fill. */
-    p.nblocks = (size_t)(size / 8u / SBLOCK) + 1;
+    /* The log's blocks: each is filled to within one record (4095 words) of its end before the
+     * next starts, and the log holds at most the whole file. */
+    p.log_nblocks = (size_t)(size / (LOGBLK - 32768u)) + 2;
     /* Cuts are at least range_bytes apart: this many ranges at most (the pre-scan also checks). */
     p.cap = jobs <= 1 ? 1 : (size_t)(size / range_bytes) + 2;
     p.ranges = calloc(p.cap, sizeof *p.ranges);
-    p.soff = calloc(p.nblocks, sizeof *p.soff);
-    if (p.ranges == NULL || p.soff == NULL) {
+    p.log = calloc(p.log_nblocks, sizeof *p.log);
+    p.log_used = calloc(p.log_nblocks, sizeof *p.log_used);
+    if (p.ranges == NULL || p.log == NULL || p.log_used == NULL) {
         free(p.ranges);
-        free(p.soff);
+        free(p.log);
+        free(p.log_used);
         fprintf(stderr, "fxt %s: out of memory\n", cmd);
         return CLI_EXIT_LIMIT;
     }
@@ -557,11 +571,15 @@ static int read_mapped(const char *cmd, const uint8_t *data, uint64_t size, cons
         merge_ready(&p);
     }
     int rc = p.failed;
-    fxt_reader_destroy(p.main_w.r);
-    for (size_t b = 0; b < p.nblocks; b++) {
-        free(p.soff[b]);
+    wctx_free(&p.main_w);
+    for (size_t b = 0; b < p.log_nblocks; b++) {
+        free(p.log[b]);
     }
-    free(p.soff);
+    free(p.log);
+    free(p.log_used);
+    if (rc == 0 && p.short_read) {
+        rc = CLI_PAR_SHRANK;
+    }
     for (size_t k = 0; k < p.published; k++) {
         if (p.ranges[k].state != NULL) {
             ops->range_free(ctx, p.ranges[k].state);

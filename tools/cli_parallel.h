@@ -15,12 +15,15 @@
  * (e.g. a limit depends on where ranges start) returns CLI_PAR_RERUN and the
  * command reads again with jobs = 1.
  *
- * Regular uncompressed files are mapped (POSIX mmap) and read as one buffer,
- * also with jobs = 1, so every -j sees the same whole-buffer decoding; stdin
- * and compressed input are read sequentially in chunks (cli_read_trace).
+ * Regular uncompressed files are read with pread, each range in 1 MiB chunks
+ * into its thread's buffer (also with jobs = 1, so every -j decodes the same
+ * way): not mapped, because first touches of mapped pages cost ~3x a copy on
+ * VMs, and a mapped file truncated meanwhile would raise SIGBUS. Stdin and
+ * compressed input are read sequentially in chunks (cli_read_trace).
  * Memory: at most jobs + 2 ranges are in flight (published, not merged),
- * each holding the command's per-range state; one reader per thread; and
- * 8 bytes per state-changing record of the input (the pre-scan's list).
+ * each holding the command's per-range state; per thread one reader and a
+ * 1 MiB buffer; and the state log: a copy of the input's state-changing
+ * records (strings, threads, providers, objects).
  */
 #ifndef FXT_CLI_PARALLEL_H
 #define FXT_CLI_PARALLEL_H
