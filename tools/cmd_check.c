@@ -544,7 +544,11 @@ static void chain_add(cctx_t *c, open_id_t *o, int flow, uint32_t provider, uint
 
 /* Per-thread timestamp order, duration nesting and async/flow id pairing (docs/check.md), for an
  * event item of a range, in record order. */
-static void event_state(cctx_t *c, const item_t *e) {
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline void
+event_state(cctx_t *c, const item_t *e) {
     const char *kind = "event";
     uint64_t ns = e->u.ev.ns;
     /* Keyed by provider too: thread state is per provider section (spec-notes). */
