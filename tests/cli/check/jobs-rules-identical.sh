@@ -7,13 +7,7 @@ for f in valid magic-first size-zero truncated too-large ts-backwards duration-u
          duration-end-first duration-unclosed duration-name async-no-begin async-never-ended \
          flow-no-begin flow-never-ended pair-after-loss other-lossy time-order time-order-window \
          time-order-bad; do
-  rc1=0
-  "$FXT" check -j 1 --json "$f.fxt" > "$T/one.out" 2> "$T/one.err" || rc1=$?
-  rcn=0
-  FXT_RANGE_BYTES=8 "$FXT" check -j 3 --json "$f.fxt" > "$T/many.out" 2> "$T/many.err" || rcn=$?
-  cmp -s "$T/one.out" "$T/many.out" || fail "$f: -j 3 with 8-byte ranges differs from -j 1"
-  cmp -s "$T/one.err" "$T/many.err" || fail "$f: stderr differs"
-  expect_eq "$f exit status" $rcn $rc1
+  same_jobs "$f.fxt" 8 -- --json
   # each trace reports its own rule (valid and the time-order one none)
   case $f in
     valid | time-order) expect_eq "$f reports" "$(grep -c '"rule"' "$T/one.out" || true)" 0 ;;
