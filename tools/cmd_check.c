@@ -139,8 +139,9 @@ typedef struct open_id {
  * -j N: each range of the input (cli_parallel.h) runs the per-record checks
  * that need no state from earlier records (reserved bits, strings, threads,
  * arguments, ...) on a worker and keeps, in record order, its reports
- * (formatted) and one item per event with a resolved thread (its thread,
- * time, type, name hash or id) and per buffer overflow provider event. The
+ * (formatted) and one item per event with a resolved thread (its thread as
+ * an index into the range's own thread table, time, type, name hash or id)
+ * and per buffer overflow provider event. The
  * merge, in range order, prints the reports and runs the checks that depend
  * on what came before (per-thread order and durations, async/flow chains,
  * losses) on those items, against the state the earlier ranges left: the same
@@ -154,20 +155,44 @@ typedef struct item {
     uint8_t what;
     uint8_t type; /* IT_REPORT: the rule; IT_EVENT: the event type */
     uint8_t has_provider;
-    uint32_t provider; /* IT_LOSSY: the provider that lost records */
+    /* IT_EVENT: the thread (entry of the range's threads); IT_REPORT: the message's length;
+     * IT_LOSSY: the provider that lost records */
+    uint32_t ref;
     uint64_t offset;
     union {
         struct {
-            uint64_t ns, pid, tid;
+            uint64_t ns;
             uint64_t key; /* a duration begin/end's name hash; an async/flow id */
         } ev;
         struct {
             const char *kind; /* a static string (fxt_record_kind_name) */
-            size_t text;      /* the message: len bytes at text in the range's text */
-            uint32_t len;
+            size_t text;      /* the message: ref bytes at text in the range's text */
         } rep;
     } u;
 } item_t;
+
+/* A small direct-mapped cache of threads' keys (provider, pid, tid) and insertion indexes in a
+ * map: events come from a few threads at a time, and a hit skips hashing the key. */
+typedef struct tcache {
+    uint64_t key[3];
+    size_t ix;
+    int valid;
+} tcache_t;
+
+/* The value of KEY's entry in M, created if new (NULL: out of memory), and its index. */
+static inline void *thread_get(cli_map_t *m, tcache_t tc[16], const uint64_t key[3], size_t *ix) {
+    void *v;
+    size_t slot = (size_t)(key[0] * 7 + key[1] * 3 + key[2]) & 15;
+    if (tc[slot].valid && memcmp(key, tc[slot].key, sizeof tc[slot].key) == 0) {
+        v = cli_map_at(m, tc[slot].ix, NULL, NULL);
+    } else {
+        v = cli_map_get_ix(m, key, sizeof tc[slot].key, 1, &tc[slot].ix);
+        tc[slot].valid = v != NULL;
+        memcpy(tc[slot].key, key, sizeof tc[slot].key);
+    }
+    *ix = tc[slot].ix;
+    return v;
+}
 
 #define CHECK_POOL 16
 
@@ -182,13 +207,7 @@ typedef struct cctx {
     struct crange *pool[CHECK_POOL];
     size_t npool;
     cli_map_t threads; /* (provider, pid, tid) -> thread_state_t */
-    /* A small direct-mapped cache of threads' keys and insertion indexes: events come from
-     * a few threads at a time, and a hit skips hashing the key. */
-    struct {
-        uint64_t key[3];
-        size_t ix;
-        int valid;
-    } tcache[16];
+    tcache_t tcache[16];
     cli_map_t asyncs; /* (provider, id) -> open_id_t */
     cli_map_t flows;
     cli_map_t lossy; /* (has_provider, provider) of providers that reported a buffer overflow */
@@ -208,6 +227,10 @@ typedef struct crange {
     size_t n, cap;
     char *text; /* the reports' messages */
     size_t tlen, tcap;
+    /* The threads of the range's event items: (provider, pid, tid) -> size_t, 1 + the index of
+     * the thread in the run's map once the merge has looked it up. */
+    cli_map_t threads;
+    tcache_t tcache[16];
     /* Hashes of indexed strings by string ref, for name_hash: a duration's category and name
      * are hashed at its begin and its end. Valid while gen == hgen; hgen changes with metadata
      * records (provider switches), damaged records and unknown ones; a string record drops its
@@ -323,7 +346,7 @@ CHECK_PRINTF static void rreport(crange_t *g, int rule, uint64_t offset, const c
     it->offset = offset;
     it->u.rep.kind = kind;
     it->u.rep.text = g->tlen;
-    it->u.rep.len = (uint32_t)len;
+    it->ref = (uint32_t)len;
     g->tlen += (size_t)len;
 }
 
@@ -548,24 +571,10 @@ static void chain_add(cctx_t *c, open_id_t *o, int flow, uint32_t provider, uint
 __attribute__((always_inline))
 #endif
 static inline void
-event_state(cctx_t *c, const item_t *e) {
+event_state(cctx_t *c, thread_state_t *t, const uint64_t key[3], const item_t *e) {
     const char *kind = "event";
     uint64_t ns = e->u.ev.ns;
-    /* Keyed by provider too: thread state is per provider section (spec-notes). */
-    uint64_t key[3] = {e->provider, e->u.ev.pid, e->u.ev.tid};
-    thread_state_t *t;
-    size_t slot = (size_t)(key[0] * 7 + key[1] * 3 + key[2]) & 15;
-    if (c->tcache[slot].valid && memcmp(key, c->tcache[slot].key, sizeof key) == 0) {
-        t = cli_map_at(&c->threads, c->tcache[slot].ix, NULL, NULL);
-    } else {
-        t = cli_map_get_ix(&c->threads, key, sizeof key, 1, &c->tcache[slot].ix);
-        c->tcache[slot].valid = t != NULL;
-        memcpy(c->tcache[slot].key, key, sizeof key);
-    }
-    /* Out of memory: skip the per-thread checks rather than fail the whole check. */
-    if (t == NULL) {
-        return;
-    }
+    uint32_t provider = (uint32_t)key[0];
     /* duration complete events are written either at their start or when their scope
      * ends (after the events inside it): both are valid, so they are not ordered */
     int ordered = e->type != FXT_EVENT_DURATION_COMPLETE;
@@ -573,7 +582,7 @@ event_state(cctx_t *c, const item_t *e) {
         report(c, R_TS_BACKWARDS, e->offset, kind,
                "timestamp %" PRIu64 " ns is %" PRIu64 " ns before the previous event of thread %" PRIu64
                "/%" PRIu64,
-               ns, t->last_ns - ns, e->u.ev.pid, e->u.ev.tid);
+               ns, t->last_ns - ns, key[1], key[2]);
     }
     if (ordered) {
         t->has_last = 1;
@@ -594,10 +603,10 @@ event_state(cctx_t *c, const item_t *e) {
              * inside running durations (magic-trace) ends them first, then returns further out
              * past the first begins; the two cases are told apart, both are warnings. */
             report(c,
-                   unmatched_rule(c, e->has_provider, e->provider,
+                   unmatched_rule(c, e->has_provider, provider,
                                   t->begun ? R_DURATION_UNMATCHED : R_DURATION_END_FIRST),
-                   e->offset, kind, "duration end with no open begin on thread %" PRIu64 "/%" PRIu64,
-                   e->u.ev.pid, e->u.ev.tid);
+                   e->offset, kind, "duration end with no open begin on thread %" PRIu64 "/%" PRIu64, key[1],
+                   key[2]);
             break;
         }
         t->depth--;
@@ -618,11 +627,11 @@ event_state(cctx_t *c, const item_t *e) {
          * phase is the offset from the begin: 0 begin, 1 instant/step, 2 end. */
         int flow = e->type >= FXT_EVENT_FLOW_BEGIN;
         unsigned phase = e->type - (flow ? FXT_EVENT_FLOW_BEGIN : FXT_EVENT_ASYNC_BEGIN);
-        open_id_t *o = cli_map_get_u64(flow ? &c->flows : &c->asyncs, e->provider, e->u.ev.key, 1);
+        open_id_t *o = cli_map_get_u64(flow ? &c->flows : &c->asyncs, provider, e->u.ev.key, 1);
         /* Out of memory: the pairing checks of this id are skipped, not wrong. */
         if (o != NULL) {
             o->has_provider = e->has_provider;
-            chain_add(c, o, flow, e->provider, e->u.ev.key, ns, e->offset, phase);
+            chain_add(c, o, flow, provider, e->u.ev.key, ns, e->offset, phase);
         }
         break;
     }
@@ -643,18 +652,26 @@ static void check_event(crange_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
         /* Compared in ns: the tick rate is per provider and a later initialization record may change it. */
         uint64_t tps = fxt_reader_ticks_per_second(r);
         unsigned type = rec->u.event.type;
-        item_t e = {IT_EVENT, (uint8_t)type, (uint8_t)rec->has_provider, rec->provider, rec->offset, {{0}}};
+        item_t e = {IT_EVENT, (uint8_t)type, (uint8_t)rec->has_provider, 0, rec->offset, {{0, 0}}};
         e.u.ev.ns = cli_ticks_to_ns(rec->u.event.ts, tps);
-        e.u.ev.pid = rec->u.event.thread.pid;
-        e.u.ev.tid = rec->u.event.thread.tid;
         e.u.ev.key = type == FXT_EVENT_DURATION_BEGIN || type == FXT_EVENT_DURATION_END ? name_hash(c, rec)
                      : type >= FXT_EVENT_ASYNC_BEGIN && type <= FXT_EVENT_FLOW_END      ? rec->u.event.id
                                                                                         : 0;
+        /* Keyed by provider too: thread state is per provider section (spec-notes). */
+        uint64_t key[3] = {rec->provider, rec->u.event.thread.pid, rec->u.event.thread.tid};
+        size_t ix;
         if (c->direct) {
-            event_state(c->run, &e);
+            thread_state_t *t = thread_get(&c->run->threads, c->run->tcache, key, &ix);
+            /* Out of memory: skip the per-thread checks rather than fail the whole check. */
+            if (t != NULL) {
+                event_state(c->run, t, key, &e);
+            }
         } else {
             item_t *it = item_add(c);
-            if (it != NULL) {
+            if (it != NULL && thread_get(&c->threads, c->tcache, key, &ix) == NULL) {
+                c->oom = 1;
+            } else if (it != NULL) {
+                e.ref = (uint32_t)ix;
                 *it = e;
             }
         }
@@ -710,7 +727,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
             } else {
                 item_t *it = item_add(c);
                 if (it != NULL) {
-                    *it = (item_t){IT_LOSSY, 0, 0, rec->u.provider_event.id, rec->offset, {{0}}};
+                    *it = (item_t){IT_LOSSY, 0, 0, rec->u.provider_event.id, rec->offset, {{0, 0}}};
                 }
             }
         }
@@ -893,7 +910,7 @@ static void free_chains(cctx_t *c) {
 /* ---- ranges (-j N) -------------------------------------------------------------------- */
 
 /* Ranges are at most this many input bytes, which bounds a range's items (docs/check.md). */
-#define CHECK_MAX_RANGE (UINT64_C(1) << 20)
+#define CHECK_MAX_RANGE (UINT64_C(4) << 20)
 
 static void *range_new(void *ctx, size_t index) {
     cctx_t *c = ctx;
@@ -909,7 +926,11 @@ static void *range_new(void *ctx, size_t index) {
         if (g == NULL) {
             return NULL;
         }
+    } else {
+        cli_map_free(&g->threads);
     }
+    cli_map_init(&g->threads, sizeof(size_t));
+    memset(g->tcache, 0, sizeof g->tcache);
     g->run = c;
     g->direct = index == 0;
     g->oom = 0;
@@ -933,6 +954,7 @@ static void range_free(void *ctx, void *range) {
     }
     pthread_mutex_unlock(&c->mu);
     if (g != NULL) {
+        cli_map_free(&g->threads);
         free(g->items);
         free(g->text);
         free(g);
@@ -949,13 +971,28 @@ static int range_merge(void *ctx, void *range) {
     for (size_t i = 0; i < g->n && rc == 0; i++) {
         const item_t *it = &g->items[i];
         if (it->what == IT_EVENT) {
-            event_state(c, it);
+            /* The run's thread: looked up once per range, created at its first event as in a
+             * sequential read (the map's order is the order of the end-of-trace reports). */
+            const char *k;
+            size_t *run_ix = cli_map_at(&g->threads, it->ref, &k, NULL);
+            uint64_t key[3];
+            memcpy(key, k, sizeof key);
+            thread_state_t *t = NULL;
+            if (*run_ix != 0) {
+                t = cli_map_at(&c->threads, *run_ix - 1, NULL, NULL);
+            } else if ((t = cli_map_get_ix(&c->threads, key, sizeof key, 1, run_ix)) != NULL) {
+                ++*run_ix;
+            }
+            /* Out of memory: skip the per-thread checks rather than fail the whole check. */
+            if (t != NULL) {
+                event_state(c, t, key, it);
+            }
         } else if (it->what == IT_LOSSY) {
-            cli_map_get_u64(&c->lossy, 1, it->provider, 1);
+            cli_map_get_u64(&c->lossy, 1, it->ref, 1);
         } else if (counted(c, it->type)) {
             char msg[512];
-            memcpy(msg, g->text + it->u.rep.text, it->u.rep.len);
-            msg[it->u.rep.len] = 0;
+            memcpy(msg, g->text + it->u.rep.text, it->ref);
+            msg[it->ref] = 0;
             print_report(c, it->type, it->offset, it->u.rep.kind, msg);
         }
     }
@@ -1084,6 +1121,7 @@ static int check_run(const check_config_t *cfg) {
     cli_map_free(&c.lossy);
     while (c.npool) {
         crange_t *g = c.pool[--c.npool];
+        cli_map_free(&g->threads);
         free(g->items);
         free(g->text);
         free(g);
