@@ -141,13 +141,13 @@ typedef struct open_id {
  * arguments, ...) on a worker and keeps, in record order, its reports
  * (formatted) and one item per event with a resolved thread (its thread as
  * an index into the range's own thread table, time, type, name hash or id)
- * and per buffer overflow provider event. The
- * merge, in range order, prints the reports and runs the checks that depend
- * on what came before (per-thread order and durations, async/flow chains,
- * losses) on those items, against the state the earlier ranges left: the same
- * code, in the same order, as a sequential read, hence the same output. Range
- * 0 (so also -j 1, stdin and compressed input) is checked straight into the
- * run's state, with no items.
+ * and per buffer overflow provider event. The merge, in range order, prints
+ * the reports and runs the checks that depend on what came before
+ * (per-thread order and durations, async/flow chains, losses) on those
+ * items, against the state the earlier ranges left: the same code, in the
+ * same order, as a sequential read, hence the same output. Range 0 (so also
+ * -j 1, stdin and compressed input) is checked straight into the run's
+ * state, with no items.
  */
 enum { IT_REPORT, IT_EVENT, IT_LOSSY };
 
@@ -565,8 +565,9 @@ static void chain_add(cctx_t *c, open_id_t *o, int flow, uint32_t provider, uint
     chain_resolve(o);
 }
 
-/* Per-thread timestamp order, duration nesting and async/flow id pairing (docs/check.md), for an
- * event item of a range, in record order. */
+/* Per-thread timestamp order, duration nesting and async/flow id pairing (docs/check.md) of event E
+ * of thread T (KEY: provider, pid, tid), in record order. Inlined in both callers (range 0's records,
+ * the merge's items): a call per event cost -j 1 about 4% of its instructions. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((always_inline))
 #endif
