@@ -945,9 +945,8 @@ static void *range_new(void *ctx, size_t index) {
     return g;
 }
 
-static void range_free(void *ctx, void *range) {
-    cctx_t *c = ctx;
-    crange_t *g = range;
+/* Back to the pool (or freed when it is full). */
+static void range_release(cctx_t *c, crange_t *g) {
     pthread_mutex_lock(&c->mu);
     if (c->npool < CHECK_POOL) {
         c->pool[c->npool++] = g;
@@ -960,6 +959,18 @@ static void range_free(void *ctx, void *range) {
         free(g->text);
         free(g);
     }
+}
+
+/* Not merged after a failure (a read error on standard input, out of memory): range 0 still
+ * counts the records it checked, as a sequential read did; the summary shows them. */
+static void range_free(void *ctx, void *range) {
+    cctx_t *c = ctx;
+    crange_t *g = range;
+    if (g->direct) {
+        c->records += g->records;
+        c->seen_first |= g->seen_first;
+    }
+    range_release(c, g);
 }
 
 /* Prints the range's reports and runs its events' checks on the run's state, in record order. */
@@ -1001,7 +1012,7 @@ static int range_merge(void *ctx, void *range) {
     for (int k = 0; k < R_COUNT && c->max_per_rule; k++) {
         c->count[k] += g->count[k] > c->max_per_rule ? g->count[k] - c->max_per_rule : 0;
     }
-    range_free(c, g);
+    range_release(c, g);
     return rc;
 }
 
