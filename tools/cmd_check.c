@@ -8,6 +8,7 @@
 #include <fxt/reader.h>
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "cli.h"
 #include "cli_json.h"
 #include "cli_map.h"
+#include "cli_parallel.h"
 #include "cli_trace.h"
 
 enum sev { SEV_ERROR, SEV_WARNING };
@@ -133,7 +135,67 @@ typedef struct open_id {
     int has_closed;
 } open_id_t;
 
-#define HCACHE 1024
+/*
+ * -j N: each range of the input (cli_parallel.h) runs the per-record checks
+ * that need no state from earlier records (reserved bits, strings, threads,
+ * arguments, ...) on a worker and keeps, in record order, its reports
+ * (formatted) and one item per event with a resolved thread (its thread as
+ * an index into the range's own thread table, time, type, name hash or id)
+ * and per buffer overflow provider event. The merge, in range order, prints
+ * the reports and runs the checks that depend on what came before
+ * (per-thread order and durations, async/flow chains, losses) on those
+ * items, against the state the earlier ranges left: the same code, in the
+ * same order, as a sequential read, hence the same output. Range 0 (so also
+ * -j 1, stdin and compressed input) is checked straight into the run's
+ * state, with no items.
+ */
+enum { IT_REPORT, IT_EVENT, IT_LOSSY };
+
+typedef struct item {
+    uint8_t what;
+    uint8_t type; /* IT_REPORT: the rule; IT_EVENT: the event type */
+    uint8_t has_provider;
+    /* IT_EVENT: the thread (entry of the range's threads); IT_REPORT: the message's length;
+     * IT_LOSSY: the provider that lost records */
+    uint32_t ref;
+    uint64_t offset;
+    union {
+        struct {
+            uint64_t ns;
+            uint64_t key; /* a duration begin/end's name hash; an async/flow id */
+        } ev;
+        struct {
+            const char *kind; /* a static string (fxt_record_kind_name) */
+            size_t text;      /* the message: ref bytes at text in the range's text */
+        } rep;
+    } u;
+} item_t;
+
+/* A small direct-mapped cache of threads' keys (provider, pid, tid) and insertion indexes in a
+ * map: events come from a few threads at a time, and a hit skips hashing the key. */
+typedef struct tcache {
+    uint64_t key[3];
+    size_t ix;
+    int valid;
+} tcache_t;
+
+/* The value of KEY's entry in M, created if new (NULL: out of memory), and its index. */
+static inline void *thread_get(cli_map_t *m, tcache_t tc[16], const uint64_t key[3], size_t *ix) {
+    void *v;
+    size_t slot = (size_t)(key[0] * 7 + key[1] * 3 + key[2]) & 15;
+    if (tc[slot].valid && memcmp(key, tc[slot].key, sizeof tc[slot].key) == 0) {
+        v = cli_map_at(m, tc[slot].ix, NULL, NULL);
+    } else {
+        v = cli_map_get_ix(m, key, sizeof tc[slot].key, 1, &tc[slot].ix);
+        tc[slot].valid = v != NULL;
+        memcpy(tc[slot].key, key, sizeof tc[slot].key);
+    }
+    *ix = tc[slot].ix;
+    return v;
+}
+
+#define CHECK_POOL 16
+
 typedef struct cctx {
     int json;
     int strict;
@@ -141,14 +203,34 @@ typedef struct cctx {
     uint64_t count[R_COUNT];
     uint64_t records;
     int seen_first;
+    pthread_mutex_t mu; /* guards the pool of range states: taken once per range */
+    struct crange *pool[CHECK_POOL];
+    size_t npool;
     cli_map_t threads; /* (provider, pid, tid) -> thread_state_t */
-    /* A small direct-mapped cache of threads' keys and insertion indexes: events come from
-     * a few threads at a time, and a hit skips hashing the key. */
-    struct {
-        uint64_t key[3];
-        size_t ix;
-        int valid;
-    } tcache[16];
+    tcache_t tcache[16];
+    cli_map_t asyncs; /* (provider, id) -> open_id_t */
+    cli_map_t flows;
+    cli_map_t lossy; /* (has_provider, provider) of providers that reported a buffer overflow */
+} cctx_t;
+
+#define HCACHE 1024
+
+/* A range's state: the stateless checks' context on a worker (cctx: the run's). */
+typedef struct crange {
+    cctx_t *run;
+    int direct; /* range 0: reports and events go straight to the run */
+    int oom;    /* an item or report could not be kept: the run fails (out of memory) */
+    uint64_t records;
+    int seen_first;
+    uint64_t count[R_COUNT]; /* reports per rule in this range (not direct) */
+    item_t *items;
+    size_t n, cap;
+    char *text; /* the reports' messages */
+    size_t tlen, tcap;
+    /* The threads of the range's event items: (provider, pid, tid) -> size_t, 1 + the index of
+     * the thread in the run's map once the merge has looked it up. */
+    cli_map_t threads;
+    tcache_t tcache[16];
     /* Hashes of indexed strings by string ref, for name_hash: a duration's category and name
      * are hashed at its begin and its end. Valid while gen == hgen; hgen changes with metadata
      * records (provider switches), damaged records and unknown ones; a string record drops its
@@ -159,32 +241,21 @@ typedef struct cctx {
         uint64_t hash;
     } hcache[HCACHE];
     uint32_t hgen;
-    cli_map_t asyncs; /* (provider, id) -> open_id_t */
-    cli_map_t flows;
-    cli_map_t lossy; /* (has_provider, provider) of providers that reported a buffer overflow */
-} cctx_t;
+} crange_t;
 
 /* The rule for an end without its begin: pair-after-loss once its provider said it lost records. */
 static int unmatched_rule(cctx_t *c, int has_provider, uint32_t provider, int rule) {
     return cli_map_get_u64(&c->lossy, (uint64_t)has_provider, provider, 0) ? R_PAIR_AFTER_LOSS : rule;
 }
 
-/* Counts every violation, prints at most max_per_rule per rule (the summary has the full counts). */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 5, 6)))
-#endif
-static void
-report(cctx_t *c, int rule, uint64_t offset, const char *kind, const char *fmt, ...) {
+/* Counts a violation: 1 when it is printed (at most max_per_rule per rule; the summary and the exit
+ * status see every violation). */
+static int counted(cctx_t *c, int rule) {
     c->count[rule]++;
-    /* Still counted above: the summary and the exit status see every violation. */
-    if (c->max_per_rule && c->count[rule] > c->max_per_rule) {
-        return;
-    }
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
+    return !c->max_per_rule || c->count[rule] <= c->max_per_rule;
+}
+
+static void print_report(const cctx_t *c, int rule, uint64_t offset, const char *kind, const char *msg) {
     const char *sev = rules[rule].sev == SEV_ERROR ? "error" : "warning";
     if (c->json) {
         printf("{\"offset\":%" PRIu64 ",\"kind\":\"%s\",\"rule\":\"%s\",\"severity\":\"%s\",\"message\":",
@@ -196,13 +267,96 @@ report(cctx_t *c, int rule, uint64_t offset, const char *kind, const char *fmt, 
     }
 }
 
+static void vreport(cctx_t *c, int rule, uint64_t offset, const char *kind, const char *fmt, va_list ap) {
+    if (counted(c, rule)) {
+        char msg[512];
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        print_report(c, rule, offset, kind, msg);
+    }
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CHECK_PRINTF __attribute__((format(printf, 5, 6)))
+#else
+#define CHECK_PRINTF
+#endif
+
+/* A report of the run's state (the merge, the end of the trace). */
+CHECK_PRINTF static void report(cctx_t *c, int rule, uint64_t offset, const char *kind, const char *fmt,
+                                ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(c, rule, offset, kind, fmt, ap);
+    va_end(ap);
+}
+
+/* Makes room for one more item; NULL (and the range fails) when out of memory. Amortized: the
+ * arrays double, and range states are reused (pool), so a record rarely allocates. */
+static item_t *item_add(crange_t *g) {
+    if (g->n == g->cap) {
+        size_t ncap = g->cap ? g->cap * 2 : 4096;
+        item_t *ni = realloc(g->items, ncap * sizeof *ni);
+        if (ni == NULL) {
+            g->oom = 1;
+            return NULL;
+        }
+        g->items = ni;
+        g->cap = ncap;
+    }
+    return &g->items[g->n++];
+}
+
+/* A report of a range's per-record checks: printed now by range 0, else kept for the merge. */
+CHECK_PRINTF static void rreport(crange_t *g, int rule, uint64_t offset, const char *kind, const char *fmt,
+                                 ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    if (g->direct) {
+        vreport(g->run, rule, offset, kind, fmt, ap);
+        va_end(ap);
+        return;
+    }
+    /* Past max_per_rule in this range, it is past it in the run too: counted at the merge only. */
+    uint64_t max = g->run->max_per_rule;
+    if (++g->count[rule] > max && max) {
+        va_end(ap);
+        return;
+    }
+    char msg[512];
+    int len = vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    len = len < 0 ? 0 : len >= (int)sizeof msg ? (int)sizeof msg - 1 : len;
+    if (g->tlen + (size_t)len > g->tcap) {
+        size_t ncap = g->tcap ? g->tcap * 2 : 1 << 16;
+        char *nt = realloc(g->text, ncap);
+        if (nt == NULL) {
+            g->oom = 1;
+            return;
+        }
+        g->text = nt;
+        g->tcap = ncap;
+    }
+    item_t *it = item_add(g);
+    if (it == NULL) {
+        return;
+    }
+    memcpy(g->text + g->tlen, msg, (size_t)len);
+    it->what = IT_REPORT;
+    it->type = (uint8_t)rule;
+    it->offset = offset;
+    it->u.rep.kind = kind;
+    it->u.rep.text = g->tlen;
+    it->ref = (uint32_t)len;
+    g->tlen += (size_t)len;
+}
+
 /* ---- strings ------------------------------------------------------------------------- */
 
 /* Inline strings are checked here (check_str_slow: out of line, so the common case of a
  * registered string costs a test, not a call with a report buffer on the stack); indexed ones were checked
  * once at their string record. ARGNO > 0 names argument ARGNO's WHAT ("argument 2 name"), spelled out only
  * when reported: formatting it for every argument of every record was most of check's time. */
-static void check_str_slow(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s, unsigned argno,
+static void check_str_slow(crange_t *c, const fxt_record_t *rec, const fxt_str_t *s, unsigned argno,
                            const char *part) {
     /* The reader flags an index with no registration in this provider. */
     int too_long = !s->unresolved && s->len > FXT_MAX_STRING_LEN;
@@ -218,20 +372,20 @@ static void check_str_slow(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *
         what = buf;
     }
     if (s->unresolved) {
-        report(c, R_UNRESOLVED_STRING, rec->offset, kind, "%s: string index %u is not registered", what,
-               (unsigned)fxt_strref_value(s->ref));
+        rreport(c, R_UNRESOLVED_STRING, rec->offset, kind, "%s: string index %u is not registered", what,
+                (unsigned)fxt_strref_value(s->ref));
         return;
     }
     if (too_long) {
-        report(c, R_STRING_TOO_LONG, rec->offset, kind, "%s: inline string of %u bytes", what,
-               (unsigned)s->len);
+        rreport(c, R_STRING_TOO_LONG, rec->offset, kind, "%s: inline string of %u bytes", what,
+                (unsigned)s->len);
     }
     if (bad_utf8) {
-        report(c, R_INVALID_UTF8, rec->offset, kind, "%s is not valid UTF-8", what);
+        rreport(c, R_INVALID_UTF8, rec->offset, kind, "%s is not valid UTF-8", what);
     }
 }
 
-static inline void check_str_arg(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s, unsigned argno,
+static inline void check_str_arg(crange_t *c, const fxt_record_t *rec, const fxt_str_t *s, unsigned argno,
                                  const char *part) {
     /* registered strings were checked at their string record */
     if (!s->unresolved && !fxt_strref_is_inline(s->ref) && s->ref != 0) {
@@ -240,28 +394,28 @@ static inline void check_str_arg(cctx_t *c, const fxt_record_t *rec, const fxt_s
     check_str_slow(c, rec, s, argno, part);
 }
 
-static void check_str(cctx_t *c, const fxt_record_t *rec, const fxt_str_t *s, const char *what) {
+static void check_str(crange_t *c, const fxt_record_t *rec, const fxt_str_t *s, const char *what) {
     check_str_arg(c, rec, s, 0, what);
 }
 
 /* An indexed thread reference with no thread record in this provider (spec: Thread record). */
-static void check_thread(cctx_t *c, const fxt_record_t *rec, const fxt_thread_ref_t *t, const char *what) {
+static void check_thread(crange_t *c, const fxt_record_t *rec, const fxt_thread_ref_t *t, const char *what) {
     if (!t->resolved) {
-        report(c, R_UNRESOLVED_THREAD, rec->offset, fxt_record_kind_name(rec->kind),
-               "%s: thread index %u is not registered", what, (unsigned)t->ref);
+        rreport(c, R_UNRESOLVED_THREAD, rec->offset, fxt_record_kind_name(rec->kind),
+                "%s: thread index %u is not registered", what, (unsigned)t->ref);
     }
 }
 
 /* Reports the bits of WORD under MASK: reserved fields must be zero (spec: every record layout). */
-static void reserved(cctx_t *c, const fxt_record_t *rec, uint64_t word, uint64_t mask, const char *what) {
+static void reserved(crange_t *c, const fxt_record_t *rec, uint64_t word, uint64_t mask, const char *what) {
     if (word & mask) {
-        report(c, R_RESERVED, rec->offset, fxt_record_kind_name(rec->kind),
-               "%s: reserved bits 0x%016" PRIx64 " set", what, word & mask);
+        rreport(c, R_RESERVED, rec->offset, fxt_record_kind_name(rec->kind),
+                "%s: reserved bits 0x%016" PRIx64 " set", what, word & mask);
     }
 }
 
 /* Arguments: names and string values, reserved bits, unknown types, oversized arguments. */
-static void check_args(cctx_t *c, const fxt_record_t *rec) {
+static void check_args(crange_t *c, const fxt_record_t *rec) {
     /* The kind's name is looked up only for a report: this runs for every record. */
     for (unsigned i = 0; i < rec->nargs; i++) {
         const fxt_arg_t *a = &rec->args[i];
@@ -294,16 +448,16 @@ static void check_args(cctx_t *c, const fxt_record_t *rec) {
             reserved(c, rec, a->header, FXT_MASK(arg_bool_reserved), "bool argument");
             break;
         default:
-            report(c, R_UNKNOWN_ARG, rec->offset, fxt_record_kind_name(rec->kind),
-                   "argument %u has unknown type %u (skipped by its size)", i + 1, (unsigned)a->type);
+            rreport(c, R_UNKNOWN_ARG, rec->offset, fxt_record_kind_name(rec->kind),
+                    "argument %u has unknown type %u (skipped by its size)", i + 1, (unsigned)a->type);
             /* An unknown type's contents are unknown: its declared size is all there is. */
             need = a->size_words;
             break;
         }
         if (a->size_words > need) {
-            report(c, R_ARG_SIZE, rec->offset, fxt_record_kind_name(rec->kind),
-                   "argument %u declares %u words, its contents need %" PRIu64, i + 1,
-                   (unsigned)a->size_words, need);
+            rreport(c, R_ARG_SIZE, rec->offset, fxt_record_kind_name(rec->kind),
+                    "argument %u declares %u words, its contents need %" PRIu64, i + 1,
+                    (unsigned)a->size_words, need);
         }
     }
 }
@@ -312,13 +466,13 @@ static void check_args(cctx_t *c, const fxt_record_t *rec) {
 
 /* A hash of category and name, each hashed on its own so ("ab","c") != ("a","bc"):
  * compares a duration end to its begin without keeping the strings. */
-static void hcache_clear(cctx_t *c) {
+static void hcache_clear(crange_t *c) {
     if (++c->hgen == 0) {
         c->hgen = 1; /* 0 marks no entry */
     }
 }
 
-static uint64_t str_hash(cctx_t *c, const fxt_str_t *s) {
+static uint64_t str_hash(crange_t *c, const fxt_str_t *s) {
     if (s->ptr == NULL) {
         return 0;
     }
@@ -334,7 +488,7 @@ static uint64_t str_hash(cctx_t *c, const fxt_str_t *s) {
     return c->hcache[slot].hash;
 }
 
-static uint64_t name_hash(cctx_t *c, const fxt_record_t *rec) {
+static uint64_t name_hash(crange_t *c, const fxt_record_t *rec) {
     uint64_t hc = str_hash(c, &rec->u.event.category);
     uint64_t hn = str_hash(c, &rec->u.event.name);
     return (hc * 0x9e3779b97f4a7c15ull) ^ hn;
@@ -411,54 +565,36 @@ static void chain_add(cctx_t *c, open_id_t *o, int flow, uint32_t provider, uint
     chain_resolve(o);
 }
 
-/* Per-thread timestamp order, duration nesting and async/flow id pairing (docs/check.md). */
-static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
+/* Per-thread timestamp order, duration nesting and async/flow id pairing (docs/check.md) of event E
+ * of thread T (KEY: provider, pid, tid), in record order. Inlined in both callers (range 0's records,
+ * the merge's items): a call per event cost -j 1 about 4% of its instructions. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline void
+event_state(cctx_t *c, thread_state_t *t, const uint64_t key[3], const item_t *e) {
     const char *kind = "event";
-    check_thread(c, rec, &rec->u.event.thread, "thread");
-    check_str(c, rec, &rec->u.event.category, "category");
-    check_str(c, rec, &rec->u.event.name, "name");
-    check_args(c, rec);
-    /* Compared in ns: the tick rate is per provider and a later initialization record may change it. */
-    uint64_t tps = fxt_reader_ticks_per_second(r);
-    uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
-    /* Without a resolved pid/tid there is no thread to keep state for. */
-    if (!rec->u.event.thread.resolved) {
-        return;
-    }
-    /* Keyed by provider too: thread state is per provider section (spec-notes). */
-    uint64_t key[3] = {rec->provider, rec->u.event.thread.pid, rec->u.event.thread.tid};
-    thread_state_t *t;
-    size_t slot = (size_t)(key[0] * 7 + key[1] * 3 + key[2]) & 15;
-    if (c->tcache[slot].valid && memcmp(key, c->tcache[slot].key, sizeof key) == 0) {
-        t = cli_map_at(&c->threads, c->tcache[slot].ix, NULL, NULL);
-    } else {
-        t = cli_map_get_ix(&c->threads, key, sizeof key, 1, &c->tcache[slot].ix);
-        c->tcache[slot].valid = t != NULL;
-        memcpy(c->tcache[slot].key, key, sizeof key);
-    }
-    /* Out of memory: skip the per-thread checks rather than fail the whole check. */
-    if (t == NULL) {
-        return;
-    }
+    uint64_t ns = e->u.ev.ns;
+    uint32_t provider = (uint32_t)key[0];
     /* duration complete events are written either at their start or when their scope
      * ends (after the events inside it): both are valid, so they are not ordered */
-    int ordered = rec->u.event.type != FXT_EVENT_DURATION_COMPLETE;
+    int ordered = e->type != FXT_EVENT_DURATION_COMPLETE;
     if (ordered && t->has_last && ns < t->last_ns) {
-        report(c, R_TS_BACKWARDS, rec->offset, kind,
+        report(c, R_TS_BACKWARDS, e->offset, kind,
                "timestamp %" PRIu64 " ns is %" PRIu64 " ns before the previous event of thread %" PRIu64
                "/%" PRIu64,
-               ns, t->last_ns - ns, rec->u.event.thread.pid, rec->u.event.thread.tid);
+               ns, t->last_ns - ns, key[1], key[2]);
     }
     if (ordered) {
         t->has_last = 1;
         t->last_ns = ns;
     }
-    switch (rec->u.event.type) {
+    switch (e->type) {
     case FXT_EVENT_DURATION_BEGIN:
         t->begun = 1;
         if (t->depth < MAX_DEPTH) {
-            t->begin_hash[t->depth] = name_hash(c, rec);
-            t->begin_off[t->depth] = rec->offset;
+            t->begin_hash[t->depth] = e->u.ev.key;
+            t->begin_off[t->depth] = e->offset;
         }
         t->depth++;
         break;
@@ -468,25 +604,18 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
              * inside running durations (magic-trace) ends them first, then returns further out
              * past the first begins; the two cases are told apart, both are warnings. */
             report(c,
-                   unmatched_rule(c, rec->has_provider, rec->provider,
+                   unmatched_rule(c, e->has_provider, provider,
                                   t->begun ? R_DURATION_UNMATCHED : R_DURATION_END_FIRST),
-                   rec->offset, kind, "duration end with no open begin on thread %" PRIu64 "/%" PRIu64,
-                   rec->u.event.thread.pid, rec->u.event.thread.tid);
+                   e->offset, kind, "duration end with no open begin on thread %" PRIu64 "/%" PRIu64, key[1],
+                   key[2]);
             break;
         }
         t->depth--;
         /* The begin was past MAX_DEPTH: its name was not kept, so nothing to compare. */
-        if (t->depth < MAX_DEPTH && t->begin_hash[t->depth] != name_hash(c, rec)) {
-            report(c, R_DURATION_NAME, rec->offset, kind,
+        if (t->depth < MAX_DEPTH && t->begin_hash[t->depth] != e->u.ev.key) {
+            report(c, R_DURATION_NAME, e->offset, kind,
                    "duration end's category/name differ from the begin at offset %" PRIu64,
                    t->begin_off[t->depth]);
-        }
-        break;
-    case FXT_EVENT_DURATION_COMPLETE:
-        if (rec->u.event.end_ts < rec->u.event.ts) {
-            report(c, R_COMPLETE_NEGATIVE, rec->offset, kind,
-                   "ends at tick %" PRIu64 ", before its start %" PRIu64, rec->u.event.end_ts,
-                   rec->u.event.ts);
         }
         break;
     case FXT_EVENT_ASYNC_BEGIN:
@@ -497,13 +626,13 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_EVENT_FLOW_END: {
         /* Event types are begin/step-or-instant/end in a row (spec: Event record types), so the
          * phase is the offset from the begin: 0 begin, 1 instant/step, 2 end. */
-        int flow = rec->u.event.type >= FXT_EVENT_FLOW_BEGIN;
-        unsigned phase = rec->u.event.type - (flow ? FXT_EVENT_FLOW_BEGIN : FXT_EVENT_ASYNC_BEGIN);
-        open_id_t *o = cli_map_get_u64(flow ? &c->flows : &c->asyncs, rec->provider, rec->u.event.id, 1);
+        int flow = e->type >= FXT_EVENT_FLOW_BEGIN;
+        unsigned phase = e->type - (flow ? FXT_EVENT_FLOW_BEGIN : FXT_EVENT_ASYNC_BEGIN);
+        open_id_t *o = cli_map_get_u64(flow ? &c->flows : &c->asyncs, provider, e->u.ev.key, 1);
         /* Out of memory: the pairing checks of this id are skipped, not wrong. */
         if (o != NULL) {
-            o->has_provider = rec->has_provider;
-            chain_add(c, o, flow, rec->provider, rec->u.event.id, ns, rec->offset, phase);
+            o->has_provider = e->has_provider;
+            chain_add(c, o, flow, provider, e->u.ev.key, ns, e->offset, phase);
         }
         break;
     }
@@ -512,9 +641,51 @@ static void check_event(cctx_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     }
 }
 
+/* An event's checks of its own fields; those that depend on earlier events go to event_state, at once
+ * (range 0) or at the merge. */
+static void check_event(crange_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
+    check_thread(c, rec, &rec->u.event.thread, "thread");
+    check_str(c, rec, &rec->u.event.category, "category");
+    check_str(c, rec, &rec->u.event.name, "name");
+    check_args(c, rec);
+    /* Without a resolved pid/tid there is no thread to keep state for. */
+    if (rec->u.event.thread.resolved) {
+        /* Compared in ns: the tick rate is per provider and a later initialization record may change it. */
+        uint64_t tps = fxt_reader_ticks_per_second(r);
+        unsigned type = rec->u.event.type;
+        item_t e = {IT_EVENT, (uint8_t)type, (uint8_t)rec->has_provider, 0, rec->offset, {{0, 0}}};
+        e.u.ev.ns = cli_ticks_to_ns(rec->u.event.ts, tps);
+        e.u.ev.key = type == FXT_EVENT_DURATION_BEGIN || type == FXT_EVENT_DURATION_END ? name_hash(c, rec)
+                     : type >= FXT_EVENT_ASYNC_BEGIN && type <= FXT_EVENT_FLOW_END      ? rec->u.event.id
+                                                                                        : 0;
+        /* Keyed by provider too: thread state is per provider section (spec-notes). */
+        uint64_t key[3] = {rec->provider, rec->u.event.thread.pid, rec->u.event.thread.tid};
+        size_t ix;
+        if (c->direct) {
+            thread_state_t *t = thread_get(&c->run->threads, c->run->tcache, key, &ix);
+            /* Out of memory: skip the per-thread checks rather than fail the whole check. */
+            if (t != NULL) {
+                event_state(c->run, t, key, &e);
+            }
+        } else {
+            item_t *it = item_add(c);
+            if (it != NULL && thread_get(&c->threads, c->tcache, key, &ix) == NULL) {
+                c->oom = 1;
+            } else if (it != NULL) {
+                e.ref = (uint32_t)ix;
+                *it = e;
+            }
+        }
+    }
+    if (rec->u.event.type == FXT_EVENT_DURATION_COMPLETE && rec->u.event.end_ts < rec->u.event.ts) {
+        rreport(c, R_COMPLETE_NEGATIVE, rec->offset, "event",
+                "ends at tick %" PRIu64 ", before its start %" PRIu64, rec->u.event.end_ts, rec->u.event.ts);
+    }
+}
+
 /* Per-record checks: reserved bits of each layout, then strings, threads, arguments. */
 static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
-    cctx_t *c = ctx;
+    crange_t *c = ctx;
     const char *kind = fxt_record_kind_name(rec->kind);
     uint64_t h = rec->header;
     c->records++;
@@ -530,19 +701,19 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     if (!c->seen_first) {
         c->seen_first = 1;
         if (rec->kind != FXT_KIND_MAGIC) {
-            report(c, R_MAGIC_FIRST, rec->offset, kind, "the first record is not the magic number record");
+            rreport(c, R_MAGIC_FIRST, rec->offset, kind, "the first record is not the magic number record");
         }
     }
     switch (rec->kind) {
     case FXT_KIND_MAGIC:
         if (h != FXT_MAGIC_RECORD) {
-            report(c, R_BAD_MAGIC, rec->offset, kind, "header 0x%016" PRIx64, h);
+            rreport(c, R_BAD_MAGIC, rec->offset, kind, "header 0x%016" PRIx64, h);
         }
         break;
     case FXT_KIND_PROVIDER_INFO:
         reserved(c, rec, h, FXT_MASK(meta_info_reserved), "provider info header");
         if (!cli_utf8_valid(rec->u.provider_info.name.ptr, rec->u.provider_info.name.len)) {
-            report(c, R_INVALID_UTF8, rec->offset, kind, "provider name is not valid UTF-8");
+            rreport(c, R_INVALID_UTF8, rec->offset, kind, "provider name is not valid UTF-8");
         }
         break;
     case FXT_KIND_PROVIDER_SECTION:
@@ -552,34 +723,41 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         reserved(c, rec, h, FXT_MASK(meta_event_reserved), "provider event header");
         if (rec->u.provider_event.event == FXT_PROVIDER_EVENT_BUFFER_FULL) {
             /* the event names the provider whose records were lost */
-            cli_map_get_u64(&c->lossy, 1, rec->u.provider_event.id, 1);
+            if (c->direct) {
+                cli_map_get_u64(&c->run->lossy, 1, rec->u.provider_event.id, 1);
+            } else {
+                item_t *it = item_add(c);
+                if (it != NULL) {
+                    *it = (item_t){IT_LOSSY, 0, 0, rec->u.provider_event.id, rec->offset, {{0, 0}}};
+                }
+            }
         }
         break;
     case FXT_KIND_INIT:
         reserved(c, rec, h, FXT_MASK(init_reserved), "initialization header");
         if (rec->u.init.ticks_per_second == 0) {
-            report(c, R_INIT_ZERO, rec->offset, kind, "0 ticks per second: timestamps cannot be converted");
+            rreport(c, R_INIT_ZERO, rec->offset, kind, "0 ticks per second: timestamps cannot be converted");
         }
         break;
     case FXT_KIND_STRING:
         reserved(c, rec, h, FXT_MASK(string_bit31) | FXT_MASK(string_bit47) | FXT_MASK(string_reserved),
                  "string header");
         if (rec->u.string.index == 0) {
-            report(c, R_INDEX_ZERO, rec->offset, kind, "string record for index 0");
+            rreport(c, R_INDEX_ZERO, rec->offset, kind, "string record for index 0");
         }
         if (rec->u.string.value.len > FXT_MAX_STRING_LEN) {
-            report(c, R_STRING_TOO_LONG, rec->offset, kind, "string of %u bytes",
-                   (unsigned)rec->u.string.value.len);
+            rreport(c, R_STRING_TOO_LONG, rec->offset, kind, "string of %u bytes",
+                    (unsigned)rec->u.string.value.len);
         }
         if (!cli_utf8_valid(rec->u.string.value.ptr, rec->u.string.value.len)) {
-            report(c, R_INVALID_UTF8, rec->offset, kind, "string %u is not valid UTF-8",
-                   (unsigned)rec->u.string.index);
+            rreport(c, R_INVALID_UTF8, rec->offset, kind, "string %u is not valid UTF-8",
+                    (unsigned)rec->u.string.index);
         }
         break;
     case FXT_KIND_THREAD:
         reserved(c, rec, h, FXT_MASK(thread_reserved), "thread header");
         if (rec->u.thread.index == 0) {
-            report(c, R_INDEX_ZERO, rec->offset, kind, "thread record for index 0");
+            rreport(c, R_INDEX_ZERO, rec->offset, kind, "thread record for index 0");
         }
         break;
     case FXT_KIND_EVENT:
@@ -608,9 +786,9 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
                          memcmp(a->name.ptr, "process", 7) == 0;
             }
             if (!found) {
-                report(c, R_THREAD_NO_PROCESS, rec->offset, kind,
-                       "thread %" PRIu64 " has no koid 'process' argument: viewers cannot place it",
-                       rec->u.kernel_object.koid);
+                rreport(c, R_THREAD_NO_PROCESS, rec->offset, kind,
+                        "thread %" PRIu64 " has no koid 'process' argument: viewers cannot place it",
+                        rec->u.kernel_object.koid);
             }
         }
         break;
@@ -631,11 +809,11 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         reserved(c, rec, h, FXT_MASK(log_bit31) | FXT_MASK(log_reserved), "log header");
         check_thread(c, rec, &rec->u.log.thread, "thread");
         if (rec->u.log.message.len > FXT_MAX_STRING_LEN) {
-            report(c, R_STRING_TOO_LONG, rec->offset, kind, "message of %u bytes",
-                   (unsigned)rec->u.log.message.len);
+            rreport(c, R_STRING_TOO_LONG, rec->offset, kind, "message of %u bytes",
+                    (unsigned)rec->u.log.message.len);
         }
         if (!cli_utf8_valid(rec->u.log.message.ptr, rec->u.log.message.len)) {
-            report(c, R_INVALID_UTF8, rec->offset, kind, "message is not valid UTF-8");
+            rreport(c, R_INVALID_UTF8, rec->offset, kind, "message is not valid UTF-8");
         }
         break;
     case FXT_KIND_LARGE_BLOB: {
@@ -656,13 +834,13 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     }
     case FXT_KIND_UNKNOWN:
         if (rec->u.unknown.has_subtype) {
-            report(c, R_UNKNOWN_RECORD, rec->offset, kind,
-                   "record type %u with unknown subtype %u (%" PRIu64 " words)",
-                   (unsigned)rec->u.unknown.type, (unsigned)rec->u.unknown.subtype,
-                   rec->u.unknown.size_words);
+            rreport(c, R_UNKNOWN_RECORD, rec->offset, kind,
+                    "record type %u with unknown subtype %u (%" PRIu64 " words)",
+                    (unsigned)rec->u.unknown.type, (unsigned)rec->u.unknown.subtype,
+                    rec->u.unknown.size_words);
         } else {
-            report(c, R_UNKNOWN_RECORD, rec->offset, kind, "unknown record type %u (%" PRIu64 " words)",
-                   (unsigned)rec->u.unknown.type, rec->u.unknown.size_words);
+            rreport(c, R_UNKNOWN_RECORD, rec->offset, kind, "unknown record type %u (%" PRIu64 " words)",
+                    (unsigned)rec->u.unknown.type, rec->u.unknown.size_words);
         }
         break;
     default:
@@ -673,7 +851,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
 
 /* Maps the reader's status to a rule; anything not framing or a limit is a damaged record. */
 static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
-    cctx_t *c = ctx;
+    crange_t *c = ctx;
     (void)r;
     hcache_clear(c);
     int rule = d->status == FXT_E_BAD_RECORD_SIZE ? R_SIZE_ZERO
@@ -683,9 +861,9 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     /* A trace whose first record is unreadable has not started with the magic record either. */
     if (!c->seen_first) {
         c->seen_first = 1;
-        report(c, R_MAGIC_FIRST, d->offset, "error", "the first record is not the magic number record");
+        rreport(c, R_MAGIC_FIRST, d->offset, "error", "the first record is not the magic number record");
     }
-    report(c, rule, d->offset, "error", "%s", d->msg);
+    rreport(c, rule, d->offset, "error", "%s", d->msg);
 }
 
 /* At the end of input: report durations, asyncs and flows that were begun and never ended. */
@@ -730,16 +908,127 @@ static void free_chains(cctx_t *c) {
     }
 }
 
+/* ---- ranges (-j N) -------------------------------------------------------------------- */
+
+/* Ranges are at most this many input bytes, which bounds a range's items (docs/check.md). */
+#define CHECK_MAX_RANGE (UINT64_C(4) << 20)
+
+static void *range_new(void *ctx, size_t index) {
+    cctx_t *c = ctx;
+    crange_t *g = NULL;
+    /* States of merged ranges are reused: their item arrays are already grown (no page faults). */
+    pthread_mutex_lock(&c->mu);
+    if (c->npool) {
+        g = c->pool[--c->npool];
+    }
+    pthread_mutex_unlock(&c->mu);
+    if (g == NULL) {
+        g = calloc(1, sizeof *g);
+        if (g == NULL) {
+            return NULL;
+        }
+    } else {
+        cli_map_free(&g->threads);
+    }
+    cli_map_init(&g->threads, sizeof(size_t));
+    memset(g->tcache, 0, sizeof g->tcache);
+    g->run = c;
+    g->direct = index == 0;
+    g->oom = 0;
+    g->records = 0;
+    /* Only the first record of the input can miss the magic record. */
+    g->seen_first = index != 0;
+    memset(g->count, 0, sizeof g->count);
+    g->n = 0;
+    g->tlen = 0;
+    hcache_clear(g); /* a reused state's hashes were of another range's strings */
+    return g;
+}
+
+/* Back to the pool (or freed when it is full). */
+static void range_release(cctx_t *c, crange_t *g) {
+    pthread_mutex_lock(&c->mu);
+    if (c->npool < CHECK_POOL) {
+        c->pool[c->npool++] = g;
+        g = NULL;
+    }
+    pthread_mutex_unlock(&c->mu);
+    if (g != NULL) {
+        cli_map_free(&g->threads);
+        free(g->items);
+        free(g->text);
+        free(g);
+    }
+}
+
+/* Not merged after a failure (a read error on standard input, out of memory): range 0 still
+ * counts the records it checked, as a sequential read did; the summary shows them. */
+static void range_free(void *ctx, void *range) {
+    cctx_t *c = ctx;
+    crange_t *g = range;
+    if (g->direct) {
+        c->records += g->records;
+        c->seen_first |= g->seen_first;
+    }
+    range_release(c, g);
+}
+
+/* Prints the range's reports and runs its events' checks on the run's state, in record order. */
+static int range_merge(void *ctx, void *range) {
+    cctx_t *c = ctx;
+    crange_t *g = range;
+    int rc = g->oom ? CLI_EXIT_LIMIT : 0;
+    c->records += g->records;
+    c->seen_first |= g->seen_first;
+    for (size_t i = 0; i < g->n && rc == 0; i++) {
+        const item_t *it = &g->items[i];
+        if (it->what == IT_EVENT) {
+            /* The run's thread: looked up once per range, created at its first event as in a
+             * sequential read (the map's order is the order of the end-of-trace reports). */
+            const char *k;
+            size_t *run_ix = cli_map_at(&g->threads, it->ref, &k, NULL);
+            uint64_t key[3];
+            memcpy(key, k, sizeof key);
+            thread_state_t *t = NULL;
+            if (*run_ix != 0) {
+                t = cli_map_at(&c->threads, *run_ix - 1, NULL, NULL);
+            } else if ((t = cli_map_get_ix(&c->threads, key, sizeof key, 1, run_ix)) != NULL) {
+                ++*run_ix;
+            }
+            /* Out of memory: skip the per-thread checks rather than fail the whole check. */
+            if (t != NULL) {
+                event_state(c, t, key, it);
+            }
+        } else if (it->what == IT_LOSSY) {
+            cli_map_get_u64(&c->lossy, 1, it->ref, 1);
+        } else if (counted(c, it->type)) {
+            char msg[512];
+            memcpy(msg, g->text + it->u.rep.text, it->ref);
+            msg[it->ref] = 0;
+            print_report(c, it->type, it->offset, it->u.rep.kind, msg);
+        }
+    }
+    /* The reports past max_per_rule in the range, not kept: they only count. */
+    for (int k = 0; k < R_COUNT && c->max_per_rule; k++) {
+        c->count[k] += g->count[k] > c->max_per_rule ? g->count[k] - c->max_per_rule : 0;
+    }
+    range_release(c, g);
+    return rc;
+}
+
+static const cli_par_ops_t check_ops = {range_new, on_record, on_error, range_merge, range_free};
+
 /* ---- command ------------------------------------------------------------------------ */
 
 typedef struct check_config {
     const char *in;
     int json, strict, rules;
     uint64_t max_per_rule;
+    unsigned jobs;
 } check_config_t;
 
 /* 100 reports per rule by default, so a fault repeated on every record does not flood the output. */
-static const check_config_t check_defaults = {NULL, 0, 0, 0, 100};
+static const check_config_t check_defaults = {NULL, 0, 0, 0, 100, 0};
 
 static const cli_opt_t check_opts[] = {
     CLI_FLAG(check_config_t, json, "json", 0,
@@ -749,6 +1038,7 @@ static const cli_opt_t check_opts[] = {
     CLI_UINT(check_config_t, max_per_rule, uint64_t, "max-per-rule", 0, 0, "N",
              "print at most N reports per rule (default 100, 0 = all); the summary always counts them all"),
     CLI_FLAG(check_config_t, rules, "rules", 0, "list the rules and exit"),
+    CLI_PAR_JOBS_OPT(check_config_t, jobs),
 };
 
 static const cli_spec_t check_spec = {
@@ -809,7 +1099,7 @@ static int check_run(const check_config_t *cfg) {
     c.json = cfg->json;
     c.strict = cfg->strict;
     c.max_per_rule = cfg->max_per_rule;
-    c.hgen = 1; /* 0 marks no entry of hcache */
+    pthread_mutex_init(&c.mu, NULL);
     static char obuf[1 << 16];
     /* Fully buffered: a damaged trace can produce one report per record. */
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
@@ -819,7 +1109,8 @@ static int check_run(const check_config_t *cfg) {
     /* lossy is a set: the value size is a placeholder. */
     cli_map_init(&c.lossy, 1);
     uint64_t bytes = 0;
-    int rc = cli_read_trace("check", cfg->in, NULL, on_record, on_error, &c, &bytes);
+    unsigned jobs = cfg->jobs ? cfg->jobs : cli_par_default_jobs();
+    int rc = cli_read_parallel_max("check", cfg->in, NULL, jobs, 0, CHECK_MAX_RANGE, &check_ops, &c, &bytes);
     /* After a fatal read error the stream is incomplete: "never ended" would be noise. */
     if (rc == 0) {
         if (!c.seen_first) {
@@ -840,6 +1131,14 @@ static int check_run(const check_config_t *cfg) {
     cli_map_free(&c.threads);
     free_chains(&c);
     cli_map_free(&c.lossy);
+    while (c.npool) {
+        crange_t *g = c.pool[--c.npool];
+        cli_map_free(&g->threads);
+        free(g->items);
+        free(g->text);
+        free(g);
+    }
+    pthread_mutex_destroy(&c.mu);
     if (rc != 0) {
         return rc;
     }
@@ -857,7 +1156,7 @@ const cli_command_t cli_cmd_check = {
     "check",
     check_main,
     "validate a trace against the spec",
-    "fxt check [--json] [--strict] [--max-per-rule N] [--rules] [IN]",
+    "fxt check [--json] [--strict] [--max-per-rule N] [--rules] [-j N] [IN]",
     "Validate an FXT trace against the spec. Every violation is reported with its\n"
     "byte offset, record kind, a stable rule id, a severity and a message; a\n"
     "summary counts violations by rule. IN defaults to standard input.\n",

@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: MIT
+# needs: python3
+# -j 3 with every record its own range (FXT_RANGE_BYTES=8) reports like -j 1 on the rule traces
+# whose verdicts depend on earlier records: per-thread order and nesting, async/flow chains
+# matched in time order (also past the reorder window), losses, the first record, the end.
+for f in valid magic-first size-zero truncated too-large ts-backwards duration-unmatched \
+         duration-end-first duration-unclosed duration-name async-no-begin async-never-ended \
+         flow-no-begin flow-never-ended pair-after-loss other-lossy time-order time-order-window \
+         time-order-bad; do
+  same_jobs "$f.fxt" 8 -- --json
+  # each trace reports its own rule (valid and the time-order one none)
+  case $f in
+    valid | time-order) expect_eq "$f reports" "$(grep -c '"rule"' "$T/one.out" || true)" 0 ;;
+    other-lossy) grep -q '"rule":"async-no-begin"' "$T/one.out" || fail "$f: no async-no-begin" ;;
+    time-order-*) grep -q '"rule":"async-no-begin"' "$T/one.out" || fail "$f: no async-no-begin" ;;
+    *) grep -q "\"rule\":\"$f\"" "$T/one.out" || fail "$f: no $f report" ;;
+  esac
+done
