@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,11 +62,11 @@ typedef struct jthread {
 /* A range after the first holds its output as text with deferred items: bytes that depend on
  * the state before the range, written by its merge (see "Parallel ranges"). */
 enum {
-    PC_FLOW_TS,    /* a flow's ts: the start of the innermost slice open before the range, or its own */
-    PC_END,        /* an end whose begin came before the range: its arguments are held at off */
-    PC_SORT_PROC,  /* a process_sort_index: v counts the range's own */
+    PC_FLOW_TS,   /* a flow's ts: the start of the innermost slice open before the range, or its own */
+    PC_END,       /* an end whose begin came before the range: its arguments are held at off */
+    PC_SORT_PROC, /* a process_sort_index: v counts the range's own */
     PC_SORT_THREAD /* a thread_sort_index */,
-    PC_COMM        /* systemTraceEvents: the comm of thread v, named before the range */
+    PC_COMM /* systemTraceEvents: the comm of thread v, named before the range */
 };
 
 typedef struct jpiece {
@@ -99,10 +100,12 @@ typedef struct jctx {
     jpiece_t *pc;
     size_t npc, cappc;
     uint32_t nel_out, nel_sys; /* elements begun in out / sys since the stream's last piece */
-    cli_jbuf_t msg;            /* held stderr lines: a tag byte ('E' damaged record, 'O' other), length, text */
-    uint64_t first_off;        /* offset of the range's first record or error */
+    cli_jbuf_t msg;     /* held stderr lines: a tag byte ('E' damaged record, 'O' other), length, text */
+    uint64_t first_off; /* offset of the range's first record or error */
     int have_off;
-    /* the run: the input (read again when a range cannot be merged), and whether it was */
+    /* the run: merged ranges kept for reuse, the input (read again when a range cannot be
+     * merged), and whether it was */
+    struct jpool *pool;
     const char *path;
     int replayed;
     uint64_t replay_from;
@@ -1108,27 +1111,66 @@ static void free_threads(cli_map_t *threads) {
     cli_map_free(threads);
 }
 
+/* Ranges after the first, with their grown buffers, kept for the next ones: fresh multi-MB
+ * buffers cost more in page faults and copies while growing than formatting does. At most
+ * 2 x jobs + 2 ranges are in use at once, so a few are kept. */
+#define JSON_POOL 16
+
+typedef struct jpool {
+    pthread_mutex_t mu; /* taken once per range, not per record */
+    jctx_t *kept[JSON_POOL];
+    size_t n;
+} jpool_t;
+
 static void range_free(void *ctx, void *range) {
-    jctx_t *g = range;
-    if (g == ctx) {
+    jctx_t *j = ctx, *g = range;
+    if (g == j) {
         return; /* range 0 is the run itself */
     }
-    free(g->out.p);
-    free(g->sys.p);
-    free(g->msg.p);
-    free(g->pc);
     free_threads(&g->threads);
     cli_map_free(&g->comms);
-    free(g);
+    if (j->pool != NULL) {
+        pthread_mutex_lock(&j->pool->mu);
+        if (j->pool->n < JSON_POOL) {
+            j->pool->kept[j->pool->n++] = g;
+            g = NULL;
+        }
+        pthread_mutex_unlock(&j->pool->mu);
+    }
+    if (g != NULL) {
+        free(g->out.p);
+        free(g->sys.p);
+        free(g->msg.p);
+        free(g->pc);
+        free(g);
+    }
 }
 
 static void *range_new(void *ctx, size_t index) {
-    jctx_t *j = ctx;
+    jctx_t *j = ctx, *g = NULL;
     if (index == 0) {
         return j;
     }
-    jctx_t *g = calloc(1, sizeof *g);
-    if (g == NULL) {
+    if (j->pool != NULL) {
+        pthread_mutex_lock(&j->pool->mu);
+        if (j->pool->n > 0) {
+            g = j->pool->kept[--j->pool->n];
+        }
+        pthread_mutex_unlock(&j->pool->mu);
+    }
+    if (g != NULL) {
+        /* keep the buffers, empty */
+        jctx_t old = *g;
+        memset(g, 0, sizeof *g);
+        g->out.p = old.out.p;
+        g->out.cap = old.out.cap;
+        g->sys.p = old.sys.p;
+        g->sys.cap = old.sys.cap;
+        g->msg.p = old.msg.p;
+        g->msg.cap = old.msg.cap;
+        g->pc = old.pc;
+        g->cappc = old.cappc;
+    } else if ((g = calloc(1, sizeof *g)) == NULL) {
         return NULL;
     }
     g->part = 1;
@@ -1186,7 +1228,8 @@ static int json_replay(jctx_t *j, jctx_t *g) {
 
 /* Text [from, to) of a range's stream holding nel elements; the very first element of the
  * stream loses its comma. */
-static void merge_text(jctx_t *j, cli_jbuf_t *dst, const cli_jbuf_t *src, size_t from, size_t to, uint32_t nel) {
+static void merge_text(jctx_t *j, cli_jbuf_t *dst, const cli_jbuf_t *src, size_t from, size_t to,
+                       uint32_t nel) {
     if (nel > 0) {
         if (dst == &j->out ? j->nel == 0 : j->first_sys) {
             from++;
@@ -1197,7 +1240,11 @@ static void merge_text(jctx_t *j, cli_jbuf_t *dst, const cli_jbuf_t *src, size_t
             j->first_sys = 0;
         }
     }
-    if (to > from) {
+    if (to - from >= CLI_JB_CAP / 8) {
+        /* long text goes straight to the sink: one copy less */
+        cli_jb_flush(dst);
+        cli_jb_write(dst, src->p + from, to - from);
+    } else if (to > from) {
         cli_jb_mem(dst, src->p + from, to - from);
     }
 }
@@ -1511,6 +1558,10 @@ static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
     unsigned jobs = cfg->jobs ? cfg->jobs : cli_par_default_jobs();
     int rc = 0;
     FILE *f;
+    jpool_t pool;
+    memset(&pool, 0, sizeof pool);
+    pthread_mutex_init(&pool.mu, NULL);
+    j->pool = &pool;
     /* Only a file is read in ranges (stdin sequentially); one that does not open is reported
      * once, by the read. */
     if (jobs > 1 && cfg->in != NULL && strcmp(cfg->in, "-") != 0 && (f = fopen(cfg->in, "rb")) != NULL) {
@@ -1520,6 +1571,11 @@ static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
     if (rc == 0) {
         rc = cli_read_parallel_max("json", cfg->in, NULL, jobs, 0, JSON_MAX_RANGE, &json_ops, j, &bytes);
     }
+    j->pool = NULL;
+    while (pool.n > 0) {
+        range_free(j, pool.kept[--pool.n]);
+    }
+    pthread_mutex_destroy(&pool.mu);
     json_close_threads(j);
     CLI_JB_LIT(&j->out, "\n]");
     if (spill != NULL) {
