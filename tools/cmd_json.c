@@ -10,7 +10,8 @@
  * tick rates, process/thread names as standard "M" metadata events in file
  * order, null arguments kept, works from a pipe. Scheduling records go to
  * "systemTraceEvents" (spilled to a temporary file while streaming, so memory
- * stays constant) unless --no-system-events.
+ * stays constant) unless --no-system-events. A regular file is converted in
+ * parallel ranges (cli_parallel.h; "Parallel ranges" below, docs/json.md).
  */
 #include <fxt/reader.h>
 
@@ -1100,7 +1101,7 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
  */
 
 /* At most this many input bytes per range: ranges hold their output until their merge. */
-#define JSON_MAX_RANGE (UINT64_C(2) << 20)
+#define JSON_MAX_RANGE (UINT64_C(4) << 20)
 
 static void free_threads(cli_map_t *threads) {
     for (size_t i = 0; i < threads->count; i++) {
@@ -1677,13 +1678,18 @@ const cli_command_t cli_cmd_json = {
     "fxt json [options] [IN] [-o OUT]",
     "Convert an FXT trace to Chrome Trace Event Format JSON, which loads in\n"
     "Perfetto UI (ui.perfetto.dev) and Chrome DevTools' Performance panel. One\n"
-    "streaming pass, bounded memory; IN and OUT may be '-' (stdin / stdout).\n",
+    "streaming pass, bounded memory; IN and OUT may be '-' (stdin / stdout). A\n"
+    "file is converted in parallel ranges on every core (-j); the output is the\n"
+    "same for any -j.\n",
     &json_spec,
     "Timestamps are exact: ticks are converted to nanoseconds with integer\n"
     "arithmetic using each provider's own tick rate and printed as decimal\n"
     "microseconds. Ids are strings. Duration begin/end pairs become 'X' events;\n"
     "process and thread names from kernel object records become 'M' metadata\n"
     "events; scheduling records become systrace text. See docs/json.md.\n"
+    "\n"
+    "env FXT_RANGE_BYTES: smallest range converted on its own (default 4 MiB; for\n"
+    "tests).\n"
     "\n"
     "exit status: 0 ok, 1 the trace had damaged records (the JSON is still\n"
     "complete and valid), 2 usage error, 3 I/O error, 4 out of memory\n",
