@@ -107,6 +107,7 @@ typedef struct jctx {
     /* the run: merged ranges kept for reuse, the input (read again when a range cannot be
      * merged), and whether it was */
     struct jpool *pool;
+    const struct jctx *proto; /* the settings ranges start from: range 0 changes the run's own */
     const char *path;
     int replayed;
     uint64_t replay_from;
@@ -1174,14 +1175,15 @@ static void *range_new(void *ctx, size_t index) {
     } else if ((g = calloc(1, sizeof *g)) == NULL) {
         return NULL;
     }
+    const jctx_t *pr = j->proto;
     g->part = 1;
     g->out.grow = g->sys.grow = g->msg.grow = 1;
-    g->sysfmt = j->sysfmt;
-    g->sys_on = j->sys_on;
-    g->rel_time = j->rel_time;
-    g->have_base = j->have_base;
-    g->base_ns = j->base_ns;
-    g->sel = j->sel; /* found by json_find_bases; the scratch string is the range's own */
+    g->sysfmt = pr->sysfmt;
+    g->sys_on = pr->sys_on;
+    g->rel_time = pr->rel_time;
+    g->have_base = pr->have_base;
+    g->base_ns = pr->base_ns;
+    g->sel = pr->sel; /* bases found by json_find_bases; the scratch string is the range's own */
     cli_map_init(&g->threads, sizeof(jthread_t));
     cli_map_init(&g->comms, sizeof(comm_t));
     return g;
@@ -1288,7 +1290,9 @@ static int merge_open(jthread_t *th, const jthread_t *lt) {
         th->cap = ncap;
     }
     size_t base = th->text.n;
-    cli_jb_mem(&th->text, lt->text.p, lt->text.n);
+    if (lt->text.n > 0) { /* none when no begin was kept */
+        cli_jb_mem(&th->text, lt->text.p, lt->text.n);
+    }
     for (uint32_t d = 0; d < lt->depth; d++) {
         jframe_t f = lt->f[d];
         f.off += base;
@@ -1563,16 +1567,28 @@ static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
     memset(&pool, 0, sizeof pool);
     pthread_mutex_init(&pool.mu, NULL);
     j->pool = &pool;
+    j->proto = j; /* for the probe of json_find_bases, before any thread */
     /* Only a file is read in ranges (stdin sequentially); one that does not open is reported
      * once, by the read. */
     if (jobs > 1 && cfg->in != NULL && strcmp(cfg->in, "-") != 0 && (f = fopen(cfg->in, "rb")) != NULL) {
         fclose(f);
         rc = json_find_bases(j);
     }
+    /* what ranges start from, copied before range 0 starts changing the run's context */
+    jctx_t *proto = rc == 0 ? malloc(sizeof *proto) : NULL;
+    if (proto != NULL) {
+        *proto = *j;
+        j->proto = proto;
+    } else if (rc == 0) {
+        fprintf(stderr, "fxt json: out of memory\n");
+        rc = CLI_EXIT_LIMIT;
+    }
     if (rc == 0) {
         rc = cli_read_parallel_max("json", cfg->in, NULL, jobs, 0, JSON_MAX_RANGE, &json_ops, j, &bytes);
     }
     j->pool = NULL;
+    j->proto = NULL;
+    free(proto);
     while (pool.n > 0) {
         range_free(j, pool.kept[--pool.n]);
     }

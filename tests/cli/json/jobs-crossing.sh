@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
 # needs: python3 jq
+# labels: threads
 # What crosses ranges comes out as in one read. With FXT_RANGE_BYTES=8 every record is its own
 # range: begins and their ends (with arguments on either) in different ranges, a flow whose
 # slice opened in an earlier range, names (and their sort indexes, systrace comms) given
