@@ -3,16 +3,11 @@
 # -j 3 gives the output, error lines (same offsets, the first 20 in full, then the count)
 # and exit status of -j 1 on damaged traces: many damaged event records, a size-0 record
 # mid-trace (reading stops), a trace cut inside a record; the fuzz corpus's flipped trace.
-"$PYTHON" - s.fxt "$T" <<'PY'
-import os, sys; sys.path.insert(0, os.environ["SRC"] + "/tests/tools"); from fxtgen import *
-s, t = bytearray(open(sys.argv[1], "rb").read()), sys.argv[2]
-def starts(b):
-    off = 0
-    while off + 8 <= len(b):
-        yield off
-        h = int.from_bytes(b[off:off + 8], "little")
-        off += 8 * (((h >> 4) & 0xffffffff) if h & 15 == 15 else ((h >> 4) & 0xfff))
-ev = [o for o in starts(s) if s[o] & 15 == 4]
+"$PYTHON" - s.fxt s.jsonl "$T" <<'PY'
+import json, os, sys; sys.path.insert(0, os.environ["SRC"] + "/tests/tools"); from fxtgen import *
+s, t = bytearray(open(sys.argv[1], "rb").read()), sys.argv[3]
+# event records' offsets, from fxt dump --json (the setup's s.jsonl)
+ev = [r["offset"] for r in map(json.loads, open(sys.argv[2])) if r["kind"] == "event"]
 d = bytearray(s)
 # every 9th event record: 15 arguments (header bits 20..23) run past its size; reading goes on
 for n, off in enumerate(ev):
