@@ -419,7 +419,8 @@ static void on_begin(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) 
     }
     if (j->part) {
         /* Whether this begin goes past JSON_MAX_DEPTH depends on the begins open before the
-         * range: the merge checks with the peak, and reads the range again when it might. */
+         * range: the merge checks with the peak and, when it might, reads the input again from
+         * the range on (json_replay). */
         if (th->depth == JSON_MAX_DEPTH) {
             th->over = 1;
             return;

@@ -14,3 +14,9 @@ set +f
 # -o FILE writes what stdout gets
 FXT_RANGE_BYTES=4096 "$FXT" json -j 3 s.fxt -o "$T/o.json" 2> /dev/null
 cmp -s "$T/o.json" "$T/plain.json" || fail "-o FILE with -j 3 differs"
+# compressed output: the same bytes
+if have compression; then
+  "$FXT" json -j 1 s.fxt -o "$T/one.json.zst" 2> /dev/null
+  FXT_RANGE_BYTES=4096 "$FXT" json -j 3 s.fxt -o "$T/many.json.zst" 2> /dev/null
+  cmp -s "$T/one.json.zst" "$T/many.json.zst" || fail "-o FILE.zst with -j 3 differs"
+fi
