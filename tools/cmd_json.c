@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "cli_io.h"
@@ -1563,16 +1564,16 @@ static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
     uint64_t bytes = 0;
     unsigned jobs = cfg->jobs ? cfg->jobs : cli_par_default_jobs();
     int rc = 0;
-    FILE *f;
+    struct stat sb;
     jpool_t pool;
     memset(&pool, 0, sizeof pool);
     pthread_mutex_init(&pool.mu, NULL);
     j->pool = &pool;
     j->proto = j; /* for the probe of json_find_bases, before any thread */
-    /* Only a file is read in ranges (stdin sequentially); one that does not open is reported
+    /* Only a regular file is read in ranges (stdin sequentially); anything else is reported
      * once, by the read. */
-    if (jobs > 1 && cfg->in != NULL && strcmp(cfg->in, "-") != 0 && (f = fopen(cfg->in, "rb")) != NULL) {
-        fclose(f);
+    if (jobs > 1 && cfg->in != NULL && strcmp(cfg->in, "-") != 0 && stat(cfg->in, &sb) == 0 &&
+        S_ISREG(sb.st_mode)) {
         rc = json_find_bases(j);
     }
     /* what ranges start from, copied before range 0 starts changing the run's context */
