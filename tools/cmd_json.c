@@ -516,6 +516,16 @@ static void on_end(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
     th->text.n = f->off;
 }
 
+/* Frees the per-thread state (held begins). */
+static void free_threads(cli_map_t *threads) {
+    for (size_t i = 0; i < threads->count; i++) {
+        jthread_t *th = cli_map_at(threads, i, NULL, NULL);
+        free(th->text.p);
+        free(th->f);
+    }
+    cli_map_free(threads);
+}
+
 /* At the end of input: begins never ended stay "B" (outermost first), which Perfetto draws to
  * the end of the trace; then the per-thread state is freed. */
 static void json_close_threads(jctx_t *j) {
@@ -535,10 +545,8 @@ static void json_close_threads(jctx_t *j) {
             j->nevents++;
             j->unclosed++;
         }
-        free(th->text.p);
-        free(th->f);
     }
-    cli_map_free(&j->threads);
+    free_threads(&j->threads);
 }
 
 /* One event as a Chrome trace event; the ph letters and keys follow the table in docs/json.md. */
@@ -1105,15 +1113,6 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
 
 /* At most this many input bytes per range: ranges hold their output until their merge. */
 #define JSON_MAX_RANGE (UINT64_C(4) << 20)
-
-static void free_threads(cli_map_t *threads) {
-    for (size_t i = 0; i < threads->count; i++) {
-        jthread_t *th = cli_map_at(threads, i, NULL, NULL);
-        free(th->text.p);
-        free(th->f);
-    }
-    cli_map_free(threads);
-}
 
 /* Ranges after the first, with their grown buffers, kept for the next ones: fresh multi-MB
  * buffers cost more in page faults and copies while growing than formatting does. At most
