@@ -1114,6 +1114,12 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
 /* At most this many input bytes per range: ranges hold their output until their merge. */
 #define JSON_MAX_RANGE (UINT64_C(4) << 20)
 
+/* The reader's reassembly limit, the same in every read: records up to it are decoded alike
+ * whether in one mapped buffer or reassembled from chunks, and a claimed size above it is
+ * skipped alike, so a file no larger than it converts the same read either way. */
+#define JSON_MAX_RECORD (UINT64_C(256) << 20)
+static const fxt_reader_options_t json_reader_opts = {sizeof(fxt_reader_options_t), 0, JSON_MAX_RECORD};
+
 /* Ranges after the first, with their grown buffers, kept for the next ones: fresh multi-MB
  * buffers cost more in page faults and copies while growing than formatting does. At most
  * 2 x jobs + 2 ranges are in use at once, so a few are kept. */
@@ -1227,7 +1233,7 @@ static int json_replay(jctx_t *j, jctx_t *g) {
     j->replayed = 1;
     j->replay_from = g->first_off;
     range_free(j, g);
-    return cli_read_trace("json", j->path, NULL, replay_record, replay_error, j, NULL);
+    return cli_read_trace("json", j->path, &json_reader_opts, replay_record, replay_error, j, NULL);
 }
 
 /* Text [from, to) of a range's stream holding nel elements; the very first element of the
@@ -1423,7 +1429,7 @@ static int json_find_bases(jctx_t *j) {
         return CLI_EXIT_LIMIT;
     }
     g->sys_on = 0;
-    int rc = cli_read_trace("json", j->path, NULL, probe_record, probe_error, g, NULL);
+    int rc = cli_read_trace("json", j->path, &json_reader_opts, probe_record, probe_error, g, NULL);
     j->have_base = g->have_base;
     j->base_ns = g->base_ns;
     j->sel.have_base = g->sel.have_base;
@@ -1557,35 +1563,34 @@ static void json_report(const jctx_t *j, uint64_t bytes) {
     fputc('\n', stderr);
 }
 
-/* Convert into j->out (and j->sys when spill is not NULL); returns the exit status. */
-static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
-    CLI_JB_LIT(&j->out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
-    uint64_t bytes = 0;
+/* Reads the input into j: in parallel ranges, or in chunks with one thread; returns the read's status. */
+static int json_read(jctx_t *j, const json_config_t *cfg, uint64_t *bytes) {
     unsigned jobs = cfg->jobs ? cfg->jobs : cli_par_default_jobs();
-    int rc = 0;
     struct stat sb;
+    /* Only a regular file is read in ranges (stdin sequentially); anything else is reported
+     * once, by the read. */
+    int file = cfg->in != NULL && strcmp(cfg->in, "-") != 0 && stat(cfg->in, &sb) == 0 && S_ISREG(sb.st_mode);
+    if (jobs == 1 && (!file || (uint64_t)sb.st_size <= JSON_MAX_RECORD)) {
+        /* One thread: read in chunks as before -j existed (a mapped file costs up to 20% more
+         * CPU where page-table walks are slow, as in VMs); the same output (JSON_MAX_RECORD). */
+        return cli_read_trace("json", cfg->in, &json_reader_opts, on_record, on_error, j, bytes);
+    }
     jpool_t pool;
     memset(&pool, 0, sizeof pool);
     pthread_mutex_init(&pool.mu, NULL);
     j->pool = &pool;
     j->proto = j; /* for the probe of json_find_bases, before any thread */
-    /* Only a regular file is read in ranges (stdin sequentially); anything else is reported
-     * once, by the read. */
-    if (jobs > 1 && cfg->in != NULL && strcmp(cfg->in, "-") != 0 && stat(cfg->in, &sb) == 0 &&
-        S_ISREG(sb.st_mode)) {
-        rc = json_find_bases(j);
-    }
+    int rc = jobs > 1 && file ? json_find_bases(j) : 0;
     /* what ranges start from, copied before range 0 starts changing the run's context */
     jctx_t *proto = rc == 0 ? malloc(sizeof *proto) : NULL;
     if (proto != NULL) {
         *proto = *j;
         j->proto = proto;
+        rc = cli_read_parallel_max("json", cfg->in, &json_reader_opts, jobs, 0, JSON_MAX_RANGE, &json_ops, j,
+                                   bytes);
     } else if (rc == 0) {
         fprintf(stderr, "fxt json: out of memory\n");
         rc = CLI_EXIT_LIMIT;
-    }
-    if (rc == 0) {
-        rc = cli_read_parallel_max("json", cfg->in, NULL, jobs, 0, JSON_MAX_RANGE, &json_ops, j, &bytes);
     }
     j->pool = NULL;
     j->proto = NULL;
@@ -1594,6 +1599,14 @@ static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
         range_free(j, pool.kept[--pool.n]);
     }
     pthread_mutex_destroy(&pool.mu);
+    return rc;
+}
+
+/* Convert into j->out (and j->sys when spill is not NULL); returns the exit status. */
+static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
+    CLI_JB_LIT(&j->out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+    uint64_t bytes = 0;
+    int rc = json_read(j, cfg, &bytes);
     json_close_threads(j);
     CLI_JB_LIT(&j->out, "\n]");
     if (spill != NULL) {
