@@ -10,21 +10,25 @@
  * tick rates, process/thread names as standard "M" metadata events in file
  * order, null arguments kept, works from a pipe. Scheduling records go to
  * "systemTraceEvents" (spilled to a temporary file while streaming, so memory
- * stays constant) unless --no-system-events.
+ * stays constant) unless --no-system-events. A regular file is converted in
+ * parallel ranges (cli_parallel.h; "Parallel ranges" below, docs/json.md).
  */
 #include <fxt/reader.h>
 
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "cli_io.h"
 #include "cli_json.h"
 #include "cli_map.h"
+#include "cli_parallel.h"
 #include "cli_trace.h"
 
 __extension__ typedef unsigned __int128 u128;
@@ -50,7 +54,31 @@ typedef struct jthread {
     jframe_t *f;
     uint32_t depth, cap;
     uint32_t deep; /* begins past JSON_MAX_DEPTH written as "B", whose "E" are still to come */
+    /* A range after the first (see "Parallel ranges"): the deepest its own begins went, whether
+     * they reached JSON_MAX_DEPTH, and at its merge the thread's state before the range. */
+    uint32_t peak;
+    int over;
+    struct jthread *peer;
 } jthread_t;
+
+/* A range after the first holds its output as text with deferred items: bytes that depend on
+ * the state before the range, written by its merge (see "Parallel ranges"). */
+enum {
+    PC_FLOW_TS,   /* a flow's ts: the start of the innermost slice open before the range, or its own */
+    PC_END,       /* an end whose begin came before the range: its arguments are held at off */
+    PC_SORT_PROC, /* a process_sort_index: v counts the range's own */
+    PC_SORT_THREAD /* a thread_sort_index */,
+    PC_COMM /* systemTraceEvents: the comm of thread v, named before the range */
+};
+
+typedef struct jpiece {
+    u128 ns;
+    uint64_t v;    /* thread (index in the range's map), sort index or tid */
+    size_t off;    /* where in its stream's text (out, or sys for PC_COMM) */
+    uint32_t nel;  /* elements begun in that stream since its previous piece */
+    uint32_t skip; /* text bytes the item consumes (an end's arguments) */
+    uint8_t kind, has_args;
+} jpiece_t;
 
 typedef struct jctx {
     cli_jbuf_t out;
@@ -68,6 +96,22 @@ typedef struct jctx {
     cli_map_t comms;           /* tid -> comm_t, thread names for the systrace lines */
     /* filters */
     cli_select_t sel;
+    uint64_t nel; /* elements of traceEvents written: all but the first need a comma */
+    /* a range after the first (part): its output and stderr lines wait for its merge */
+    int part;
+    jpiece_t *pc;
+    size_t npc, cappc;
+    uint32_t nel_out, nel_sys; /* elements begun in out / sys since the stream's last piece */
+    cli_jbuf_t msg;     /* held stderr lines: a tag byte ('E' damaged record, 'O' other), length, text */
+    uint64_t first_off; /* offset of the range's first record or error */
+    int have_off;
+    /* the run: merged ranges kept for reuse, the input (read again when a range cannot be
+     * merged), and whether it was */
+    struct jpool *pool;
+    const struct jctx *proto; /* the settings ranges start from: range 0 changes the run's own */
+    const char *path;
+    int replayed;
+    uint64_t replay_from;
 } jctx_t;
 
 /* ---- output: a large buffer with inline number and string formatting --------------- */
@@ -192,12 +236,45 @@ static void jb_ts(jctx_t *j, cli_jbuf_t *o, u128 ns) {
 
 /* ---- events ----------------------------------------------------------------------- */
 
-/* Elements of traceEvents are separated by commas; the first needs none. */
+/* Elements of traceEvents are separated by commas; the first needs none. A range after the
+ * first writes the comma always and counts: its merge drops it when nothing came before. */
 static void begin_event(jctx_t *j) {
-    if (j->nevents + j->nmeta > 0) {
+    if (j->part) {
+        CLI_JB_LIT(&j->out, ",\n");
+        j->nel_out++;
+        return;
+    }
+    if (j->nel++ > 0) {
         cli_jb_putc(&j->out, ',');
     }
     cli_jb_putc(&j->out, '\n');
+}
+
+/* A deferred item of a range at the current end of its stream (growing: amortised, not per record). */
+static jpiece_t *add_piece(jctx_t *j, int kind) {
+    if (j->npc == j->cappc) {
+        size_t ncap = j->cappc ? j->cappc * 2 : 64;
+        jpiece_t *np = realloc(j->pc, ncap * sizeof *np);
+        if (np == NULL) {
+            j->nomem = 1;
+            return NULL;
+        }
+        j->pc = np;
+        j->cappc = ncap;
+    }
+    jpiece_t *p = &j->pc[j->npc++];
+    memset(p, 0, sizeof *p);
+    p->kind = (uint8_t)kind;
+    if (kind == PC_COMM) {
+        p->off = j->sys.n;
+        p->nel = j->nel_sys;
+        j->nel_sys = 0;
+    } else {
+        p->off = j->out.n;
+        p->nel = j->nel_out;
+        j->nel_out = 0;
+    }
+    return p;
 }
 
 /* ,"args":{...} with every argument of a known type (empty when there are none); with
@@ -282,28 +359,39 @@ static unsigned write_args(cli_jbuf_t *o, const fxt_record_t *rec, const char *e
     return written - (open ? 1 : 0);
 }
 
-/* Common keys of an event: cat (every event has one: DevTools throws on a missing one),
- * name, ts, pid, tid. */
-static void event_head(jctx_t *j, cli_jbuf_t *o, fxt_str_t cat, fxt_str_t name, u128 ns,
-                       const fxt_thread_ref_t *t) {
+/* The keys of an event before its ts value: cat (every event has one: DevTools throws on a
+ * missing one), name. */
+static void event_head_to_ts(cli_jbuf_t *o, fxt_str_t cat, fxt_str_t name) {
     CLI_JB_LIT(o, "{\"cat\":");
     jb_fstr(o, cat);
     CLI_JB_LIT(o, ",\"name\":");
     jb_fstr(o, name);
     CLI_JB_LIT(o, ",\"ts\":");
-    jb_ts(j, o, ns);
+}
+
+/* The keys after ts: pid, tid. */
+static void event_head_ids(cli_jbuf_t *o, const fxt_thread_ref_t *t) {
     CLI_JB_LIT(o, ",\"pid\":");
     cli_jb_u64(o, t->resolved ? t->pid : 0);
     CLI_JB_LIT(o, ",\"tid\":");
     cli_jb_u64(o, t->resolved ? t->tid : 0);
 }
 
-/* The open-begin state of the event's thread; NULL (and nomem set) when out of memory. */
-static jthread_t *thread_of(jctx_t *j, const fxt_record_t *rec) {
+/* Common keys of an event: cat, name, ts, pid, tid. */
+static void event_head(jctx_t *j, cli_jbuf_t *o, fxt_str_t cat, fxt_str_t name, u128 ns,
+                       const fxt_thread_ref_t *t) {
+    event_head_to_ts(o, cat, name);
+    jb_ts(j, o, ns);
+    event_head_ids(o, t);
+}
+
+/* The open-begin state of the event's thread (its index in the map in *ix); NULL (and nomem
+ * set) when out of memory. */
+static jthread_t *thread_of(jctx_t *j, const fxt_record_t *rec, size_t *ix) {
     const fxt_thread_ref_t *t = &rec->u.event.thread;
     uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, t->resolved ? t->pid : 0,
                        t->resolved ? t->tid : 0};
-    jthread_t *th = cli_map_get(&j->threads, key, sizeof key, 1);
+    jthread_t *th = cli_map_get_ix(&j->threads, key, sizeof key, 1, ix);
     if (th == NULL) {
         j->nomem = 1;
     } else {
@@ -325,11 +413,23 @@ static void write_as_is(jctx_t *j, const fxt_record_t *rec, u128 ns, const char 
 /* A begin is held, not written: DevTools pairs "B"/"E" in file order across all threads,
  * which gives zero-length slices when threads interleave; its end writes one "X". */
 static void on_begin(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
-    jthread_t *th = thread_of(j, rec);
+    size_t ix;
+    jthread_t *th = thread_of(j, rec, &ix);
     if (th == NULL) {
         return;
     }
-    if (th->depth == JSON_MAX_DEPTH || th->deep) {
+    if (j->part) {
+        /* Whether this begin goes past JSON_MAX_DEPTH depends on the begins open before the
+         * range: the merge checks with the peak and, when it might, reads the input again from
+         * the range on (json_replay). */
+        if (th->depth == JSON_MAX_DEPTH) {
+            th->over = 1;
+            return;
+        }
+        if (th->depth + 1 > th->peak) {
+            th->peak = th->depth + 1;
+        }
+    } else if (th->depth == JSON_MAX_DEPTH || th->deep) {
         th->deep++;
         if (selected) {
             write_as_is(j, rec, ns, ",\"ph\":\"B\"");
@@ -358,10 +458,28 @@ static void on_begin(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) 
     j->nomem |= th->text.err;
 }
 
+/* The "X" event of held begin f ending at ns, up to where the end's arguments go: its
+ * "args" object is left open when the begin had arguments. */
+static void write_complete(jctx_t *j, const jthread_t *th, const jframe_t *f, u128 ns) {
+    /* f is the innermost open begin: its text runs to the end of the thread's text */
+    cli_jbuf_t *o = &j->out;
+    begin_event(j);
+    cli_jb_mem(o, th->text.p + f->off, f->args_off - f->off);
+    CLI_JB_LIT(o, ",\"ph\":\"X\",\"dur\":");
+    /* Both ends converted the same way so ts + dur is exactly the end's time (docs/json.md). */
+    jb_us_signed(o, f->ns, ns);
+    if (f->has_args) {
+        /* the begin's arguments without their closing brace, continued by the end's */
+        cli_jb_mem(o, th->text.p + f->args_off, th->text.n - f->args_off - 1);
+    }
+    j->nevents++;
+}
+
 /* The end of a held begin: one "X" with the begin's keys and arguments, the end's arguments
  * added (as Chrome merges an "E" into its "B"); an end with no begin has no slice to close. */
 static void on_end(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
-    jthread_t *th = thread_of(j, rec);
+    size_t ix;
+    jthread_t *th = thread_of(j, rec, &ix);
     if (th == NULL) {
         return;
     }
@@ -373,28 +491,39 @@ static void on_end(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
         return;
     }
     if (th->depth == 0) {
+        if (j->part) {
+            /* The begin, if any, came before the range: the merge pairs them. The end's
+             * arguments are held in the text as their own "args" object. */
+            jpiece_t *p = add_piece(j, PC_END);
+            if (p != NULL) {
+                p->ns = ns;
+                p->v = ix;
+                p->has_args = write_args(&j->out, rec, NULL, rec->u.event.name, 0) > 0;
+                p->skip = (uint32_t)(j->out.n - p->off);
+            }
+            return;
+        }
         j->unmatched_ends++;
         return;
     }
     jframe_t *f = &th->f[--th->depth];
     if (f->kept) {
         cli_jbuf_t *o = &j->out;
-        begin_event(j);
-        cli_jb_mem(o, th->text.p + f->off, f->args_off - f->off);
-        CLI_JB_LIT(o, ",\"ph\":\"X\",\"dur\":");
-        /* Both ends converted the same way so ts + dur is exactly the end's time (docs/json.md). */
-        jb_us_signed(o, f->ns, ns);
-        if (f->has_args) {
-            /* the begin's arguments without their closing brace, continued by the end's */
-            cli_jb_mem(o, th->text.p + f->args_off, th->text.n - f->args_off - 1);
-            write_args(o, rec, NULL, rec->u.event.name, 1);
-        } else {
-            write_args(o, rec, NULL, rec->u.event.name, 0);
-        }
+        write_complete(j, th, f, ns);
+        write_args(o, rec, NULL, rec->u.event.name, f->has_args);
         cli_jb_putc(o, '}');
-        j->nevents++;
     }
     th->text.n = f->off;
+}
+
+/* Frees the per-thread state (held begins). */
+static void free_threads(cli_map_t *threads) {
+    for (size_t i = 0; i < threads->count; i++) {
+        jthread_t *th = cli_map_at(threads, i, NULL, NULL);
+        free(th->text.p);
+        free(th->f);
+    }
+    cli_map_free(threads);
 }
 
 /* At the end of input: begins never ended stay "B" (outermost first), which Perfetto draws to
@@ -416,10 +545,8 @@ static void json_close_threads(jctx_t *j) {
             j->nevents++;
             j->unclosed++;
         }
-        free(th->text.p);
-        free(th->f);
     }
-    cli_map_free(&j->threads);
+    free_threads(&j->threads);
 }
 
 /* One event as a Chrome trace event; the ph letters and keys follow the table in docs/json.md. */
@@ -449,17 +576,31 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
         return;
     }
     u128 at = ns;
+    int defer = 0;
+    size_t ix = 0;
     if (rec->u.event.type >= FXT_EVENT_FLOW_BEGIN && rec->u.event.type <= FXT_EVENT_FLOW_END) {
         /* A flow event binds to its enclosing slice; DevTools finds that slice only by an equal
          * ts (and pid, tid, cat), so the event moves to the start of the innermost open
          * begin/end slice of its thread (docs/json.md, Flows). */
-        jthread_t *th = thread_of(j, rec);
+        jthread_t *th = thread_of(j, rec, &ix);
         if (th != NULL && th->depth > 0 && th->deep == 0) {
             at = th->f[th->depth - 1].ns;
+        } else if (th != NULL && j->part) {
+            defer = 1; /* the slice, if any, was opened before the range */
         }
     }
     begin_event(j);
-    event_head(j, o, rec->u.event.category, rec->u.event.name, at, &rec->u.event.thread);
+    if (defer) {
+        event_head_to_ts(o, rec->u.event.category, rec->u.event.name);
+        jpiece_t *p = add_piece(j, PC_FLOW_TS);
+        if (p != NULL) {
+            p->ns = ns;
+            p->v = ix;
+        }
+        event_head_ids(o, &rec->u.event.thread);
+    } else {
+        event_head(j, o, rec->u.event.category, rec->u.event.name, at, &rec->u.event.thread);
+    }
     switch (rec->u.event.type) {
     case FXT_EVENT_INSTANT: {
         uint64_t s = FXT_SCOPE_THREAD;
@@ -528,6 +669,11 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
 
 /* Elements of the spilled systemTraceEvents array, comma-separated like begin_event. */
 static void sys_begin(jctx_t *j) {
+    if (j->part) {
+        CLI_JB_LIT(&j->sys, ",\n");
+        j->nel_sys++;
+        return;
+    }
     if (!j->first_sys) {
         cli_jb_putc(&j->sys, ',');
     }
@@ -584,6 +730,14 @@ static void remember_comm(jctx_t *j, uint64_t tid, fxt_str_t name) {
 /* The thread's comm, or "tid-<tid>" when no kernel object named it. */
 static void sys_comm(jctx_t *j, uint64_t tid) {
     const comm_t *c = tid ? cli_map_get_u64(&j->comms, tid, 0, 0) : NULL;
+    if (c == NULL && tid && j->part) {
+        /* not named in the range: its name, if any, came before it */
+        jpiece_t *p = add_piece(j, PC_COMM);
+        if (p != NULL) {
+            p->v = tid;
+        }
+        return;
+    }
     if (c != NULL && c->s[0]) {
         cli_jb_mem(&j->sys, c->s, strlen(c->s));
     } else if (tid == 0) {
@@ -794,7 +948,14 @@ static void meta_event(jctx_t *j, const char *what, uint64_t pid, uint64_t tid, 
         cli_jb_u64(o, pid);
         CLI_JB_LIT(o, ",\"tid\":");
         cli_jb_u64(o, tid);
-        if (k) {
+        if (k && j->part) {
+            /* counted on from the names before the range */
+            CLI_JB_LIT(o, ",\"args\":{\"sort_index\":");
+            jpiece_t *p = add_piece(j, what[0] == 'p' ? PC_SORT_PROC : PC_SORT_THREAD);
+            if (p != NULL) {
+                p->v = sort_index;
+            }
+        } else if (k) {
             CLI_JB_LIT(o, ",\"args\":{\"sort_index\":");
             cli_jb_u64(o, sort_index);
         } else {
@@ -826,6 +987,26 @@ static void on_kernel_object(jctx_t *j, const fxt_record_t *rec) {
                 break;
             }
         }
+    }
+}
+
+/* A line for stderr ('E': a damaged record's, 'O' another): printed now, or held by a range
+ * after the first until its merge, where the count of damaged records before it is known. */
+static void say(jctx_t *j, char tag, const char *line) {
+    size_t n = strlen(line);
+    if (j->part) {
+        uint32_t n32 = (uint32_t)n;
+        cli_jb_putc(&j->msg, tag);
+        cli_jb_mem(&j->msg, &n32, sizeof n32);
+        cli_jb_mem(&j->msg, line, n);
+        return;
+    }
+    if (tag != 'E') {
+        fputs(line, stderr);
+    } else if (++j->errors <= 20) {
+        fputs(line, stderr);
+    } else if (j->errors == 21) {
+        fprintf(stderr, "fxt json: further damaged records are only counted\n");
     }
 }
 
@@ -887,11 +1068,13 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         break;
     case FXT_KIND_PROVIDER_EVENT:
         if (rec->u.provider_event.event == FXT_PROVIDER_EVENT_BUFFER_FULL) {
+            char line[160];
             j->overflows++;
-            fprintf(stderr,
-                    "fxt json: provider %" PRIu32 " reported a full buffer at offset %" PRIu64
-                    ": records were likely dropped\n",
-                    rec->u.provider_event.id, rec->offset);
+            snprintf(line, sizeof line,
+                     "fxt json: provider %" PRIu32 " reported a full buffer at offset %" PRIu64
+                     ": records were likely dropped\n",
+                     rec->u.provider_event.id, rec->offset);
+            say(j, 'O', line);
         }
         break;
     case FXT_KIND_UNKNOWN:
@@ -906,13 +1089,354 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
 /* Damaged records are skipped and counted; after 20 reports only counted. */
 static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     jctx_t *j = ctx;
+    char line[sizeof d->msg + 64];
     (void)r;
-    j->errors++;
-    if (j->errors <= 20) {
-        fprintf(stderr, "fxt json: offset %" PRIu64 ": %s\n", d->offset, d->msg);
-    } else if (j->errors == 21) {
-        fprintf(stderr, "fxt json: further damaged records are only counted\n");
+    snprintf(line, sizeof line, "fxt json: offset %" PRIu64 ": %s\n", d->offset, d->msg);
+    say(j, 'E', line);
+}
+
+/* ---- parallel ranges ---------------------------------------------------------------- */
+
+/*
+ * Range 0 is decoded with the run's own context, writing straight to the output as a
+ * sequential read does. A range after it starts from nothing (part): its output is text
+ * with every element's comma, its stderr lines are held, and what depends on the state
+ * before it becomes a deferred item (jpiece_t): an end whose begin came earlier, a flow's
+ * ts when no slice of its own is open, a sort index, a systrace comm. The merge, in order,
+ * writes the text, resolves the items against the run's context (which is then the state
+ * before the range) and folds the range's own state in: counts, comms, and the begins it
+ * leaves open, pushed onto their threads. The bases of --time-base=trace-start and of a
+ * relative --time-range are found before the read (json_find_bases). Past JSON_MAX_DEPTH
+ * a range cannot know what to write: its merge reads the input again from the range's
+ * first record to the end, sequentially (json_replay), and later ranges are dropped.
+ */
+
+/* At most this many input bytes per range: ranges hold their output until their merge. */
+#define JSON_MAX_RANGE (UINT64_C(4) << 20)
+
+/* The reader's reassembly limit, the same in every read: records up to it are decoded alike
+ * whether in one mapped buffer or reassembled from chunks, and a claimed size above it is
+ * skipped alike, so a file no larger than it converts the same read either way. */
+#define JSON_MAX_RECORD (UINT64_C(256) << 20)
+static const fxt_reader_options_t json_reader_opts = {sizeof(fxt_reader_options_t), 0, JSON_MAX_RECORD};
+
+/* Ranges after the first, with their grown buffers, kept for the next ones: fresh multi-MB
+ * buffers cost more in page faults and copies while growing than formatting does. At most
+ * 2 x jobs + 2 ranges are in use at once, so a few are kept. */
+#define JSON_POOL 16
+
+typedef struct jpool {
+    pthread_mutex_t mu; /* taken once per range, not per record */
+    jctx_t *kept[JSON_POOL];
+    size_t n;
+} jpool_t;
+
+static void range_free(void *ctx, void *range) {
+    jctx_t *j = ctx, *g = range;
+    if (g == j) {
+        return; /* range 0 is the run itself */
     }
+    free_threads(&g->threads);
+    cli_map_free(&g->comms);
+    if (j->pool != NULL) {
+        pthread_mutex_lock(&j->pool->mu);
+        if (j->pool->n < JSON_POOL) {
+            j->pool->kept[j->pool->n++] = g;
+            g = NULL;
+        }
+        pthread_mutex_unlock(&j->pool->mu);
+    }
+    if (g != NULL) {
+        free(g->out.p);
+        free(g->sys.p);
+        free(g->msg.p);
+        free(g->pc);
+        free(g);
+    }
+}
+
+static void *range_new(void *ctx, size_t index) {
+    jctx_t *j = ctx, *g = NULL;
+    if (index == 0) {
+        return j;
+    }
+    if (j->pool != NULL) {
+        pthread_mutex_lock(&j->pool->mu);
+        if (j->pool->n > 0) {
+            g = j->pool->kept[--j->pool->n];
+        }
+        pthread_mutex_unlock(&j->pool->mu);
+    }
+    if (g != NULL) {
+        /* keep the buffers, empty */
+        jctx_t old = *g;
+        memset(g, 0, sizeof *g);
+        g->out.p = old.out.p;
+        g->out.cap = old.out.cap;
+        g->sys.p = old.sys.p;
+        g->sys.cap = old.sys.cap;
+        g->msg.p = old.msg.p;
+        g->msg.cap = old.msg.cap;
+        g->pc = old.pc;
+        g->cappc = old.cappc;
+    } else if ((g = calloc(1, sizeof *g)) == NULL) {
+        return NULL;
+    }
+    const jctx_t *pr = j->proto;
+    g->part = 1;
+    g->out.grow = g->sys.grow = g->msg.grow = 1;
+    g->sysfmt = pr->sysfmt;
+    g->sys_on = pr->sys_on;
+    g->rel_time = pr->rel_time;
+    g->have_base = pr->have_base;
+    g->base_ns = pr->base_ns;
+    g->sel = pr->sel; /* bases found by json_find_bases; the scratch string is the range's own */
+    cli_map_init(&g->threads, sizeof(jthread_t));
+    cli_map_init(&g->comms, sizeof(comm_t));
+    return g;
+}
+
+static int range_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
+    jctx_t *g = range;
+    if (!g->have_off) {
+        g->have_off = 1;
+        g->first_off = rec->offset;
+    }
+    (void)on_record(g, r, rec); /* no early stop in ranges (cli_parallel.h): errors end at the merge */
+    return 0;
+}
+
+static void range_error(void *range, fxt_reader_t *r, const fxt_diag_t *d) {
+    jctx_t *g = range;
+    if (!g->have_off) {
+        g->have_off = 1;
+        g->first_off = d->offset;
+    }
+    on_error(g, r, d);
+}
+
+/* The replay: records and errors from replay_from on go to the run's context. */
+static int replay_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
+    jctx_t *j = ctx;
+    return rec->offset < j->replay_from ? 0 : on_record(j, r, rec);
+}
+
+static void replay_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
+    jctx_t *j = ctx;
+    if (d->offset >= j->replay_from) {
+        on_error(j, r, d);
+    }
+}
+
+/* Range g cannot be merged exactly: the rest of the input is read again from its first
+ * record with the run's context, as one sequential read would; later ranges are dropped. */
+static int json_replay(jctx_t *j, jctx_t *g) {
+    j->replayed = 1;
+    j->replay_from = g->first_off;
+    range_free(j, g);
+    return cli_read_trace("json", j->path, &json_reader_opts, replay_record, replay_error, j, NULL);
+}
+
+/* Text [from, to) of a range's stream holding nel elements; the very first element of the
+ * stream loses its comma. */
+static void merge_text(jctx_t *j, cli_jbuf_t *dst, const cli_jbuf_t *src, size_t from, size_t to,
+                       uint32_t nel) {
+    if (nel > 0) {
+        if (dst == &j->out ? j->nel == 0 : j->first_sys) {
+            from++;
+        }
+        if (dst == &j->out) {
+            j->nel += nel;
+        } else {
+            j->first_sys = 0;
+        }
+    }
+    if (to - from >= CLI_JB_CAP / 8) {
+        /* long text goes straight to the sink: one copy less */
+        cli_jb_flush(dst);
+        cli_jb_write(dst, src->p + from, to - from);
+    } else if (to > from) {
+        cli_jb_mem(dst, src->p + from, to - from);
+    }
+}
+
+/* An end whose begin came before the range, with its arguments held in the range's text. */
+static void merge_end(jctx_t *j, jthread_t *th, const jpiece_t *p, const char *args) {
+    if (th->depth == 0) {
+        j->unmatched_ends++;
+        return;
+    }
+    jframe_t *f = &th->f[--th->depth];
+    if (f->kept) {
+        write_complete(j, th, f, p->ns);
+        if (!f->has_args) {
+            cli_jb_mem(&j->out, args, p->skip); /* the end's own "args" object */
+        } else if (p->has_args) {
+            /* ,"args":{a..} continues the begin's open object as ,a..} */
+            cli_jb_putc(&j->out, ',');
+            cli_jb_mem(&j->out, args + 9, p->skip - 9);
+        } else {
+            cli_jb_putc(&j->out, '}');
+        }
+        cli_jb_putc(&j->out, '}');
+    }
+    th->text.n = f->off;
+}
+
+/* The begins range thread lt leaves open, pushed onto the run's thread. */
+static int merge_open(jthread_t *th, const jthread_t *lt) {
+    if (lt->depth == 0) {
+        return 0;
+    }
+    if (th->cap - th->depth < lt->depth) {
+        uint32_t ncap = th->depth + lt->depth;
+        jframe_t *nf = realloc(th->f, ncap * sizeof *nf);
+        if (nf == NULL) {
+            return -1;
+        }
+        th->f = nf;
+        th->cap = ncap;
+    }
+    size_t base = th->text.n;
+    if (lt->text.n > 0) { /* none when no begin was kept */
+        cli_jb_mem(&th->text, lt->text.p, lt->text.n);
+    }
+    for (uint32_t d = 0; d < lt->depth; d++) {
+        jframe_t f = lt->f[d];
+        f.off += base;
+        f.args_off += base;
+        th->f[th->depth++] = f;
+    }
+    return th->text.err ? -1 : 0;
+}
+
+static int range_merge(void *ctx, void *range) {
+    jctx_t *j = ctx, *g = range;
+    if (g == j) {
+        return 0; /* range 0 wrote its output as it went */
+    }
+    if (j->replayed) {
+        range_free(j, g);
+        return 0;
+    }
+    if (g->nomem || g->out.err || g->sys.err || g->msg.err) {
+        range_free(j, g);
+        return CLI_EXIT_LIMIT;
+    }
+    /* The range's threads join the run's in the order of their first event, as in one read;
+     * the run's map stays as is during the rest of the merge. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < g->threads.count; i++) {
+            const char *key;
+            size_t kl;
+            jthread_t *lt = cli_map_at(&g->threads, i, &key, &kl);
+            lt->peer = cli_map_get(&j->threads, key, kl, 1);
+            if (lt->peer == NULL) {
+                range_free(j, g);
+                return CLI_EXIT_LIMIT;
+            }
+            lt->peer->text.grow = 1;
+        }
+    }
+    for (size_t i = 0; i < g->threads.count; i++) {
+        const jthread_t *lt = cli_map_at(&g->threads, i, NULL, NULL);
+        if (lt->over || lt->peer->deep || (uint64_t)lt->peer->depth + lt->peak > JSON_MAX_DEPTH) {
+            return json_replay(j, g);
+        }
+    }
+    for (size_t at = 0; at < g->msg.n;) {
+        char tag = g->msg.p[at];
+        uint32_t n;
+        memcpy(&n, g->msg.p + at + 1, sizeof n);
+        char line[sizeof((fxt_diag_t *)0)->msg + 64];
+        memcpy(line, g->msg.p + at + 1 + sizeof n, n);
+        line[n] = '\0';
+        say(j, tag, line);
+        at += 1 + sizeof n + n;
+    }
+    size_t pos[2] = {0, 0};
+    for (size_t i = 0; i < g->npc; i++) {
+        const jpiece_t *p = &g->pc[i];
+        int sys = p->kind == PC_COMM;
+        merge_text(j, sys ? &j->sys : &j->out, sys ? &g->sys : &g->out, pos[sys], p->off, p->nel);
+        pos[sys] = p->off + p->skip;
+        if (p->kind == PC_FLOW_TS || p->kind == PC_END) {
+            jthread_t *th = ((jthread_t *)cli_map_at(&g->threads, (size_t)p->v, NULL, NULL))->peer;
+            if (p->kind == PC_END) {
+                merge_end(j, th, p, g->out.p + p->off);
+            } else {
+                jb_ts(j, &j->out, th->depth > 0 ? th->f[th->depth - 1].ns : p->ns);
+            }
+        } else if (p->kind == PC_COMM) {
+            sys_comm(j, p->v);
+        } else {
+            cli_jb_u64(&j->out, p->v + (p->kind == PC_SORT_PROC ? j->nprocs : j->nthreads));
+        }
+    }
+    merge_text(j, &j->out, &g->out, pos[0], g->out.n, g->nel_out);
+    merge_text(j, &j->sys, &g->sys, pos[1], g->sys.n, g->nel_sys);
+    j->nevents += g->nevents;
+    j->nmeta += g->nmeta;
+    j->nsys += g->nsys;
+    j->skipped += g->skipped;
+    j->overflows += g->overflows;
+    j->nprocs += g->nprocs;
+    j->nthreads += g->nthreads;
+    int rc = 0;
+    for (size_t i = 0; i < g->comms.count; i++) {
+        uint64_t key[2];
+        const char *k;
+        comm_t *lc = cli_map_at(&g->comms, i, &k, NULL);
+        memcpy(key, k, sizeof key);
+        comm_t *c = cli_map_get_u64(&j->comms, key[0], key[1], 1);
+        if (c != NULL) {
+            *c = *lc;
+        }
+    }
+    for (size_t i = 0; i < g->threads.count; i++) {
+        const jthread_t *lt = cli_map_at(&g->threads, i, NULL, NULL);
+        if (merge_open(lt->peer, lt) != 0) {
+            rc = CLI_EXIT_LIMIT;
+        }
+    }
+    range_free(j, g);
+    return rc;
+}
+
+static const cli_par_ops_t json_ops = {range_new, range_record, range_error, range_merge, range_free};
+
+/* The probe of json_find_bases: stops once the bases a range needs are known. */
+static int probe_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
+    jctx_t *g = ctx;
+    on_record(g, r, rec);
+    return (!g->rel_time || g->have_base) && (!g->sel.f.has_from && !g->sel.f.has_to ? 1 : g->sel.have_base);
+}
+
+static void probe_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
+    (void)ctx;
+    (void)r;
+    (void)d;
+}
+
+/* The first timestamp read (--time-base=trace-start) and the first event's (a relative
+ * --time-range) fix what later ranges print and keep: found before the parallel read by
+ * converting from the start until they are known (a range's worth of work, discarded). */
+static int json_find_bases(jctx_t *j) {
+    if (!j->rel_time && !((j->sel.f.has_from || j->sel.f.has_to) && !j->sel.f.absolute)) {
+        return 0;
+    }
+    jctx_t *g = range_new(j, 1);
+    if (g == NULL) {
+        return CLI_EXIT_LIMIT;
+    }
+    g->sys_on = 0;
+    int rc = cli_read_trace("json", j->path, &json_reader_opts, probe_record, probe_error, g, NULL);
+    j->have_base = g->have_base;
+    j->base_ns = g->base_ns;
+    j->sel.have_base = g->sel.have_base;
+    j->sel.base_ns = g->sel.base_ns;
+    range_free(j, g);
+    return rc;
 }
 
 /* ---- command ------------------------------------------------------------------------ */
@@ -923,6 +1447,7 @@ typedef struct json_config {
     unsigned system_events; /* SYS_* */
     unsigned time_base;     /* 0 absolute, 1 trace-start */
     cli_filter_t filter;
+    unsigned jobs;
 } json_config_t;
 
 static const char *const kSysNames[] = {"systrace", "fuchsia", "none", NULL};
@@ -973,6 +1498,7 @@ static const cli_opt_t json_opts[] = {
     CLI_CHOICE(json_config_t, time_base, "time-base", kTimeBases, "BASE",
                "ts as absolute trace time (default) or relative to the first timestamp read "
                "(trace-start: small numbers that JavaScript doubles hold to the nanosecond)"),
+    CLI_PAR_JOBS_OPT(json_config_t, jobs),
 };
 
 static const cli_spec_t json_spec = {
@@ -1038,11 +1564,50 @@ static void json_report(const jctx_t *j, uint64_t bytes) {
     fputc('\n', stderr);
 }
 
+/* Reads the input into j: in parallel ranges, or in chunks with one thread; returns the read's status. */
+static int json_read(jctx_t *j, const json_config_t *cfg, uint64_t *bytes) {
+    unsigned jobs = cfg->jobs ? cfg->jobs : cli_par_default_jobs();
+    struct stat sb;
+    /* Only a regular file is read in ranges (stdin sequentially); anything else is reported
+     * once, by the read. */
+    int file = cfg->in != NULL && strcmp(cfg->in, "-") != 0 && stat(cfg->in, &sb) == 0 && S_ISREG(sb.st_mode);
+    if (jobs == 1 && (!file || (uint64_t)sb.st_size <= JSON_MAX_RECORD)) {
+        /* One thread: read in chunks as before -j existed (a mapped file costs up to 20% more
+         * CPU where page-table walks are slow, as in VMs); the same output (JSON_MAX_RECORD). */
+        return cli_read_trace("json", cfg->in, &json_reader_opts, on_record, on_error, j, bytes);
+    }
+    jpool_t pool;
+    memset(&pool, 0, sizeof pool);
+    pthread_mutex_init(&pool.mu, NULL);
+    j->pool = &pool;
+    j->proto = j; /* for the probe of json_find_bases, before any thread */
+    int rc = jobs > 1 && file ? json_find_bases(j) : 0;
+    /* what ranges start from, copied before range 0 starts changing the run's context */
+    jctx_t *proto = rc == 0 ? malloc(sizeof *proto) : NULL;
+    if (proto != NULL) {
+        *proto = *j;
+        j->proto = proto;
+        rc = cli_read_parallel_max("json", cfg->in, &json_reader_opts, jobs, 0, JSON_MAX_RANGE, &json_ops, j,
+                                   bytes);
+    } else if (rc == 0) {
+        fprintf(stderr, "fxt json: out of memory\n");
+        rc = CLI_EXIT_LIMIT;
+    }
+    j->pool = NULL;
+    j->proto = NULL;
+    free(proto);
+    while (pool.n > 0) {
+        range_free(j, pool.kept[--pool.n]);
+    }
+    pthread_mutex_destroy(&pool.mu);
+    return rc;
+}
+
 /* Convert into j->out (and j->sys when spill is not NULL); returns the exit status. */
 static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
     CLI_JB_LIT(&j->out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
     uint64_t bytes = 0;
-    int rc = cli_read_trace("json", cfg->in, NULL, on_record, on_error, j, &bytes);
+    int rc = json_read(j, cfg, &bytes);
     json_close_threads(j);
     CLI_JB_LIT(&j->out, "\n]");
     if (spill != NULL) {
@@ -1078,6 +1643,7 @@ static int json_run(const json_config_t *cfg) {
     cli_map_init(&j.comms, sizeof(comm_t));
     j.sysfmt = cfg->no_system_events ? SYS_NONE : (int)cfg->system_events;
     j.rel_time = cfg->time_base == 1;
+    j.path = cfg->in;
     int sys = j.sysfmt != SYS_NONE;
     j.out.p = malloc(CLI_JB_CAP);
     j.sys.p = sys ? malloc(CLI_JB_CAP) : NULL;
@@ -1143,13 +1709,18 @@ const cli_command_t cli_cmd_json = {
     "fxt json [options] [IN] [-o OUT]",
     "Convert an FXT trace to Chrome Trace Event Format JSON, which loads in\n"
     "Perfetto UI (ui.perfetto.dev) and Chrome DevTools' Performance panel. One\n"
-    "streaming pass, bounded memory; IN and OUT may be '-' (stdin / stdout).\n",
+    "streaming pass, bounded memory; IN and OUT may be '-' (stdin / stdout). A\n"
+    "file is converted in parallel ranges on every core (-j); the output is the\n"
+    "same for any -j.\n",
     &json_spec,
     "Timestamps are exact: ticks are converted to nanoseconds with integer\n"
     "arithmetic using each provider's own tick rate and printed as decimal\n"
     "microseconds. Ids are strings. Duration begin/end pairs become 'X' events;\n"
     "process and thread names from kernel object records become 'M' metadata\n"
     "events; scheduling records become systrace text. See docs/json.md.\n"
+    "\n"
+    "env FXT_RANGE_BYTES: smallest range converted on its own (default 4 MiB; for\n"
+    "tests).\n"
     "\n"
     "exit status: 0 ok, 1 the trace had damaged records (the JSON is still\n"
     "complete and valid), 2 usage error, 3 I/O error, 4 out of memory\n",
