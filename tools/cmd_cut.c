@@ -14,6 +14,7 @@
 #include <fxt/archive.h>
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "cli.h"
 #include "cli_io.h"
 #include "cli_map.h"
+#include "cli_parallel.h"
 #include "cli_trace.h"
 
 /* Nesting tracked per thread; begins deeper than this are dropped so the output stays balanced. */
@@ -61,6 +63,10 @@ typedef struct pend {
     char *strs; /* every string of ev and args, copied */
     uint64_t offset;
 } pend_t;
+
+/* A range worker's selection of a light event record, replayed by the merge. */
+#define PRE_INWIN 1
+#define PRE_SELECTED 2
 
 /* At most this many continuations wait for their begins in all (docs: fxt cut); past it
  * they are dropped and counted, so a trace of orphan ends cannot exhaust memory. */
@@ -108,6 +114,13 @@ typedef struct cut {
     int out_started;
     uint64_t kept, dropped, closed, dropped_ends, errors, refused;
     uint64_t npending, late; /* continuations waiting for their begin; written after it */
+    /* -j: the relative window's base (the first timed record's ns), shared with range workers */
+    const cli_filter_t *filter;
+    int need_base, base_known, base_pub;
+    uint64_t base_ns;
+    size_t merged; /* ranges merged so far */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
 } cut_t;
 
 /* The provider's state, created on first sight; NULL only when out of memory. */
@@ -415,17 +428,23 @@ static int pend_resolve(cut_t *c, chain_t *ch, int kept, uint64_t begin_ts) {
 }
 
 /* Selects one event and keeps duration pairs and async/flow chains whole (see the file header). */
-static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
-    uint64_t tps = fxt_reader_ticks_per_second(r);
+/* `pre`: -1 to select here, else the decision a range worker made (PRE_*): a light record
+ * (no strings) that cannot be written itself (see cut_classify). */
+static void on_event(cut_t *c, uint64_t tps, const fxt_record_t *rec, int pre) {
     prov_t *pv = prov_of(c, rec->has_provider, rec->provider);
     /* Every event, kept or not, moves where open chains are closed when there is no --to. */
     if (pv && rec->u.event.ts > pv->max_ticks) {
         pv->max_ticks = rec->u.event.ts;
     }
-    uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
-    int inwin = cli_select_time(&c->sel, ns);
-    int selected = inwin && cli_select_match(&c->sel, c->sel.f.cats, c->sel.f.ncats, rec->u.event.category) &&
+    int inwin, selected;
+    if (pre < 0) {
+        inwin = cli_select_time(&c->sel, cli_ticks_to_ns(rec->u.event.ts, tps));
+        selected = inwin && cli_select_match(&c->sel, c->sel.f.cats, c->sel.f.ncats, rec->u.event.category) &&
                    cli_select_match(&c->sel, c->sel.f.names, c->sel.f.nnames, rec->u.event.name);
+    } else {
+        inwin = (pre & PRE_INWIN) != 0;
+        selected = (pre & PRE_SELECTED) != 0;
+    }
     uint32_t type = rec->u.event.type;
     if (type == FXT_EVENT_DURATION_BEGIN || type == FXT_EVENT_DURATION_END) {
         const fxt_thread_ref_t *t = &rec->u.event.thread;
@@ -608,7 +627,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         put(c, fxt_write_provider_event(c->w, rec->u.provider_event.id, rec->u.provider_event.event), rec);
         break;
     case FXT_KIND_EVENT:
-        on_event(c, r, rec);
+        on_event(c, fxt_reader_ticks_per_second(r), rec, -1);
         break;
     case FXT_KIND_LOG:
     case FXT_KIND_CONTEXT_SWITCH:
@@ -647,11 +666,332 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     }
 }
 
+/* ---- parallel selection (-j) --------------------------------------------------------- */
+
+/*
+ * The writer's interning makes the output depend on everything written before, so
+ * encoding stays sequential; what runs in parallel is decoding and selecting, most of
+ * the work when a window keeps a small share. Range 0 is cut directly by its worker
+ * (no other range is merged before it). A later range's worker records, in file order,
+ * what the merge has to replay through the sequential code above:
+ *  - IT_FULL: a record that may be written or changes decoding state (metadata,
+ *    strings, threads, objects, selected events, ends and continuations in the
+ *    window): its raw bytes (in the mapped input), re-decoded in the merge by a
+ *    reader holding the range's starting state;
+ *  - IT_LIGHT: an event that cannot be written itself but moves the pairing state (a
+ *    begin not selected, an end or continuation outside the window): its ids and
+ *    time, with the worker's selection (PRE_*);
+ *  - IT_ERROR: a damaged record's diagnostic.
+ * Other events not selected only count as dropped and move their provider's latest
+ * time: folded per range. So stacks, chains, waiting continuations and closing are
+ * exactly the sequential ones, and so are the output bytes and messages.
+ */
+enum { IT_FULL, IT_LIGHT, IT_ERROR };
+
+typedef struct item {
+    uint8_t kind, type, has_provider, pre;
+    uint32_t provider;
+    uint64_t off; /* IT_FULL: the record's offset; IT_ERROR: index into errs */
+    union {
+        struct {
+            const uint8_t *bytes;
+            uint64_t size;
+        } full;
+        struct {
+            uint64_t ts, tps, pid, tid, id;
+        } light;
+    } u;
+} item_t;
+
+/* Providers whose latest event time a range folds (more: their events become light items). */
+#define TICKS_FOLD 8
+
+/* Range bytes at most: a range's items (<= 56 bytes per record of >= 8 bytes) are held until
+ * its merge, and at most 2 x jobs + 2 ranges are in flight (docs/archive.md states the bound). */
+#define CUT_MAX_RANGE (UINT64_C(2) << 20)
+
+typedef struct cut_range {
+    cut_t *c;
+    size_t index;
+    int oom;
+    fxt_reader_t *rd; /* the decoding state at the range's first record: re-decodes IT_FULL */
+    item_t *items;
+    size_t n, cap;
+    fxt_diag_t *errs;
+    size_t nerr, errcap;
+    uint64_t dropped;
+    struct {
+        int has;
+        uint32_t provider;
+        uint64_t max;
+    } ticks[TICKS_FOLD];
+    unsigned nticks;
+    cli_select_t sel; /* the worker's own: matching writes its scratch buffer */
+} cut_range_t;
+
+static void *range_new(void *ctx, size_t index) {
+    cut_t *c = ctx;
+    cut_range_t *g = calloc(1, sizeof *g);
+    if (g == NULL) {
+        return NULL;
+    }
+    g->c = c;
+    g->index = index;
+    cli_select_init(&g->sel, c->filter);
+    return g;
+}
+
+static void range_free(void *ctx, void *range) {
+    cut_range_t *g = range;
+    (void)ctx;
+    fxt_reader_destroy(g->rd);
+    free(g->items);
+    free(g->errs);
+    free(g);
+}
+
+/* The next item slot (amortized growth, not per record); NULL when out of memory. */
+static item_t *range_item(cut_range_t *g, uint8_t kind) {
+    if (g->n == g->cap) {
+        size_t ncap = g->cap ? g->cap * 2 : 4096;
+        item_t *ni = realloc(g->items, ncap * sizeof *ni);
+        if (ni == NULL) {
+            g->oom = 1;
+            return NULL;
+        }
+        g->items = ni;
+        g->cap = ncap;
+    }
+    item_t *it = &g->items[g->n++];
+    it->kind = kind;
+    return it;
+}
+
+static void range_full(cut_range_t *g, const fxt_record_t *rec) {
+    item_t *it = range_item(g, IT_FULL);
+    if (it != NULL) {
+        it->off = rec->offset;
+        it->u.full.bytes = rec->bytes;
+        it->u.full.size = rec->size;
+    }
+}
+
+/* The window test of a range worker. Relative times need the base, the first timed record of the
+ * trace: set by an earlier range, or by this one once every earlier range is merged without one. */
+static int range_time(cut_range_t *g, uint64_t ns) {
+    cut_t *c = g->c;
+    if (c->need_base && !g->sel.have_base) {
+        pthread_mutex_lock(&c->mu);
+        while (!c->base_known && c->merged < g->index) {
+            pthread_cond_wait(&c->cv, &c->mu);
+        }
+        if (!c->base_known) {
+            c->base_known = 1;
+            c->base_ns = ns;
+            pthread_cond_broadcast(&c->cv);
+        }
+        g->sel.have_base = 1;
+        g->sel.base_ns = c->base_ns;
+        pthread_mutex_unlock(&c->mu);
+    }
+    return cli_select_time(&g->sel, ns);
+}
+
+/* Selects an event as on_event would, recording what the merge must replay (see above). */
+static void range_event(cut_range_t *g, fxt_reader_t *r, const fxt_record_t *rec) {
+    uint64_t tps = fxt_reader_ticks_per_second(r);
+    int inwin = range_time(g, cli_ticks_to_ns(rec->u.event.ts, tps));
+    int selected = inwin && cli_select_match(&g->sel, g->sel.f.cats, g->sel.f.ncats, rec->u.event.category) &&
+                   cli_select_match(&g->sel, g->sel.f.names, g->sel.f.nnames, rec->u.event.name);
+    uint32_t type = rec->u.event.type;
+    int light;
+    if (type == FXT_EVENT_DURATION_BEGIN || type == FXT_EVENT_ASYNC_BEGIN || type == FXT_EVENT_FLOW_BEGIN) {
+        light = !selected; /* written only when selected */
+    } else if (type == FXT_EVENT_DURATION_END ||
+               (type >= FXT_EVENT_ASYNC_BEGIN && type <= FXT_EVENT_FLOW_END)) {
+        light = !inwin; /* written, when in the window, as its begin decided */
+    } else if (selected) {
+        light = 0;
+    } else {
+        unsigned i = 0;
+        while (i < g->nticks &&
+               (g->ticks[i].has != rec->has_provider || g->ticks[i].provider != rec->provider)) {
+            i++;
+        }
+        if (i == g->nticks && i < TICKS_FOLD) {
+            g->ticks[i].has = rec->has_provider;
+            g->ticks[i].provider = rec->provider;
+            g->ticks[i].max = 0;
+            g->nticks++;
+        }
+        if (i < g->nticks) {
+            g->ticks[i].max = rec->u.event.ts > g->ticks[i].max ? rec->u.event.ts : g->ticks[i].max;
+            g->dropped++;
+            return;
+        }
+        light = 1;
+    }
+    if (!light) {
+        range_full(g, rec);
+        return;
+    }
+    item_t *it = range_item(g, IT_LIGHT);
+    if (it != NULL) {
+        it->type = (uint8_t)type;
+        it->has_provider = (uint8_t)rec->has_provider;
+        it->provider = rec->provider;
+        it->pre = (uint8_t)((inwin ? PRE_INWIN : 0) | (selected ? PRE_SELECTED : 0));
+        it->off = rec->offset;
+        it->u.light.ts = rec->u.event.ts;
+        it->u.light.tps = tps;
+        it->u.light.pid = rec->u.event.thread.pid;
+        it->u.light.tid = rec->u.event.thread.tid;
+        it->u.light.id = rec->u.event.id;
+    }
+}
+
+static int range_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
+    cut_range_t *g = range;
+    cut_t *c = g->c;
+    if (g->index == 0) {
+        (void)on_record(c, r, rec); /* a sticky writer error leaves the rest unwritten */
+        if (c->need_base && !c->base_pub && c->sel.have_base) {
+            c->base_pub = 1;
+            pthread_mutex_lock(&c->mu);
+            c->base_known = 1;
+            c->base_ns = c->sel.base_ns;
+            pthread_cond_broadcast(&c->cv);
+            pthread_mutex_unlock(&c->mu);
+        }
+        return 0;
+    }
+    if (g->rd == NULL && !g->oom) {
+        /* Seeded after this record: re-decoding it in the merge re-applies the same state. */
+        if (fxt_reader_create(NULL, &g->rd) != FXT_OK || fxt_reader_seed(g->rd, r, rec->offset) != FXT_OK) {
+            g->oom = 1;
+        }
+    }
+    switch (rec->kind) {
+    case FXT_KIND_EVENT:
+        range_event(g, r, rec);
+        break;
+    case FXT_KIND_LOG:
+    case FXT_KIND_CONTEXT_SWITCH:
+    case FXT_KIND_THREAD_WAKEUP:
+    case FXT_KIND_LEGACY_CONTEXT_SWITCH: {
+        uint64_t ts = rec->kind == FXT_KIND_LOG              ? rec->u.log.ts
+                      : rec->kind == FXT_KIND_CONTEXT_SWITCH ? rec->u.context_switch.ts
+                      : rec->kind == FXT_KIND_THREAD_WAKEUP  ? rec->u.thread_wakeup.ts
+                                                             : rec->u.legacy_context_switch.ts;
+        /* as on_record: no state, written only when in the window without category/name filters */
+        if (range_time(g, cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r))) && g->sel.f.ncats == 0 &&
+            g->sel.f.nnames == 0) {
+            range_full(g, rec);
+        }
+        break;
+    }
+    default:
+        range_full(g, rec);
+        break;
+    }
+    return 0;
+}
+
+static void range_error(void *range, fxt_reader_t *r, const fxt_diag_t *d) {
+    cut_range_t *g = range;
+    if (g->index == 0) {
+        on_error(g->c, r, d);
+        return;
+    }
+    if (g->nerr == g->errcap) {
+        size_t ncap = g->errcap ? g->errcap * 2 : 16;
+        fxt_diag_t *ne = realloc(g->errs, ncap * sizeof *ne);
+        if (ne == NULL) {
+            g->oom = 1;
+            return;
+        }
+        g->errs = ne;
+        g->errcap = ncap;
+    }
+    item_t *it = range_item(g, IT_ERROR);
+    if (it != NULL) {
+        g->errs[g->nerr] = *d;
+        it->off = g->nerr++;
+    }
+}
+
+/* Replays a later range's items through the sequential cut, in file order. */
+static int range_replay(cut_t *c, cut_range_t *g) {
+    if (g->oom || (g->rd == NULL && g->n > g->nerr)) {
+        return CLI_EXIT_LIMIT;
+    }
+    pthread_mutex_lock(&c->mu);
+    if (c->base_known && !c->sel.have_base) {
+        c->sel.have_base = 1;
+        c->sel.base_ns = c->base_ns;
+    }
+    pthread_mutex_unlock(&c->mu);
+    static fxt_record_t rec, light; /* large: static, used by the one merging thread */
+    memset(&light, 0, sizeof light);
+    light.kind = FXT_KIND_EVENT;
+    for (size_t i = 0; i < g->n; i++) {
+        const item_t *it = &g->items[i];
+        if (it->kind == IT_FULL) {
+            fxt_in_buffer_t in = {it->u.full.bytes, (size_t)it->u.full.size, 0};
+            fxt_status st = fxt_reader_next(g->rd, &in, &rec);
+            if (st == FXT_OK) {
+                rec.offset = it->off;
+                (void)on_record(c, g->rd, &rec);
+            } else if (st < 0) {
+                /* decoded by the worker with the same state: not expected */
+                fxt_diag_t d = *fxt_reader_diag(g->rd);
+                d.offset = it->off;
+                on_error(c, g->rd, &d);
+            }
+        } else if (it->kind == IT_LIGHT) {
+            light.offset = it->off;
+            light.has_provider = it->has_provider;
+            light.provider = it->provider;
+            light.u.event.type = it->type;
+            light.u.event.ts = it->u.light.ts;
+            light.u.event.thread.pid = it->u.light.pid;
+            light.u.event.thread.tid = it->u.light.tid;
+            light.u.event.id = it->u.light.id;
+            on_event(c, it->u.light.tps, &light, it->pre);
+        } else {
+            on_error(c, NULL, &g->errs[it->off]);
+        }
+    }
+    c->dropped += g->dropped;
+    for (unsigned i = 0; i < g->nticks; i++) {
+        prov_t *p = prov_of(c, g->ticks[i].has, g->ticks[i].provider);
+        if (p && g->ticks[i].max > p->max_ticks) {
+            p->max_ticks = g->ticks[i].max;
+        }
+    }
+    return 0;
+}
+
+static int range_merge(void *ctx, void *range) {
+    cut_t *c = ctx;
+    cut_range_t *g = range;
+    int rc = g->index == 0 ? 0 : range_replay(c, g);
+    pthread_mutex_lock(&c->mu);
+    c->merged = g->index + 1;
+    pthread_cond_broadcast(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+    range_free(c, g);
+    return rc;
+}
+
+static const cli_par_ops_t cut_par_ops = {range_new, range_record, range_error, range_merge, range_free};
+
 /* ---- command ------------------------------------------------------------------------ */
 
 typedef struct cut_config {
     const char *in, *out, *compress;
     cli_filter_t filter;
+    unsigned jobs;
 } cut_config_t;
 
 static const cli_opt_t cut_opts[] = {
@@ -666,6 +1006,7 @@ static const cli_opt_t cut_opts[] = {
     CLI_LIST(cut_config_t, filter.names, filter.nnames, "name", "PATTERN",
              "keep events whose name matches (glob; repeatable)"),
     CLI_OUTPUT_OPTS(cut_config_t, out, compress, "output (default: standard output); .gz/.zst compress"),
+    CLI_PAR_JOBS_OPT(cut_config_t, jobs),
 };
 
 static const cli_spec_t cut_spec = {
@@ -777,7 +1118,14 @@ static int cut_run(const cut_config_t *cfg) {
     }
     cli_map_init(&c.provs, sizeof(prov_t));
     cli_map_init(&c.stacks, sizeof(tstack_t));
-    int rc = cli_read_trace("cut", cfg->in, NULL, on_record, on_error, &c, NULL);
+    c.filter = &cfg->filter;
+    c.need_base = (cfg->filter.has_from || cfg->filter.has_to) && !cfg->filter.absolute;
+    pthread_mutex_init(&c.mu, NULL);
+    pthread_cond_init(&c.cv, NULL);
+    unsigned jobs = cfg->jobs ? cfg->jobs : cli_par_default_jobs();
+    int rc = cli_read_parallel_max("cut", cfg->in, NULL, jobs, 0, CUT_MAX_RANGE, &cut_par_ops, &c, NULL);
+    pthread_mutex_destroy(&c.mu);
+    pthread_cond_destroy(&c.cv);
     /* Closed even after a read error: the output stays a balanced, valid trace. */
     cut_close_durations(&c);
     cut_close_chains(&c);
