@@ -119,6 +119,9 @@ typedef struct cut {
     int need_base, base_known, base_pub;
     uint64_t base_ns;
     size_t merged; /* ranges merged so far */
+    /* item arrays of merged ranges, reused: growing fresh ones costs page faults and copies */
+    struct item *pool[16];
+    size_t pool_cap[16], npool;
     pthread_mutex_t mu;
     pthread_cond_t cv;
 } cut_t;
@@ -683,10 +686,15 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
  *    time, with the worker's selection (PRE_*);
  *  - IT_ERROR: a damaged record's diagnostic.
  * Other events not selected only count as dropped and move their provider's latest
- * time: folded per range. So stacks, chains, waiting continuations and closing are
- * exactly the sequential ones, and so are the output bytes and messages.
+ * time: folded per range. So do duration pairs begun and ended in the range whose
+ * begin was not selected, when nothing between them on their thread is replayed
+ * (a replayed event inside keeps its enclosing begins: the depth limit MAX_DEPTH
+ * sees the same nesting); each thread's first pair event in a range is replayed, so
+ * the merge creates the thread's stack where a sequential read does (its order is the
+ * order of the ends written at the close). So stacks, chains, waiting continuations and
+ * closing are exactly the sequential ones, and so are the output bytes and messages.
  */
-enum { IT_FULL, IT_LIGHT, IT_ERROR };
+enum { IT_FULL, IT_LIGHT, IT_ERROR, IT_SKIP };
 
 typedef struct item {
     uint8_t kind, type, has_provider, pre;
@@ -710,6 +718,15 @@ typedef struct item {
  * its merge, and at most 2 x jobs + 2 ranges are in flight (docs/archive.md states the bound). */
 #define CUT_MAX_RANGE (UINT64_C(2) << 20)
 
+/* Nesting of a thread's pairs begun in the range; frames deeper than this are replayed. */
+#define LOCAL_DEPTH 64
+
+typedef struct lstack {
+    uint32_t depth;             /* begins of this range still open (may exceed LOCAL_DEPTH) */
+    uint32_t keep_below;        /* open frames [0, keep_below) are replayed: something inside is */
+    uint32_t item[LOCAL_DEPTH]; /* a frame's light begin item, cancelled if nothing inside is replayed */
+} lstack_t;
+
 typedef struct cut_range {
     cut_t *c;
     size_t index;
@@ -719,13 +736,14 @@ typedef struct cut_range {
     size_t n, cap;
     fxt_diag_t *errs;
     size_t nerr, errcap;
-    uint64_t dropped;
+    uint64_t dropped, dropped_ends;
     struct {
         int has;
         uint32_t provider;
         uint64_t max;
     } ticks[TICKS_FOLD];
     unsigned nticks;
+    cli_map_t stacks; /* (has_provider, provider, pid, tid) -> lstack_t */
     cli_select_t sel; /* the worker's own: matching writes its scratch buffer */
 } cut_range_t;
 
@@ -737,14 +755,30 @@ static void *range_new(void *ctx, size_t index) {
     }
     g->c = c;
     g->index = index;
+    pthread_mutex_lock(&c->mu);
+    if (c->npool) {
+        c->npool--;
+        g->items = c->pool[c->npool];
+        g->cap = c->pool_cap[c->npool];
+    }
+    pthread_mutex_unlock(&c->mu);
+    cli_map_init(&g->stacks, sizeof(lstack_t));
     cli_select_init(&g->sel, c->filter);
     return g;
 }
 
 static void range_free(void *ctx, void *range) {
+    cut_t *c = ctx;
     cut_range_t *g = range;
-    (void)ctx;
     fxt_reader_destroy(g->rd);
+    cli_map_free(&g->stacks);
+    pthread_mutex_lock(&c->mu);
+    if (g->items != NULL && c->npool < sizeof c->pool / sizeof c->pool[0]) {
+        c->pool_cap[c->npool] = g->cap;
+        c->pool[c->npool++] = g->items;
+        g->items = NULL;
+    }
+    pthread_mutex_unlock(&c->mu);
     free(g->items);
     free(g->errs);
     free(g);
@@ -797,47 +831,35 @@ static int range_time(cut_range_t *g, uint64_t ns) {
     return cli_select_time(&g->sel, ns);
 }
 
-/* Selects an event as on_event would, recording what the merge must replay (see above). */
-static void range_event(cut_range_t *g, fxt_reader_t *r, const fxt_record_t *rec) {
-    uint64_t tps = fxt_reader_ticks_per_second(r);
-    int inwin = range_time(g, cli_ticks_to_ns(rec->u.event.ts, tps));
-    int selected = inwin && cli_select_match(&g->sel, g->sel.f.cats, g->sel.f.ncats, rec->u.event.category) &&
-                   cli_select_match(&g->sel, g->sel.f.names, g->sel.f.nnames, rec->u.event.name);
-    uint32_t type = rec->u.event.type;
-    int light;
-    if (type == FXT_EVENT_DURATION_BEGIN || type == FXT_EVENT_ASYNC_BEGIN || type == FXT_EVENT_FLOW_BEGIN) {
-        light = !selected; /* written only when selected */
-    } else if (type == FXT_EVENT_DURATION_END ||
-               (type >= FXT_EVENT_ASYNC_BEGIN && type <= FXT_EVENT_FLOW_END)) {
-        light = !inwin; /* written, when in the window, as its begin decided */
-    } else if (selected) {
-        light = 0;
-    } else {
-        unsigned i = 0;
-        while (i < g->nticks &&
-               (g->ticks[i].has != rec->has_provider || g->ticks[i].provider != rec->provider)) {
-            i++;
-        }
-        if (i == g->nticks && i < TICKS_FOLD) {
-            g->ticks[i].has = rec->has_provider;
-            g->ticks[i].provider = rec->provider;
-            g->ticks[i].max = 0;
-            g->nticks++;
-        }
-        if (i < g->nticks) {
-            g->ticks[i].max = rec->u.event.ts > g->ticks[i].max ? rec->u.event.ts : g->ticks[i].max;
-            g->dropped++;
-            return;
-        }
-        light = 1;
+/* Folds an event time into its provider's latest; 0 when the range folds too many providers. */
+static int range_fold(cut_range_t *g, int has, uint32_t provider, uint64_t ts) {
+    unsigned i = 0;
+    while (i < g->nticks && (g->ticks[i].has != has || g->ticks[i].provider != provider)) {
+        i++;
     }
+    if (i == g->nticks) {
+        if (i == TICKS_FOLD) {
+            return 0;
+        }
+        g->ticks[i].has = has;
+        g->ticks[i].provider = provider;
+        g->ticks[i].max = 0;
+        g->nticks++;
+    }
+    g->ticks[i].max = ts > g->ticks[i].max ? ts : g->ticks[i].max;
+    return 1;
+}
+
+/* Records an event for the merge: its bytes, or (light) its ids, time and selection. */
+static void range_put(cut_range_t *g, const fxt_record_t *rec, uint64_t tps, int light, int inwin,
+                      int selected) {
     if (!light) {
         range_full(g, rec);
         return;
     }
     item_t *it = range_item(g, IT_LIGHT);
     if (it != NULL) {
-        it->type = (uint8_t)type;
+        it->type = (uint8_t)rec->u.event.type;
         it->has_provider = (uint8_t)rec->has_provider;
         it->provider = rec->provider;
         it->pre = (uint8_t)((inwin ? PRE_INWIN : 0) | (selected ? PRE_SELECTED : 0));
@@ -847,6 +869,74 @@ static void range_event(cut_range_t *g, fxt_reader_t *r, const fxt_record_t *rec
         it->u.light.pid = rec->u.event.thread.pid;
         it->u.light.tid = rec->u.event.thread.tid;
         it->u.light.id = rec->u.event.id;
+    }
+}
+
+/* A duration begin or end: pairs of the range that leave no trace are cancelled (see above). */
+static void range_pair(cut_range_t *g, const fxt_record_t *rec, uint64_t tps, int inwin, int selected) {
+    const fxt_thread_ref_t *t = &rec->u.event.thread;
+    uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, t->pid, t->tid};
+    size_t before = g->stacks.count;
+    lstack_t *ls = cli_map_get(&g->stacks, key, sizeof key, 1);
+    if (ls == NULL) {
+        g->oom = 1;
+        return;
+    }
+    int first = g->stacks.count != before;
+    if (rec->u.event.type == FXT_EVENT_DURATION_BEGIN) {
+        uint32_t d = ls->depth++;
+        if (selected || first || d >= LOCAL_DEPTH) {
+            ls->keep_below = d + 1 < LOCAL_DEPTH ? d + 1 : LOCAL_DEPTH; /* it and every enclosing begin */
+        } else {
+            ls->item[d] = (uint32_t)g->n; /* provisional: cancelled with its end if nothing inside is kept */
+        }
+        range_put(g, rec, tps, !selected, inwin, selected);
+        return;
+    }
+    if (ls->depth > 0) {
+        uint32_t d = --ls->depth;
+        if (d < LOCAL_DEPTH && d >= ls->keep_below && !g->oom) {
+            item_t *b = &g->items[ls->item[d]];
+            if (range_fold(g, b->has_provider, b->provider, b->u.light.ts) &&
+                range_fold(g, rec->has_provider, rec->provider, rec->u.event.ts)) {
+                /* as the merge would: the begin and the end dropped, the end counted unmatched if selected */
+                g->dropped += 2;
+                g->dropped_ends += selected;
+                if (ls->item[d] + 1 == g->n) {
+                    g->n--;
+                } else {
+                    b->kind = IT_SKIP;
+                }
+                return;
+            }
+        }
+        if (ls->keep_below > d) {
+            ls->keep_below = d;
+        }
+    }
+    /* an end of a replayed begin, or of one in an earlier range: written as its begin decides */
+    range_put(g, rec, tps, !inwin, inwin, selected);
+}
+
+/* Selects an event as on_event would, recording what the merge must replay (see above). */
+static void range_event(cut_range_t *g, fxt_reader_t *r, const fxt_record_t *rec) {
+    uint64_t tps = fxt_reader_ticks_per_second(r);
+    int inwin = range_time(g, cli_ticks_to_ns(rec->u.event.ts, tps));
+    int selected = inwin && cli_select_match(&g->sel, g->sel.f.cats, g->sel.f.ncats, rec->u.event.category) &&
+                   cli_select_match(&g->sel, g->sel.f.names, g->sel.f.nnames, rec->u.event.name);
+    uint32_t type = rec->u.event.type;
+    if (type == FXT_EVENT_DURATION_BEGIN || type == FXT_EVENT_DURATION_END) {
+        range_pair(g, rec, tps, inwin, selected);
+    } else if (type == FXT_EVENT_ASYNC_BEGIN || type == FXT_EVENT_FLOW_BEGIN) {
+        range_put(g, rec, tps, !selected, inwin, selected); /* written only when selected */
+    } else if (type > FXT_EVENT_ASYNC_BEGIN && type <= FXT_EVENT_FLOW_END) {
+        range_put(g, rec, tps, !inwin, inwin, selected); /* written, in the window, as its begin decided */
+    } else if (selected) {
+        range_full(g, rec);
+    } else if (range_fold(g, rec->has_provider, rec->provider, rec->u.event.ts)) {
+        g->dropped++;
+    } else {
+        range_put(g, rec, tps, 1, inwin, selected);
     }
 }
 
@@ -958,11 +1048,12 @@ static int range_replay(cut_t *c, cut_range_t *g) {
             light.u.event.thread.tid = it->u.light.tid;
             light.u.event.id = it->u.light.id;
             on_event(c, it->u.light.tps, &light, it->pre);
-        } else {
+        } else if (it->kind == IT_ERROR) {
             on_error(c, NULL, &g->errs[it->off]);
         }
     }
     c->dropped += g->dropped;
+    c->dropped_ends += g->dropped_ends;
     for (unsigned i = 0; i < g->nticks; i++) {
         prov_t *p = prov_of(c, g->ticks[i].has, g->ticks[i].provider);
         if (p && g->ticks[i].max > p->max_ticks) {
@@ -1126,6 +1217,9 @@ static int cut_run(const cut_config_t *cfg) {
     int rc = cli_read_parallel_max("cut", cfg->in, NULL, jobs, 0, CUT_MAX_RANGE, &cut_par_ops, &c, NULL);
     pthread_mutex_destroy(&c.mu);
     pthread_cond_destroy(&c.cv);
+    while (c.npool) {
+        free(c.pool[--c.npool]);
+    }
     /* Closed even after a read error: the output stays a balanced, valid trace. */
     cut_close_durations(&c);
     cut_close_chains(&c);
