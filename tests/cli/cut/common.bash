@@ -7,8 +7,8 @@ evs() {
 }
 
 # jobs_same TRACE [OPTION...]: `fxt cut -j 3` writes the same trace, messages and exit status
-# as -j 1 (one range), with ranges forced small: FXT_RANGE_BYTES=8 (every record its own
-# range, so every pair and chain crosses ranges) and 4096 (pairs inside a range fold there).
+# as -j 1 (one range), with ranges forced small: FXT_RANGE_BYTES=8 (then ranges are the
+# input's size / 24: 8 per job) and 4096, so pairs and chains both cross ranges and fold in one.
 jobs_same() {
   local f=$1 rc1=0 rcn bytes
   shift
