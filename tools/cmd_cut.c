@@ -119,6 +119,10 @@ typedef struct cut {
     int need_base, base_known, base_pub;
     uint64_t base_ns;
     size_t merged; /* ranges merged so far */
+    /* -j: decodes later ranges' kept records again in the merge, holding the state of the
+     * records merged so far (seeded from range 0's reader, fed every state record since) */
+    fxt_reader_t *mrd;
+    int mrd_seeded, mrd_oom;
     /* item arrays of merged ranges, reused: growing fresh ones costs page faults and copies */
     struct item *pool[16];
     size_t pool_cap[16], npool;
@@ -731,7 +735,6 @@ typedef struct cut_range {
     cut_t *c;
     size_t index;
     int oom;
-    fxt_reader_t *rd; /* the decoding state at the range's first record: re-decodes IT_FULL */
     item_t *items;
     size_t n, cap;
     fxt_diag_t *errs;
@@ -770,7 +773,6 @@ static void *range_new(void *ctx, size_t index) {
 static void range_free(void *ctx, void *range) {
     cut_t *c = ctx;
     cut_range_t *g = range;
-    fxt_reader_destroy(g->rd);
     cli_map_free(&g->stacks);
     pthread_mutex_lock(&c->mu);
     if (g->items != NULL && c->npool < sizeof c->pool / sizeof c->pool[0]) {
@@ -940,10 +942,29 @@ static void range_event(cut_range_t *g, fxt_reader_t *r, const fxt_record_t *rec
     }
 }
 
+/* Range 0's records are cut directly; the merge reader follows their decoding state (byte
+ * order, then the records the pre-scan also feeds its reader), to re-decode later ranges. */
+static void merge_reader_follow(cut_t *c, fxt_reader_t *r, uint64_t offset) {
+    if (c->mrd != NULL && !c->mrd_seeded) {
+        c->mrd_seeded = 1;
+        /* Seeded at the first record or error: its byte order (a record already applied is
+         * applied again when fed, to the same effect). */
+        c->mrd_oom = fxt_reader_seed(c->mrd, r, offset) != FXT_OK;
+    }
+}
+
 static int range_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
     cut_range_t *g = range;
     cut_t *c = g->c;
     if (g->index == 0) {
+        merge_reader_follow(c, r, rec->offset);
+        if (c->mrd != NULL && !c->mrd_oom &&
+            (rec->type <= FXT_RECORD_THREAD || rec->kind == FXT_KIND_KERNEL_OBJECT ||
+             rec->kind == FXT_KIND_USERSPACE_OBJECT)) {
+            static fxt_record_t tmp; /* large: static, used by range 0's worker only */
+            fxt_in_buffer_t in = {rec->bytes, (size_t)rec->size, 0};
+            c->mrd_oom = fxt_reader_next(c->mrd, &in, &tmp) == FXT_E_NOMEM;
+        }
         (void)on_record(c, r, rec); /* a sticky writer error leaves the rest unwritten */
         if (c->need_base && !c->base_pub && c->sel.have_base) {
             c->base_pub = 1;
@@ -954,12 +975,6 @@ static int range_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
             pthread_mutex_unlock(&c->mu);
         }
         return 0;
-    }
-    if (g->rd == NULL && !g->oom) {
-        /* Seeded after this record: re-decoding it in the merge re-applies the same state. */
-        if (fxt_reader_create(NULL, &g->rd) != FXT_OK || fxt_reader_seed(g->rd, r, rec->offset) != FXT_OK) {
-            g->oom = 1;
-        }
     }
     switch (rec->kind) {
     case FXT_KIND_EVENT:
@@ -990,6 +1005,7 @@ static int range_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
 static void range_error(void *range, fxt_reader_t *r, const fxt_diag_t *d) {
     cut_range_t *g = range;
     if (g->index == 0) {
+        merge_reader_follow(g->c, r, d->offset);
         on_error(g->c, r, d);
         return;
     }
@@ -1012,7 +1028,7 @@ static void range_error(void *range, fxt_reader_t *r, const fxt_diag_t *d) {
 
 /* Replays a later range's items through the sequential cut, in file order. */
 static int range_replay(cut_t *c, cut_range_t *g) {
-    if (g->oom || (g->rd == NULL && g->n > g->nerr)) {
+    if (g->oom || c->mrd == NULL || c->mrd_oom) {
         return CLI_EXIT_LIMIT;
     }
     pthread_mutex_lock(&c->mu);
@@ -1028,15 +1044,15 @@ static int range_replay(cut_t *c, cut_range_t *g) {
         const item_t *it = &g->items[i];
         if (it->kind == IT_FULL) {
             fxt_in_buffer_t in = {it->u.full.bytes, (size_t)it->u.full.size, 0};
-            fxt_status st = fxt_reader_next(g->rd, &in, &rec);
+            fxt_status st = fxt_reader_next(c->mrd, &in, &rec);
             if (st == FXT_OK) {
                 rec.offset = it->off;
-                (void)on_record(c, g->rd, &rec);
+                (void)on_record(c, c->mrd, &rec);
             } else if (st < 0) {
                 /* decoded by the worker with the same state: not expected */
-                fxt_diag_t d = *fxt_reader_diag(g->rd);
+                fxt_diag_t d = *fxt_reader_diag(c->mrd);
                 d.offset = it->off;
-                on_error(c, g->rd, &d);
+                on_error(c, c->mrd, &d);
             }
         } else if (it->kind == IT_LIGHT) {
             light.offset = it->off;
@@ -1214,7 +1230,11 @@ static int cut_run(const cut_config_t *cfg) {
     pthread_mutex_init(&c.mu, NULL);
     pthread_cond_init(&c.cv, NULL);
     unsigned jobs = cfg->jobs ? cfg->jobs : cli_par_default_jobs();
+    if (jobs > 1 && fxt_reader_create(NULL, &c.mrd) != FXT_OK) {
+        c.mrd = NULL; /* range merges then fail: out of memory */
+    }
     int rc = cli_read_parallel_max("cut", cfg->in, NULL, jobs, 0, CUT_MAX_RANGE, &cut_par_ops, &c, NULL);
+    fxt_reader_destroy(c.mrd);
     pthread_mutex_destroy(&c.mu);
     pthread_cond_destroy(&c.cv);
     while (c.npool) {
