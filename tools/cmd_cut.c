@@ -10,6 +10,8 @@
  * and flow chains are matched by id and time, not file order (a continuation
  * read before its begin waits for it, bounded by MAX_PENDING).
  * Streaming: memory grows with threads, nesting depth and open chains, not trace size.
+ * -j N: later ranges are decoded and selected in parallel, the merge replays what they
+ * keep through the same code (see "parallel selection" below).
  */
 #include <fxt/archive.h>
 
@@ -1278,7 +1280,9 @@ const cli_command_t cli_cmd_cut = {
     "provider, initialization, kernel object and userspace object record the kept\n"
     "events need is emitted again (in their provider). Duration begin/end pairs\n"
     "that straddle the window are balanced: an end whose begin was dropped is\n"
-    "dropped, a kept begin is closed at the window's end. Streaming.\n",
+    "dropped, a kept begin is closed at the window's end. Streaming; with -j N the\n"
+    "ranges of a regular file are decoded and selected in parallel and merged in\n"
+    "order: the output is the same for any N (docs/archive.md).\n",
     &cut_spec,
     "The category and name filters select events and the begins of pairs and\n"
     "async/flow chains; the ends and continuations of kept ones follow them when in\n"
