@@ -120,7 +120,6 @@ typedef struct cut {
     const cli_filter_t *filter;
     int need_base, base_known, base_pub;
     uint64_t base_ns;
-    size_t merged; /* ranges merged so far */
     /* -j: decodes later ranges' kept records again in the merge, holding the state of the
      * records merged so far (seeded from range 0's reader, fed every state record since) */
     fxt_reader_t *mrd;
@@ -129,7 +128,6 @@ typedef struct cut {
     struct item *pool[16];
     size_t pool_cap[16], npool;
     pthread_mutex_t mu;
-    pthread_cond_t cv;
 } cut_t;
 
 /* The provider's state, created on first sight; NULL only when out of memory. */
@@ -593,6 +591,29 @@ static void on_event(cut_t *c, uint64_t tps, const fxt_record_t *rec, int pre) {
     c->kept++;
 }
 
+/* The timestamp of a record the window applies to (events, logs, scheduling); 0 for other kinds. */
+static int record_ts(const fxt_record_t *rec, uint64_t *ts) {
+    switch (rec->kind) {
+    case FXT_KIND_EVENT:
+        *ts = rec->u.event.ts;
+        return 1;
+    case FXT_KIND_LOG:
+        *ts = rec->u.log.ts;
+        return 1;
+    case FXT_KIND_CONTEXT_SWITCH:
+        *ts = rec->u.context_switch.ts;
+        return 1;
+    case FXT_KIND_THREAD_WAKEUP:
+        *ts = rec->u.thread_wakeup.ts;
+        return 1;
+    case FXT_KIND_LEGACY_CONTEXT_SWITCH:
+        *ts = rec->u.legacy_context_switch.ts;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* Routes each record kind: metadata is remembered and re-emitted lazily, events are selected. */
 static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     cut_t *c = ctx;
@@ -644,10 +665,8 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_KIND_LEGACY_CONTEXT_SWITCH: {
         /* These records have no category or name, so a category/name filter drops them (see the help text).
          */
-        uint64_t ts = rec->kind == FXT_KIND_LOG              ? rec->u.log.ts
-                      : rec->kind == FXT_KIND_CONTEXT_SWITCH ? rec->u.context_switch.ts
-                      : rec->kind == FXT_KIND_THREAD_WAKEUP  ? rec->u.thread_wakeup.ts
-                                                             : rec->u.legacy_context_switch.ts;
+        uint64_t ts = 0;
+        (void)record_ts(rec, &ts);
         if (cli_select_time(&c->sel, cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r))) &&
             c->sel.f.ncats == 0 && c->sel.f.nnames == 0) {
             ensure_context(c, rec->has_provider, rec->provider);
@@ -814,23 +833,56 @@ static void range_full(cut_range_t *g, const fxt_record_t *rec) {
     }
 }
 
-/* The window test of a range worker. Relative times need the base, the first timed record of the
- * trace: set by an earlier range, or by this one once every earlier range is merged without one. */
-static int range_time(cut_range_t *g, uint64_t ns) {
+/* Whether a timed record is among the records before `end` of the mapped input `data`
+ * (decoded from its start as the sequential read does); *ns gets the first one's time. */
+static int first_timed_ns(const uint8_t *data, uint64_t end, uint64_t *ns) {
+    fxt_reader_t *r;
+    if (fxt_reader_create(NULL, &r) != FXT_OK) {
+        return 0; /* not reached in practice: the merge then fails on memory too */
+    }
+    fxt_in_buffer_t in = {data, (size_t)end, 0};
+    fxt_record_t rec;
+    uint64_t ts;
+    int found = 0;
+    for (;;) {
+        fxt_status st = fxt_reader_next(r, &in, &rec);
+        if (st == FXT_OK && record_ts(&rec, &ts)) {
+            *ns = cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r));
+            found = 1;
+            break;
+        }
+        if (st == FXT_NEED_INPUT || st == FXT_END || st == FXT_E_NOMEM) {
+            break;
+        }
+    }
+    fxt_reader_destroy(r);
+    return found;
+}
+
+/* The window test of a range worker. Relative times need the base, the trace's first timed
+ * record: published by range 0's cut or by a worker that found it before its own range; a
+ * worker that needs it before then scans the input before its record (usually a few records
+ * to the first event; a range whose record is the first keeps it to itself, so a later range
+ * never takes a base from where ranges happen to start). */
+static int range_time(cut_range_t *g, const fxt_record_t *rec, uint64_t ns) {
     cut_t *c = g->c;
     if (c->need_base && !g->sel.have_base) {
         pthread_mutex_lock(&c->mu);
-        while (!c->base_known && c->merged < g->index) {
-            pthread_cond_wait(&c->cv, &c->mu);
-        }
-        if (!c->base_known) {
-            c->base_known = 1;
-            c->base_ns = ns;
-            pthread_cond_broadcast(&c->cv);
+        int known = c->base_known;
+        uint64_t base = c->base_ns;
+        pthread_mutex_unlock(&c->mu);
+        if (!known) {
+            /* ranges after the first are mapped: the input starts rec->offset bytes before the record */
+            base = ns;
+            if (first_timed_ns(rec->bytes - rec->offset, rec->offset, &base)) {
+                pthread_mutex_lock(&c->mu);
+                c->base_known = 1; /* every finder finds the same record */
+                c->base_ns = base;
+                pthread_mutex_unlock(&c->mu);
+            }
         }
         g->sel.have_base = 1;
-        g->sel.base_ns = c->base_ns;
-        pthread_mutex_unlock(&c->mu);
+        g->sel.base_ns = base;
     }
     return cli_select_time(&g->sel, ns);
 }
@@ -925,7 +977,7 @@ static void range_pair(cut_range_t *g, const fxt_record_t *rec, uint64_t tps, in
 /* Selects an event as on_event would, recording what the merge must replay (see above). */
 static void range_event(cut_range_t *g, fxt_reader_t *r, const fxt_record_t *rec) {
     uint64_t tps = fxt_reader_ticks_per_second(r);
-    int inwin = range_time(g, cli_ticks_to_ns(rec->u.event.ts, tps));
+    int inwin = range_time(g, rec, cli_ticks_to_ns(rec->u.event.ts, tps));
     int selected = inwin && cli_select_match(&g->sel, g->sel.f.cats, g->sel.f.ncats, rec->u.event.category) &&
                    cli_select_match(&g->sel, g->sel.f.names, g->sel.f.nnames, rec->u.event.name);
     uint32_t type = rec->u.event.type;
@@ -973,7 +1025,6 @@ static int range_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
             pthread_mutex_lock(&c->mu);
             c->base_known = 1;
             c->base_ns = c->sel.base_ns;
-            pthread_cond_broadcast(&c->cv);
             pthread_mutex_unlock(&c->mu);
         }
         return 0;
@@ -986,12 +1037,10 @@ static int range_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_KIND_CONTEXT_SWITCH:
     case FXT_KIND_THREAD_WAKEUP:
     case FXT_KIND_LEGACY_CONTEXT_SWITCH: {
-        uint64_t ts = rec->kind == FXT_KIND_LOG              ? rec->u.log.ts
-                      : rec->kind == FXT_KIND_CONTEXT_SWITCH ? rec->u.context_switch.ts
-                      : rec->kind == FXT_KIND_THREAD_WAKEUP  ? rec->u.thread_wakeup.ts
-                                                             : rec->u.legacy_context_switch.ts;
+        uint64_t ts = 0;
+        (void)record_ts(rec, &ts);
         /* as on_record: no state, written only when in the window without category/name filters */
-        if (range_time(g, cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r))) && g->sel.f.ncats == 0 &&
+        if (range_time(g, rec, cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r))) && g->sel.f.ncats == 0 &&
             g->sel.f.nnames == 0) {
             range_full(g, rec);
         }
@@ -1085,10 +1134,6 @@ static int range_merge(void *ctx, void *range) {
     cut_t *c = ctx;
     cut_range_t *g = range;
     int rc = g->index == 0 ? 0 : range_replay(c, g);
-    pthread_mutex_lock(&c->mu);
-    c->merged = g->index + 1;
-    pthread_cond_broadcast(&c->cv);
-    pthread_mutex_unlock(&c->mu);
     range_free(c, g);
     return rc;
 }
@@ -1230,7 +1275,6 @@ static int cut_run(const cut_config_t *cfg) {
     c.filter = &cfg->filter;
     c.need_base = (cfg->filter.has_from || cfg->filter.has_to) && !cfg->filter.absolute;
     pthread_mutex_init(&c.mu, NULL);
-    pthread_cond_init(&c.cv, NULL);
     unsigned jobs = cfg->jobs ? cfg->jobs : cli_par_default_jobs();
     if (jobs > 1 && fxt_reader_create(NULL, &c.mrd) != FXT_OK) {
         c.mrd = NULL; /* range merges then fail: out of memory */
@@ -1238,7 +1282,6 @@ static int cut_run(const cut_config_t *cfg) {
     int rc = cli_read_parallel_max("cut", cfg->in, NULL, jobs, 0, CUT_MAX_RANGE, &cut_par_ops, &c, NULL);
     fxt_reader_destroy(c.mrd);
     pthread_mutex_destroy(&c.mu);
-    pthread_cond_destroy(&c.cv);
     while (c.npool) {
         free(c.pool[--c.npool]);
     }
