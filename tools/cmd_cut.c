@@ -704,12 +704,12 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
  * what the merge has to replay through the sequential code above:
  *  - IT_FULL: a record that may be written or changes decoding state (metadata,
  *    strings, threads, objects, selected events, ends and continuations in the
- *    window): its raw bytes (in the mapped input), re-decoded in the merge by a
- *    reader holding the range's starting state;
+ *    window): its raw bytes (in the mapped input), decoded again in the merge by
+ *    the merge reader (range 0's state, then every state record merged since);
  *  - IT_LIGHT: an event that cannot be written itself but moves the pairing state (a
  *    begin not selected, an end or continuation outside the window): its ids and
  *    time, with the worker's selection (PRE_*);
- *  - IT_ERROR: a damaged record's diagnostic.
+ *  - IT_ERROR: a damaged record's diagnostic; IT_SKIP: a light begin cancelled later.
  * Other events not selected only count as dropped and move their provider's latest
  * time: folded per range. So do duration pairs begun and ended in the range whose
  * begin was not selected, when nothing between them on their thread is replayed
