@@ -1029,26 +1029,16 @@ static int range_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
         }
         return 0;
     }
-    switch (rec->kind) {
-    case FXT_KIND_EVENT:
+    uint64_t ts;
+    if (rec->kind == FXT_KIND_EVENT) {
         range_event(g, r, rec);
-        break;
-    case FXT_KIND_LOG:
-    case FXT_KIND_CONTEXT_SWITCH:
-    case FXT_KIND_THREAD_WAKEUP:
-    case FXT_KIND_LEGACY_CONTEXT_SWITCH: {
-        uint64_t ts = 0;
-        (void)record_ts(rec, &ts);
-        /* as on_record: no state, written only when in the window without category/name filters */
-        if (range_time(g, rec, cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r))) && g->sel.f.ncats == 0 &&
-            g->sel.f.nnames == 0) {
-            range_full(g, rec);
-        }
-        break;
-    }
-    default:
+    } else if (!record_ts(rec, &ts)) {
+        range_full(g, rec); /* metadata, strings, threads, objects, blobs...: as on_record */
+    } else if (range_time(g, rec, cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r))) &&
+               g->sel.f.ncats == 0 && g->sel.f.nnames == 0) {
+        /* logs and scheduling records, as on_record: no state, written only when in the window
+         * without category/name filters */
         range_full(g, rec);
-        break;
     }
     return 0;
 }

@@ -1,29 +1,26 @@
 # SPDX-License-Identifier: MIT
-# needs: python3
+# needs: python3 jq
 # -j 3 is -j 1 byte for byte (jobs_same) on damaged traces: errors at the same offsets and
 # in the same order among the kept records' messages, a size-0 record mid-trace (reading
 # stops), a trace cut inside a record.
 "$FXT" synth --size 32k --providers 2 -o "$T/s.fxt"
 "$FXT" synth --size 32k --all-records --seed 3 -o "$T/a.fxt"
+# Record offsets from the dump; every 7th event record gets 15 arguments (header bits 20..23),
+# which run past its size: an error, and reading goes on.
+"$FXT" dump --json "$T/s.fxt" | jq -r 'select(.kind=="event") | .offset' > "$T/s.offsets"
+"$FXT" dump --json "$T/a.fxt" | jq -r '.offset' > "$T/a.offsets"
 "$PYTHON" - "$T" <<'PY'
-import os, sys; sys.path.insert(0, os.environ["SRC"] + "/tests/tools"); from fxtgen import *
+import sys
 t = sys.argv[1]
 s = bytearray(open(t + "/s.fxt", "rb").read())
-def starts(b):
-    off = 0
-    while off + 8 <= len(b):
-        yield off
-        h = int.from_bytes(b[off:off + 8], "little")
-        off += 8 * (((h >> 4) & 0xffffffff) if h & 15 == 15 else ((h >> 4) & 0xfff))
-# Every 7th event record gets 15 arguments (header bits 20..23), running past its size: an error.
-for n, off in enumerate([o for o in starts(s) if s[o] & 15 == 4]):
+for n, off in enumerate(int(l) for l in open(t + "/s.offsets")):
     if n % 7 == 3:
         s[off + 2] |= 0xf0
 open(t + "/d.fxt", "wb").write(bytes(s))
-z = bytearray(open(t + "/a.fxt", "rb").read())
-cut = [o for o in starts(z) if o >= 4096][0]
-open(t + "/z.fxt", "wb").write(bytes(z[:cut]) + word(0x1) + bytes(z[cut:]))
-open(t + "/c.fxt", "wb").write(bytes(z[:len(z) - 12]))
+a = open(t + "/a.fxt", "rb").read()
+cut = min(o for o in (int(l) for l in open(t + "/a.offsets")) if o >= 4096)
+open(t + "/z.fxt", "wb").write(a[:cut] + (1).to_bytes(8, "little") + a[cut:])  # a record of size 0
+open(t + "/c.fxt", "wb").write(a[:len(a) - 12])
 PY
 jobs_same "$T/d.fxt"
 jobs_same "$T/d.fxt" --category gfx --to 500us
