@@ -1130,6 +1130,22 @@ static int range_merge(void *ctx, void *range) {
 
 static const cli_par_ops_t cut_par_ops = {range_new, range_record, range_error, range_merge, range_free};
 
+/* -j 1 (one range): the sequential cut itself, with no per-record indirection. */
+static void *seq_new(void *ctx, size_t index) {
+    (void)index;
+    return ctx;
+}
+static int seq_merge(void *ctx, void *range) {
+    (void)ctx;
+    (void)range;
+    return 0;
+}
+static void seq_free(void *ctx, void *range) {
+    (void)ctx;
+    (void)range;
+}
+static const cli_par_ops_t cut_seq_ops = {seq_new, on_record, on_error, seq_merge, seq_free};
+
 /* ---- command ------------------------------------------------------------------------ */
 
 typedef struct cut_config {
@@ -1269,7 +1285,8 @@ static int cut_run(const cut_config_t *cfg) {
     if (jobs > 1 && fxt_reader_create(NULL, &c.mrd) != FXT_OK) {
         c.mrd = NULL; /* range merges then fail: out of memory */
     }
-    int rc = cli_read_parallel_max("cut", cfg->in, NULL, jobs, 0, CUT_MAX_RANGE, &cut_par_ops, &c, NULL);
+    int rc = cli_read_parallel_max("cut", cfg->in, NULL, jobs, 0, CUT_MAX_RANGE,
+                                   jobs > 1 ? &cut_par_ops : &cut_seq_ops, &c, NULL);
     fxt_reader_destroy(c.mrd);
     pthread_mutex_destroy(&c.mu);
     while (c.npool) {
