@@ -15,11 +15,15 @@
  */
 #include <fxt/archive.h>
 
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_io.h"
@@ -118,6 +122,7 @@ typedef struct cut {
     uint64_t npending, late; /* continuations waiting for their begin; written after it */
     /* -j: the relative window's base (the first timed record's ns), shared with range workers */
     const cli_filter_t *filter;
+    const char *in; /* the input's path (NULL or "-": standard input) */
     int need_base, base_known, base_pub;
     uint64_t base_ns;
     /* -j: decodes later ranges' kept records again in the merge, holding the state of the
@@ -1130,21 +1135,62 @@ static int range_merge(void *ctx, void *range) {
 
 static const cli_par_ops_t cut_par_ops = {range_new, range_record, range_error, range_merge, range_free};
 
-/* -j 1 (one range): the sequential cut itself, with no per-record indirection. */
-static void *seq_new(void *ctx, size_t index) {
-    (void)index;
-    return ctx;
+/*
+ * -j 1 reads in chunks (cli_read_trace), as before -j existed: faster here than walking
+ * the mapped file (+40% user time measured on a 200 MB trace). The one difference from
+ * -j N's mapped ranges: a record larger than the chunked reader's reassembly limit
+ * (256 MiB, large records only) is skipped in chunks but decoded in place from a mapped
+ * buffer. So such a record, when wholly in an uncompressed regular file, is decoded here
+ * from a mapping of the file, with the chunked reader's state, as -j N does.
+ */
+static int seq_oversized(cut_t *c, fxt_reader_t *r, const fxt_diag_t *d) {
+    if (d->status != FXT_E_LIMIT || c->in == NULL || strcmp(c->in, "-") == 0) {
+        return 0;
+    }
+    uint64_t words = fxt_get_rec_type(d->header) == FXT_RECORD_LARGE ? fxt_get_large_size(d->header)
+                                                                     : fxt_get_rec_size(d->header);
+    int fd = open(c->in, O_RDONLY);
+    struct stat sb;
+    if (fd < 0) {
+        return 0;
+    }
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || (uint64_t)sb.st_size > SIZE_MAX ||
+        d->offset > (uint64_t)sb.st_size || words > ((uint64_t)sb.st_size - d->offset) / 8u) {
+        close(fd);
+        return 0;
+    }
+    void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) {
+        return 0;
+    }
+    const uint8_t *b = m;
+    int done = 0;
+    fxt_reader_t *t = NULL;
+    /* gzip and zstd input is read in chunks by any -j (cli_parallel.c maps only plain files) */
+    int compressed =
+        (b[0] == 0x1f && b[1] == 0x8b) || (b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd);
+    if (!compressed && fxt_reader_create(NULL, &t) == FXT_OK && fxt_reader_seed(t, r, d->offset) == FXT_OK) {
+        static fxt_record_t rec; /* large: static, the sequential cut's only */
+        fxt_in_buffer_t in = {b + d->offset, (size_t)(words * 8u), 0};
+        fxt_status st = fxt_reader_next(t, &in, &rec);
+        if (st == FXT_OK) {
+            (void)on_record(c, t, &rec);
+        } else {
+            on_error(c, t, fxt_reader_diag(t));
+        }
+        done = 1;
+    }
+    fxt_reader_destroy(t);
+    munmap(m, (size_t)sb.st_size);
+    return done;
 }
-static int seq_merge(void *ctx, void *range) {
-    (void)ctx;
-    (void)range;
-    return 0;
+
+static void seq_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
+    if (!seq_oversized(ctx, r, d)) {
+        on_error(ctx, r, d);
+    }
 }
-static void seq_free(void *ctx, void *range) {
-    (void)ctx;
-    (void)range;
-}
-static const cli_par_ops_t cut_seq_ops = {seq_new, on_record, on_error, seq_merge, seq_free};
 
 /* ---- command ------------------------------------------------------------------------ */
 
@@ -1285,8 +1331,10 @@ static int cut_run(const cut_config_t *cfg) {
     if (jobs > 1 && fxt_reader_create(NULL, &c.mrd) != FXT_OK) {
         c.mrd = NULL; /* range merges then fail: out of memory */
     }
-    int rc = cli_read_parallel_max("cut", cfg->in, NULL, jobs, 0, CUT_MAX_RANGE,
-                                   jobs > 1 ? &cut_par_ops : &cut_seq_ops, &c, NULL);
+    c.in = cfg->in;
+    int rc = jobs > 1
+                 ? cli_read_parallel_max("cut", cfg->in, NULL, jobs, 0, CUT_MAX_RANGE, &cut_par_ops, &c, NULL)
+                 : cli_read_trace("cut", cfg->in, NULL, on_record, seq_error, &c, NULL);
     fxt_reader_destroy(c.mrd);
     pthread_mutex_destroy(&c.mu);
     while (c.npool) {
