@@ -10,6 +10,6 @@ done
 jobs_same big.fxt --from 2ms --to 6ms
 if [ -x "$BUILD/tests/fxt_xthread_trace" ]; then
   "$BUILD/tests/fxt_xthread_trace" "$T/x.fxt" 60
-  jobs_same "$T/x.fxt"
+  jobs_same "$T/x.fxt" --from 0ns
   jobs_same "$T/x.fxt" --category job --from 10us
 fi

@@ -22,7 +22,7 @@ cut = min(o for o in (int(l) for l in open(t + "/a.offsets")) if o >= 4096)
 open(t + "/z.fxt", "wb").write(a[:cut] + (1).to_bytes(8, "little") + a[cut:])  # a record of size 0
 open(t + "/c.fxt", "wb").write(a[:len(a) - 12])
 PY
-jobs_same "$T/d.fxt"
+jobs_same "$T/d.fxt" --from 0ns
 jobs_same "$T/d.fxt" --category gfx --to 500us
 jobs_same "$T/z.fxt" --from 200us --to 600us
 jobs_same "$T/c.fxt" --from 200us

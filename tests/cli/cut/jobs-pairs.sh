@@ -36,7 +36,7 @@ write(sys.argv[1] + "/late.fxt", head + b"".join(string(1 + k % 100, "s%05d" % k
 PY
 n=$("$FXT" stats "$T/p.fxt" | sed -n 's/^time span: \([0-9]*\) ns.*/\1/p')
 [ "$n" -gt 2000 ] || fail "p.fxt too short: $n ns"
-jobs_same "$T/p.fxt"
+jobs_same "$T/p.fxt" --from 0ns
 jobs_same "$T/p.fxt" --name 'keep*'
 jobs_same "$T/p.fxt" --from 700ns --to 2200ns
 jobs_same "$T/p.fxt" --to 2300ns --name 'keep*'
