@@ -10,17 +10,25 @@
  * and flow chains are matched by id and time, not file order (a continuation
  * read before its begin waits for it, bounded by MAX_PENDING).
  * Streaming: memory grows with threads, nesting depth and open chains, not trace size.
+ * -j N: later ranges are decoded and selected in parallel, the merge replays what they
+ * keep through the same code (see "parallel selection" below).
  */
 #include <fxt/archive.h>
 
+#include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_io.h"
 #include "cli_map.h"
+#include "cli_parallel.h"
 #include "cli_trace.h"
 
 /* Nesting tracked per thread; begins deeper than this are dropped so the output stays balanced. */
@@ -61,6 +69,10 @@ typedef struct pend {
     char *strs; /* every string of ev and args, copied */
     uint64_t offset;
 } pend_t;
+
+/* A range worker's selection of a light event record, replayed by the merge. */
+#define PRE_INWIN 1
+#define PRE_SELECTED 2
 
 /* At most this many continuations wait for their begins in all (docs: fxt cut); past it
  * they are dropped and counted, so a trace of orphan ends cannot exhaust memory. */
@@ -108,6 +120,19 @@ typedef struct cut {
     int out_started;
     uint64_t kept, dropped, closed, dropped_ends, errors, refused;
     uint64_t npending, late; /* continuations waiting for their begin; written after it */
+    /* -j: the relative window's base (the first timed record's ns), shared with range workers */
+    const cli_filter_t *filter;
+    const char *in; /* the input's path (NULL or "-": standard input) */
+    int need_base, base_known, base_pub;
+    uint64_t base_ns;
+    /* -j: decodes later ranges' kept records again in the merge, holding the state of the
+     * records merged so far (seeded from range 0's reader, fed every state record since) */
+    fxt_reader_t *mrd;
+    int mrd_seeded, mrd_oom;
+    /* item arrays of merged ranges, reused: growing fresh ones costs page faults and copies */
+    struct item *pool[16];
+    size_t pool_cap[16], npool;
+    pthread_mutex_t mu;
 } cut_t;
 
 /* The provider's state, created on first sight; NULL only when out of memory. */
@@ -415,17 +440,23 @@ static int pend_resolve(cut_t *c, chain_t *ch, int kept, uint64_t begin_ts) {
 }
 
 /* Selects one event and keeps duration pairs and async/flow chains whole (see the file header). */
-static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
-    uint64_t tps = fxt_reader_ticks_per_second(r);
+/* `pre`: -1 to select here, else the decision a range worker made (PRE_*): a light record
+ * (no strings) that cannot be written itself (see cut_classify). */
+static void on_event(cut_t *c, uint64_t tps, const fxt_record_t *rec, int pre) {
     prov_t *pv = prov_of(c, rec->has_provider, rec->provider);
     /* Every event, kept or not, moves where open chains are closed when there is no --to. */
     if (pv && rec->u.event.ts > pv->max_ticks) {
         pv->max_ticks = rec->u.event.ts;
     }
-    uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
-    int inwin = cli_select_time(&c->sel, ns);
-    int selected = inwin && cli_select_match(&c->sel, c->sel.f.cats, c->sel.f.ncats, rec->u.event.category) &&
+    int inwin, selected;
+    if (pre < 0) {
+        inwin = cli_select_time(&c->sel, cli_ticks_to_ns(rec->u.event.ts, tps));
+        selected = inwin && cli_select_match(&c->sel, c->sel.f.cats, c->sel.f.ncats, rec->u.event.category) &&
                    cli_select_match(&c->sel, c->sel.f.names, c->sel.f.nnames, rec->u.event.name);
+    } else {
+        inwin = (pre & PRE_INWIN) != 0;
+        selected = (pre & PRE_SELECTED) != 0;
+    }
     uint32_t type = rec->u.event.type;
     if (type == FXT_EVENT_DURATION_BEGIN || type == FXT_EVENT_DURATION_END) {
         const fxt_thread_ref_t *t = &rec->u.event.thread;
@@ -565,6 +596,29 @@ static void on_event(cut_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     c->kept++;
 }
 
+/* The timestamp of a record the window applies to (events, logs, scheduling); 0 for other kinds. */
+static int record_ts(const fxt_record_t *rec, uint64_t *ts) {
+    switch (rec->kind) {
+    case FXT_KIND_EVENT:
+        *ts = rec->u.event.ts;
+        return 1;
+    case FXT_KIND_LOG:
+        *ts = rec->u.log.ts;
+        return 1;
+    case FXT_KIND_CONTEXT_SWITCH:
+        *ts = rec->u.context_switch.ts;
+        return 1;
+    case FXT_KIND_THREAD_WAKEUP:
+        *ts = rec->u.thread_wakeup.ts;
+        return 1;
+    case FXT_KIND_LEGACY_CONTEXT_SWITCH:
+        *ts = rec->u.legacy_context_switch.ts;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* Routes each record kind: metadata is remembered and re-emitted lazily, events are selected. */
 static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     cut_t *c = ctx;
@@ -608,7 +662,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         put(c, fxt_write_provider_event(c->w, rec->u.provider_event.id, rec->u.provider_event.event), rec);
         break;
     case FXT_KIND_EVENT:
-        on_event(c, r, rec);
+        on_event(c, fxt_reader_ticks_per_second(r), rec, -1);
         break;
     case FXT_KIND_LOG:
     case FXT_KIND_CONTEXT_SWITCH:
@@ -616,10 +670,8 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_KIND_LEGACY_CONTEXT_SWITCH: {
         /* These records have no category or name, so a category/name filter drops them (see the help text).
          */
-        uint64_t ts = rec->kind == FXT_KIND_LOG              ? rec->u.log.ts
-                      : rec->kind == FXT_KIND_CONTEXT_SWITCH ? rec->u.context_switch.ts
-                      : rec->kind == FXT_KIND_THREAD_WAKEUP  ? rec->u.thread_wakeup.ts
-                                                             : rec->u.legacy_context_switch.ts;
+        uint64_t ts = 0;
+        (void)record_ts(rec, &ts);
         if (cli_select_time(&c->sel, cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r))) &&
             c->sel.f.ncats == 0 && c->sel.f.nnames == 0) {
             ensure_context(c, rec->has_provider, rec->provider);
@@ -647,11 +699,505 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     }
 }
 
+/* ---- parallel selection (-j) --------------------------------------------------------- */
+
+/*
+ * The writer's interning makes the output depend on everything written before, so
+ * encoding stays sequential; what runs in parallel is decoding and selecting, most of
+ * the work when a window keeps a small share. Range 0 is cut directly by its worker
+ * (no other range is merged before it). A later range's worker records, in file order,
+ * what the merge has to replay through the sequential code above:
+ *  - IT_FULL: a record that may be written or changes decoding state (metadata,
+ *    strings, threads, objects, selected events, ends and continuations in the
+ *    window): its raw bytes (in the mapped input), decoded again in the merge by
+ *    the merge reader (range 0's state, then every state record merged since);
+ *  - IT_LIGHT: an event that cannot be written itself but moves the pairing state (a
+ *    begin not selected, an end or continuation outside the window): its ids and
+ *    time, with the worker's selection (PRE_*);
+ *  - IT_ERROR: a damaged record's diagnostic; IT_SKIP: a light begin cancelled later.
+ * Other events not selected only count as dropped and move their provider's latest
+ * time: folded per range. So do duration pairs begun and ended in the range whose
+ * begin was not selected, when nothing between them on their thread is replayed
+ * (a replayed event inside keeps its enclosing begins: the depth limit MAX_DEPTH
+ * sees the same nesting); each thread's first pair event in a range is replayed, so
+ * the merge creates the thread's stack where a sequential read does (its order is the
+ * order of the ends written at the close). So stacks, chains, waiting continuations and
+ * closing are exactly the sequential ones, and so are the output bytes and messages.
+ */
+enum { IT_FULL, IT_LIGHT, IT_ERROR, IT_SKIP };
+
+typedef struct item {
+    uint8_t kind, type, has_provider, pre;
+    uint32_t provider;
+    uint64_t off; /* IT_FULL: the record's offset; IT_ERROR: index into errs */
+    union {
+        struct {
+            const uint8_t *bytes;
+            uint64_t size;
+        } full;
+        struct {
+            uint64_t ts, tps, pid, tid, id;
+        } light;
+    } u;
+} item_t;
+
+/* Providers whose latest event time a range folds (more: their events become light items). */
+#define TICKS_FOLD 8
+
+/* Range bytes at most: a range's items (<= 56 bytes per record of >= 8 bytes) are held until
+ * its merge, and at most 2 x jobs + 2 ranges are in flight (docs/archive.md states the bound). */
+#define CUT_MAX_RANGE (UINT64_C(2) << 20)
+
+/* Nesting of a thread's pairs begun in the range; frames deeper than this are replayed. */
+#define LOCAL_DEPTH 64
+
+typedef struct lstack {
+    uint32_t depth;             /* begins of this range still open (may exceed LOCAL_DEPTH) */
+    uint32_t keep_below;        /* open frames [0, keep_below) are replayed: something inside is */
+    uint32_t item[LOCAL_DEPTH]; /* a frame's light begin item, cancelled if nothing inside is replayed */
+} lstack_t;
+
+typedef struct cut_range {
+    cut_t *c;
+    size_t index;
+    int oom;
+    item_t *items;
+    size_t n, cap;
+    fxt_diag_t *errs;
+    size_t nerr, errcap;
+    uint64_t dropped, dropped_ends;
+    struct {
+        int has;
+        uint32_t provider;
+        uint64_t max;
+    } ticks[TICKS_FOLD];
+    unsigned nticks;
+    cli_map_t stacks; /* (has_provider, provider, pid, tid) -> lstack_t */
+    cli_select_t sel; /* the worker's own: matching writes its scratch buffer */
+} cut_range_t;
+
+static void *range_new(void *ctx, size_t index) {
+    cut_t *c = ctx;
+    cut_range_t *g = calloc(1, sizeof *g);
+    if (g == NULL) {
+        return NULL;
+    }
+    g->c = c;
+    g->index = index;
+    pthread_mutex_lock(&c->mu);
+    if (c->npool) {
+        c->npool--;
+        g->items = c->pool[c->npool];
+        g->cap = c->pool_cap[c->npool];
+    }
+    pthread_mutex_unlock(&c->mu);
+    cli_map_init(&g->stacks, sizeof(lstack_t));
+    cli_select_init(&g->sel, c->filter);
+    return g;
+}
+
+static void range_free(void *ctx, void *range) {
+    cut_t *c = ctx;
+    cut_range_t *g = range;
+    cli_map_free(&g->stacks);
+    pthread_mutex_lock(&c->mu);
+    if (g->items != NULL && c->npool < sizeof c->pool / sizeof c->pool[0]) {
+        c->pool_cap[c->npool] = g->cap;
+        c->pool[c->npool++] = g->items;
+        g->items = NULL;
+    }
+    pthread_mutex_unlock(&c->mu);
+    free(g->items);
+    free(g->errs);
+    free(g);
+}
+
+/* The next item slot (amortized growth, not per record); NULL when out of memory. */
+static item_t *range_item(cut_range_t *g, uint8_t kind) {
+    if (g->n == g->cap) {
+        size_t ncap = g->cap ? g->cap * 2 : 4096;
+        item_t *ni = realloc(g->items, ncap * sizeof *ni);
+        if (ni == NULL) {
+            g->oom = 1;
+            return NULL;
+        }
+        g->items = ni;
+        g->cap = ncap;
+    }
+    item_t *it = &g->items[g->n++];
+    it->kind = kind;
+    return it;
+}
+
+static void range_full(cut_range_t *g, const fxt_record_t *rec) {
+    item_t *it = range_item(g, IT_FULL);
+    if (it != NULL) {
+        it->off = rec->offset;
+        it->u.full.bytes = rec->bytes;
+        it->u.full.size = rec->size;
+    }
+}
+
+/* Whether a timed record is among the records before `end` of the mapped input `data`
+ * (decoded from its start as the sequential read does); *ns gets the first one's time. */
+static int first_timed_ns(const uint8_t *data, uint64_t end, uint64_t *ns) {
+    fxt_reader_t *r;
+    if (fxt_reader_create(NULL, &r) != FXT_OK) {
+        return 0; /* not reached in practice: the merge then fails on memory too */
+    }
+    fxt_in_buffer_t in = {data, (size_t)end, 0};
+    fxt_record_t rec;
+    uint64_t ts;
+    int found = 0;
+    for (;;) {
+        fxt_status st = fxt_reader_next(r, &in, &rec);
+        if (st == FXT_OK && record_ts(&rec, &ts)) {
+            *ns = cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r));
+            found = 1;
+            break;
+        }
+        if (st == FXT_NEED_INPUT || st == FXT_END || st == FXT_E_NOMEM) {
+            break;
+        }
+    }
+    fxt_reader_destroy(r);
+    return found;
+}
+
+/* The window test of a range worker. Relative times need the base, the trace's first timed
+ * record: published by range 0's cut or by a worker that found it before its own range; a
+ * worker that needs it before then scans the input before its record (usually a few records
+ * to the first event; a range whose record is the first keeps it to itself, so a later range
+ * never takes a base from where ranges happen to start). */
+static int range_time(cut_range_t *g, const fxt_record_t *rec, uint64_t ns) {
+    cut_t *c = g->c;
+    if (c->need_base && !g->sel.have_base) {
+        pthread_mutex_lock(&c->mu);
+        int known = c->base_known;
+        uint64_t base = c->base_ns;
+        pthread_mutex_unlock(&c->mu);
+        if (!known) {
+            /* ranges after the first are mapped: the input starts rec->offset bytes before the record */
+            base = ns;
+            if (first_timed_ns(rec->bytes - rec->offset, rec->offset, &base)) {
+                pthread_mutex_lock(&c->mu);
+                c->base_known = 1; /* every finder finds the same record */
+                c->base_ns = base;
+                pthread_mutex_unlock(&c->mu);
+            }
+        }
+        g->sel.have_base = 1;
+        g->sel.base_ns = base;
+    }
+    return cli_select_time(&g->sel, ns);
+}
+
+/* Folds an event time into its provider's latest; 0 when the range folds too many providers. */
+static int range_fold(cut_range_t *g, int has, uint32_t provider, uint64_t ts) {
+    unsigned i = 0;
+    while (i < g->nticks && (g->ticks[i].has != has || g->ticks[i].provider != provider)) {
+        i++;
+    }
+    if (i == g->nticks) {
+        if (i == TICKS_FOLD) {
+            return 0;
+        }
+        g->ticks[i].has = has;
+        g->ticks[i].provider = provider;
+        g->ticks[i].max = 0;
+        g->nticks++;
+    }
+    g->ticks[i].max = ts > g->ticks[i].max ? ts : g->ticks[i].max;
+    return 1;
+}
+
+/* Records an event for the merge: its bytes, or (light) its ids, time and selection. */
+static void range_put(cut_range_t *g, const fxt_record_t *rec, uint64_t tps, int light, int inwin,
+                      int selected) {
+    if (!light) {
+        range_full(g, rec);
+        return;
+    }
+    item_t *it = range_item(g, IT_LIGHT);
+    if (it != NULL) {
+        it->type = (uint8_t)rec->u.event.type;
+        it->has_provider = (uint8_t)rec->has_provider;
+        it->provider = rec->provider;
+        it->pre = (uint8_t)((inwin ? PRE_INWIN : 0) | (selected ? PRE_SELECTED : 0));
+        it->off = rec->offset;
+        it->u.light.ts = rec->u.event.ts;
+        it->u.light.tps = tps;
+        it->u.light.pid = rec->u.event.thread.pid;
+        it->u.light.tid = rec->u.event.thread.tid;
+        it->u.light.id = rec->u.event.id;
+    }
+}
+
+/* A duration begin or end: pairs of the range that leave no trace are cancelled (see above). */
+static void range_pair(cut_range_t *g, const fxt_record_t *rec, uint64_t tps, int inwin, int selected) {
+    const fxt_thread_ref_t *t = &rec->u.event.thread;
+    uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, t->pid, t->tid};
+    size_t before = g->stacks.count;
+    lstack_t *ls = cli_map_get(&g->stacks, key, sizeof key, 1);
+    if (ls == NULL) {
+        g->oom = 1;
+        return;
+    }
+    int first = g->stacks.count != before;
+    if (rec->u.event.type == FXT_EVENT_DURATION_BEGIN) {
+        uint32_t d = ls->depth++;
+        if (selected || first || d >= LOCAL_DEPTH) {
+            ls->keep_below = d + 1 < LOCAL_DEPTH ? d + 1 : LOCAL_DEPTH; /* it and every enclosing begin */
+        } else {
+            ls->item[d] = (uint32_t)g->n; /* provisional: cancelled with its end if nothing inside is kept */
+        }
+        range_put(g, rec, tps, !selected, inwin, selected);
+        return;
+    }
+    if (ls->depth > 0) {
+        uint32_t d = --ls->depth;
+        if (d < LOCAL_DEPTH && d >= ls->keep_below && !g->oom) {
+            item_t *b = &g->items[ls->item[d]];
+            if (range_fold(g, b->has_provider, b->provider, b->u.light.ts) &&
+                range_fold(g, rec->has_provider, rec->provider, rec->u.event.ts)) {
+                /* as the merge would: the begin and the end dropped, the end counted unmatched if selected */
+                g->dropped += 2;
+                g->dropped_ends += selected;
+                if (ls->item[d] + 1 == g->n) {
+                    g->n--;
+                } else {
+                    b->kind = IT_SKIP;
+                }
+                return;
+            }
+        }
+        if (ls->keep_below > d) {
+            ls->keep_below = d;
+        }
+    }
+    /* an end of a replayed begin, or of one in an earlier range: written as its begin decides */
+    range_put(g, rec, tps, !inwin, inwin, selected);
+}
+
+/* Selects an event as on_event would, recording what the merge must replay (see above). */
+static void range_event(cut_range_t *g, fxt_reader_t *r, const fxt_record_t *rec) {
+    uint64_t tps = fxt_reader_ticks_per_second(r);
+    int inwin = range_time(g, rec, cli_ticks_to_ns(rec->u.event.ts, tps));
+    int selected = inwin && cli_select_match(&g->sel, g->sel.f.cats, g->sel.f.ncats, rec->u.event.category) &&
+                   cli_select_match(&g->sel, g->sel.f.names, g->sel.f.nnames, rec->u.event.name);
+    uint32_t type = rec->u.event.type;
+    if (type == FXT_EVENT_DURATION_BEGIN || type == FXT_EVENT_DURATION_END) {
+        range_pair(g, rec, tps, inwin, selected);
+    } else if (type == FXT_EVENT_ASYNC_BEGIN || type == FXT_EVENT_FLOW_BEGIN) {
+        range_put(g, rec, tps, !selected, inwin, selected); /* written only when selected */
+    } else if (type > FXT_EVENT_ASYNC_BEGIN && type <= FXT_EVENT_FLOW_END) {
+        range_put(g, rec, tps, !inwin, inwin, selected); /* written, in the window, as its begin decided */
+    } else if (selected) {
+        range_full(g, rec);
+    } else if (range_fold(g, rec->has_provider, rec->provider, rec->u.event.ts)) {
+        g->dropped++;
+    } else {
+        range_put(g, rec, tps, 1, inwin, selected);
+    }
+}
+
+/* Range 0's records are cut directly; the merge reader follows their decoding state (byte
+ * order, then the records the pre-scan also feeds its reader), to re-decode later ranges. */
+static void merge_reader_follow(cut_t *c, fxt_reader_t *r, uint64_t offset) {
+    if (c->mrd != NULL && !c->mrd_seeded) {
+        c->mrd_seeded = 1;
+        /* Seeded at the first record or error: its byte order (a record already applied is
+         * applied again when fed, to the same effect). */
+        c->mrd_oom = fxt_reader_seed(c->mrd, r, offset) != FXT_OK;
+    }
+}
+
+static int range_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
+    cut_range_t *g = range;
+    cut_t *c = g->c;
+    if (g->index == 0) {
+        merge_reader_follow(c, r, rec->offset);
+        if (c->mrd != NULL && !c->mrd_oom &&
+            (rec->type <= FXT_RECORD_THREAD || rec->kind == FXT_KIND_KERNEL_OBJECT ||
+             rec->kind == FXT_KIND_USERSPACE_OBJECT)) {
+            static fxt_record_t tmp; /* large: static, used by range 0's worker only */
+            fxt_in_buffer_t in = {rec->bytes, (size_t)rec->size, 0};
+            c->mrd_oom = fxt_reader_next(c->mrd, &in, &tmp) == FXT_E_NOMEM;
+        }
+        (void)on_record(c, r, rec); /* a sticky writer error leaves the rest unwritten */
+        if (c->need_base && !c->base_pub && c->sel.have_base) {
+            c->base_pub = 1;
+            pthread_mutex_lock(&c->mu);
+            c->base_known = 1;
+            c->base_ns = c->sel.base_ns;
+            pthread_mutex_unlock(&c->mu);
+        }
+        return 0;
+    }
+    uint64_t ts;
+    if (rec->kind == FXT_KIND_EVENT) {
+        range_event(g, r, rec);
+    } else if (!record_ts(rec, &ts)) {
+        range_full(g, rec); /* metadata, strings, threads, objects, blobs...: as on_record */
+    } else if (range_time(g, rec, cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r))) &&
+               g->sel.f.ncats == 0 && g->sel.f.nnames == 0) {
+        /* logs and scheduling records, as on_record: no state, written only when in the window
+         * without category/name filters */
+        range_full(g, rec);
+    }
+    return 0;
+}
+
+static void range_error(void *range, fxt_reader_t *r, const fxt_diag_t *d) {
+    cut_range_t *g = range;
+    if (g->index == 0) {
+        merge_reader_follow(g->c, r, d->offset);
+        on_error(g->c, r, d);
+        return;
+    }
+    if (g->nerr == g->errcap) {
+        size_t ncap = g->errcap ? g->errcap * 2 : 16;
+        fxt_diag_t *ne = realloc(g->errs, ncap * sizeof *ne);
+        if (ne == NULL) {
+            g->oom = 1;
+            return;
+        }
+        g->errs = ne;
+        g->errcap = ncap;
+    }
+    item_t *it = range_item(g, IT_ERROR);
+    if (it != NULL) {
+        g->errs[g->nerr] = *d;
+        it->off = g->nerr++;
+    }
+}
+
+/* Replays a later range's items through the sequential cut, in file order. */
+static int range_replay(cut_t *c, cut_range_t *g) {
+    if (g->oom || c->mrd == NULL || c->mrd_oom) {
+        return CLI_EXIT_LIMIT;
+    }
+    pthread_mutex_lock(&c->mu);
+    if (c->base_known && !c->sel.have_base) {
+        c->sel.have_base = 1;
+        c->sel.base_ns = c->base_ns;
+    }
+    pthread_mutex_unlock(&c->mu);
+    static fxt_record_t rec, light; /* large: static, used by the one merging thread */
+    memset(&light, 0, sizeof light);
+    light.kind = FXT_KIND_EVENT;
+    for (size_t i = 0; i < g->n; i++) {
+        const item_t *it = &g->items[i];
+        if (it->kind == IT_FULL) {
+            fxt_in_buffer_t in = {it->u.full.bytes, (size_t)it->u.full.size, 0};
+            fxt_status st = fxt_reader_next(c->mrd, &in, &rec);
+            if (st == FXT_OK) {
+                rec.offset = it->off;
+                (void)on_record(c, c->mrd, &rec);
+            } else if (st < 0) {
+                /* decoded by the worker with the same state: not expected */
+                fxt_diag_t d = *fxt_reader_diag(c->mrd);
+                d.offset = it->off;
+                on_error(c, c->mrd, &d);
+            }
+        } else if (it->kind == IT_LIGHT) {
+            light.offset = it->off;
+            light.has_provider = it->has_provider;
+            light.provider = it->provider;
+            light.u.event.type = it->type;
+            light.u.event.ts = it->u.light.ts;
+            light.u.event.thread.pid = it->u.light.pid;
+            light.u.event.thread.tid = it->u.light.tid;
+            light.u.event.id = it->u.light.id;
+            on_event(c, it->u.light.tps, &light, it->pre);
+        } else if (it->kind == IT_ERROR) {
+            on_error(c, NULL, &g->errs[it->off]);
+        }
+    }
+    c->dropped += g->dropped;
+    c->dropped_ends += g->dropped_ends;
+    for (unsigned i = 0; i < g->nticks; i++) {
+        prov_t *p = prov_of(c, g->ticks[i].has, g->ticks[i].provider);
+        if (p && g->ticks[i].max > p->max_ticks) {
+            p->max_ticks = g->ticks[i].max;
+        }
+    }
+    return 0;
+}
+
+static int range_merge(void *ctx, void *range) {
+    cut_t *c = ctx;
+    cut_range_t *g = range;
+    int rc = g->index == 0 ? 0 : range_replay(c, g);
+    range_free(c, g);
+    return rc;
+}
+
+static const cli_par_ops_t cut_par_ops = {range_new, range_record, range_error, range_merge, range_free};
+
+/*
+ * -j 1 reads in chunks (cli_read_trace), as before -j existed: faster here than walking
+ * the mapped file (+40% user time measured on a 200 MB trace). The one difference from
+ * -j N's mapped ranges: a record larger than the chunked reader's reassembly limit
+ * (256 MiB, large records only) is skipped in chunks but decoded in place from a mapped
+ * buffer. So such a record, when wholly in an uncompressed regular file, is decoded here
+ * from a mapping of the file, with the chunked reader's state, as -j N does.
+ */
+static int seq_oversized(cut_t *c, fxt_reader_t *r, const fxt_diag_t *d) {
+    if (d->status != FXT_E_LIMIT || c->in == NULL || strcmp(c->in, "-") == 0) {
+        return 0;
+    }
+    uint64_t words = fxt_get_rec_type(d->header) == FXT_RECORD_LARGE ? fxt_get_large_size(d->header)
+                                                                     : fxt_get_rec_size(d->header);
+    int fd = open(c->in, O_RDONLY);
+    struct stat sb;
+    if (fd < 0) {
+        return 0;
+    }
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || (uint64_t)sb.st_size > SIZE_MAX ||
+        d->offset > (uint64_t)sb.st_size || words > ((uint64_t)sb.st_size - d->offset) / 8u) {
+        close(fd);
+        return 0;
+    }
+    void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) {
+        return 0;
+    }
+    const uint8_t *b = m;
+    int done = 0;
+    fxt_reader_t *t = NULL;
+    /* gzip and zstd input is read in chunks by any -j (cli_parallel.c maps only plain files) */
+    int compressed =
+        (b[0] == 0x1f && b[1] == 0x8b) || (b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd);
+    if (!compressed && fxt_reader_create(NULL, &t) == FXT_OK && fxt_reader_seed(t, r, d->offset) == FXT_OK) {
+        static fxt_record_t rec; /* large: static, the sequential cut's only */
+        fxt_in_buffer_t in = {b + d->offset, (size_t)(words * 8u), 0};
+        fxt_status st = fxt_reader_next(t, &in, &rec);
+        if (st == FXT_OK) {
+            (void)on_record(c, t, &rec);
+        } else {
+            on_error(c, t, fxt_reader_diag(t));
+        }
+        done = 1;
+    }
+    fxt_reader_destroy(t);
+    munmap(m, (size_t)sb.st_size);
+    return done;
+}
+
+static void seq_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
+    if (!seq_oversized(ctx, r, d)) {
+        on_error(ctx, r, d);
+    }
+}
+
 /* ---- command ------------------------------------------------------------------------ */
 
 typedef struct cut_config {
     const char *in, *out, *compress;
     cli_filter_t filter;
+    unsigned jobs;
 } cut_config_t;
 
 static const cli_opt_t cut_opts[] = {
@@ -666,6 +1212,7 @@ static const cli_opt_t cut_opts[] = {
     CLI_LIST(cut_config_t, filter.names, filter.nnames, "name", "PATTERN",
              "keep events whose name matches (glob; repeatable)"),
     CLI_OUTPUT_OPTS(cut_config_t, out, compress, "output (default: standard output); .gz/.zst compress"),
+    CLI_PAR_JOBS_OPT(cut_config_t, jobs),
 };
 
 static const cli_spec_t cut_spec = {
@@ -777,7 +1324,27 @@ static int cut_run(const cut_config_t *cfg) {
     }
     cli_map_init(&c.provs, sizeof(prov_t));
     cli_map_init(&c.stacks, sizeof(tstack_t));
-    int rc = cli_read_trace("cut", cfg->in, NULL, on_record, on_error, &c, NULL);
+    c.filter = &cfg->filter;
+    c.need_base = (cfg->filter.has_from || cfg->filter.has_to) && !cfg->filter.absolute;
+    pthread_mutex_init(&c.mu, NULL);
+    unsigned jobs = cfg->jobs ? cfg->jobs : cli_par_default_jobs();
+    if (!cfg->filter.has_from && !cfg->filter.has_to && cfg->filter.ncats == 0 && cfg->filter.nnames == 0) {
+        /* Nothing is cut away: every record is decoded again and re-encoded in the merge, so
+         * ranges would only add work (measured: 1.6x the CPU time of one sequential read). */
+        jobs = 1;
+    }
+    if (jobs > 1 && fxt_reader_create(NULL, &c.mrd) != FXT_OK) {
+        c.mrd = NULL; /* range merges then fail: out of memory */
+    }
+    c.in = cfg->in;
+    int rc = jobs > 1
+                 ? cli_read_parallel_max("cut", cfg->in, NULL, jobs, 0, CUT_MAX_RANGE, &cut_par_ops, &c, NULL)
+                 : cli_read_trace("cut", cfg->in, NULL, on_record, seq_error, &c, NULL);
+    fxt_reader_destroy(c.mrd);
+    pthread_mutex_destroy(&c.mu);
+    while (c.npool) {
+        free(c.pool[--c.npool]);
+    }
     /* Closed even after a read error: the output stays a balanced, valid trace. */
     cut_close_durations(&c);
     cut_close_chains(&c);
@@ -816,7 +1383,10 @@ const cli_command_t cli_cmd_cut = {
     "provider, initialization, kernel object and userspace object record the kept\n"
     "events need is emitted again (in their provider). Duration begin/end pairs\n"
     "that straddle the window are balanced: an end whose begin was dropped is\n"
-    "dropped, a kept begin is closed at the window's end. Streaming.\n",
+    "dropped, a kept begin is closed at the window's end. Streaming; with -j N and\n"
+    "a window or filter, ranges of a regular file are decoded and selected in\n"
+    "parallel and merged in order: the output is the same for any N\n"
+    "(docs/archive.md).\n",
     &cut_spec,
     "The category and name filters select events and the begins of pairs and\n"
     "async/flow chains; the ends and continuations of kept ones follow them when in\n"
