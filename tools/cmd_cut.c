@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -732,7 +731,7 @@ typedef struct item {
     uint64_t off; /* IT_FULL: the record's offset; IT_ERROR: index into errs */
     union {
         struct {
-            const uint8_t *bytes;
+            uint64_t at; /* the record's bytes: the range's arena from here (the read buffer is reused) */
             uint64_t size;
         } full;
         struct {
@@ -774,6 +773,8 @@ typedef struct cut_range {
     unsigned nticks;
     cli_map_t stacks; /* (has_provider, provider, pid, tid) -> lstack_t */
     cli_select_t sel; /* the worker's own: matching writes its scratch buffer */
+    uint8_t *arena;   /* copies of the IT_FULL records, until the merge */
+    size_t alen, acap;
 } cut_range_t;
 
 static void *range_new(void *ctx, size_t index) {
@@ -809,6 +810,7 @@ static void range_free(void *ctx, void *range) {
     pthread_mutex_unlock(&c->mu);
     free(g->items);
     free(g->errs);
+    free(g->arena);
     free(g);
 }
 
@@ -830,37 +832,69 @@ static item_t *range_item(cut_range_t *g, uint8_t kind) {
 }
 
 static void range_full(cut_range_t *g, const fxt_record_t *rec) {
+    if (g->alen + rec->size > g->acap) {
+        size_t ncap = g->acap ? g->acap : 65536;
+        while (ncap < g->alen + rec->size) {
+            ncap *= 2;
+        }
+        uint8_t *na = realloc(g->arena, ncap);
+        if (na == NULL) {
+            g->oom = 1;
+            return;
+        }
+        g->arena = na;
+        g->acap = ncap;
+    }
     item_t *it = range_item(g, IT_FULL);
     if (it != NULL) {
+        memcpy(g->arena + g->alen, rec->bytes, (size_t)rec->size);
         it->off = rec->offset;
-        it->u.full.bytes = rec->bytes;
+        it->u.full.at = g->alen;
         it->u.full.size = rec->size;
+        g->alen += (size_t)rec->size;
     }
 }
 
-/* Whether a timed record is among the records before `end` of the mapped input `data`
- * (decoded from its start as the sequential read does); *ns gets the first one's time. */
-static int first_timed_ns(const uint8_t *data, uint64_t end, uint64_t *ns) {
+/* Whether a timed record is among the records before `end` of the input file `path` (decoded
+ * from its start in chunks, as the sequential read does); *ns gets the first one's time. */
+static int first_timed_ns(const char *path, uint64_t end, uint64_t *ns) {
     fxt_reader_t *r;
-    if (fxt_reader_create(NULL, &r) != FXT_OK) {
-        return 0; /* not reached in practice: the merge then fails on memory too */
-    }
-    fxt_in_buffer_t in = {data, (size_t)end, 0};
-    fxt_record_t rec;
-    uint64_t ts;
-    int found = 0;
-    for (;;) {
-        fxt_status st = fxt_reader_next(r, &in, &rec);
-        if (st == FXT_OK && record_ts(&rec, &ts)) {
-            *ns = cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r));
-            found = 1;
-            break;
+    FILE *f = fopen(path, "rb");
+    uint8_t *buf = malloc(1u << 16);
+    if (f == NULL || buf == NULL || fxt_reader_create(NULL, &r) != FXT_OK) {
+        if (f != NULL) {
+            fclose(f);
         }
-        if (st == FXT_NEED_INPUT || st == FXT_END || st == FXT_E_NOMEM) {
-            break;
+        free(buf);
+        return 0; /* not reached in practice: the range's own read would fail too */
+    }
+    fxt_record_t rec;
+    uint64_t ts, pos = 0;
+    int found = 0, done = 0;
+    size_t n;
+    while (!done && pos < end &&
+           (n = fread(buf, 1, end - pos < (1u << 16) ? (size_t)(end - pos) : (1u << 16), f)) > 0) {
+        fxt_in_buffer_t in = {buf, n, 0};
+        pos += n;
+        for (;;) {
+            fxt_status st = fxt_reader_next(r, &in, &rec);
+            if (st == FXT_OK && record_ts(&rec, &ts)) {
+                *ns = cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r));
+                found = done = 1;
+                break;
+            }
+            if (st == FXT_NEED_INPUT) {
+                break;
+            }
+            if (st == FXT_END || st == FXT_E_NOMEM) {
+                done = 1;
+                break;
+            }
         }
     }
     fxt_reader_destroy(r);
+    fclose(f);
+    free(buf);
     return found;
 }
 
@@ -877,9 +911,9 @@ static int range_time(cut_range_t *g, const fxt_record_t *rec, uint64_t ns) {
         uint64_t base = c->base_ns;
         pthread_mutex_unlock(&c->mu);
         if (!known) {
-            /* ranges after the first are mapped: the input starts rec->offset bytes before the record */
+            /* ranges after the first come from a plain file: read it again up to the record */
             base = ns;
-            if (first_timed_ns(rec->bytes - rec->offset, rec->offset, &base)) {
+            if (first_timed_ns(c->in, rec->offset, &base)) {
                 pthread_mutex_lock(&c->mu);
                 c->base_known = 1; /* every finder finds the same record */
                 c->base_ns = base;
@@ -1089,7 +1123,7 @@ static int range_replay(cut_t *c, cut_range_t *g) {
     for (size_t i = 0; i < g->n; i++) {
         const item_t *it = &g->items[i];
         if (it->kind == IT_FULL) {
-            fxt_in_buffer_t in = {it->u.full.bytes, (size_t)it->u.full.size, 0};
+            fxt_in_buffer_t in = {g->arena + it->u.full.at, (size_t)it->u.full.size, 0};
             fxt_status st = fxt_reader_next(c->mrd, &in, &rec);
             if (st == FXT_OK) {
                 rec.offset = it->off;
@@ -1134,63 +1168,6 @@ static int range_merge(void *ctx, void *range) {
 }
 
 static const cli_par_ops_t cut_par_ops = {range_new, range_record, range_error, range_merge, range_free};
-
-/*
- * -j 1 reads in chunks (cli_read_trace), as before -j existed: faster here than walking
- * the mapped file (+40% user time measured on a 200 MB trace). The one difference from
- * -j N's mapped ranges: a record larger than the chunked reader's reassembly limit
- * (256 MiB, large records only) is skipped in chunks but decoded in place from a mapped
- * buffer. So such a record, when wholly in an uncompressed regular file, is decoded here
- * from a mapping of the file, with the chunked reader's state, as -j N does.
- */
-static int seq_oversized(cut_t *c, fxt_reader_t *r, const fxt_diag_t *d) {
-    if (d->status != FXT_E_LIMIT || c->in == NULL || strcmp(c->in, "-") == 0) {
-        return 0;
-    }
-    uint64_t words = fxt_get_rec_type(d->header) == FXT_RECORD_LARGE ? fxt_get_large_size(d->header)
-                                                                     : fxt_get_rec_size(d->header);
-    int fd = open(c->in, O_RDONLY);
-    struct stat sb;
-    if (fd < 0) {
-        return 0;
-    }
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || (uint64_t)sb.st_size > SIZE_MAX ||
-        d->offset > (uint64_t)sb.st_size || words > ((uint64_t)sb.st_size - d->offset) / 8u) {
-        close(fd);
-        return 0;
-    }
-    void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (m == MAP_FAILED) {
-        return 0;
-    }
-    const uint8_t *b = m;
-    int done = 0;
-    fxt_reader_t *t = NULL;
-    /* gzip and zstd input is read in chunks by any -j (cli_parallel.c maps only plain files) */
-    int compressed =
-        (b[0] == 0x1f && b[1] == 0x8b) || (b[0] == 0x28 && b[1] == 0xb5 && b[2] == 0x2f && b[3] == 0xfd);
-    if (!compressed && fxt_reader_create(NULL, &t) == FXT_OK && fxt_reader_seed(t, r, d->offset) == FXT_OK) {
-        static fxt_record_t rec; /* large: static, the sequential cut's only */
-        fxt_in_buffer_t in = {b + d->offset, (size_t)(words * 8u), 0};
-        fxt_status st = fxt_reader_next(t, &in, &rec);
-        if (st == FXT_OK) {
-            (void)on_record(c, t, &rec);
-        } else {
-            on_error(c, t, fxt_reader_diag(t));
-        }
-        done = 1;
-    }
-    fxt_reader_destroy(t);
-    munmap(m, (size_t)sb.st_size);
-    return done;
-}
-
-static void seq_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
-    if (!seq_oversized(ctx, r, d)) {
-        on_error(ctx, r, d);
-    }
-}
 
 /* ---- command ------------------------------------------------------------------------ */
 
@@ -1339,7 +1316,7 @@ static int cut_run(const cut_config_t *cfg) {
     c.in = cfg->in;
     int rc = jobs > 1
                  ? cli_read_parallel_max("cut", cfg->in, NULL, jobs, 0, CUT_MAX_RANGE, &cut_par_ops, &c, NULL)
-                 : cli_read_trace("cut", cfg->in, NULL, on_record, seq_error, &c, NULL);
+                 : cli_read_trace("cut", cfg->in, NULL, on_record, on_error, &c, NULL);
     fxt_reader_destroy(c.mrd);
     pthread_mutex_destroy(&c.mu);
     while (c.npool) {

@@ -1112,7 +1112,7 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
  */
 
 /* At most this many input bytes per range: ranges hold their output until their merge. */
-#define JSON_MAX_RANGE (UINT64_C(4) << 20)
+#define JSON_MAX_RANGE (UINT64_C(512) << 10)
 
 /* The reader's reassembly limit, the same in every read: records up to it are decoded alike
  * whether in one mapped buffer or reassembled from chunks, and a claimed size above it is
@@ -1719,7 +1719,7 @@ const cli_command_t cli_cmd_json = {
     "process and thread names from kernel object records become 'M' metadata\n"
     "events; scheduling records become systrace text. See docs/json.md.\n"
     "\n"
-    "env FXT_RANGE_BYTES: smallest range converted on its own (default 4 MiB; for\n"
+    "env FXT_RANGE_BYTES: smallest range converted on its own (default 512 KiB; for\n"
     "tests).\n"
     "\n"
     "exit status: 0 ok, 1 the trace had damaged records (the JSON is still\n"
