@@ -4,10 +4,10 @@
  *
  * Writes a synthetic trace (fxt synth) to a temporary file, then times, best
  * of 3: the reader alone over the mapped file (the floor a tool cannot beat
- * on one core), `fxt stats` and `fxt dump --json` with -j 1 and -j 2, and
- * `fxt json` and `fxt check` (one core), all run in-process (output to /dev/null).
- * Prints MB/s, each tool's ratio to the reader and the -j 2 / -j 1 scaling. On a loaded machine the scaling
- * says more with `nproc` idle cores.
+ * on one core), and every tool that reads a trace (stats, json, check, cut,
+ * dump --json) with -j 1 and -j 2, all run in-process (output to /dev/null).
+ * Prints MB/s, each tool's -j 1 ratio to the reader and the -j 2 / -j 1
+ * scaling. The scaling says more with `nproc` idle cores.
  *
  * Usage: bench_tools [MB] [FILE] (default 200 MB; FILE: use an existing trace)
  */
@@ -56,8 +56,40 @@ static double reader_pass(const uint8_t *data, size_t size) {
     return t;
 }
 
-/* One in-process run of the fxt command with stdout on /dev/null. */
-static double tool_pass(char **argv, int argc) {
+/* The trace's time span in ms (first to last event), for cut's window. */
+static double span_ms(const uint8_t *data, size_t size) {
+    fxt_reader_t *r;
+    if (fxt_reader_create(NULL, &r) != FXT_OK) {
+        exit(1);
+    }
+    fxt_in_buffer_t in = {data, size, 0};
+    fxt_record_t rec;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (;;) {
+        fxt_status st = fxt_reader_next(r, &in, &rec);
+        if (st == FXT_OK && rec.kind == FXT_KIND_EVENT) {
+            lo = rec.u.event.ts < lo ? rec.u.event.ts : lo;
+            hi = rec.u.event.ts > hi ? rec.u.event.ts : hi;
+        } else if (st == FXT_NEED_INPUT || st == FXT_END) {
+            break;
+        }
+    }
+    double tps = (double)fxt_reader_ticks_per_second(r);
+    fxt_reader_destroy(r);
+    return hi > lo ? (double)(hi - lo) / tps * 1e3 : 0;
+}
+
+/* One in-process run of `fxt ARGS... -j JOBS` with stdout on /dev/null. */
+static double tool_pass(char **args, int jobs) {
+    char *argv[16] = {"fxt"}, jv[8];
+    int argc = 1;
+    for (; args[argc - 1] != NULL; argc++) {
+        argv[argc] = args[argc - 1];
+    }
+    snprintf(jv, sizeof jv, "%d", jobs);
+    argv[argc++] = "-j";
+    argv[argc++] = jv;
+    argv[argc] = NULL;
     fflush(stdout);
     int saved = dup(1);
     int null = open("/dev/null", O_WRONLY);
@@ -103,41 +135,47 @@ int main(int argc, char **argv) {
         perror("mmap");
         return 1;
     }
-    /* stats and dump at -j 1 and -j 2; json and check are single-threaded. Output to /dev/null. */
+    /* Every tool at -j 1 and -j 2 (pairs), output to /dev/null. cut twice: a 1 % window of the
+     * trace's span (mostly selection) and the whole trace (mostly re-encoding). */
+    char narrow_to[32];
+    snprintf(narrow_to, sizeof narrow_to, "%.0fms", 0.01 * span_ms(data, size) + 1000);
     struct {
         const char *label;
-        char *argv[8];
-        int argc;
+        char *argv[12];
         double best;
     } tools[] = {
-        {"fxt stats -j 1:", {"fxt", "stats", "-j", "1", path, NULL}, 5, 1e30},
-        {"fxt stats -j 2:", {"fxt", "stats", "-j", "2", path, NULL}, 5, 1e30},
-        {"fxt json:", {"fxt", "json", path, NULL}, 3, 1e30},
-        {"fxt check:", {"fxt", "check", path, NULL}, 3, 1e30},
-        {"fxt dump --json -j 1:", {"fxt", "dump", "--json", "-j", "1", path, NULL}, 6, 1e30},
-        {"fxt dump --json -j 2:", {"fxt", "dump", "--json", "-j", "2", path, NULL}, 6, 1e30},
+        {"fxt stats", {"stats", path}, 1e30},
+        {"fxt json", {"json", path}, 1e30},
+        {"fxt check", {"check", path}, 1e30},
+        {"fxt cut (1 % window)",
+         {"cut", "--from", "1000ms", "--to", narrow_to, path, "-o", "/dev/null"},
+         1e30},
+        {"fxt cut (all)", {"cut", path, "-o", "/dev/null"}, 1e30},
+        {"fxt dump --json", {"dump", "--json", path}, 1e30},
     };
     size_t ntools = sizeof tools / sizeof tools[0];
-    double best_r = 1e30;
+    double best_r = 1e30, best_j[sizeof tools / sizeof tools[0]][2];
+    for (size_t i = 0; i < ntools; i++) {
+        best_j[i][0] = best_j[i][1] = 1e30;
+    }
     /* Interleaved, so a load change on a shared machine hits every measurement alike. */
     for (int rep = 0; rep < 3; rep++) {
         double t = reader_pass(data, size);
         best_r = t < best_r ? t : best_r;
         for (size_t i = 0; i < ntools; i++) {
-            t = tool_pass(tools[i].argv, tools[i].argc);
-            tools[i].best = t < tools[i].best ? t : tools[i].best;
+            for (int j = 0; j < 2; j++) {
+                t = tool_pass(tools[i].argv, j + 1);
+                best_j[i][j] = t < best_j[i][j] ? t : best_j[i][j];
+            }
         }
     }
     double mbs = (double)size / 1e6;
     printf("trace: %.1f MB (%s), %ld online cores\n", mbs, path, sysconf(_SC_NPROCESSORS_ONLN));
-    printf("%-24s %7.0f MB/s\n", "reader (floor, 1 core):", mbs / best_r);
+    printf("%-22s %7.0f MB/s\n", "reader (floor, 1 core)", mbs / best_r);
+    printf("%-22s %12s %12s %10s %8s\n", "tool", "-j 1 MB/s", "-j 2 MB/s", "j1/reader", "scaling");
     for (size_t i = 0; i < ntools; i++) {
-        printf("%-24s %7.0f MB/s  ratio %.2f of the reader", tools[i].label, mbs / tools[i].best,
-               best_r / tools[i].best);
-        if (i == 1 || i == 5) {
-            printf(", scaling %.2fx of -j 1", tools[i - 1].best / tools[i].best);
-        }
-        printf("\n");
+        printf("%-22s %12.0f %12.0f %10.2f %7.2fx\n", tools[i].label, mbs / best_j[i][0], mbs / best_j[i][1],
+               best_r / best_j[i][0], best_j[i][0] / best_j[i][1]);
     }
     munmap((void *)(uintptr_t)data, size);
     if (argc <= 2) {
