@@ -25,9 +25,9 @@
 #define RANGES_PER_JOB 8
 /* A range is read in chunks of this size into its thread's buffer (reused, so its pages stay
  * mapped: on VMs a freshly touched page costs more than copying it from the page cache). */
-#define CHUNK (UINT64_C(1) << 20)
+#define CHUNK (UINT64_C(256) << 10)
 /* The pre-scan's window on the file. */
-#define WINDOW (UINT64_C(1) << 20)
+#define WINDOW (UINT64_C(256) << 10)
 /* The state log is kept in blocks of this size; a state record (at most 4095 words) fits. */
 #define LOGBLK (UINT64_C(1) << 20)
 /* read_ranges' internal answer: the file ended before the size it had when opened. */

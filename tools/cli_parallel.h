@@ -15,14 +15,14 @@
  * (e.g. a limit depends on where ranges start) returns CLI_PAR_RERUN and the
  * command reads again with jobs = 1.
  *
- * Regular uncompressed files are read with pread, each range in 1 MiB chunks
+ * Regular uncompressed files are read with pread, each range in 256 KiB chunks
  * into its thread's buffer (also with jobs = 1, so every -j decodes the same
  * way): not mapped, because first touches of mapped pages cost ~3x a copy on
  * VMs, and a mapped file truncated meanwhile would raise SIGBUS. Stdin and
  * compressed input are read sequentially in chunks (cli_read_trace).
  * Memory: at most jobs + 2 ranges are in flight (published, not merged),
  * each holding the command's per-range state; per thread one reader and a
- * 1 MiB buffer; and the state log: a copy of the input's state-changing
+ * 256 KiB buffer; and the state log: a copy of the input's state-changing
  * records (strings, threads, providers, objects).
  */
 #ifndef FXT_CLI_PARALLEL_H

@@ -708,7 +708,7 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
  * what the merge has to replay through the sequential code above:
  *  - IT_FULL: a record that may be written or changes decoding state (metadata,
  *    strings, threads, objects, selected events, ends and continuations in the
- *    window): its raw bytes (in the mapped input), decoded again in the merge by
+ *    window): its raw bytes (copied into the range), decoded again in the merge by
  *    the merge reader (range 0's state, then every state record merged since);
  *  - IT_LIGHT: an event that cannot be written itself but moves the pairing state (a
  *    begin not selected, an end or continuation outside the window): its ids and
@@ -744,7 +744,7 @@ typedef struct item {
 #define TICKS_FOLD 8
 
 /* Range bytes at most: a range's items (<= 56 bytes per record of >= 8 bytes) are held until
- * its merge, and at most 2 x jobs + 2 ranges are in flight (docs/archive.md states the bound). */
+ * its merge, and at most jobs + 2 ranges are in flight (docs/archive.md states the bound). */
 #define CUT_MAX_RANGE (UINT64_C(2) << 20)
 
 /* Nesting of a thread's pairs begun in the range; frames deeper than this are replayed. */

@@ -1114,15 +1114,14 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
 /* At most this many input bytes per range: ranges hold their output until their merge. */
 #define JSON_MAX_RANGE (UINT64_C(512) << 10)
 
-/* The reader's reassembly limit, the same in every read: records up to it are decoded alike
- * whether in one mapped buffer or reassembled from chunks, and a claimed size above it is
- * skipped alike, so a file no larger than it converts the same read either way. */
+/* The reader's reassembly limit, the same in every read (ranges and the sequential read are
+ * both read in chunks): a claimed size above it is skipped alike by every -j. */
 #define JSON_MAX_RECORD (UINT64_C(256) << 20)
 static const fxt_reader_options_t json_reader_opts = {sizeof(fxt_reader_options_t), 0, JSON_MAX_RECORD};
 
 /* Ranges after the first, with their grown buffers, kept for the next ones: fresh multi-MB
  * buffers cost more in page faults and copies while growing than formatting does. At most
- * 2 x jobs + 2 ranges are in use at once, so a few are kept. */
+ * jobs + 2 ranges are in use at once, so a few are kept. */
 #define JSON_POOL 16
 
 typedef struct jpool {
@@ -1571,9 +1570,8 @@ static int json_read(jctx_t *j, const json_config_t *cfg, uint64_t *bytes) {
     /* Only a regular file is read in ranges (stdin sequentially); anything else is reported
      * once, by the read. */
     int file = cfg->in != NULL && strcmp(cfg->in, "-") != 0 && stat(cfg->in, &sb) == 0 && S_ISREG(sb.st_mode);
-    if (jobs == 1 && (!file || (uint64_t)sb.st_size <= JSON_MAX_RECORD)) {
-        /* One thread: read in chunks as before -j existed (a mapped file costs up to 20% more
-         * CPU where page-table walks are slow, as in VMs); the same output (JSON_MAX_RECORD). */
+    if (jobs == 1) {
+        /* One thread: the sequential read, with no range machinery; the same output. */
         return cli_read_trace("json", cfg->in, &json_reader_opts, on_record, on_error, j, bytes);
     }
     jpool_t pool;
