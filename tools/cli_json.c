@@ -445,7 +445,13 @@ static inline uint64_t needs_escape8(uint64_t w) {
 }
 
 void cli_jb_str(cli_jbuf_t *b, const char *s, size_t len) {
-    /* Eight bytes at a time: strings are most of the output and nearly always plain. */
+    /* Checked and copied eight bytes at a time straight into the output (no memcpy calls):
+     * strings are most of the output and nearly always plain. Room for 8 bytes past the
+     * string lets the word stores overrun; b->n moves only once the string is known plain. */
+    if (len + 10 > CLI_JB_CAP || !cli_jb_room(b, len + 10)) {
+        goto slow;
+    }
+    char *o = b->p + b->n + 1;
     uint64_t high = 0;
     size_t i = 0;
     for (; i + 8 <= len; i += 8) {
@@ -455,26 +461,24 @@ void cli_jb_str(cli_jbuf_t *b, const char *s, size_t len) {
             goto slow;
         }
         high |= w & HIGHS;
+        memcpy(o + i, &w, 8);
     }
-    if (i < len) {
-        uint64_t w = ONES * 'a'; /* the tail, padded with plain bytes */
-        memcpy(&w, s + i, len - i);
-        if (needs_escape8(w)) {
+    for (; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == '"' || c == '\\' || c == 0x7f) {
             goto slow;
         }
-        high |= w & HIGHS;
+        high |= c & 0x80u;
+        o[i] = (char)c;
     }
     /* Bytes >= 0x80 are validated once for the whole string, only when present. */
     if (high && !cli_utf8_valid(s, len)) {
         goto slow;
     }
-    if (len + 2 <= CLI_JB_CAP && cli_jb_room(b, len + 2)) {
-        b->p[b->n++] = '"';
-        memcpy(b->p + b->n, s, len);
-        b->n += len;
-        b->p[b->n++] = '"';
-        return;
-    }
+    o[-1] = '"';
+    o[len] = '"';
+    b->n += len + 2;
+    return;
 slow:
     cli_json_str_to(cli_jb_put, b, s, len);
 }

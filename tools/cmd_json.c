@@ -144,8 +144,15 @@ static void jb_u128(cli_jbuf_t *b, u128 v) {
 
 /* Nanoseconds as decimal microseconds with only the needed fraction digits: 1234.5, 7, 0.001. */
 static void jb_us(cli_jbuf_t *b, u128 ns) {
-    jb_u128(b, ns / 1000u);
-    unsigned frac = (unsigned)(ns % 1000u);
+    unsigned frac;
+    if (ns <= UINT64_MAX) {
+        /* 64-bit division by a constant is a multiply; 128-bit is a libgcc call */
+        cli_jb_u64(b, (uint64_t)ns / 1000u);
+        frac = (unsigned)((uint64_t)ns % 1000u);
+    } else {
+        jb_u128(b, ns / 1000u);
+        frac = (unsigned)(ns % 1000u);
+    }
     if (frac) {
         char t[4] = {'.', (char)('0' + frac / 100u), (char)('0' + frac / 10u % 10u),
                      (char)('0' + frac % 10u)};
