@@ -11,6 +11,28 @@ typedef cli_map_head_t entry_head_t;
 
 static size_t stride(const cli_map_t *m) { return cli_map_stride(m); }
 
+int cli_grow(void *arr, size_t *cap, size_t need, size_t elem, size_t first) {
+    if (need <= *cap) {
+        return 0;
+    }
+    size_t ncap = *cap ? *cap : first;
+    while (ncap < need) {
+        if (ncap > SIZE_MAX / 2 / elem) {
+            return -1;
+        }
+        ncap *= 2;
+    }
+    /* arr points at a T *: read and written as bytes, so any object pointer type will do */
+    void *old, *np;
+    memcpy(&old, arr, sizeof old);
+    if ((np = realloc(old, ncap * elem)) == NULL) {
+        return -1;
+    }
+    memcpy(arr, &np, sizeof np);
+    *cap = ncap;
+    return 0;
+}
+
 uint64_t cli_hash_bytes(const void *key, size_t n) {
     const uint8_t *p = key;
     uint64_t h = 0xcbf29ce484222325ull ^ n;

@@ -23,6 +23,10 @@ typedef struct cli_map {
 /* The map's hash of key[0..n) (never 0), for callers that keep hashes of their own. */
 uint64_t cli_hash_bytes(const void *key, size_t n);
 
+/* A growing array: makes *arr (of *cap elements of `elem` bytes) hold at least `need`, doubling
+ * from `first`; 0, or -1 when out of memory (the array is then unchanged). */
+int cli_grow(void *arr, size_t *cap, size_t need, size_t elem, size_t first);
+
 void cli_map_init(cli_map_t *m, size_t vsize);
 void cli_map_free(cli_map_t *m);
 /* The value for key, created (zeroed) if absent and `create`; NULL if absent or out of memory. */

@@ -293,15 +293,9 @@ CHECK_PRINTF static void report(cctx_t *c, int rule, uint64_t offset, const char
 /* Makes room for one more item; NULL (and the range fails) when out of memory. Amortized: the
  * arrays double, and range states are reused (pool), so a record rarely allocates. */
 static item_t *item_add(crange_t *g) {
-    if (g->n == g->cap) {
-        size_t ncap = g->cap ? g->cap * 2 : 4096;
-        item_t *ni = realloc(g->items, ncap * sizeof *ni);
-        if (ni == NULL) {
-            g->oom = 1;
-            return NULL;
-        }
-        g->items = ni;
-        g->cap = ncap;
+    if (g->n == g->cap && cli_grow(&g->items, &g->cap, g->n + 1, sizeof *g->items, 4096) != 0) {
+        g->oom = 1;
+        return NULL;
     }
     return &g->items[g->n++];
 }

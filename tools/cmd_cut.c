@@ -816,15 +816,9 @@ static void range_free(void *ctx, void *range) {
 
 /* The next item slot (amortized growth, not per record); NULL when out of memory. */
 static item_t *range_item(cut_range_t *g, uint8_t kind) {
-    if (g->n == g->cap) {
-        size_t ncap = g->cap ? g->cap * 2 : 4096;
-        item_t *ni = realloc(g->items, ncap * sizeof *ni);
-        if (ni == NULL) {
-            g->oom = 1;
-            return NULL;
-        }
-        g->items = ni;
-        g->cap = ncap;
+    if (g->n == g->cap && cli_grow(&g->items, &g->cap, g->n + 1, sizeof *g->items, 4096) != 0) {
+        g->oom = 1;
+        return NULL;
     }
     item_t *it = &g->items[g->n++];
     it->kind = kind;
@@ -832,18 +826,9 @@ static item_t *range_item(cut_range_t *g, uint8_t kind) {
 }
 
 static void range_full(cut_range_t *g, const fxt_record_t *rec) {
-    if (g->alen + rec->size > g->acap) {
-        size_t ncap = g->acap ? g->acap : 65536;
-        while (ncap < g->alen + rec->size) {
-            ncap *= 2;
-        }
-        uint8_t *na = realloc(g->arena, ncap);
-        if (na == NULL) {
-            g->oom = 1;
-            return;
-        }
-        g->arena = na;
-        g->acap = ncap;
+    if (cli_grow(&g->arena, &g->acap, g->alen + (size_t)rec->size, 1, 65536) != 0) {
+        g->oom = 1;
+        return;
     }
     item_t *it = range_item(g, IT_FULL);
     if (it != NULL) {
