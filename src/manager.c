@@ -491,7 +491,10 @@ fxt_status fxt_manager_create(const fxt_manager_config_t *cfg, fxt_manager_t **o
         snprintf(m->path, sizeof m->path, "%s", c.socket_path);
     } else {
         const char *base = getenv("XDG_RUNTIME_DIR");
-        if (base == NULL || base[0] == '\0' || access(base, W_OK) != 0) {
+        /* The socket path must fit sockaddr_un's sun_path: a base too deep for
+         * "/fxt-record-PID-XXXXXX/manager.sock" is passed over for /tmp. */
+        if (base == NULL || base[0] == '\0' || access(base, W_OK) != 0 ||
+            strlen(base) + 48 > sizeof a.sun_path) {
             base = "/tmp";
         }
         sweep_stale_dirs(base);

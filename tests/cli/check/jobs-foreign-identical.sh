@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
 # needs: shared
+# labels: slow
+# (slow: the sanitizer phases run the lighter -j comparisons of this area)
 # The foreign sample traces (other writers, damaged ones too) report the same with -j 3 and
 # small ranges as with -j 1.
 n=0

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
 # needs: python3
+# labels: slow
+# (slow: the sanitizer phases run the lighter -j comparisons of this area)
 # -j 3 with every record its own range (FXT_RANGE_BYTES=8) reports like -j 1 on the rule traces
 # whose verdicts depend on earlier records: per-thread order and nesting, async/flow chains
 # matched in time order (also past the reorder window), losses, the first record, the end.

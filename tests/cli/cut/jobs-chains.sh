@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: MIT
+# labels: slow
+# (slow: the sanitizer phases run the lighter -j comparisons of this area)
 # -j 3 is -j 1 byte for byte (jobs_same) on the area's traces (in.fxt: window edges, chains,
 # two tick rates; chains.fxt: 6000 overlapping async events with reused ids; big.fxt) and on a
 # libfxt engine trace whose chains end on other threads before they begin in the file.

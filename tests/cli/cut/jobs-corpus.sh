@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: MIT
+# labels: slow
+# (slow: the sanitizer phases run the lighter -j comparisons of this area)
 # -j 3 is -j 1 byte for byte (jobs_same) on the reader corpus's damaged traces: every record
 # type with bits flipped, cut short, and big-endian.
 c=$SRC/fuzz/corpus/reader

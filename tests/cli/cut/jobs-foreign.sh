@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
 # needs: shared
+# labels: slow
+# (slow: the sanitizer phases run the lighter -j comparisons of this area)
 # -j 3 is -j 1 byte for byte (jobs_same) on every foreign sample trace (--from 0ns: all kept,
 # read in parallel); windowed and filtered too on those with duration pairs.
 for f in "$SHARED"/samples/foreign/*.fxt; do

@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: MIT
+# labels: slow
+# (slow: the sanitizer phases run the lighter -j comparisons of this area)
 # -j 3 writes the same trace, stderr and exit status as -j 1 (jobs_same: ranges forced small)
 # on synth traces (two providers; --all-records; big-endian) with every option that changes
 # the output: windows (relative, absolute, open-ended), category and name filters. (Without

@@ -2,8 +2,10 @@
 # fxt record killed with SIGKILL cannot remove its socket directory (nor, with --sched, its
 # tracefs instance, whose kernel buffers stay allocated): the next fxt record removes those
 # of dead runs, and leaves a live run's and unexpected ones alone.
-export XDG_RUNTIME_DIR="$T/run"
-mkdir -m 700 "$XDG_RUNTIME_DIR"
+# a short private base: the socket path must fit sun_path (a deep $T would be passed over)
+XDG_RUNTIME_DIR=$(mktemp -d /tmp/fxt-test-run.XXXXXX)
+export XDG_RUNTIME_DIR
+trap 'rm -rf "$XDG_RUNTIME_DIR"' EXIT
 mkdir -m 700 "$XDG_RUNTIME_DIR/fxt-record-999999999-keep" # a pid that cannot exist...
 touch "$XDG_RUNTIME_DIR/fxt-record-999999999-keep/other" # ...but a file fxt did not make
 sched=--sched
