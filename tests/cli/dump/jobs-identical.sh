@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
 # needs: python3
+# labels: slow
+# (slow: under the sanitizers jobs-threads is the -j comparison of this area)
 # -j 3 gives the same stdout, stderr and exit status as -j 1 byte for byte, with ranges forced
 # small (FXT_RANGE_BYTES: 8 = every record its own range; 4096): synth traces, --all-records,
 # damaged traces (errors at the same offsets), a size-0 record mid-trace, an oversized record

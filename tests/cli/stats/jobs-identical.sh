@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
 # needs: python3
+# labels: slow
+# (slow: under the sanitizers jobs-threads is the -j comparison of this area)
 # -j N gives the same output as -j 1 byte for byte, with ranges forced small (FXT_RANGE_BYTES):
 # every record its own range in known.fxt (durations open across ranges), ~40 ranges of s.fxt.
 for f in known.fxt s.fxt; do
