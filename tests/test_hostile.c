@@ -86,7 +86,7 @@ static uint64_t rnd(uint64_t bound) {
 }
 
 /* Mutants of a synth trace: bit flips, random header-sized spans, cuts, splices. */
-static void mutants(const char *synth_opt, uint64_t seed) {
+static void mutants(const char *synth_opt, uint64_t seed, int nmut) {
     char base[4096];
     snprintf(base, sizeof base, "%s/base.fxt", scratch);
     char *argv[] = {"fxt", "synth",         "--seed", "11", "--events",        "300", "--providers",
@@ -103,7 +103,7 @@ static void mutants(const char *synth_opt, uint64_t seed) {
     CHECK_EQ_I64(feed("synth base", orig, len), 0); /* the unmutated trace is valid */
     uint8_t *b = malloc(2 * len);
     rng_state = seed;
-    enum { N = 50 };
+    const int N = nmut;
     int damaged = 0;
     for (int k = 0; k < N; k++) {
         size_t n = len;
@@ -153,8 +153,17 @@ static void mutants(const char *synth_opt, uint64_t seed) {
     free(orig);
 }
 
-static void test_mutants_le(void) { mutants(NULL, 20261122); }
-static void test_mutants_be(void) { mutants("--big-endian", 20261123); }
+static void test_mutants_le(void) { mutants(NULL, 20261122, 50); }
+static void test_mutants_be(void) { mutants("--big-endian", 20261123, 50); }
+
+/* The same kind of hostile bytes through the parallel reads (-j is one thread per core):
+ * ranges of 256 bytes, many per mutant, so the pre-scan, the replay of its state log and
+ * every command's merge meet damage inside ranges and at their edges. */
+static void test_mutants_ranges(void) {
+    setenv("FXT_RANGE_BYTES", "256", 1);
+    mutants(NULL, 20261124, 30);
+    unsetenv("FXT_RANGE_BYTES");
+}
 
 /* The validator itself: it must reject what it is there to catch. */
 static void test_json_validator(void) {
@@ -185,6 +194,7 @@ int main(int argc, char **argv) {
     RUN(test_foreign_samples);
     RUN(test_mutants_le);
     RUN(test_mutants_be);
+    RUN(test_mutants_ranges);
     char base[4096];
     snprintf(base, sizeof base, "%s/base.fxt", scratch);
     unlink(base);
