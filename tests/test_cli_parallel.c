@@ -134,7 +134,7 @@ static void test_shrink_parallel(void) {
     CHECK(sh.records > 0 && sh.records < NREC);
 }
 
-/* The guard is off again afterwards: an unrelated read of the same kind works. */
+/* The control: the same file, not cut, is read whole with no error and no message. */
 static void test_whole_file_after_shrink(void) {
     char err[65536];
     int rc = shrink_run(1, 8 + NREC * 32, err, sizeof err); /* "cut" at the end: no change */

@@ -62,7 +62,7 @@ typedef struct prange {
     uint64_t begin, end;
     uint64_t log_before; /* position in the state log of the state records before `begin` */
     void *state;
-    int taken, done, last;
+    int done, last;
 } prange_t;
 
 /*
@@ -226,7 +226,6 @@ static int work_one(par_t *p, wctx_t *w) {
     }
     size_t k = p->next_take++;
     prange_t *g = &p->ranges[k];
-    g->taken = 1;
     /* Ranges are taken in order, so the one after w's last is published: its state records
      * start where w's reader stands. */
     uint64_t from = w->last == SIZE_MAX ? 0 : p->ranges[w->last + 1].log_before;

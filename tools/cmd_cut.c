@@ -15,14 +15,11 @@
  */
 #include <fxt/archive.h>
 
-#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "cli_io.h"
@@ -840,47 +837,42 @@ static void range_full(cut_range_t *g, const fxt_record_t *rec) {
     }
 }
 
+/* The base probe: the first timed record before `end`, read by the sequential loop. */
+typedef struct base_probe {
+    uint64_t end, ns;
+    int found;
+} base_probe_t;
+
+static int probe_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
+    base_probe_t *b = ctx;
+    uint64_t ts;
+    if (rec->offset >= b->end) {
+        return 1;
+    }
+    if (record_ts(rec, &ts)) {
+        b->ns = cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r));
+        b->found = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* Damaged records before the base: the range holding them reports them. */
+static void probe_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
+    (void)ctx;
+    (void)r;
+    (void)d;
+}
+
 /* Whether a timed record is among the records before `end` of the input file `path` (decoded
- * from its start in chunks, as the sequential read does); *ns gets the first one's time. */
+ * from its start as the sequential read does); *ns gets the first one's time. */
 static int first_timed_ns(const char *path, uint64_t end, uint64_t *ns) {
-    fxt_reader_t *r;
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf = malloc(1u << 16);
-    if (f == NULL || buf == NULL || fxt_reader_create(NULL, &r) != FXT_OK) {
-        if (f != NULL) {
-            fclose(f);
-        }
-        free(buf);
-        return 0; /* not reached in practice: the range's own read would fail too */
+    base_probe_t b = {end, 0, 0};
+    (void)cli_read_trace("cut", path, NULL, probe_record, probe_error, &b, NULL);
+    if (b.found) {
+        *ns = b.ns;
     }
-    fxt_record_t rec;
-    uint64_t ts, pos = 0;
-    int found = 0, done = 0;
-    size_t n;
-    while (!done && pos < end &&
-           (n = fread(buf, 1, end - pos < (1u << 16) ? (size_t)(end - pos) : (1u << 16), f)) > 0) {
-        fxt_in_buffer_t in = {buf, n, 0};
-        pos += n;
-        for (;;) {
-            fxt_status st = fxt_reader_next(r, &in, &rec);
-            if (st == FXT_OK && record_ts(&rec, &ts)) {
-                *ns = cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r));
-                found = done = 1;
-                break;
-            }
-            if (st == FXT_NEED_INPUT) {
-                break;
-            }
-            if (st == FXT_END || st == FXT_E_NOMEM) {
-                done = 1;
-                break;
-            }
-        }
-    }
-    fxt_reader_destroy(r);
-    fclose(f);
-    free(buf);
-    return found;
+    return b.found;
 }
 
 /* The window test of a range worker. Relative times need the base, the trace's first timed
