@@ -876,10 +876,11 @@ static int first_timed_ns(const char *path, uint64_t end, uint64_t *ns) {
 }
 
 /* The window test of a range worker. Relative times need the base, the trace's first timed
- * record: published by range 0's cut or by a worker that found it before its own range; a
- * worker that needs it before then scans the input before its record (usually a few records
- * to the first event; a range whose record is the first keeps it to itself, so a later range
- * never takes a base from where ranges happen to start). */
+ * record: published by range 0's cut or by a worker that found it; a worker that needs it
+ * before then scans the input before its record (usually a few records to the first event).
+ * Finding none there, its record is the first: the base for every range and for the merge
+ * (which replays only some records, so it cannot find the base itself when range 0 holds no
+ * timed record). */
 static int range_time(cut_range_t *g, const fxt_record_t *rec, uint64_t ns) {
     cut_t *c = g->c;
     if (c->need_base && !g->sel.have_base) {
@@ -890,12 +891,11 @@ static int range_time(cut_range_t *g, const fxt_record_t *rec, uint64_t ns) {
         if (!known) {
             /* ranges after the first come from a plain file: read it again up to the record */
             base = ns;
-            if (first_timed_ns(c->in, rec->offset, &base)) {
-                pthread_mutex_lock(&c->mu);
-                c->base_known = 1; /* every finder finds the same record */
-                c->base_ns = base;
-                pthread_mutex_unlock(&c->mu);
-            }
+            (void)first_timed_ns(c->in, rec->offset, &base);
+            pthread_mutex_lock(&c->mu);
+            c->base_known = 1; /* every finder finds the same record */
+            c->base_ns = base;
+            pthread_mutex_unlock(&c->mu);
         }
         g->sel.have_base = 1;
         g->sel.base_ns = base;
