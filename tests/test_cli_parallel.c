@@ -144,11 +144,131 @@ static void test_whole_file_after_shrink(void) {
     CHECK(err[0] == '\0');
 }
 
+/*
+ * The chunk pool: ranges decode from the chunks the pre-scan read, or read the file themselves
+ * where it hopped over bytes (a record larger than its window) or had no free chunk. Every pool
+ * size, down to none and to fewer chunks than the ranges in flight hold, must deliver the records
+ * of a sequential read, in order, with the string table state of a sequential read.
+ */
+typedef struct seen {
+    uint64_t offset, what;
+} seen_t;
+typedef struct seq {
+    seen_t *v;
+    size_t n, cap;
+    uint64_t errors;
+} seq_t;
+
+static void *seq_new(void *ctx, size_t index) {
+    (void)ctx;
+    (void)index;
+    return calloc(1, sizeof(seq_t));
+}
+static int seq_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
+    (void)r;
+    seq_t *q = ctx;
+    if (q->n == q->cap) {
+        q->cap = q->cap ? 2 * q->cap : 1024;
+        q->v = realloc(q->v, q->cap * sizeof *q->v);
+        CHECK(q->v != NULL);
+    }
+    /* An event's category as the string table had it (2 bytes): catches a wrong replay. */
+    uint64_t what = rec->kind;
+    if (rec->kind == FXT_KIND_EVENT && rec->u.event.category.len >= 2) {
+        what |= (uint64_t)(uint8_t)rec->u.event.category.ptr[1] << 8;
+    }
+    q->v[q->n++] = (seen_t){rec->offset, what};
+    return 0;
+}
+static void seq_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
+    (void)r;
+    seq_t *q = ctx;
+    q->errors++;
+    seq_record(q, r, &(fxt_record_t){.offset = d->offset, .kind = (fxt_record_kind)99});
+}
+static int seq_merge(void *ctx, void *range) {
+    seq_t *all = ctx, *g = range;
+    for (size_t i = 0; i < g->n; i++) {
+        seq_record(all, NULL, &(fxt_record_t){.offset = g->v[i].offset, .kind = FXT_KIND_EVENT});
+        all->v[all->n - 1].what = g->v[i].what;
+    }
+    all->errors += g->errors;
+    free(g->v);
+    free(g);
+    return 0;
+}
+static void seq_free(void *ctx, void *range) {
+    (void)ctx;
+    free(((seq_t *)range)->v);
+    free(range);
+}
+static const cli_par_ops_t seq_ops = {seq_new, seq_record, seq_error, seq_merge, seq_free};
+
+/* 3 MiB of instants whose category (string 1) is re-registered every 1000 events, with a 320 KiB
+ * large record in the middle (hopped by the pre-scan: read by its range from the file). */
+static char *write_pool_trace(void) {
+    static char path[] = "/tmp/fxt-pool-XXXXXX";
+    strcpy(path, "/tmp/fxt-pool-XXXXXX");
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    size_t cap = (4u << 20) / 8, n = 0;
+    uint64_t *w = calloc(cap, 8);
+    w[n++] = 0x0016547846040010ull;
+    for (uint32_t i = 0; n + 40960 + 8 < cap - 8 && n < (3u << 20) / 8; i++) {
+        if (i % 1000 == 0) {
+            /* string record: index 1, 8 bytes "c<digit>......" */
+            w[n++] = 0x2u | (2u << 4) | (1ull << 16) | (8ull << 32);
+            uint64_t v = 0x2e2e2e2e2e2e3063ull + ((uint64_t)(i / 1000 % 10) << 8);
+            memcpy(&w[n++], &v, 8);
+        }
+        if (i == 50000) {
+            w[n++] = 0xfu | (40960ull << 4) | (1ull << 40); /* large, 40960 words, no-metadata blob */
+            n += 40959;
+        }
+        w[n++] = 0x4u | (4u << 4) | (1ull << 32); /* instant, inline thread, category 1, name 0 */
+        w[n++] = i;
+        w[n++] = 1;
+        w[n++] = 2;
+    }
+    CHECK(write(fd, w, n * 8) == (ssize_t)(n * 8));
+    close(fd);
+    free(w);
+    return path;
+}
+
+static void test_pool_sizes(void) {
+    char *path = write_pool_trace();
+    seq_t one = {0};
+    CHECK_EQ_I64(cli_read_parallel("test", path, NULL, 1, 0, &seq_ops, &one, NULL), 0);
+    CHECK(one.n > 80000 && one.errors == 0);
+    const size_t pools[] = {0, 1, 2, 3, 7, SIZE_MAX};
+    const char *ranges[] = {"100000", "700000", "8"};
+    for (size_t k = 0; k < sizeof pools / sizeof *pools; k++) {
+        for (size_t rb = 0; rb < 3; rb++) {
+            for (unsigned jobs = 2; jobs <= 3; jobs++) {
+                cli_par_set_pool(pools[k]);
+                setenv("FXT_RANGE_BYTES", ranges[rb], 1);
+                seq_t many = {0};
+                CHECK_EQ_I64(cli_read_parallel("test", path, NULL, jobs, 0, &seq_ops, &many, NULL), 0);
+                unsetenv("FXT_RANGE_BYTES");
+                cli_par_set_pool(SIZE_MAX);
+                CHECK_EQ_U64(many.n, one.n);
+                CHECK_EQ_U64(many.errors, one.errors);
+                CHECK(many.n == one.n && memcmp(many.v, one.v, one.n * sizeof *one.v) == 0);
+                free(many.v);
+            }
+        }
+    }
+    free(one.v);
+    unlink(path);
+}
+
 int main(int argc, char **argv) {
     TEST_INIT(argc, argv);
     RUN(test_shrink_page_aligned);
     RUN(test_shrink_inside_record);
     RUN(test_shrink_parallel);
     RUN(test_whole_file_after_shrink);
+    RUN(test_pool_sizes);
     return TEST_EXIT();
 }

@@ -41,6 +41,10 @@
 /* read_ranges' internal answer: the file ended before the size it had when opened. */
 #define CLI_PAR_SHRANK (-2)
 
+static size_t pool_override = SIZE_MAX;
+
+void cli_par_set_pool(size_t chunks) { pool_override = chunks; }
+
 unsigned cli_par_default_jobs(void) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1u : n > 256 ? 256u : (unsigned)n;
@@ -760,7 +764,9 @@ static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_
     p.size = size;
     p.jobs = jobs;
     p.max_inflight = jobs + 2u;
-    if (jobs > 1 && pool_wanted()) {
+    if (jobs > 1 && pool_override != SIZE_MAX) {
+        p.pool_n = pool_override;
+    } else if (jobs > 1 && pool_wanted()) {
         /* The ranges in flight fit the pool, so the pre-scan reads each byte once. */
         uint64_t fit = (uint64_t)POOL_MAX * CHUNK / (p.max_inflight + 1);
         range_bytes = range_bytes > fit && (env == NULL || !*env) ? fit : range_bytes;

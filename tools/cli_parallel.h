@@ -59,6 +59,10 @@ typedef struct cli_par_ops {
                 "any N"                                                                                      \
     }
 
+/* Tests only: the chunk pool's size (0: none, every range reads the file itself; SIZE_MAX: the
+ * default), so that a pool too small for the ranges in flight is exercised on small inputs. */
+void cli_par_set_pool(size_t chunks);
+
 /* Default -j: the number of online processors (1 if unknown). */
 unsigned cli_par_default_jobs(void);
 
