@@ -508,6 +508,31 @@ static uint64_t range_end(const par_t *p, uint64_t off) {
     return off + r;
 }
 
+#if defined(__GNUC__)
+#define HOP_INLINE static inline __attribute__((always_inline))
+#else
+#define HOP_INLINE static inline
+#endif
+
+/* The pre-scan's hot loop: hops from off over records that need nothing (not a state record, a
+ * size of 0 or past the end) while their header lies before `stop` (a cut, or the window's end:
+ * the window holds [wbeg, ...)); returns where it stopped. Inlined once per byte order. */
+HOP_INLINE uint64_t hop(const uint8_t *win, uint64_t wbeg, uint64_t off, uint64_t stop, uint64_t size,
+                        uint32_t feed, int sw) {
+    uint64_t i = off - wbeg, end = stop - wbeg, left = size - off;
+    while (i < end) {
+        uint64_t h = fxt_load64_swapped(win + i, sw);
+        unsigned type = (unsigned)fxt_get_rec_type(h);
+        uint64_t n = (type == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h)) * 8u;
+        if (((feed >> type) & 1u) || n - 1 >= left) { /* n - 1 wraps for n == 0 */
+            break;
+        }
+        i += n;
+        left -= n;
+    }
+    return wbeg + i;
+}
+
 static int prescan(par_t *p) {
     /* The record types that change decoding state, as a bit set: the hop tests one bit. */
     uint32_t feed = (1u << FXT_RECORD_METADATA) | (1u << FXT_RECORD_INITIALIZATION) |
@@ -523,9 +548,14 @@ static int prescan(par_t *p) {
     int rc = 0, w;
     /* The first record is logged whatever it is: it fixes a new reader's byte order. */
     int first = 1;
-    /* The hot loop of a parallel read: it visits every record, so it only hops. sc.lim: the end
-     * of what the window holds (a header must lie before it). */
+    /* Every record once: hop() passes most; this loop handles the rest. sc.lim: the end of what
+     * the window holds (a header must lie before it). */
     for (;;) {
+        if (!first && off + 8 <= sc.lim) {
+            uint64_t stop = sc.lim - 7 < cut ? sc.lim - 7 : cut;
+            off = sw ? hop(sc.win, sc.wbeg, off, stop, size, feed, 1)
+                     : hop(sc.win, sc.wbeg, off, stop, size, feed, 0);
+        }
         if (off + 8 > sc.lim) {
             if (off + 8 > size || (w = window_at(p, &sc, seg0, off, 8)) == -1) {
                 break; /* the end (or the file shrank, or a read error: the ranges' reads will say) */
