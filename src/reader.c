@@ -143,17 +143,7 @@ void fxt_reader_reset(fxt_reader_t *r) {
  * in effect. */
 static fxt_status copy_provider(fxt__provider_t *d, const fxt__provider_t *s) {
     d->ticks_per_second = s->ticks_per_second;
-    /* The slot table at its final size at once (no doubling copies); string_set keeps it. */
-    if (s->nstrings > d->nstrings) {
-        fxt__str_slot_t *ns = realloc(d->strings, (size_t)s->nstrings * sizeof *ns);
-        if (ns == NULL) {
-            return FXT_E_NOMEM;
-        }
-        memset(ns + d->nstrings, 0, (size_t)(s->nstrings - d->nstrings) * sizeof *ns);
-        d->strings = ns;
-        d->nstrings = s->nstrings;
-    }
-    for (uint32_t i = 1; i < s->nstrings; i++) {
+    for (uint32_t i = 1; i < s->strings_hi; i++) {
         const fxt__str_slot_t *sl = &s->strings[i];
         if (sl->set && fxt__string_set(d, (uint16_t)i, sl->buf ? sl->buf : empty_str, sl->len) != FXT_OK) {
             return FXT_E_NOMEM;

@@ -37,7 +37,7 @@ void fxt__provider_free(fxt__provider_t *p) {
     if (p == NULL) {
         return;
     }
-    for (uint32_t i = 0; i < p->nstrings; i++) {
+    for (uint32_t i = 0; i < p->strings_hi; i++) {
         free(p->strings[i].buf);
     }
     free(p->strings);
@@ -51,7 +51,7 @@ void fxt__provider_free(fxt__provider_t *p) {
  * keeping the string buffers and tables: a recycled reader (fxt_reader_reset, fxt_reader_seed)
  * then registers the same strings again without allocating (each fresh page costs a fault). */
 void fxt__provider_clear(fxt__provider_t *p) {
-    for (uint32_t i = 0; i < p->nstrings; i++) {
+    for (uint32_t i = 0; i < p->strings_hi; i++) {
         p->strings[i].set = 0;
         p->strings[i].len = 0;
     }
@@ -170,21 +170,23 @@ static int copy_into(char **buf, uint32_t *cap, const char *s, uint32_t len) {
  * the string by index after that buffer is gone. Re-registration replaces (spec-notes). */
 fxt_status fxt__string_set(fxt__provider_t *p, uint16_t index, const char *s, uint32_t len) {
     if (index >= p->nstrings) {
-        /* grow geometrically up to the 15-bit index space */
-        uint32_t n = p->nstrings ? p->nstrings : 64;
-        while (n <= index) {
-            n *= 2;
-        }
-        if (n > FXT_MAX_STRING_INDEX + 1u) {
-            n = FXT_MAX_STRING_INDEX + 1u;
-        }
-        fxt__str_slot_t *ns = realloc(p->strings, (size_t)n * sizeof *ns);
+        /* 64 slots, then the whole 15-bit index space at once: calloc's fresh pages are touched
+         * only where strings are set (doubling with realloc touched every page about twice, and
+         * on VMs a first touch costs more than the work done on the page). */
+        uint32_t n = p->nstrings == 0 && index < 64 ? 64 : FXT_MAX_STRING_INDEX + 1u;
+        fxt__str_slot_t *ns = calloc(n, sizeof *ns);
         if (ns == NULL) {
             return FXT_E_NOMEM;
         }
-        memset(ns + p->nstrings, 0, (size_t)(n - p->nstrings) * sizeof *ns);
+        if (p->nstrings != 0) {
+            memcpy(ns, p->strings, (size_t)p->nstrings * sizeof *ns);
+        }
+        free(p->strings);
         p->strings = ns;
         p->nstrings = n;
+    }
+    if (index >= p->strings_hi) {
+        p->strings_hi = (uint32_t)index + 1u;
     }
     fxt__str_slot_t *slot = &p->strings[index];
     if (copy_into(&slot->buf, &slot->cap, s, len) != 0) {

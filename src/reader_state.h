@@ -48,6 +48,7 @@ typedef struct fxt__provider {
     uint64_t ticks_per_second;
     fxt__str_slot_t *strings; /* indexes [0, nstrings) allocated */
     uint32_t nstrings;
+    uint32_t strings_hi;         /* indexes [0, strings_hi) were set at some time (may hold buffers) */
     fxt__thread_slot_t *threads; /* 256 entries once a thread is registered */
     fxt__obj_map_t kobjs;
     fxt__obj_map_t uobjs;
