@@ -94,29 +94,58 @@ static inline void cli_jb_mem(cli_jbuf_t *b, const void *s, size_t len) {
 /* "00" .. "99": two digits per division when formatting integers. */
 extern const char cli_digit_pairs[201];
 
-/* Hand-rolled decimal, no printf: formatting is per event (docs/json.md, Performance).
- * Written in place, two digits at a time, after counting them. */
-static inline void cli_jb_u64(cli_jbuf_t *b, uint64_t v) {
-    if (!cli_jb_room(b, 20)) {
-        return;
+/* Decimal digits of v (1..20): from its bit length (log10(2) ~ 1233 / 4096), then one compare. */
+static inline unsigned cli_u64_len(uint64_t v) {
+    static const uint64_t p10[20] = {1ull,
+                                     10ull,
+                                     100ull,
+                                     1000ull,
+                                     10000ull,
+                                     100000ull,
+                                     1000000ull,
+                                     10000000ull,
+                                     100000000ull,
+                                     1000000000ull,
+                                     10000000000ull,
+                                     100000000000ull,
+                                     1000000000000ull,
+                                     10000000000000ull,
+                                     100000000000000ull,
+                                     1000000000000000ull,
+                                     10000000000000000ull,
+                                     100000000000000000ull,
+                                     1000000000000000000ull,
+                                     10000000000000000000ull};
+    if (v < 10) {
+        return 1;
     }
-    unsigned n = 1;
-    for (uint64_t p = 10; n < 20 && v >= p; n++) {
-        p *= 10u; /* wraps only after 10^19, when the loop ends anyway */
-    }
-    char *q = b->p + b->n + n;
-    b->n += n;
+    unsigned t = ((64u - (unsigned)__builtin_clzll(v)) * 1233u) >> 12;
+    return t + (v >= p10[t]);
+}
+
+/* v in decimal at p (cli_u64_len(v) bytes, at most 20), two digits at a time from the end;
+ * returns the length. */
+static inline size_t cli_u64_put(char *p, uint64_t v) {
+    size_t n = cli_u64_len(v);
+    char *q = p + n;
     while (v >= 100) {
         const char *d = cli_digit_pairs + 2 * (v % 100u);
         v /= 100u;
-        *--q = d[1];
-        *--q = d[0];
+        q -= 2;
+        memcpy(q, d, 2);
     }
     if (v >= 10) {
-        *--q = cli_digit_pairs[2 * v + 1];
-        *--q = cli_digit_pairs[2 * v];
+        memcpy(q - 2, cli_digit_pairs + 2 * v, 2);
     } else {
-        *--q = (char)('0' + v);
+        q[-1] = (char)('0' + v);
+    }
+    return n;
+}
+
+/* Hand-rolled decimal, no printf: formatting is per event (docs/json.md, Performance). */
+static inline void cli_jb_u64(cli_jbuf_t *b, uint64_t v) {
+    if (cli_jb_room(b, 20)) {
+        b->n += cli_u64_put(b->p + b->n, v);
     }
 }
 

@@ -80,6 +80,39 @@ typedef struct jpiece {
     uint8_t kind, has_args;
 } jpiece_t;
 
+/* An interned string's JSON literal, quotes included, by (provider, string index): most strings
+ * written are interned (categories, names, argument names, many values), so each is checked
+ * and escaped once, then copied. An entry is valid while its stamp is above the table's base:
+ * a string record for its index clears it; what may change strings without one (a provider
+ * info record, a damaged record, a replay, a range context reused) drops all by raising the
+ * base. Fixed size: strings beyond JLIT_MAX or colliding are escaped as they come. */
+#define JLIT_BITS 13
+#define JLIT_MAX 48
+
+typedef struct jlit {
+    uint64_t key; /* jlit_key: has_provider, provider, index */
+    uint32_t stamp;
+    uint32_t len;
+    char lit[JLIT_MAX];
+} jlit_t;
+
+typedef struct jlits {
+    uint32_t base, next; /* valid entries have base < stamp <= next */
+    jlit_t e[1u << JLIT_BITS];
+} jlits_t;
+
+/* A thread's ,"pid":P,"tid":T formatted once, and its index in the context's thread map, by
+ * (provider, pid, tid): checked against the values, so nothing invalidates it. */
+#define JTHR_BITS 8
+
+typedef struct jthr {
+    uint64_t prov;     /* (has_provider << 32 | provider) + 1; 0: empty */
+    uint64_t pid, tid; /* as written: 0 when the thread ref is unresolved */
+    size_t ix1;        /* index in the thread map + 1; 0: not looked up yet */
+    uint32_t len;
+    char lit[64]; /* 2 * (7 + 20) bytes used at most: copied whole */
+} jthr_t;
+
 typedef struct jctx {
     cli_jbuf_t out;
     cli_jbuf_t sys; /* system events, spilled to a temporary file */
@@ -94,6 +127,8 @@ typedef struct jctx {
     uint64_t nprocs, nthreads; /* sort indices given so far */
     cli_map_t threads;         /* (has_provider, provider, pid, tid) -> jthread_t */
     cli_map_t comms;           /* tid -> comm_t, thread names for the systrace lines */
+    jlits_t *lits;             /* NULL: out of memory, strings are escaped as they come */
+    jthr_t thr[1u << JTHR_BITS];
     /* filters */
     cli_select_t sel;
     uint64_t nel; /* elements of traceEvents written: all but the first need a comma */
@@ -142,25 +177,36 @@ static void jb_u128(cli_jbuf_t *b, u128 v) {
     cli_jb_mem(b, q, (size_t)(e - q));
 }
 
+/* ns as decimal microseconds at p (at most 24 bytes); returns the length. The fraction's 4
+ * bytes are stored whole and its trailing zeros dropped by the length. */
+static inline size_t us_put(char *p, uint64_t ns) {
+    /* 64-bit division by a constant is a multiply */
+    size_t n = cli_u64_put(p, ns / 1000u);
+    unsigned frac = (unsigned)(ns % 1000u);
+    if (frac) {
+        p[n] = '.';
+        p[n + 1] = (char)('0' + frac / 100u);
+        memcpy(p + n + 2, cli_digit_pairs + 2 * (frac % 100u), 2);
+        n += frac % 100u == 0 ? 2 : frac % 10u == 0 ? 3 : 4;
+    }
+    return n;
+}
+
 /* Nanoseconds as decimal microseconds with only the needed fraction digits: 1234.5, 7, 0.001. */
 static void jb_us(cli_jbuf_t *b, u128 ns) {
-    unsigned frac;
-    if (ns <= UINT64_MAX) {
-        /* 64-bit division by a constant is a multiply; 128-bit is a libgcc call */
-        cli_jb_u64(b, (uint64_t)ns / 1000u);
-        frac = (unsigned)((uint64_t)ns % 1000u);
-    } else {
+    if (ns > UINT64_MAX) {
+        /* 128-bit division is a libgcc call: only for times past 2^64 ns */
         jb_u128(b, ns / 1000u);
-        frac = (unsigned)(ns % 1000u);
-    }
-    if (frac) {
-        char t[4] = {'.', (char)('0' + frac / 100u), (char)('0' + frac / 10u % 10u),
-                     (char)('0' + frac % 10u)};
-        size_t len = 4;
-        while (t[len - 1] == '0') {
-            len--;
+        unsigned frac = (unsigned)(ns % 1000u);
+        if (frac) {
+            char t[4] = {'.', (char)('0' + frac / 100u), cli_digit_pairs[2 * (frac % 100u)],
+                         cli_digit_pairs[2 * (frac % 100u) + 1]};
+            cli_jb_mem(b, t, frac % 100u == 0 ? 2 : frac % 10u == 0 ? 3 : 4);
         }
-        cli_jb_mem(b, t, len);
+        return;
+    }
+    if (cli_jb_room(b, 24)) {
+        b->n += us_put(b->p + b->n, (uint64_t)ns);
     }
 }
 
@@ -176,6 +222,103 @@ static void jb_us_signed(cli_jbuf_t *b, u128 from, u128 to) {
 
 static inline void jb_fstr(cli_jbuf_t *b, fxt_str_t s) {
     cli_jb_str(b, s.ptr ? s.ptr : "", s.ptr ? s.len : 0);
+}
+
+/* ---- the caches (jlit_t, jthr_t) ---------------------------------------------------- */
+
+static inline jlit_t *jlit_slot(jlits_t *t, const fxt_record_t *rec, uint16_t index, uint64_t *key) {
+    *key = (uint64_t)(rec->has_provider != 0) << 48 | (uint64_t)rec->provider << 16 | index;
+    /* one provider's indices below 2^JLIT_BITS never collide */
+    return &t->e[(index ^ rec->provider * 2654435761u) & ((1u << JLIT_BITS) - 1)];
+}
+
+/* A string record: the entry of its index, if cached, is stale. */
+static void jlit_forget(jctx_t *j, const fxt_record_t *rec) {
+    uint64_t key;
+    if (j->lits != NULL) {
+        jlit_t *e = jlit_slot(j->lits, rec, rec->u.string.index, &key);
+        if (e->key == key) {
+            e->stamp = 0;
+        }
+    }
+}
+
+static void jlit_drop_all(jctx_t *j) {
+    if (j->lits != NULL) {
+        j->lits->base = j->lits->next;
+    }
+}
+
+/* The cached literal of string s of record rec; NULL when it is not interned or not cached. */
+static inline const jlit_t *jlit_hit(const jctx_t *j, const fxt_record_t *rec, fxt_str_t s) {
+    const jlits_t *t = j->lits;
+    if (t == NULL || (uint16_t)(s.ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s.unresolved) {
+        return NULL; /* index 0 (the empty string) and inline strings are not cached */
+    }
+    uint64_t key;
+    const jlit_t *e = jlit_slot((jlits_t *)t, rec, s.ref, &key);
+    return e->key == key && e->stamp > t->base ? e : NULL;
+}
+
+/* s as jb_fstr writes it; an interned string is also kept in the cache when it fits. */
+static void jb_istr_miss(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, fxt_str_t s) {
+    jlits_t *t = j->lits;
+    /* Escaped in place with room for the worst case (6 bytes per byte), so nothing is flushed
+     * between here and the copy into the slot. */
+    if (t == NULL || (uint16_t)(s.ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s.unresolved ||
+        s.len + 2 > JLIT_MAX || !cli_jb_room(o, 6 * (size_t)s.len + 10)) {
+        jb_fstr(o, s);
+        return;
+    }
+    uint64_t key;
+    jlit_t *e = jlit_slot(t, rec, s.ref, &key);
+    size_t at = o->n;
+    cli_jb_str(o, s.ptr, s.len);
+    size_t n = o->n - at;
+    if (n <= JLIT_MAX && !o->err) {
+        if (t->next == UINT32_MAX) {
+            memset(t->e, 0, sizeof t->e); /* stamps wrapped: start over */
+            t->base = t->next = 0;
+        }
+        e->key = key;
+        e->stamp = ++t->next;
+        e->len = (uint32_t)n;
+        memcpy(e->lit, o->p + at, n);
+    }
+}
+
+/* A string of record rec as a JSON literal: an interned one from the cache, any other as
+ * jb_fstr. */
+static inline void jb_istr(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, fxt_str_t s) {
+    const jlit_t *e = jlit_hit(j, rec, s);
+    if (e == NULL) {
+        jb_istr_miss(j, o, rec, s);
+    } else if (cli_jb_room(o, JLIT_MAX)) {
+        /* the whole slot copied (the buffer's room allows it), the length counted */
+        memcpy(o->p + o->n, e->lit, JLIT_MAX);
+        o->n += e->len;
+    }
+}
+
+/* The cache entry of thread ref t of record rec, filled on a miss. */
+static inline jthr_t *jthr_of(jctx_t *j, const fxt_record_t *rec, const fxt_thread_ref_t *t) {
+    uint64_t pid = t->resolved ? t->pid : 0, tid = t->resolved ? t->tid : 0;
+    uint64_t prov = ((uint64_t)(uint32_t)rec->has_provider << 32 | rec->provider) + 1;
+    jthr_t *e = &j->thr[(tid * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - JTHR_BITS)];
+    if (e->prov == prov && e->pid == pid && e->tid == tid) {
+        return e;
+    }
+    e->prov = prov;
+    e->pid = pid;
+    e->tid = tid;
+    e->ix1 = 0;
+    memcpy(e->lit, ",\"pid\":", 7);
+    size_t n = 7 + cli_u64_put(e->lit + 7, pid);
+    memcpy(e->lit + n, ",\"tid\":", 7);
+    n += 7;
+    n += cli_u64_put(e->lit + n, tid);
+    e->len = (uint32_t)n;
+    return e;
 }
 
 /* A double as a JSON number that reads back to the same binary64 (docs/json.md, Arguments). */
@@ -251,10 +394,16 @@ static void begin_event(jctx_t *j) {
         j->nel_out++;
         return;
     }
-    if (j->nel++ > 0) {
-        cli_jb_putc(&j->out, ',');
+    if (cli_jb_room(&j->out, 2)) {
+        /* ",\n", without the comma before the first element */
+        char *p = j->out.p + j->out.n;
+        p[0] = ',';
+        p[1] = '\n';
+        j->out.n += j->nel++ > 0 ? 2 : 1;
+        if (j->nel == 1) {
+            p[0] = '\n';
+        }
     }
-    cli_jb_putc(&j->out, '\n');
 }
 
 /* A deferred item of a range at the current end of its stream (growing: amortised, not per record). */
@@ -287,21 +436,36 @@ static jpiece_t *add_piece(jctx_t *j, int kind) {
 /* ,"args":{...} with every argument of a known type (empty when there are none); with
  * `open`, the object was opened by the caller: arguments continue it and it is closed.
  * Returns how many were written. */
-static unsigned write_args(cli_jbuf_t *o, const fxt_record_t *rec, const char *extra_key, fxt_str_t extra,
-                           int open) {
+static unsigned write_args(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, const char *extra_key,
+                           fxt_str_t extra, int open) {
     unsigned written = open ? 1 : 0;
     for (unsigned i = 0; i < rec->nargs; i++) {
         const fxt_arg_t *a = &rec->args[i];
         if (a->type >= FXT_ARG_TYPE_COUNT) {
             continue; /* unknown argument types have no JSON form */
         }
-        if (written++) {
-            cli_jb_putc(o, ',');
+        const jlit_t *e = jlit_hit(j, rec, a->name);
+        if (e != NULL) {
+            /* ,"args":{ or a comma, the name and its colon after one check for room */
+            static const char first[16] = ",\"args\":{", next[16] = ",";
+            if (cli_jb_room(o, 16 + JLIT_MAX + 1)) {
+                char *p = o->p + o->n;
+                memcpy(p, written ? next : first, 16);
+                p += written ? 1 : 9;
+                memcpy(p, e->lit, JLIT_MAX);
+                p[e->len] = ':';
+                o->n = (size_t)(p + e->len + 1 - o->p);
+            }
+            written++;
         } else {
-            CLI_JB_LIT(o, ",\"args\":{");
+            if (written++) {
+                cli_jb_putc(o, ',');
+            } else {
+                CLI_JB_LIT(o, ",\"args\":{");
+            }
+            jb_istr(j, o, rec, a->name);
+            cli_jb_putc(o, ':');
         }
-        jb_fstr(o, a->name);
-        cli_jb_putc(o, ':');
         switch (a->type) {
         case FXT_ARG_NULL:
             CLI_JB_LIT(o, "null");
@@ -322,7 +486,7 @@ static unsigned write_args(cli_jbuf_t *o, const fxt_record_t *rec, const char *e
             jb_double(o, a->v.f64);
             break;
         case FXT_ARG_STRING:
-            jb_fstr(o, a->str);
+            jb_istr(j, o, rec, a->str);
             break;
         case FXT_ARG_POINTER:
             cli_jb_putc(o, '"');
@@ -368,51 +532,82 @@ static unsigned write_args(cli_jbuf_t *o, const fxt_record_t *rec, const char *e
 
 /* The keys of an event before its ts value: cat (every event has one: DevTools throws on a
  * missing one), name. */
-static void event_head_to_ts(cli_jbuf_t *o, fxt_str_t cat, fxt_str_t name) {
+static void event_head_to_ts(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, fxt_str_t cat,
+                             fxt_str_t name) {
     CLI_JB_LIT(o, "{\"cat\":");
-    jb_fstr(o, cat);
+    jb_istr(j, o, rec, cat);
     CLI_JB_LIT(o, ",\"name\":");
-    jb_fstr(o, name);
+    jb_istr(j, o, rec, name);
     CLI_JB_LIT(o, ",\"ts\":");
 }
 
 /* The keys after ts: pid, tid. */
-static void event_head_ids(cli_jbuf_t *o, const fxt_thread_ref_t *t) {
-    CLI_JB_LIT(o, ",\"pid\":");
-    cli_jb_u64(o, t->resolved ? t->pid : 0);
-    CLI_JB_LIT(o, ",\"tid\":");
-    cli_jb_u64(o, t->resolved ? t->tid : 0);
+static void event_head_ids(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, const fxt_thread_ref_t *t) {
+    const jthr_t *e = jthr_of(j, rec, t);
+    if (cli_jb_room(o, sizeof e->lit)) {
+        memcpy(o->p + o->n, e->lit, sizeof e->lit);
+        o->n += e->len;
+    }
 }
 
 /* Common keys of an event: cat, name, ts, pid, tid. */
-static void event_head(jctx_t *j, cli_jbuf_t *o, fxt_str_t cat, fxt_str_t name, u128 ns,
-                       const fxt_thread_ref_t *t) {
-    event_head_to_ts(o, cat, name);
-    jb_ts(j, o, ns);
-    event_head_ids(o, t);
+static void event_head(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, fxt_str_t cat, fxt_str_t name,
+                       u128 ns, const fxt_thread_ref_t *t) {
+    const jlit_t *c = jlit_hit(j, rec, cat), *nm = jlit_hit(j, rec, name);
+    if (c == NULL || nm == NULL || j->rel_time || ns > UINT64_MAX) {
+        event_head_to_ts(j, o, rec, cat, name);
+        jb_ts(j, o, ns);
+        event_head_ids(j, o, rec, t);
+        return;
+    }
+    /* The common case in one piece: cached literals and fixed-size copies after one check for
+     * room (the copies may run past the bytes counted). */
+    const jthr_t *e = jthr_of(j, rec, t);
+    if (!cli_jb_room(o, 8 + JLIT_MAX + 8 + JLIT_MAX + 8 + 24 + sizeof e->lit)) {
+        return;
+    }
+    char *p0 = o->p + o->n, *p = p0;
+    memcpy(p, "{\"cat\":", 8);
+    p += 7;
+    memcpy(p, c->lit, JLIT_MAX);
+    p += c->len;
+    memcpy(p, ",\"name\":", 8);
+    p += 8;
+    memcpy(p, nm->lit, JLIT_MAX);
+    p += nm->len;
+    memcpy(p, ",\"ts\":", 6);
+    p += 6;
+    p += us_put(p, (uint64_t)ns);
+    memcpy(p, e->lit, sizeof e->lit);
+    p += e->len;
+    o->n += (size_t)(p - p0);
 }
 
 /* The open-begin state of the event's thread (its index in the map in *ix); NULL (and nomem
  * set) when out of memory. */
 static jthread_t *thread_of(jctx_t *j, const fxt_record_t *rec, size_t *ix) {
-    const fxt_thread_ref_t *t = &rec->u.event.thread;
-    uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, t->resolved ? t->pid : 0,
-                       t->resolved ? t->tid : 0};
-    jthread_t *th = cli_map_get_ix(&j->threads, key, sizeof key, 1, ix);
-    if (th == NULL) {
-        j->nomem = 1;
-    } else {
+    jthr_t *e = jthr_of(j, rec, &rec->u.event.thread);
+    if (e->ix1 == 0) {
+        /* maps only grow: the index stays valid */
+        uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, e->pid, e->tid};
+        jthread_t *th = cli_map_get_ix(&j->threads, key, sizeof key, 1, ix);
+        if (th == NULL) {
+            j->nomem = 1;
+            return NULL;
+        }
         th->text.grow = 1;
+        e->ix1 = *ix + 1;
     }
-    return th;
+    *ix = e->ix1 - 1;
+    return cli_map_at(&j->threads, *ix, NULL, NULL);
 }
 
 /* A begin or end past JSON_MAX_DEPTH, written as it comes with its `ph` key. */
 static void write_as_is(jctx_t *j, const fxt_record_t *rec, u128 ns, const char *ph) {
     begin_event(j);
-    event_head(j, &j->out, rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
+    event_head(j, &j->out, rec, rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
     cli_jb_mem(&j->out, ph, strlen(ph));
-    write_args(&j->out, rec, NULL, rec->u.event.name, 0);
+    write_args(j, &j->out, rec, NULL, rec->u.event.name, 0);
     cli_jb_putc(&j->out, '}');
     j->nevents++;
 }
@@ -458,10 +653,10 @@ static void on_begin(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) 
     f->kept = selected;
     f->off = th->text.n;
     if (selected) {
-        event_head(j, &th->text, rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
+        event_head(j, &th->text, rec, rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
     }
     f->args_off = th->text.n;
-    f->has_args = selected && write_args(&th->text, rec, NULL, rec->u.event.name, 0) > 0;
+    f->has_args = selected && write_args(j, &th->text, rec, NULL, rec->u.event.name, 0) > 0;
     j->nomem |= th->text.err;
 }
 
@@ -505,7 +700,7 @@ static void on_end(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
             if (p != NULL) {
                 p->ns = ns;
                 p->v = ix;
-                p->has_args = write_args(&j->out, rec, NULL, rec->u.event.name, 0) > 0;
+                p->has_args = write_args(j, &j->out, rec, NULL, rec->u.event.name, 0) > 0;
                 p->skip = (uint32_t)(j->out.n - p->off);
             }
             return;
@@ -517,7 +712,7 @@ static void on_end(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
     if (f->kept) {
         cli_jbuf_t *o = &j->out;
         write_complete(j, th, f, ns);
-        write_args(o, rec, NULL, rec->u.event.name, f->has_args);
+        write_args(j, o, rec, NULL, rec->u.event.name, f->has_args);
         cli_jb_putc(o, '}');
     }
     th->text.n = f->off;
@@ -567,9 +762,12 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     uint64_t tps = fxt_reader_ticks_per_second(r);
     u128 ns = ticks_ns(rec->u.event.ts, tps);
     note_time(j, ns);
+    /* no call per event without patterns */
     int selected = time_selected(j, ns) &&
-                   cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats, rec->u.event.category) &&
-                   cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.event.name);
+                   (j->sel.f.ncats == 0 ||
+                    cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats, rec->u.event.category)) &&
+                   (j->sel.f.nnames == 0 ||
+                    cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.event.name));
     /* A pair is selected by its begin: the end follows it (docs/json.md, Filters). */
     if (rec->u.event.type == FXT_EVENT_DURATION_BEGIN) {
         on_begin(j, rec, ns, selected);
@@ -598,15 +796,15 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     }
     begin_event(j);
     if (defer) {
-        event_head_to_ts(o, rec->u.event.category, rec->u.event.name);
+        event_head_to_ts(j, o, rec, rec->u.event.category, rec->u.event.name);
         jpiece_t *p = add_piece(j, PC_FLOW_TS);
         if (p != NULL) {
             p->ns = ns;
             p->v = ix;
         }
-        event_head_ids(o, &rec->u.event.thread);
+        event_head_ids(j, o, rec, &rec->u.event.thread);
     } else {
-        event_head(j, o, rec->u.event.category, rec->u.event.name, at, &rec->u.event.thread);
+        event_head(j, o, rec, rec->u.event.category, rec->u.event.name, at, &rec->u.event.thread);
     }
     switch (rec->u.event.type) {
     case FXT_EVENT_INSTANT: {
@@ -669,7 +867,7 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     default:
         break;
     }
-    write_args(o, rec, NULL, rec->u.event.name, 0);
+    write_args(j, o, rec, NULL, rec->u.event.name, 0);
     cli_jb_putc(o, '}');
     j->nevents++;
 }
@@ -1035,9 +1233,9 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         }
         begin_event(j);
         /* An empty category: a log has none, and DevTools throws on an event without "cat". */
-        event_head(j, &j->out, nocat, logname, ns, &rec->u.log.thread);
+        event_head(j, &j->out, rec, nocat, logname, ns, &rec->u.log.thread);
         CLI_JB_LIT(&j->out, ",\"ph\":\"I\",\"s\":\"g\"");
-        write_args(&j->out, rec, "message", rec->u.log.message, 0);
+        write_args(j, &j->out, rec, "message", rec->u.log.message, 0);
         cli_jb_putc(&j->out, '}');
         j->nevents++;
         break;
@@ -1063,7 +1261,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
                 break;
             }
             begin_event(j);
-            event_head(j, &j->out, rec->u.large_blob.category, rec->u.large_blob.name, ns,
+            event_head(j, &j->out, rec, rec->u.large_blob.category, rec->u.large_blob.name, ns,
                        &rec->u.large_blob.thread);
             CLI_JB_LIT(&j->out, ",\"ph\":\"O\",\"id\":\"\",\"blob\":");
             jb_b64(&j->out, rec->u.large_blob.payload, rec->u.large_blob.size);
@@ -1087,6 +1285,12 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_KIND_UNKNOWN:
         j->skipped++;
         break;
+    case FXT_KIND_STRING:
+        jlit_forget(j, rec);
+        break;
+    case FXT_KIND_PROVIDER_INFO:
+        jlit_drop_all(j); /* the reader keeps a provider's strings; dropped all the same, it is rare */
+        break;
     default:
         break;
     }
@@ -1098,6 +1302,7 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     jctx_t *j = ctx;
     char line[sizeof d->msg + 64];
     (void)r;
+    jlit_drop_all(j); /* a damaged string record may have changed its index or not */
     snprintf(line, sizeof line, "fxt json: offset %" PRIu64 ": %s\n", d->offset, d->msg);
     say(j, 'E', line);
 }
@@ -1157,6 +1362,7 @@ static void range_free(void *ctx, void *range) {
         free(g->sys.p);
         free(g->msg.p);
         free(g->pc);
+        free(g->lits);
         free(g);
     }
 }
@@ -1185,8 +1391,12 @@ static void *range_new(void *ctx, size_t index) {
         g->msg.cap = old.msg.cap;
         g->pc = old.pc;
         g->cappc = old.cappc;
+        g->lits = old.lits;
+        jlit_drop_all(g); /* another range: another reader */
     } else if ((g = calloc(1, sizeof *g)) == NULL) {
         return NULL;
+    } else {
+        g->lits = calloc(1, sizeof *g->lits); /* NULL: no cache, the same output */
     }
     const jctx_t *pr = j->proto;
     g->part = 1;
@@ -1239,6 +1449,7 @@ static void replay_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
 static int json_replay(jctx_t *j, jctx_t *g) {
     j->replayed = 1;
     j->replay_from = g->first_off;
+    jlit_drop_all(j); /* a new reader, and string records before replay_from are not seen */
     range_free(j, g);
     return cli_read_trace("json", j->path, &json_reader_opts, replay_record, replay_error, j, NULL);
 }
@@ -1649,12 +1860,14 @@ static int json_run(const json_config_t *cfg) {
     j.sysfmt = cfg->no_system_events ? SYS_NONE : (int)cfg->system_events;
     j.rel_time = cfg->time_base == 1;
     j.path = cfg->in;
+    j.lits = calloc(1, sizeof *j.lits); /* NULL: no cache, the same output */
     int sys = j.sysfmt != SYS_NONE;
     j.out.p = malloc(CLI_JB_CAP);
     j.sys.p = sys ? malloc(CLI_JB_CAP) : NULL;
     if (j.out.p == NULL || (sys && j.sys.p == NULL)) {
         free(j.out.p);
         free(j.sys.p);
+        free(j.lits);
         cli_map_free(&j.threads);
         cli_map_free(&j.comms);
         fprintf(stderr, "fxt json: out of memory\n");
@@ -1696,6 +1909,7 @@ static int json_run(const json_config_t *cfg) {
     }
     free(j.out.p);
     free(j.sys.p);
+    free(j.lits);
     cli_map_free(&j.threads); /* emptied by json_close_threads unless the output failed to open */
     cli_map_free(&j.comms);
     return rc;
