@@ -280,13 +280,7 @@ static size_t g_spell(char *buf, int neg, uint64_t q, int p, int exp) {
             last -= k;
         }
     }
-    for (int i = last; i > 1; i -= 2) {
-        memcpy(d + i - 2, cli_digit_pairs + 2 * (q % 100), 2);
-        q /= 100;
-    }
-    if (last & 1) {
-        d[0] = (char)('0' + q);
-    }
+    cli_u64_put(d, q); /* exactly `last` digits: the first is not 0 */
     size_t n = 0;
     if (neg) {
         buf[n++] = '-';
@@ -348,8 +342,57 @@ static int reads_back(int neg, uint64_t q, int p, int exp, double v) {
     return -1;
 }
 
+/* A value with at most 3 decimals and 15 significant digits, as values written by people
+ * often are (0.25, 53.7, 1234.125): m / 10^k read back to v proves %.15g spells v as that
+ * decimal (any decimal of 15 digits or fewer survives a round trip through binary64), so the
+ * digits of m are the output. 0 when v is not such a value. */
+static size_t few_decimals(char *buf, double v) {
+#if FLT_EVAL_METHOD == 0
+    static const double p10[4] = {1, 10, 100, 1000};
+    double a = fabs(v);
+    if (!(a >= 1e-3 && a < 1e12)) {
+        return 0; /* m < 10^15: 15 digits at most, and exact in a double */
+    }
+    for (int k = 0; k < 4; k++) {
+        double md = a * p10[k];
+        uint64_t m = (uint64_t)md;
+        /* an integer m whose quotient by 10^k (one correctly rounded division, as strtod's
+         * result for the decimal) is v */
+        if ((double)m != md || (double)m / p10[k] != a) {
+            continue;
+        }
+        size_t n = 0;
+        if (v < 0) {
+            buf[n++] = '-';
+        }
+        uint64_t ip = m / pow10_u64[k], fp = m % pow10_u64[k];
+        n += cli_u64_put(buf + n, ip);
+        if (fp) {
+            buf[n++] = '.';
+            for (int i = k - 1; i >= 0; i--) {
+                buf[n + (size_t)i] = (char)('0' + fp % 10);
+                fp /= 10;
+            }
+            n += (size_t)k;
+            while (buf[n - 1] == '0') {
+                n--; /* %g drops trailing zeros */
+            }
+        }
+        buf[n] = '\0';
+        return n;
+    }
+#else
+    (void)buf, (void)v;
+#endif
+    return 0;
+}
+
 /* The shortest of %.15g, (%.16g when with16), %.17g that reads back to v (finite). */
 static size_t double_g(char *buf, double v, int with16) {
+    size_t fn = few_decimals(buf, v);
+    if (fn > 0) {
+        return fn;
+    }
     dec17_t x;
     dec17(v, &x);
     for (int p = 15; p < 17; p += with16 ? 1 : 2) {

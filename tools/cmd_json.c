@@ -321,23 +321,19 @@ static inline jthr_t *jthr_of(jctx_t *j, const fxt_record_t *rec, const fxt_thre
     return e;
 }
 
-/* A double as a JSON number that reads back to the same binary64 (docs/json.md, Arguments). */
-static void jb_double(cli_jbuf_t *b, double v) {
+/* A double as a JSON number that reads back to the same binary64 (docs/json.md, Arguments),
+ * at p (CLI_JSON_DOUBLE_MAX bytes of room); returns the length. */
+static size_t double_put(char *p, double v) {
     /* NaN (v != v) or an infinity: JSON has no such numbers. */
     if (v != v || v > 1.7976931348623157e308 || v < -1.7976931348623157e308 || (v == 0 && signbit(v))) {
-        char t[CLI_JSON_DOUBLE_MAX];
-        cli_jb_mem(b, t, cli_json_double_fmt(t, v)); /* NaN, infinities, -0.0: the shared spelling */
-        return;
+        return cli_json_double_fmt(p, v); /* NaN, infinities, -0.0: the shared spelling */
     }
-    char buf[40];
-    if (v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v &&
-        !(v == 0 && signbit(v))) {
-        cli_jb_i64(b, (int64_t)v); /* integral values below 2^53 in magnitude: exact as integers */
-        return;
+    if (v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v) {
+        return cli_i64_put(p, (int64_t)v); /* integral values below 2^53 in magnitude: exact as integers */
     }
     /* 15 significant digits when they read back exactly (values written by people),
      * else 17 (always exact); skipping the 16-digit attempt saves a format and a parse */
-    cli_jb_mem(b, buf, cli_json_double_g15_17(buf, v));
+    return cli_json_double_g15_17(p, v);
 }
 
 /* Standard base64 with '=' padding, for the "blob" key of fidl:blob large blobs. */
@@ -438,6 +434,9 @@ static jpiece_t *add_piece(jctx_t *j, int kind) {
  * Returns how many were written. */
 static unsigned write_args(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, const char *extra_key,
                            fxt_str_t extra, int open) {
+    /* Most arguments are written in place after one check for room: the lead (,"args":{ or a
+     * comma), a cached name, its colon and any value but a string not cached (48 bytes). */
+    static const char first[16] = ",\"args\":{", next[16] = ",";
     unsigned written = open ? 1 : 0;
     for (unsigned i = 0; i < rec->nargs; i++) {
         const fxt_arg_t *a = &rec->args[i];
@@ -445,69 +444,84 @@ static unsigned write_args(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, co
             continue; /* unknown argument types have no JSON form */
         }
         const jlit_t *e = jlit_hit(j, rec, a->name);
-        if (e != NULL) {
-            /* ,"args":{ or a comma, the name and its colon after one check for room */
-            static const char first[16] = ",\"args\":{", next[16] = ",";
-            if (cli_jb_room(o, 16 + JLIT_MAX + 1)) {
-                char *p = o->p + o->n;
-                memcpy(p, written ? next : first, 16);
-                p += written ? 1 : 9;
-                memcpy(p, e->lit, JLIT_MAX);
-                p[e->len] = ':';
-                o->n = (size_t)(p + e->len + 1 - o->p);
-            }
-            written++;
+        char *p;
+        if (e != NULL && cli_jb_room(o, 16 + JLIT_MAX + 1 + 48)) {
+            p = o->p + o->n;
+            memcpy(p, written ? next : first, 16);
+            p += written ? 1 : 9;
+            memcpy(p, e->lit, JLIT_MAX);
+            p += e->len;
+            *p++ = ':';
         } else {
-            if (written++) {
+            if (written) {
                 cli_jb_putc(o, ',');
             } else {
                 CLI_JB_LIT(o, ",\"args\":{");
             }
             jb_istr(j, o, rec, a->name);
             cli_jb_putc(o, ':');
+            if (!cli_jb_room(o, 48)) {
+                continue; /* out of memory (a growing buffer): the error is sticky */
+            }
+            p = o->p + o->n;
         }
+        written++;
         switch (a->type) {
         case FXT_ARG_NULL:
-            CLI_JB_LIT(o, "null");
+            memcpy(p, "null", 4);
+            p += 4;
             break;
         case FXT_ARG_INT32:
-            cli_jb_i64(o, a->v.i32);
+            p += cli_i64_put(p, a->v.i32);
             break;
         case FXT_ARG_UINT32:
-            cli_jb_u64(o, a->v.u32);
+            p += cli_u64_put(p, a->v.u32);
             break;
         case FXT_ARG_INT64:
-            cli_jb_i64(o, a->v.i64);
+            p += cli_i64_put(p, a->v.i64);
             break;
         case FXT_ARG_UINT64:
-            cli_jb_u64(o, a->v.u64);
+            p += cli_u64_put(p, a->v.u64);
             break;
         case FXT_ARG_DOUBLE:
-            jb_double(o, a->v.f64);
+            p += double_put(p, a->v.f64);
             break;
-        case FXT_ARG_STRING:
-            jb_istr(j, o, rec, a->str);
+        case FXT_ARG_STRING: {
+            const jlit_t *s = jlit_hit(j, rec, a->str);
+            if (s != NULL) {
+                memcpy(p, s->lit, JLIT_MAX);
+                p += s->len;
+            } else {
+                /* escaped as it comes (and cached): it checks for room itself */
+                o->n = (size_t)(p - o->p);
+                jb_istr_miss(j, o, rec, a->str);
+                p = o->p + o->n;
+            }
             break;
+        }
         case FXT_ARG_POINTER:
-            cli_jb_putc(o, '"');
-            cli_jb_hex(o, a->v.pointer);
-            cli_jb_putc(o, '"');
+            *p++ = '"';
+            p += cli_hex_put(p, a->v.pointer);
+            *p++ = '"';
             break;
         case FXT_ARG_KOID:
-            CLI_JB_LIT(o, "\"#");
-            cli_jb_u64(o, a->v.koid);
-            cli_jb_putc(o, '"');
+            memcpy(p, "\"#", 2);
+            p += 2 + cli_u64_put(p + 2, a->v.koid);
+            *p++ = '"';
             break;
         case FXT_ARG_BOOL:
             if (a->v.boolean) {
-                CLI_JB_LIT(o, "true");
+                memcpy(p, "true", 4);
+                p += 4;
             } else {
-                CLI_JB_LIT(o, "false");
+                memcpy(p, "false", 5);
+                p += 5;
             }
             break;
         default:
             break;
         }
+        o->n = (size_t)(p - o->p);
     }
     if (extra_key != NULL) {
         if (written++) {
