@@ -128,6 +128,8 @@ typedef struct jctx {
     cli_map_t threads;         /* (has_provider, provider, pid, tid) -> jthread_t */
     cli_map_t comms;           /* tid -> comm_t, thread names for the systrace lines */
     jlits_t *lits;             /* NULL: out of memory, strings are escaped as they come */
+    uint64_t lit_key;          /* jlit_provider */
+    uint32_t lit_mix;
     jthr_t thr[1u << JTHR_BITS];
     /* filters */
     cli_select_t sel;
@@ -226,17 +228,23 @@ static inline void jb_fstr(cli_jbuf_t *b, fxt_str_t s) {
 
 /* ---- the caches (jlit_t, jthr_t) ---------------------------------------------------- */
 
-static inline jlit_t *jlit_slot(jlits_t *t, const fxt_record_t *rec, uint16_t index, uint64_t *key) {
-    *key = (uint64_t)(rec->has_provider != 0) << 48 | (uint64_t)rec->provider << 16 | index;
+/* The record's provider in the cache's keys and slots: on_record sets it once per record. */
+static inline void jlit_provider(jctx_t *j, const fxt_record_t *rec) {
+    j->lit_key = (uint64_t)(rec->has_provider != 0) << 48 | (uint64_t)rec->provider << 16;
+    j->lit_mix = rec->provider * 2654435761u;
+}
+
+static inline jlit_t *jlit_slot(const jctx_t *j, uint16_t index, uint64_t *key) {
+    *key = j->lit_key | index;
     /* one provider's indices below 2^JLIT_BITS never collide */
-    return &t->e[(index ^ rec->provider * 2654435761u) & ((1u << JLIT_BITS) - 1)];
+    return &j->lits->e[(index ^ j->lit_mix) & ((1u << JLIT_BITS) - 1)];
 }
 
 /* A string record: the entry of its index, if cached, is stale. */
 static void jlit_forget(jctx_t *j, const fxt_record_t *rec) {
     uint64_t key;
     if (j->lits != NULL) {
-        jlit_t *e = jlit_slot(j->lits, rec, rec->u.string.index, &key);
+        jlit_t *e = jlit_slot(j, rec->u.string.index, &key);
         if (e->key == key) {
             e->stamp = 0;
         }
@@ -249,19 +257,20 @@ static void jlit_drop_all(jctx_t *j) {
     }
 }
 
-/* The cached literal of string s of record rec; NULL when it is not interned or not cached. */
-static inline const jlit_t *jlit_hit(const jctx_t *j, const fxt_record_t *rec, fxt_str_t s) {
+/* The cached literal of string s of the current record; NULL when it is not interned or not
+ * cached. */
+static inline const jlit_t *jlit_hit(const jctx_t *j, fxt_str_t s) {
     const jlits_t *t = j->lits;
     if (t == NULL || (uint16_t)(s.ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s.unresolved) {
         return NULL; /* index 0 (the empty string) and inline strings are not cached */
     }
     uint64_t key;
-    const jlit_t *e = jlit_slot((jlits_t *)t, rec, s.ref, &key);
+    const jlit_t *e = jlit_slot(j, s.ref, &key);
     return e->key == key && e->stamp > t->base ? e : NULL;
 }
 
 /* s as jb_fstr writes it; an interned string is also kept in the cache when it fits. */
-static void jb_istr_miss(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, fxt_str_t s) {
+static void jb_istr_miss(jctx_t *j, cli_jbuf_t *o, fxt_str_t s) {
     jlits_t *t = j->lits;
     /* Escaped in place with room for the worst case (6 bytes per byte), so nothing is flushed
      * between here and the copy into the slot. */
@@ -271,7 +280,7 @@ static void jb_istr_miss(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, fxt_
         return;
     }
     uint64_t key;
-    jlit_t *e = jlit_slot(t, rec, s.ref, &key);
+    jlit_t *e = jlit_slot(j, s.ref, &key);
     size_t at = o->n;
     cli_jb_str(o, s.ptr, s.len);
     size_t n = o->n - at;
@@ -287,12 +296,12 @@ static void jb_istr_miss(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, fxt_
     }
 }
 
-/* A string of record rec as a JSON literal: an interned one from the cache, any other as
+/* A string of the current record as a JSON literal: an interned one from the cache, any other as
  * jb_fstr. */
-static inline void jb_istr(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, fxt_str_t s) {
-    const jlit_t *e = jlit_hit(j, rec, s);
+static inline void jb_istr(jctx_t *j, cli_jbuf_t *o, fxt_str_t s) {
+    const jlit_t *e = jlit_hit(j, s);
     if (e == NULL) {
-        jb_istr_miss(j, o, rec, s);
+        jb_istr_miss(j, o, s);
     } else if (cli_jb_room(o, JLIT_MAX)) {
         /* the whole slot copied (the buffer's room allows it), the length counted */
         memcpy(o->p + o->n, e->lit, JLIT_MAX);
@@ -443,7 +452,7 @@ static unsigned write_args(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, co
         if (a->type >= FXT_ARG_TYPE_COUNT) {
             continue; /* unknown argument types have no JSON form */
         }
-        const jlit_t *e = jlit_hit(j, rec, a->name);
+        const jlit_t *e = jlit_hit(j, a->name);
         char *p;
         if (e != NULL && cli_jb_room(o, 16 + JLIT_MAX + 1 + 48)) {
             p = o->p + o->n;
@@ -458,7 +467,7 @@ static unsigned write_args(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, co
             } else {
                 CLI_JB_LIT(o, ",\"args\":{");
             }
-            jb_istr(j, o, rec, a->name);
+            jb_istr(j, o, a->name);
             cli_jb_putc(o, ':');
             if (!cli_jb_room(o, 48)) {
                 continue; /* out of memory (a growing buffer): the error is sticky */
@@ -487,14 +496,14 @@ static unsigned write_args(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, co
             p += double_put(p, a->v.f64);
             break;
         case FXT_ARG_STRING: {
-            const jlit_t *s = jlit_hit(j, rec, a->str);
+            const jlit_t *s = jlit_hit(j, a->str);
             if (s != NULL) {
                 memcpy(p, s->lit, JLIT_MAX);
                 p += s->len;
             } else {
                 /* escaped as it comes (and cached): it checks for room itself */
                 o->n = (size_t)(p - o->p);
-                jb_istr_miss(j, o, rec, a->str);
+                jb_istr_miss(j, o, a->str);
                 p = o->p + o->n;
             }
             break;
@@ -546,12 +555,11 @@ static unsigned write_args(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, co
 
 /* The keys of an event before its ts value: cat (every event has one: DevTools throws on a
  * missing one), name. */
-static void event_head_to_ts(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, fxt_str_t cat,
-                             fxt_str_t name) {
+static void event_head_to_ts(jctx_t *j, cli_jbuf_t *o, fxt_str_t cat, fxt_str_t name) {
     CLI_JB_LIT(o, "{\"cat\":");
-    jb_istr(j, o, rec, cat);
+    jb_istr(j, o, cat);
     CLI_JB_LIT(o, ",\"name\":");
-    jb_istr(j, o, rec, name);
+    jb_istr(j, o, name);
     CLI_JB_LIT(o, ",\"ts\":");
 }
 
@@ -567,9 +575,9 @@ static void event_head_ids(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, co
 /* Common keys of an event: cat, name, ts, pid, tid. */
 static void event_head(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, fxt_str_t cat, fxt_str_t name,
                        u128 ns, const fxt_thread_ref_t *t) {
-    const jlit_t *c = jlit_hit(j, rec, cat), *nm = jlit_hit(j, rec, name);
+    const jlit_t *c = jlit_hit(j, cat), *nm = jlit_hit(j, name);
     if (c == NULL || nm == NULL || j->rel_time || ns > UINT64_MAX) {
-        event_head_to_ts(j, o, rec, cat, name);
+        event_head_to_ts(j, o, cat, name);
         jb_ts(j, o, ns);
         event_head_ids(j, o, rec, t);
         return;
@@ -810,7 +818,7 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     }
     begin_event(j);
     if (defer) {
-        event_head_to_ts(j, o, rec, rec->u.event.category, rec->u.event.name);
+        event_head_to_ts(j, o, rec->u.event.category, rec->u.event.name);
         jpiece_t *p = add_piece(j, PC_FLOW_TS);
         if (p != NULL) {
             p->ns = ns;
@@ -1232,6 +1240,7 @@ static void say(jctx_t *j, char tag, const char *line) {
 /* Dispatches by record kind; metadata records (strings, threads, providers) are used by the reader. */
 static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     jctx_t *j = ctx;
+    jlit_provider(j, rec);
     switch (rec->kind) {
     case FXT_KIND_EVENT:
         on_event(j, r, rec);
