@@ -15,6 +15,27 @@ const char cli_digit_pairs[201] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
+const uint64_t cli_pow10_u64[20] = {1ull,
+                                    10ull,
+                                    100ull,
+                                    1000ull,
+                                    10000ull,
+                                    100000ull,
+                                    1000000ull,
+                                    10000000ull,
+                                    100000000ull,
+                                    1000000000ull,
+                                    10000000000ull,
+                                    100000000000ull,
+                                    1000000000000ull,
+                                    10000000000000ull,
+                                    100000000000000ull,
+                                    1000000000000000ull,
+                                    10000000000000000ull,
+                                    100000000000000000ull,
+                                    1000000000000000000ull,
+                                    10000000000000000000ull};
+
 /*
  * Length of the well-formed UTF-8 sequence at s[0..n), or, when ill-formed,
  * minus the length of its maximal subpart (at least 1): Unicode ch. 3,
@@ -159,27 +180,6 @@ typedef struct dec17 {
 
 __extension__ typedef unsigned __int128 u128;
 
-static const uint64_t pow10_u64[20] = {1ull,
-                                       10ull,
-                                       100ull,
-                                       1000ull,
-                                       10000ull,
-                                       100000ull,
-                                       1000000ull,
-                                       10000000ull,
-                                       100000000ull,
-                                       1000000000ull,
-                                       10000000000ull,
-                                       100000000000ull,
-                                       1000000000000ull,
-                                       10000000000000ull,
-                                       100000000000000ull,
-                                       1000000000000000ull,
-                                       10000000000000000ull,
-                                       100000000000000000ull,
-                                       1000000000000000000ull,
-                                       10000000000000000000ull};
-
 /* The 17 digits exactly, without printf, for 1e-6 <= |v| < 1e16 (JSON's common range):
  * v * 10^k = m * 2^e * 10^k is an integer times a power of two that fits 128 bits, so
  * its integer part and remainder are exact and the rounding is printf's (half to even).
@@ -198,13 +198,13 @@ static int dec17_exact(double v, dec17_t *x) {
      * [be, be + 1) * log10(2), so the exponent is this or one more; the loop corrects it. */
     int t = be * 78913;
     int exp = t >= 0 ? t / (1 << 18) : -((-t + (1 << 18) - 1) / (1 << 18));
-    const u128 lo = pow10_u64[16], hi = pow10_u64[17];
+    const u128 lo = cli_pow10_u64[16], hi = cli_pow10_u64[17];
     for (int tries = 0; tries < 3; tries++) {
         int k = 16 - exp;
         if (k < 0 || k > 22) {
             return 0;
         }
-        u128 p10 = k <= 19 ? (u128)pow10_u64[k] : (u128)pow10_u64[k - 19] * pow10_u64[19];
+        u128 p10 = k <= 19 ? (u128)cli_pow10_u64[k] : (u128)cli_pow10_u64[k - 19] * cli_pow10_u64[19];
         u128 num = (u128)m * p10, q, rem = 0, half = 0;
         if (e >= 0) {
             q = num << e; /* a >= 2^52 here, so k <= 1: no overflow */
@@ -256,14 +256,14 @@ static void dec17(double v, dec17_t *x) {
 /* x's digits rounded to p (< 17) digits into *q; 0 when the dropped digits look like an exact
  * tie (5 then zeros): rounding the already-rounded digits could then differ from rounding v. */
 static int round_digits(const dec17_t *x, int p, uint64_t *q, int *exp) {
-    uint64_t div = pow10_u64[17 - p], r = x->q % div, half = div / 2;
+    uint64_t div = cli_pow10_u64[17 - p], r = x->q % div, half = div / 2;
     if (r == half) {
         return 0;
     }
     uint64_t y = x->q / div + (r > half);
     *exp = x->exp;
-    if (y == pow10_u64[p]) {
-        y = pow10_u64[p - 1]; /* 99..9 rounded up: one more decimal place */
+    if (y == cli_pow10_u64[p]) {
+        y = cli_pow10_u64[p - 1]; /* 99..9 rounded up: one more decimal place */
         (*exp)++;
     }
     *q = y;
@@ -275,8 +275,8 @@ static size_t g_spell(char *buf, int neg, uint64_t q, int p, int exp) {
     char d[20];
     int last = p; /* d[0..last) without trailing zeros (%g drops them): 8, 4, 2 then 1 at a time */
     for (int k = 8; k > 0; k /= 2) {
-        while (last > k && q % pow10_u64[k] == 0) {
-            q /= pow10_u64[k];
+        while (last > k && q % cli_pow10_u64[k] == 0) {
+            q /= cli_pow10_u64[k];
             last -= k;
         }
     }
@@ -323,17 +323,22 @@ static size_t g_spell(char *buf, int neg, uint64_t q, int p, int exp) {
     return n;
 }
 
+#if FLT_EVAL_METHOD == 0
+/* Powers of ten exact as doubles: one multiplication or division by them is correctly rounded,
+ * strtod's result for the decimal (Clinger's fast path). */
+static const double pow10_dbl[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+#endif
+
 /* Whether the p digits of q at exponent exp read back to v: 1 or 0, -1 when exact double
  * arithmetic cannot tell (strtod must). */
 static int reads_back(int neg, uint64_t q, int p, int exp, double v) {
 #if FLT_EVAL_METHOD == 0
     /* Exact integer times or over an exact power of ten: one correctly rounded operation, the
      * same result as strtod (Clinger's fast path), without parsing. */
-    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     int e10 = exp - (p - 1);
     if (q <= (1ull << 53) && e10 >= -22 && e10 <= 22) {
-        double r = e10 >= 0 ? (double)q * pow10[e10] : (double)q / pow10[-e10];
+        double r = e10 >= 0 ? (double)q * pow10_dbl[e10] : (double)q / pow10_dbl[-e10];
         return (neg ? -r : r) == v;
     }
 #else
@@ -348,24 +353,23 @@ static int reads_back(int neg, uint64_t q, int p, int exp, double v) {
  * digits of m are the output. 0 when v is not such a value. */
 static size_t few_decimals(char *buf, double v) {
 #if FLT_EVAL_METHOD == 0
-    static const double p10[4] = {1, 10, 100, 1000};
     double a = fabs(v);
     if (!(a >= 1e-3 && a < 1e12)) {
         return 0; /* m < 10^15: 15 digits at most, and exact in a double */
     }
     for (int k = 0; k < 4; k++) {
-        double md = a * p10[k];
+        double md = a * pow10_dbl[k];
         uint64_t m = (uint64_t)md;
         /* an integer m whose quotient by 10^k (one correctly rounded division, as strtod's
          * result for the decimal) is v */
-        if ((double)m != md || (double)m / p10[k] != a) {
+        if ((double)m != md || (double)m / pow10_dbl[k] != a) {
             continue;
         }
         size_t n = 0;
         if (v < 0) {
             buf[n++] = '-';
         }
-        uint64_t ip = m / pow10_u64[k], fp = m % pow10_u64[k];
+        uint64_t ip = m / cli_pow10_u64[k], fp = m % cli_pow10_u64[k];
         n += cli_u64_put(buf + n, ip);
         if (fp) {
             buf[n++] = '.';

@@ -94,33 +94,16 @@ static inline void cli_jb_mem(cli_jbuf_t *b, const void *s, size_t len) {
 /* "00" .. "99": two digits per division when formatting integers. */
 extern const char cli_digit_pairs[201];
 
+/* 10^0 .. 10^19. */
+extern const uint64_t cli_pow10_u64[20];
+
 /* Decimal digits of v (1..20): from its bit length (log10(2) ~ 1233 / 4096), then one compare. */
 static inline unsigned cli_u64_len(uint64_t v) {
-    static const uint64_t p10[20] = {1ull,
-                                     10ull,
-                                     100ull,
-                                     1000ull,
-                                     10000ull,
-                                     100000ull,
-                                     1000000ull,
-                                     10000000ull,
-                                     100000000ull,
-                                     1000000000ull,
-                                     10000000000ull,
-                                     100000000000ull,
-                                     1000000000000ull,
-                                     10000000000000ull,
-                                     100000000000000ull,
-                                     1000000000000000ull,
-                                     10000000000000000ull,
-                                     100000000000000000ull,
-                                     1000000000000000000ull,
-                                     10000000000000000000ull};
     if (v < 10) {
         return 1;
     }
     unsigned t = ((64u - (unsigned)__builtin_clzll(v)) * 1233u) >> 12;
-    return t + (v >= p10[t]);
+    return t + (v >= cli_pow10_u64[t]);
 }
 
 /* v < 10^8 in n digits at p (n = its length), two at a time from the end, in 32 bits. */
