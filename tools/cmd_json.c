@@ -1325,7 +1325,7 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     jctx_t *j = ctx;
     char line[sizeof d->msg + 64];
     (void)r;
-    jlit_drop_all(j); /* a damaged string record may have changed its index or not */
+    jlit_drop_all(j); /* damage is rare: whatever a damaged record did to the strings */
     snprintf(line, sizeof line, "fxt json: offset %" PRIu64 ": %s\n", d->offset, d->msg);
     say(j, 'E', line);
 }
