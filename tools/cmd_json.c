@@ -90,7 +90,7 @@ typedef struct jpiece {
 #define JLIT_MAX 48
 
 typedef struct jlit {
-    uint64_t key; /* jlit_key: has_provider, provider, index */
+    uint64_t key; /* has_provider, provider, index (jlit_slot) */
     uint32_t stamp;
     uint32_t len;
     char lit[JLIT_MAX];
@@ -102,7 +102,8 @@ typedef struct jlits {
 } jlits_t;
 
 /* A thread's ,"pid":P,"tid":T formatted once, and its index in the context's thread map, by
- * (provider, pid, tid): checked against the values, so nothing invalidates it. */
+ * (provider, pid, tid): checked against the values, so nothing invalidates it (a reused range
+ * context starts with it empty, as with its map). */
 #define JTHR_BITS 8
 
 typedef struct jthr {
@@ -400,13 +401,14 @@ static void begin_event(jctx_t *j) {
         return;
     }
     if (cli_jb_room(&j->out, 2)) {
-        /* ",\n", without the comma before the first element */
         char *p = j->out.p + j->out.n;
-        p[0] = ',';
-        p[1] = '\n';
-        j->out.n += j->nel++ > 0 ? 2 : 1;
-        if (j->nel == 1) {
+        if (j->nel++ > 0) {
+            p[0] = ',';
+            p[1] = '\n';
+            j->out.n += 2;
+        } else {
             p[0] = '\n';
+            j->out.n++;
         }
     }
 }
@@ -452,20 +454,21 @@ static unsigned write_args(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, co
         if (a->type >= FXT_ARG_TYPE_COUNT) {
             continue; /* unknown argument types have no JSON form */
         }
+        int lead_first = written++ == 0;
         const jlit_t *e = jlit_hit(j, a->name);
         char *p;
         if (e != NULL && cli_jb_room(o, 16 + JLIT_MAX + 1 + 48)) {
             p = o->p + o->n;
-            memcpy(p, written ? next : first, 16);
-            p += written ? 1 : 9;
+            memcpy(p, lead_first ? first : next, 16);
+            p += lead_first ? 9 : 1;
             memcpy(p, e->lit, JLIT_MAX);
             p += e->len;
             *p++ = ':';
         } else {
-            if (written) {
-                cli_jb_putc(o, ',');
-            } else {
+            if (lead_first) {
                 CLI_JB_LIT(o, ",\"args\":{");
+            } else {
+                cli_jb_putc(o, ',');
             }
             jb_istr(j, o, a->name);
             cli_jb_putc(o, ':');
@@ -474,7 +477,6 @@ static unsigned write_args(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, co
             }
             p = o->p + o->n;
         }
-        written++;
         switch (a->type) {
         case FXT_ARG_NULL:
             memcpy(p, "null", 4);
