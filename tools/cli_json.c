@@ -280,11 +280,22 @@ static size_t g_spell(char *buf, int neg, uint64_t q, int p, int exp) {
             last -= k;
         }
     }
-    cli_u64_put(d, q); /* exactly `last` digits: the first is not 0 */
     size_t n = 0;
     if (neg) {
         buf[n++] = '-';
     }
+    if (exp < 0 && exp >= -4) {
+        /* 0.000ddd (the common case of values below 1): the digits written in place */
+        buf[n++] = '0';
+        buf[n++] = '.';
+        for (int i = -1; i > exp; i--) {
+            buf[n++] = '0';
+        }
+        n += cli_u64_put(buf + n, q);
+        buf[n] = '\0';
+        return n;
+    }
+    cli_u64_put(d, q); /* exactly `last` digits: the first is not 0 */
     if (exp < -4 || exp >= p) {
         buf[n++] = d[0];
         if (last > 1) {
@@ -300,7 +311,7 @@ static size_t g_spell(char *buf, int neg, uint64_t q, int p, int exp) {
         }
         buf[n++] = (char)('0' + e / 10 % 10);
         buf[n++] = (char)('0' + e % 10);
-    } else if (exp >= 0) {
+    } else {
         /* the integer part, zero-padded when the digits end before the point */
         for (int i = 0; i <= exp; i++) {
             buf[n++] = i < last ? d[i] : '0';
@@ -310,14 +321,6 @@ static size_t g_spell(char *buf, int neg, uint64_t q, int p, int exp) {
             memcpy(buf + n, d + exp + 1, (size_t)(last - exp - 1));
             n += (size_t)(last - exp - 1);
         }
-    } else {
-        buf[n++] = '0';
-        buf[n++] = '.';
-        for (int i = -1; i > exp; i--) {
-            buf[n++] = '0';
-        }
-        memcpy(buf + n, d, (size_t)last);
-        n += (size_t)last;
     }
     buf[n] = '\0';
     return n;
@@ -356,6 +359,9 @@ static size_t few_decimals(char *buf, double v) {
     double a = fabs(v);
     if (!(a >= 1e-3 && a < 1e12)) {
         return 0; /* m < 10^15: 15 digits at most, and exact in a double */
+    }
+    if ((double)(uint64_t)(a * 1000) != a * 1000) {
+        return 0; /* more decimals (a shortcut only: the general path gives the same bytes) */
     }
     for (int k = 0; k < 4; k++) {
         double md = a * pow10_dbl[k];
