@@ -112,10 +112,10 @@ static uint64_t xorshift(uint64_t *s) {
 static void test_doubles_same_as_printf(void) {
     uint64_t s = 7;
     int bad = 0, n = 0;
-    for (int i = 0; i < 60000; i++) {
+    for (int i = 0; i < 72000; i++) {
         uint64_t r = xorshift(&s);
         double v;
-        switch (i % 5) {
+        switch (i % 6) {
         case 0: /* any bits */
             memcpy(&v, &r, sizeof v);
             break;
@@ -128,9 +128,16 @@ static void test_doubles_same_as_printf(void) {
         case 3: /* next to powers of ten, where the exponent changes when rounding */
             v = nextafter(pow(10, (int)(r % 60) - 30), (r >> 40) & 1 ? 0 : INFINITY);
             break;
-        default: /* 18-digit decimals that are exact ties at 17 digits */
+        case 4: /* 18-digit decimals that are exact ties at 17 digits */
             v = 123456789012345.0 + (double)(r % 100000) * 0.25;
             break;
+        default: { /* 1 to 16 digits with 0 to 5 decimals, or a neighbour (the few-decimals path) */
+            uint64_t m = (r >> 8) % (uint64_t)pow(10, (double)(r % 16 + 1));
+            v = (double)m / pow(10, (double)((r >> 4) % 6));
+            v = (r >> 60) == 1 ? nextafter(v, INFINITY) : (r >> 60) == 2 ? nextafter(v, 0) : v;
+            v = (r >> 59) & 1 ? -v : v;
+            break;
+        }
         }
         if (!isfinite(v) || v == 0) {
             continue;
@@ -143,7 +150,7 @@ static void test_doubles_same_as_printf(void) {
         bad += la != lb || strcmp(a, b) != 0;
         n++;
     }
-    CHECK(n > 50000);
+    CHECK(n > 60000);
     CHECK_EQ_U64(bad, 0);
 }
 

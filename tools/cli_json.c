@@ -15,6 +15,27 @@ const char cli_digit_pairs[201] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
+const uint64_t cli_pow10_u64[20] = {1ull,
+                                    10ull,
+                                    100ull,
+                                    1000ull,
+                                    10000ull,
+                                    100000ull,
+                                    1000000ull,
+                                    10000000ull,
+                                    100000000ull,
+                                    1000000000ull,
+                                    10000000000ull,
+                                    100000000000ull,
+                                    1000000000000ull,
+                                    10000000000000ull,
+                                    100000000000000ull,
+                                    1000000000000000ull,
+                                    10000000000000000ull,
+                                    100000000000000000ull,
+                                    1000000000000000000ull,
+                                    10000000000000000000ull};
+
 /*
  * Length of the well-formed UTF-8 sequence at s[0..n), or, when ill-formed,
  * minus the length of its maximal subpart (at least 1): Unicode ch. 3,
@@ -146,13 +167,14 @@ void cli_json_str_to(cli_json_put_fn put, void *ctx, const char *s, size_t len) 
 
 /*
  * %.{15,16,17}g without a printf per precision: v's 17 significant digits come
- * from one snprintf (correctly rounded), the shorter precisions are rounded from
- * them, and a candidate's round trip is checked with exact double arithmetic
- * where that is exact. Same bytes as the printf loop it replaces, faster.
+ * as one integer (correctly rounded), the shorter precisions are rounded from
+ * it in integer arithmetic, and a candidate's round trip is checked with exact
+ * double arithmetic where that is exact. Same bytes as the printf loop it
+ * replaces (unit.cli_json compares them), faster.
  */
 typedef struct dec17 {
-    char d[17]; /* the significant digits */
-    int exp;    /* decimal exponent of d[0] */
+    uint64_t q; /* the 17 significant digits: 10^16 <= q < 10^17 */
+    int exp;    /* decimal exponent of the first digit */
     int neg;
 } dec17_t;
 
@@ -167,21 +189,22 @@ static int dec17_exact(double v, dec17_t *x) {
     if (!(a >= 1e-6 && a < 1e16)) {
         return 0;
     }
-    int be;
-    double fr = frexp(a, &be);
-    uint64_t m = (uint64_t)ldexp(fr, 53); /* a = m * 2^e exactly: normal, 53-bit significand */
-    int e = be - 53;
-    const u128 lo = 10000000000000000ull, hi = lo * 10; /* 10^16, 10^17 */
-    int exp = (int)floor(log10(a));                     /* may be one off near powers of ten */
+    uint64_t bits;
+    memcpy(&bits, &a, sizeof bits);
+    int be = (int)(bits >> 52) - 1023; /* a is normal here: a = m * 2^e with a 53-bit m */
+    uint64_t m = (bits & ((1ull << 52) - 1)) | (1ull << 52);
+    int e = be - 52;
+    /* floor(be * log10(2)) (78913 / 2^18), floored for negative be too: log10(a) is in
+     * [be, be + 1) * log10(2), so the exponent is this or one more; the loop corrects it. */
+    int t = be * 78913;
+    int exp = t >= 0 ? t / (1 << 18) : -((-t + (1 << 18) - 1) / (1 << 18));
+    const u128 lo = cli_pow10_u64[16], hi = cli_pow10_u64[17];
     for (int tries = 0; tries < 3; tries++) {
         int k = 16 - exp;
         if (k < 0 || k > 22) {
             return 0;
         }
-        u128 p10 = 1;
-        for (int i = 0; i < k; i++) {
-            p10 *= 10;
-        }
+        u128 p10 = k <= 19 ? (u128)cli_pow10_u64[k] : (u128)cli_pow10_u64[k - 19] * cli_pow10_u64[19];
         u128 num = (u128)m * p10, q, rem = 0, half = 0;
         if (e >= 0) {
             q = num << e; /* a >= 2^52 here, so k <= 1: no overflow */
@@ -205,11 +228,7 @@ static int dec17_exact(double v, dec17_t *x) {
                 exp++;
             }
         }
-        uint64_t d = (uint64_t)q;
-        for (int i = 16; i >= 0; i--) {
-            x->d[i] = (char)('0' + d % 10);
-            d /= 10;
-        }
+        x->q = (uint64_t)q;
         x->exp = exp;
         x->neg = v < 0;
         return 1;
@@ -226,48 +245,57 @@ static void dec17(double v, dec17_t *x) {
     const char *p = t;
     x->neg = *p == '-';
     p += x->neg;
-    x->d[0] = *p;
-    memcpy(x->d + 1, p + 2, 16);
+    uint64_t q = (uint64_t)(p[0] - '0');
+    for (int i = 2; i < 18; i++) {
+        q = q * 10 + (uint64_t)(p[i] - '0');
+    }
+    x->q = q;
     x->exp = atoi(p + 19);
 }
 
-/* x's digits rounded to p (< 17) into d; 0 when the dropped digits look like an exact tie
- * (5 then zeros): rounding the already-rounded digits could then differ from rounding v. */
-static int round_digits(const dec17_t *x, int p, char *d, int *exp) {
-    memcpy(d, x->d, 17);
-    *exp = x->exp;
-    int tie = x->d[p] == '5';
-    for (int i = p + 1; i < 17 && tie; i++) {
-        tie = x->d[i] == '0';
-    }
-    if (tie) {
+/* x's digits rounded to p (< 17) digits into *q; 0 when the dropped digits look like an exact
+ * tie (5 then zeros): rounding the already-rounded digits could then differ from rounding v. */
+static int round_digits(const dec17_t *x, int p, uint64_t *q, int *exp) {
+    uint64_t div = cli_pow10_u64[17 - p], r = x->q % div, half = div / 2;
+    if (r == half) {
         return 0;
     }
-    if (x->d[p] >= '5') {
-        int i = p - 1;
-        while (i >= 0 && d[i] == '9') {
-            d[i--] = '0';
-        }
-        if (i < 0) {
-            d[0] = '1'; /* 99..9 rounded up: one more decimal place */
-            (*exp)++;
-        } else {
-            d[i]++;
-        }
+    uint64_t y = x->q / div + (r > half);
+    *exp = x->exp;
+    if (y == cli_pow10_u64[p]) {
+        y = cli_pow10_u64[p - 1]; /* 99..9 rounded up: one more decimal place */
+        (*exp)++;
     }
+    *q = y;
     return 1;
 }
 
-/* The %.{p}g spelling of the digits d[0..p) at exponent exp into buf; returns the length. */
-static size_t g_spell(char *buf, int neg, const char *d, int p, int exp) {
-    size_t n = 0;
-    int last = p; /* d[0..last) without trailing zeros (%g drops them) */
-    while (last > 1 && d[last - 1] == '0') {
-        last--;
+/* The %.{p}g spelling of the p digits of q at exponent exp into buf; returns the length. */
+static size_t g_spell(char *buf, int neg, uint64_t q, int p, int exp) {
+    char d[20];
+    int last = p; /* d[0..last) without trailing zeros (%g drops them): 8, 4, 2 then 1 at a time */
+    for (int k = 8; k > 0; k /= 2) {
+        while (last > k && q % cli_pow10_u64[k] == 0) {
+            q /= cli_pow10_u64[k];
+            last -= k;
+        }
     }
+    size_t n = 0;
     if (neg) {
         buf[n++] = '-';
     }
+    if (exp < 0 && exp >= -4) {
+        /* 0.000ddd (the common case of values below 1): the digits written in place */
+        buf[n++] = '0';
+        buf[n++] = '.';
+        for (int i = -1; i > exp; i--) {
+            buf[n++] = '0';
+        }
+        n += cli_u64_put(buf + n, q);
+        buf[n] = '\0';
+        return n;
+    }
+    cli_u64_put(d, q); /* exactly `last` digits: the first is not 0 */
     if (exp < -4 || exp >= p) {
         buf[n++] = d[0];
         if (last > 1) {
@@ -283,57 +311,104 @@ static size_t g_spell(char *buf, int neg, const char *d, int p, int exp) {
         }
         buf[n++] = (char)('0' + e / 10 % 10);
         buf[n++] = (char)('0' + e % 10);
-    } else if (exp >= 0) {
-        memcpy(buf + n, d, (size_t)exp + 1);
-        n += (size_t)exp + 1;
+    } else {
+        /* the integer part, zero-padded when the digits end before the point */
+        for (int i = 0; i <= exp; i++) {
+            buf[n++] = i < last ? d[i] : '0';
+        }
         if (last > exp + 1) {
             buf[n++] = '.';
             memcpy(buf + n, d + exp + 1, (size_t)(last - exp - 1));
             n += (size_t)(last - exp - 1);
         }
-    } else {
-        buf[n++] = '0';
-        buf[n++] = '.';
-        for (int i = -1; i > exp; i--) {
-            buf[n++] = '0';
-        }
-        memcpy(buf + n, d, (size_t)last);
-        n += (size_t)last;
     }
     buf[n] = '\0';
     return n;
 }
 
-/* Whether the p digits d at exponent exp (spelled in buf) read back to v. */
-static int reads_back(const char *buf, int neg, const char *d, int p, int exp, double v) {
+#if FLT_EVAL_METHOD == 0
+/* Powers of ten exact as doubles: one multiplication or division by them is correctly rounded,
+ * strtod's result for the decimal (Clinger's fast path). */
+static const double pow10_dbl[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+#endif
+
+/* Whether the p digits of q at exponent exp read back to v: 1 or 0, -1 when exact double
+ * arithmetic cannot tell (strtod must). */
+static int reads_back(int neg, uint64_t q, int p, int exp, double v) {
 #if FLT_EVAL_METHOD == 0
     /* Exact integer times or over an exact power of ten: one correctly rounded operation, the
      * same result as strtod (Clinger's fast path), without parsing. */
-    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    uint64_t m = 0;
-    for (int i = 0; i < p; i++) {
-        m = m * 10 + (uint64_t)(d[i] - '0');
-    }
     int e10 = exp - (p - 1);
-    if (m <= (1ull << 53) && e10 >= -22 && e10 <= 22) {
-        double r = e10 >= 0 ? (double)m * pow10[e10] : (double)m / pow10[-e10];
+    if (q <= (1ull << 53) && e10 >= -22 && e10 <= 22) {
+        double r = e10 >= 0 ? (double)q * pow10_dbl[e10] : (double)q / pow10_dbl[-e10];
         return (neg ? -r : r) == v;
     }
 #else
-    (void)neg, (void)d, (void)p, (void)exp;
+    (void)neg, (void)q, (void)p, (void)exp, (void)v;
 #endif
-    return strtod(buf, NULL) == v;
+    return -1;
+}
+
+/* A value with at most 3 decimals and 15 significant digits, as values written by people
+ * often are (0.25, 53.7, 1234.125): m / 10^k read back to v proves %.15g spells v as that
+ * decimal (any decimal of 15 digits or fewer survives a round trip through binary64), so the
+ * digits of m are the output. 0 when v is not such a value. */
+static size_t few_decimals(char *buf, double v) {
+#if FLT_EVAL_METHOD == 0
+    double a = fabs(v);
+    if (!(a >= 1e-3 && a < 1e12)) {
+        return 0; /* m < 10^15: 15 digits at most, and exact in a double */
+    }
+    if ((double)(uint64_t)(a * 1000) != a * 1000) {
+        return 0; /* more decimals (a shortcut only: the general path gives the same bytes) */
+    }
+    for (int k = 0; k < 4; k++) {
+        double md = a * pow10_dbl[k];
+        uint64_t m = (uint64_t)md;
+        /* an integer m whose quotient by 10^k (one correctly rounded division, as strtod's
+         * result for the decimal) is v */
+        if ((double)m != md || (double)m / pow10_dbl[k] != a) {
+            continue;
+        }
+        size_t n = 0;
+        if (v < 0) {
+            buf[n++] = '-';
+        }
+        uint64_t ip = m / cli_pow10_u64[k], fp = m % cli_pow10_u64[k];
+        n += cli_u64_put(buf + n, ip);
+        if (fp) {
+            buf[n++] = '.';
+            for (int i = k - 1; i >= 0; i--) {
+                buf[n + (size_t)i] = (char)('0' + fp % 10);
+                fp /= 10;
+            }
+            n += (size_t)k;
+            while (buf[n - 1] == '0') {
+                n--; /* %g drops trailing zeros */
+            }
+        }
+        buf[n] = '\0';
+        return n;
+    }
+#else
+    (void)buf, (void)v;
+#endif
+    return 0;
 }
 
 /* The shortest of %.15g, (%.16g when with16), %.17g that reads back to v (finite). */
 static size_t double_g(char *buf, double v, int with16) {
+    size_t fn = few_decimals(buf, v);
+    if (fn > 0) {
+        return fn;
+    }
     dec17_t x;
     dec17(v, &x);
     for (int p = 15; p < 17; p += with16 ? 1 : 2) {
-        char d[17];
+        uint64_t q;
         int exp;
-        if (!round_digits(&x, p, d, &exp)) {
+        if (!round_digits(&x, p, &q, &exp)) {
             /* An apparent tie: only printf's own rounding of v decides. */
             int n = snprintf(buf, CLI_JSON_DOUBLE_MAX, "%.*g", p, v);
             if (strtod(buf, NULL) == v) {
@@ -341,12 +416,18 @@ static size_t double_g(char *buf, double v, int with16) {
             }
             continue;
         }
-        size_t n = g_spell(buf, x.neg, d, p, exp);
-        if (reads_back(buf, x.neg, d, p, exp, v)) {
-            return n;
+        int rb = reads_back(x.neg, q, p, exp, v);
+        if (rb == 1) {
+            return g_spell(buf, x.neg, q, p, exp);
+        }
+        if (rb < 0) {
+            size_t n = g_spell(buf, x.neg, q, p, exp);
+            if (strtod(buf, NULL) == v) {
+                return n;
+            }
         }
     }
-    return g_spell(buf, x.neg, x.d, 17, x.exp);
+    return g_spell(buf, x.neg, x.q, 17, x.exp);
 }
 
 size_t cli_json_double_g15_17(char *buf, double v) { return double_g(buf, v, 0); }

@@ -94,29 +94,66 @@ static inline void cli_jb_mem(cli_jbuf_t *b, const void *s, size_t len) {
 /* "00" .. "99": two digits per division when formatting integers. */
 extern const char cli_digit_pairs[201];
 
-/* Hand-rolled decimal, no printf: formatting is per event (docs/json.md, Performance).
- * Written in place, two digits at a time, after counting them. */
-static inline void cli_jb_u64(cli_jbuf_t *b, uint64_t v) {
-    if (!cli_jb_room(b, 20)) {
-        return;
+/* 10^0 .. 10^19. */
+extern const uint64_t cli_pow10_u64[20];
+
+/* Decimal digits of v (1..20): from its bit length (log10(2) ~ 1233 / 4096), then one compare. */
+static inline unsigned cli_u64_len(uint64_t v) {
+    if (v < 10) {
+        return 1;
     }
-    unsigned n = 1;
-    for (uint64_t p = 10; n < 20 && v >= p; n++) {
-        p *= 10u; /* wraps only after 10^19, when the loop ends anyway */
-    }
-    char *q = b->p + b->n + n;
-    b->n += n;
+    unsigned t = ((64u - (unsigned)__builtin_clzll(v)) * 1233u) >> 12;
+    return t + (v >= cli_pow10_u64[t]);
+}
+
+/* v < 10^8 in n digits at p (n = its length), two at a time from the end, in 32 bits. */
+static inline void cli_u32_put_n(char *p, uint32_t v, size_t n) {
+    char *q = p + n;
     while (v >= 100) {
-        const char *d = cli_digit_pairs + 2 * (v % 100u);
-        v /= 100u;
-        *--q = d[1];
-        *--q = d[0];
+        uint32_t t = v / 100u;
+        q -= 2;
+        memcpy(q, cli_digit_pairs + 2 * (v - t * 100u), 2);
+        v = t;
     }
     if (v >= 10) {
-        *--q = cli_digit_pairs[2 * v + 1];
-        *--q = cli_digit_pairs[2 * v];
+        memcpy(q - 2, cli_digit_pairs + 2 * v, 2);
     } else {
-        *--q = (char)('0' + v);
+        q[-1] = (char)('0' + v);
+    }
+}
+
+/* v < 10^8 as exactly 8 digits at p (zero-padded). */
+static inline void cli_u32_put8(char *p, uint32_t v) {
+    uint32_t hi = v / 10000u, lo = v - hi * 10000u;
+    memcpy(p, cli_digit_pairs + 2 * (hi / 100u), 2);
+    memcpy(p + 2, cli_digit_pairs + 2 * (hi % 100u), 2);
+    memcpy(p + 4, cli_digit_pairs + 2 * (lo / 100u), 2);
+    memcpy(p + 6, cli_digit_pairs + 2 * (lo % 100u), 2);
+}
+
+/* v in decimal at p (cli_u64_len(v) bytes, at most 20); returns the length. Blocks of 8 digits
+ * are split off with one 64-bit division each and written with 32-bit arithmetic. */
+static inline size_t cli_u64_put(char *p, uint64_t v) {
+    size_t n = cli_u64_len(v);
+    if (v < 100000000u) {
+        cli_u32_put_n(p, (uint32_t)v, n);
+    } else if (v < 10000000000000000u) {
+        uint64_t hi = v / 100000000u;
+        cli_u32_put_n(p, (uint32_t)hi, n - 8);
+        cli_u32_put8(p + n - 8, (uint32_t)(v - hi * 100000000u));
+    } else {
+        uint64_t hi = v / 10000000000000000u, mid = v % 10000000000000000u, m8 = mid / 100000000u;
+        cli_u32_put_n(p, (uint32_t)hi, n - 16);
+        cli_u32_put8(p + n - 16, (uint32_t)m8);
+        cli_u32_put8(p + n - 8, (uint32_t)(mid - m8 * 100000000u));
+    }
+    return n;
+}
+
+/* Hand-rolled decimal, no printf: formatting is per event (docs/json.md, Performance). */
+static inline void cli_jb_u64(cli_jbuf_t *b, uint64_t v) {
+    if (cli_jb_room(b, 20)) {
+        b->n += cli_u64_put(b->p + b->n, v);
     }
 }
 
@@ -138,28 +175,44 @@ static inline void cli_jb_name(cli_jbuf_t *b, const char *s) {
     }
 }
 
-static inline void cli_jb_i64(cli_jbuf_t *b, int64_t v) {
+/* v in decimal at p (at most 20 bytes); returns the length. */
+static inline size_t cli_i64_put(char *p, int64_t v) {
     if (v < 0) {
-        cli_jb_putc(b, '-');
+        *p = '-';
         /* Negated in unsigned arithmetic: -INT64_MIN overflows int64_t. */
-        cli_jb_u64(b, (uint64_t)0 - (uint64_t)v);
-    } else {
-        cli_jb_u64(b, (uint64_t)v);
+        return 1 + cli_u64_put(p + 1, (uint64_t)0 - (uint64_t)v);
+    }
+    return cli_u64_put(p, (uint64_t)v);
+}
+
+static inline void cli_jb_i64(cli_jbuf_t *b, int64_t v) {
+    if (cli_jb_room(b, 20)) {
+        b->n += cli_i64_put(b->p + b->n, v);
     }
 }
 
-/* 0x-prefixed lower-case hex: the spelling of ids and pointers in docs/json.md. */
-static inline void cli_jb_hex(cli_jbuf_t *b, uint64_t v) {
+/* 0x-prefixed lower-case hex at p (at most 18 bytes), the spelling of ids and pointers in
+ * docs/json.md; returns the length. */
+static inline size_t cli_hex_put(char *p, uint64_t v) {
     static const char hx[] = "0123456789abcdef";
-    char tmp[20];
-    char *e = tmp + sizeof tmp, *q = e;
+    size_t n = 3;
+    for (uint64_t t = v >> 4; t; t >>= 4) {
+        n++;
+    }
+    char *q = p + n;
     do {
         *--q = hx[v & 15u];
         v >>= 4;
     } while (v);
-    *--q = 'x';
-    *--q = '0';
-    cli_jb_mem(b, q, (size_t)(e - q));
+    p[0] = '0';
+    p[1] = 'x';
+    return n;
+}
+
+static inline void cli_jb_hex(cli_jbuf_t *b, uint64_t v) {
+    if (cli_jb_room(b, 18)) {
+        b->n += cli_hex_put(b->p + b->n, v);
+    }
 }
 
 #endif /* FXT_CLI_JSON_H */

@@ -80,6 +80,40 @@ typedef struct jpiece {
     uint8_t kind, has_args;
 } jpiece_t;
 
+/* An interned string's JSON literal, quotes included, by (provider, string index): most strings
+ * written are interned (categories, names, argument names, many values), so each is checked
+ * and escaped once, then copied. An entry is valid while its stamp is above the table's base:
+ * a string record for its index clears it; what may change strings without one (a provider
+ * info record, a damaged record, a replay, a range context reused) drops all by raising the
+ * base. Fixed size: strings beyond JLIT_MAX or colliding are escaped as they come. */
+#define JLIT_BITS 13
+#define JLIT_MAX 48
+
+typedef struct jlit {
+    uint64_t key; /* has_provider, provider, index (jlit_slot) */
+    uint32_t stamp;
+    uint32_t len;
+    char lit[JLIT_MAX];
+} jlit_t;
+
+typedef struct jlits {
+    uint32_t base, next; /* valid entries have base < stamp <= next */
+    jlit_t e[1u << JLIT_BITS];
+} jlits_t;
+
+/* A thread's ,"pid":P,"tid":T formatted once, and its index in the context's thread map, by
+ * (provider, pid, tid): checked against the values, so nothing invalidates it (a reused range
+ * context starts with it empty, as with its map). */
+#define JTHR_BITS 8
+
+typedef struct jthr {
+    uint64_t prov;     /* (has_provider << 32 | provider) + 1; 0: empty */
+    uint64_t pid, tid; /* as written: 0 when the thread ref is unresolved */
+    size_t ix1;        /* index in the thread map + 1; 0: not looked up yet */
+    uint32_t len;
+    char lit[64]; /* 2 * (7 + 20) bytes used at most: copied whole */
+} jthr_t;
+
 typedef struct jctx {
     cli_jbuf_t out;
     cli_jbuf_t sys; /* system events, spilled to a temporary file */
@@ -94,6 +128,10 @@ typedef struct jctx {
     uint64_t nprocs, nthreads; /* sort indices given so far */
     cli_map_t threads;         /* (has_provider, provider, pid, tid) -> jthread_t */
     cli_map_t comms;           /* tid -> comm_t, thread names for the systrace lines */
+    jlits_t *lits;             /* NULL: out of memory, strings are escaped as they come */
+    uint64_t lit_key;          /* jlit_provider */
+    uint32_t lit_mix;
+    jthr_t thr[1u << JTHR_BITS];
     /* filters */
     cli_select_t sel;
     uint64_t nel; /* elements of traceEvents written: all but the first need a comma */
@@ -142,25 +180,36 @@ static void jb_u128(cli_jbuf_t *b, u128 v) {
     cli_jb_mem(b, q, (size_t)(e - q));
 }
 
+/* ns as decimal microseconds at p (at most 24 bytes); returns the length. The fraction's 4
+ * bytes are stored whole and its trailing zeros dropped by the length. */
+static inline size_t us_put(char *p, uint64_t ns) {
+    /* 64-bit division by a constant is a multiply */
+    size_t n = cli_u64_put(p, ns / 1000u);
+    unsigned frac = (unsigned)(ns % 1000u);
+    if (frac) {
+        p[n] = '.';
+        p[n + 1] = (char)('0' + frac / 100u);
+        memcpy(p + n + 2, cli_digit_pairs + 2 * (frac % 100u), 2);
+        n += frac % 100u == 0 ? 2 : frac % 10u == 0 ? 3 : 4;
+    }
+    return n;
+}
+
 /* Nanoseconds as decimal microseconds with only the needed fraction digits: 1234.5, 7, 0.001. */
 static void jb_us(cli_jbuf_t *b, u128 ns) {
-    unsigned frac;
-    if (ns <= UINT64_MAX) {
-        /* 64-bit division by a constant is a multiply; 128-bit is a libgcc call */
-        cli_jb_u64(b, (uint64_t)ns / 1000u);
-        frac = (unsigned)((uint64_t)ns % 1000u);
-    } else {
+    if (ns > UINT64_MAX) {
+        /* 128-bit division is a libgcc call: only for times past 2^64 ns */
         jb_u128(b, ns / 1000u);
-        frac = (unsigned)(ns % 1000u);
-    }
-    if (frac) {
-        char t[4] = {'.', (char)('0' + frac / 100u), (char)('0' + frac / 10u % 10u),
-                     (char)('0' + frac % 10u)};
-        size_t len = 4;
-        while (t[len - 1] == '0') {
-            len--;
+        unsigned frac = (unsigned)(ns % 1000u);
+        if (frac) {
+            char t[4] = {'.', (char)('0' + frac / 100u), cli_digit_pairs[2 * (frac % 100u)],
+                         cli_digit_pairs[2 * (frac % 100u) + 1]};
+            cli_jb_mem(b, t, frac % 100u == 0 ? 2 : frac % 10u == 0 ? 3 : 4);
         }
-        cli_jb_mem(b, t, len);
+        return;
+    }
+    if (cli_jb_room(b, 24)) {
+        b->n += us_put(b->p + b->n, (uint64_t)ns);
     }
 }
 
@@ -178,23 +227,123 @@ static inline void jb_fstr(cli_jbuf_t *b, fxt_str_t s) {
     cli_jb_str(b, s.ptr ? s.ptr : "", s.ptr ? s.len : 0);
 }
 
-/* A double as a JSON number that reads back to the same binary64 (docs/json.md, Arguments). */
-static void jb_double(cli_jbuf_t *b, double v) {
-    /* NaN (v != v) or an infinity: JSON has no such numbers. */
-    if (v != v || v > 1.7976931348623157e308 || v < -1.7976931348623157e308 || (v == 0 && signbit(v))) {
-        char t[CLI_JSON_DOUBLE_MAX];
-        cli_jb_mem(b, t, cli_json_double_fmt(t, v)); /* NaN, infinities, -0.0: the shared spelling */
+/* ---- the caches (jlit_t, jthr_t) ---------------------------------------------------- */
+
+/* The record's provider in the cache's keys and slots: on_record sets it once per record. */
+static inline void jlit_provider(jctx_t *j, const fxt_record_t *rec) {
+    j->lit_key = (uint64_t)(rec->has_provider != 0) << 48 | (uint64_t)rec->provider << 16;
+    j->lit_mix = rec->provider * 2654435761u;
+}
+
+static inline jlit_t *jlit_slot(const jctx_t *j, uint16_t index, uint64_t *key) {
+    *key = j->lit_key | index;
+    /* one provider's indices below 2^JLIT_BITS never collide */
+    return &j->lits->e[(index ^ j->lit_mix) & ((1u << JLIT_BITS) - 1)];
+}
+
+/* A string record: the entry of its index, if cached, is stale. */
+static void jlit_forget(jctx_t *j, const fxt_record_t *rec) {
+    uint64_t key;
+    if (j->lits != NULL) {
+        jlit_t *e = jlit_slot(j, rec->u.string.index, &key);
+        if (e->key == key) {
+            e->stamp = 0;
+        }
+    }
+}
+
+static void jlit_drop_all(jctx_t *j) {
+    if (j->lits != NULL) {
+        j->lits->base = j->lits->next;
+    }
+}
+
+/* The cached literal of string s of the current record; NULL when it is not interned or not
+ * cached. */
+static inline const jlit_t *jlit_hit(const jctx_t *j, fxt_str_t s) {
+    const jlits_t *t = j->lits;
+    if (t == NULL || (uint16_t)(s.ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s.unresolved) {
+        return NULL; /* index 0 (the empty string) and inline strings are not cached */
+    }
+    uint64_t key;
+    const jlit_t *e = jlit_slot(j, s.ref, &key);
+    return e->key == key && e->stamp > t->base ? e : NULL;
+}
+
+/* s as jb_fstr writes it; an interned string is also kept in the cache when it fits. */
+static void jb_istr_miss(jctx_t *j, cli_jbuf_t *o, fxt_str_t s) {
+    jlits_t *t = j->lits;
+    /* Escaped in place with room for the worst case (6 bytes per byte), so nothing is flushed
+     * between here and the copy into the slot. */
+    if (t == NULL || (uint16_t)(s.ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s.unresolved ||
+        s.len + 2 > JLIT_MAX || !cli_jb_room(o, 6 * (size_t)s.len + 10)) {
+        jb_fstr(o, s);
         return;
     }
-    char buf[40];
-    if (v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v &&
-        !(v == 0 && signbit(v))) {
-        cli_jb_i64(b, (int64_t)v); /* integral values below 2^53 in magnitude: exact as integers */
-        return;
+    uint64_t key;
+    jlit_t *e = jlit_slot(j, s.ref, &key);
+    size_t at = o->n;
+    cli_jb_str(o, s.ptr, s.len);
+    size_t n = o->n - at;
+    if (n <= JLIT_MAX && !o->err) {
+        if (t->next == UINT32_MAX) {
+            memset(t->e, 0, sizeof t->e); /* stamps wrapped: start over */
+            t->base = t->next = 0;
+        }
+        e->key = key;
+        e->stamp = ++t->next;
+        e->len = (uint32_t)n;
+        memcpy(e->lit, o->p + at, n);
+    }
+}
+
+/* A string of the current record as a JSON literal: an interned one from the cache, any other as
+ * jb_fstr. */
+static inline void jb_istr(jctx_t *j, cli_jbuf_t *o, fxt_str_t s) {
+    const jlit_t *e = jlit_hit(j, s);
+    if (e == NULL) {
+        jb_istr_miss(j, o, s);
+    } else if (cli_jb_room(o, JLIT_MAX)) {
+        /* the whole slot copied (the buffer's room allows it), the length counted */
+        memcpy(o->p + o->n, e->lit, JLIT_MAX);
+        o->n += e->len;
+    }
+}
+
+/* The cache entry of thread ref t of record rec, filled on a miss. */
+static inline jthr_t *jthr_of(jctx_t *j, const fxt_record_t *rec, const fxt_thread_ref_t *t) {
+    uint64_t pid = t->resolved ? t->pid : 0, tid = t->resolved ? t->tid : 0;
+    uint64_t prov = ((uint64_t)(uint32_t)rec->has_provider << 32 | rec->provider) + 1;
+    jthr_t *e = &j->thr[(tid * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - JTHR_BITS)];
+    if (e->prov == prov && e->pid == pid && e->tid == tid) {
+        return e;
+    }
+    e->prov = prov;
+    e->pid = pid;
+    e->tid = tid;
+    e->ix1 = 0;
+    memcpy(e->lit, ",\"pid\":", 7);
+    size_t n = 7 + cli_u64_put(e->lit + 7, pid);
+    memcpy(e->lit + n, ",\"tid\":", 7);
+    n += 7;
+    n += cli_u64_put(e->lit + n, tid);
+    e->len = (uint32_t)n;
+    return e;
+}
+
+/* A double as a JSON number that reads back to the same binary64 (docs/json.md, Arguments),
+ * at p (CLI_JSON_DOUBLE_MAX bytes of room); returns the length. */
+static size_t double_put(char *p, double v) {
+    /* NaN (v != v) or an infinity: JSON has no such numbers. */
+    if (v != v || v > 1.7976931348623157e308 || v < -1.7976931348623157e308 || (v == 0 && signbit(v))) {
+        return cli_json_double_fmt(p, v); /* NaN, infinities, -0.0: the shared spelling */
+    }
+    if (v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v) {
+        return cli_i64_put(p, (int64_t)v); /* integral values below 2^53 in magnitude: exact as integers */
     }
     /* 15 significant digits when they read back exactly (values written by people),
      * else 17 (always exact); skipping the 16-digit attempt saves a format and a parse */
-    cli_jb_mem(b, buf, cli_json_double_g15_17(buf, v));
+    return cli_json_double_g15_17(p, v);
 }
 
 /* Standard base64 with '=' padding, for the "blob" key of fidl:blob large blobs. */
@@ -251,10 +400,17 @@ static void begin_event(jctx_t *j) {
         j->nel_out++;
         return;
     }
-    if (j->nel++ > 0) {
-        cli_jb_putc(&j->out, ',');
+    if (cli_jb_room(&j->out, 2)) {
+        char *p = j->out.p + j->out.n;
+        if (j->nel++ > 0) {
+            p[0] = ',';
+            p[1] = '\n';
+            j->out.n += 2;
+        } else {
+            p[0] = '\n';
+            j->out.n++;
+        }
     }
-    cli_jb_putc(&j->out, '\n');
 }
 
 /* A deferred item of a range at the current end of its stream (growing: amortised, not per record). */
@@ -287,63 +443,96 @@ static jpiece_t *add_piece(jctx_t *j, int kind) {
 /* ,"args":{...} with every argument of a known type (empty when there are none); with
  * `open`, the object was opened by the caller: arguments continue it and it is closed.
  * Returns how many were written. */
-static unsigned write_args(cli_jbuf_t *o, const fxt_record_t *rec, const char *extra_key, fxt_str_t extra,
-                           int open) {
+static unsigned write_args(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, const char *extra_key,
+                           fxt_str_t extra, int open) {
+    /* Most arguments are written in place after one check for room: the lead (,"args":{ or a
+     * comma), a cached name, its colon and any value but a string not cached (48 bytes). */
+    static const char first[16] = ",\"args\":{", next[16] = ",";
     unsigned written = open ? 1 : 0;
     for (unsigned i = 0; i < rec->nargs; i++) {
         const fxt_arg_t *a = &rec->args[i];
         if (a->type >= FXT_ARG_TYPE_COUNT) {
             continue; /* unknown argument types have no JSON form */
         }
-        if (written++) {
-            cli_jb_putc(o, ',');
+        int lead_first = written++ == 0;
+        const jlit_t *e = jlit_hit(j, a->name);
+        char *p;
+        if (e != NULL && cli_jb_room(o, 16 + JLIT_MAX + 1 + 48)) {
+            p = o->p + o->n;
+            memcpy(p, lead_first ? first : next, 16);
+            p += lead_first ? 9 : 1;
+            memcpy(p, e->lit, JLIT_MAX);
+            p += e->len;
+            *p++ = ':';
         } else {
-            CLI_JB_LIT(o, ",\"args\":{");
+            if (lead_first) {
+                CLI_JB_LIT(o, ",\"args\":{");
+            } else {
+                cli_jb_putc(o, ',');
+            }
+            jb_istr(j, o, a->name);
+            cli_jb_putc(o, ':');
+            if (!cli_jb_room(o, 48)) {
+                continue; /* out of memory (a growing buffer): the error is sticky */
+            }
+            p = o->p + o->n;
         }
-        jb_fstr(o, a->name);
-        cli_jb_putc(o, ':');
         switch (a->type) {
         case FXT_ARG_NULL:
-            CLI_JB_LIT(o, "null");
+            memcpy(p, "null", 4);
+            p += 4;
             break;
         case FXT_ARG_INT32:
-            cli_jb_i64(o, a->v.i32);
+            p += cli_i64_put(p, a->v.i32);
             break;
         case FXT_ARG_UINT32:
-            cli_jb_u64(o, a->v.u32);
+            p += cli_u64_put(p, a->v.u32);
             break;
         case FXT_ARG_INT64:
-            cli_jb_i64(o, a->v.i64);
+            p += cli_i64_put(p, a->v.i64);
             break;
         case FXT_ARG_UINT64:
-            cli_jb_u64(o, a->v.u64);
+            p += cli_u64_put(p, a->v.u64);
             break;
         case FXT_ARG_DOUBLE:
-            jb_double(o, a->v.f64);
+            p += double_put(p, a->v.f64);
             break;
-        case FXT_ARG_STRING:
-            jb_fstr(o, a->str);
+        case FXT_ARG_STRING: {
+            const jlit_t *s = jlit_hit(j, a->str);
+            if (s != NULL) {
+                memcpy(p, s->lit, JLIT_MAX);
+                p += s->len;
+            } else {
+                /* escaped as it comes (and cached): it checks for room itself */
+                o->n = (size_t)(p - o->p);
+                jb_istr_miss(j, o, a->str);
+                p = o->p + o->n;
+            }
             break;
+        }
         case FXT_ARG_POINTER:
-            cli_jb_putc(o, '"');
-            cli_jb_hex(o, a->v.pointer);
-            cli_jb_putc(o, '"');
+            *p++ = '"';
+            p += cli_hex_put(p, a->v.pointer);
+            *p++ = '"';
             break;
         case FXT_ARG_KOID:
-            CLI_JB_LIT(o, "\"#");
-            cli_jb_u64(o, a->v.koid);
-            cli_jb_putc(o, '"');
+            memcpy(p, "\"#", 2);
+            p += 2 + cli_u64_put(p + 2, a->v.koid);
+            *p++ = '"';
             break;
         case FXT_ARG_BOOL:
             if (a->v.boolean) {
-                CLI_JB_LIT(o, "true");
+                memcpy(p, "true", 4);
+                p += 4;
             } else {
-                CLI_JB_LIT(o, "false");
+                memcpy(p, "false", 5);
+                p += 5;
             }
             break;
         default:
             break;
         }
+        o->n = (size_t)(p - o->p);
     }
     if (extra_key != NULL) {
         if (written++) {
@@ -368,51 +557,81 @@ static unsigned write_args(cli_jbuf_t *o, const fxt_record_t *rec, const char *e
 
 /* The keys of an event before its ts value: cat (every event has one: DevTools throws on a
  * missing one), name. */
-static void event_head_to_ts(cli_jbuf_t *o, fxt_str_t cat, fxt_str_t name) {
+static void event_head_to_ts(jctx_t *j, cli_jbuf_t *o, fxt_str_t cat, fxt_str_t name) {
     CLI_JB_LIT(o, "{\"cat\":");
-    jb_fstr(o, cat);
+    jb_istr(j, o, cat);
     CLI_JB_LIT(o, ",\"name\":");
-    jb_fstr(o, name);
+    jb_istr(j, o, name);
     CLI_JB_LIT(o, ",\"ts\":");
 }
 
 /* The keys after ts: pid, tid. */
-static void event_head_ids(cli_jbuf_t *o, const fxt_thread_ref_t *t) {
-    CLI_JB_LIT(o, ",\"pid\":");
-    cli_jb_u64(o, t->resolved ? t->pid : 0);
-    CLI_JB_LIT(o, ",\"tid\":");
-    cli_jb_u64(o, t->resolved ? t->tid : 0);
+static void event_head_ids(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, const fxt_thread_ref_t *t) {
+    const jthr_t *e = jthr_of(j, rec, t);
+    if (cli_jb_room(o, sizeof e->lit)) {
+        memcpy(o->p + o->n, e->lit, sizeof e->lit);
+        o->n += e->len;
+    }
 }
 
 /* Common keys of an event: cat, name, ts, pid, tid. */
-static void event_head(jctx_t *j, cli_jbuf_t *o, fxt_str_t cat, fxt_str_t name, u128 ns,
-                       const fxt_thread_ref_t *t) {
-    event_head_to_ts(o, cat, name);
-    jb_ts(j, o, ns);
-    event_head_ids(o, t);
+static void event_head(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, fxt_str_t cat, fxt_str_t name,
+                       u128 ns, const fxt_thread_ref_t *t) {
+    const jlit_t *c = jlit_hit(j, cat), *nm = jlit_hit(j, name);
+    if (c == NULL || nm == NULL || j->rel_time || ns > UINT64_MAX) {
+        event_head_to_ts(j, o, cat, name);
+        jb_ts(j, o, ns);
+        event_head_ids(j, o, rec, t);
+        return;
+    }
+    /* The common case in one piece: cached literals and fixed-size copies after one check for
+     * room (the copies may run past the bytes counted). */
+    const jthr_t *e = jthr_of(j, rec, t);
+    if (!cli_jb_room(o, 8 + JLIT_MAX + 8 + JLIT_MAX + 8 + 24 + sizeof e->lit)) {
+        return;
+    }
+    char *p0 = o->p + o->n, *p = p0;
+    memcpy(p, "{\"cat\":", 8);
+    p += 7;
+    memcpy(p, c->lit, JLIT_MAX);
+    p += c->len;
+    memcpy(p, ",\"name\":", 8);
+    p += 8;
+    memcpy(p, nm->lit, JLIT_MAX);
+    p += nm->len;
+    memcpy(p, ",\"ts\":", 6);
+    p += 6;
+    p += us_put(p, (uint64_t)ns);
+    memcpy(p, e->lit, sizeof e->lit);
+    p += e->len;
+    o->n += (size_t)(p - p0);
 }
 
 /* The open-begin state of the event's thread (its index in the map in *ix); NULL (and nomem
  * set) when out of memory. */
 static jthread_t *thread_of(jctx_t *j, const fxt_record_t *rec, size_t *ix) {
-    const fxt_thread_ref_t *t = &rec->u.event.thread;
-    uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, t->resolved ? t->pid : 0,
-                       t->resolved ? t->tid : 0};
-    jthread_t *th = cli_map_get_ix(&j->threads, key, sizeof key, 1, ix);
-    if (th == NULL) {
-        j->nomem = 1;
-    } else {
+    jthr_t *e = jthr_of(j, rec, &rec->u.event.thread);
+    if (e->ix1 == 0) {
+        /* maps only grow: the index stays valid */
+        uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, e->pid, e->tid};
+        jthread_t *th = cli_map_get_ix(&j->threads, key, sizeof key, 1, ix);
+        if (th == NULL) {
+            j->nomem = 1;
+            return NULL;
+        }
         th->text.grow = 1;
+        e->ix1 = *ix + 1;
     }
-    return th;
+    *ix = e->ix1 - 1;
+    return cli_map_at(&j->threads, *ix, NULL, NULL);
 }
 
 /* A begin or end past JSON_MAX_DEPTH, written as it comes with its `ph` key. */
 static void write_as_is(jctx_t *j, const fxt_record_t *rec, u128 ns, const char *ph) {
     begin_event(j);
-    event_head(j, &j->out, rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
+    event_head(j, &j->out, rec, rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
     cli_jb_mem(&j->out, ph, strlen(ph));
-    write_args(&j->out, rec, NULL, rec->u.event.name, 0);
+    write_args(j, &j->out, rec, NULL, rec->u.event.name, 0);
     cli_jb_putc(&j->out, '}');
     j->nevents++;
 }
@@ -458,10 +677,10 @@ static void on_begin(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) 
     f->kept = selected;
     f->off = th->text.n;
     if (selected) {
-        event_head(j, &th->text, rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
+        event_head(j, &th->text, rec, rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
     }
     f->args_off = th->text.n;
-    f->has_args = selected && write_args(&th->text, rec, NULL, rec->u.event.name, 0) > 0;
+    f->has_args = selected && write_args(j, &th->text, rec, NULL, rec->u.event.name, 0) > 0;
     j->nomem |= th->text.err;
 }
 
@@ -505,7 +724,7 @@ static void on_end(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
             if (p != NULL) {
                 p->ns = ns;
                 p->v = ix;
-                p->has_args = write_args(&j->out, rec, NULL, rec->u.event.name, 0) > 0;
+                p->has_args = write_args(j, &j->out, rec, NULL, rec->u.event.name, 0) > 0;
                 p->skip = (uint32_t)(j->out.n - p->off);
             }
             return;
@@ -517,7 +736,7 @@ static void on_end(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
     if (f->kept) {
         cli_jbuf_t *o = &j->out;
         write_complete(j, th, f, ns);
-        write_args(o, rec, NULL, rec->u.event.name, f->has_args);
+        write_args(j, o, rec, NULL, rec->u.event.name, f->has_args);
         cli_jb_putc(o, '}');
     }
     th->text.n = f->off;
@@ -567,9 +786,12 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     uint64_t tps = fxt_reader_ticks_per_second(r);
     u128 ns = ticks_ns(rec->u.event.ts, tps);
     note_time(j, ns);
+    /* no call per event without patterns */
     int selected = time_selected(j, ns) &&
-                   cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats, rec->u.event.category) &&
-                   cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.event.name);
+                   (j->sel.f.ncats == 0 ||
+                    cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats, rec->u.event.category)) &&
+                   (j->sel.f.nnames == 0 ||
+                    cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.event.name));
     /* A pair is selected by its begin: the end follows it (docs/json.md, Filters). */
     if (rec->u.event.type == FXT_EVENT_DURATION_BEGIN) {
         on_begin(j, rec, ns, selected);
@@ -598,15 +820,15 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     }
     begin_event(j);
     if (defer) {
-        event_head_to_ts(o, rec->u.event.category, rec->u.event.name);
+        event_head_to_ts(j, o, rec->u.event.category, rec->u.event.name);
         jpiece_t *p = add_piece(j, PC_FLOW_TS);
         if (p != NULL) {
             p->ns = ns;
             p->v = ix;
         }
-        event_head_ids(o, &rec->u.event.thread);
+        event_head_ids(j, o, rec, &rec->u.event.thread);
     } else {
-        event_head(j, o, rec->u.event.category, rec->u.event.name, at, &rec->u.event.thread);
+        event_head(j, o, rec, rec->u.event.category, rec->u.event.name, at, &rec->u.event.thread);
     }
     switch (rec->u.event.type) {
     case FXT_EVENT_INSTANT: {
@@ -669,7 +891,7 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     default:
         break;
     }
-    write_args(o, rec, NULL, rec->u.event.name, 0);
+    write_args(j, o, rec, NULL, rec->u.event.name, 0);
     cli_jb_putc(o, '}');
     j->nevents++;
 }
@@ -1020,6 +1242,7 @@ static void say(jctx_t *j, char tag, const char *line) {
 /* Dispatches by record kind; metadata records (strings, threads, providers) are used by the reader. */
 static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     jctx_t *j = ctx;
+    jlit_provider(j, rec);
     switch (rec->kind) {
     case FXT_KIND_EVENT:
         on_event(j, r, rec);
@@ -1035,9 +1258,9 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         }
         begin_event(j);
         /* An empty category: a log has none, and DevTools throws on an event without "cat". */
-        event_head(j, &j->out, nocat, logname, ns, &rec->u.log.thread);
+        event_head(j, &j->out, rec, nocat, logname, ns, &rec->u.log.thread);
         CLI_JB_LIT(&j->out, ",\"ph\":\"I\",\"s\":\"g\"");
-        write_args(&j->out, rec, "message", rec->u.log.message, 0);
+        write_args(j, &j->out, rec, "message", rec->u.log.message, 0);
         cli_jb_putc(&j->out, '}');
         j->nevents++;
         break;
@@ -1063,7 +1286,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
                 break;
             }
             begin_event(j);
-            event_head(j, &j->out, rec->u.large_blob.category, rec->u.large_blob.name, ns,
+            event_head(j, &j->out, rec, rec->u.large_blob.category, rec->u.large_blob.name, ns,
                        &rec->u.large_blob.thread);
             CLI_JB_LIT(&j->out, ",\"ph\":\"O\",\"id\":\"\",\"blob\":");
             jb_b64(&j->out, rec->u.large_blob.payload, rec->u.large_blob.size);
@@ -1087,6 +1310,12 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_KIND_UNKNOWN:
         j->skipped++;
         break;
+    case FXT_KIND_STRING:
+        jlit_forget(j, rec);
+        break;
+    case FXT_KIND_PROVIDER_INFO:
+        jlit_drop_all(j); /* the reader keeps a provider's strings; dropped all the same, it is rare */
+        break;
     default:
         break;
     }
@@ -1098,6 +1327,7 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     jctx_t *j = ctx;
     char line[sizeof d->msg + 64];
     (void)r;
+    jlit_drop_all(j); /* damage is rare: whatever a damaged record did to the strings */
     snprintf(line, sizeof line, "fxt json: offset %" PRIu64 ": %s\n", d->offset, d->msg);
     say(j, 'E', line);
 }
@@ -1157,6 +1387,7 @@ static void range_free(void *ctx, void *range) {
         free(g->sys.p);
         free(g->msg.p);
         free(g->pc);
+        free(g->lits);
         free(g);
     }
 }
@@ -1185,8 +1416,12 @@ static void *range_new(void *ctx, size_t index) {
         g->msg.cap = old.msg.cap;
         g->pc = old.pc;
         g->cappc = old.cappc;
+        g->lits = old.lits;
+        jlit_drop_all(g); /* another range: another reader */
     } else if ((g = calloc(1, sizeof *g)) == NULL) {
         return NULL;
+    } else {
+        g->lits = calloc(1, sizeof *g->lits); /* NULL: no cache, the same output */
     }
     const jctx_t *pr = j->proto;
     g->part = 1;
@@ -1239,6 +1474,7 @@ static void replay_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
 static int json_replay(jctx_t *j, jctx_t *g) {
     j->replayed = 1;
     j->replay_from = g->first_off;
+    jlit_drop_all(j); /* a new reader, and string records before replay_from are not seen */
     range_free(j, g);
     return cli_read_trace("json", j->path, &json_reader_opts, replay_record, replay_error, j, NULL);
 }
@@ -1649,12 +1885,14 @@ static int json_run(const json_config_t *cfg) {
     j.sysfmt = cfg->no_system_events ? SYS_NONE : (int)cfg->system_events;
     j.rel_time = cfg->time_base == 1;
     j.path = cfg->in;
+    j.lits = calloc(1, sizeof *j.lits); /* NULL: no cache, the same output */
     int sys = j.sysfmt != SYS_NONE;
     j.out.p = malloc(CLI_JB_CAP);
     j.sys.p = sys ? malloc(CLI_JB_CAP) : NULL;
     if (j.out.p == NULL || (sys && j.sys.p == NULL)) {
         free(j.out.p);
         free(j.sys.p);
+        free(j.lits);
         cli_map_free(&j.threads);
         cli_map_free(&j.comms);
         fprintf(stderr, "fxt json: out of memory\n");
@@ -1696,6 +1934,7 @@ static int json_run(const json_config_t *cfg) {
     }
     free(j.out.p);
     free(j.sys.p);
+    free(j.lits);
     cli_map_free(&j.threads); /* emptied by json_close_threads unless the output failed to open */
     cli_map_free(&j.comms);
     return rc;
