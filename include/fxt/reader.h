@@ -210,6 +210,10 @@ typedef struct fxt_diag {
 
 /* Reader flags. */
 #define FXT_READ_NO_OBJECT_TABLES 0x1u /* do not keep kernel/userspace object tables */
+/* Validate every record's arguments as usual (the same records are rejected with the same
+ * diagnostics) but do not decode them: rec->nargs stays 0 until fxt_reader_args(). For callers
+ * that need the arguments of few records (fxt stats). */
+#define FXT_READ_LAZY_ARGS 0x2u
 
 typedef struct fxt_reader_options {
     uint32_t struct_size;      /* sizeof(fxt_reader_options_t) */
@@ -262,6 +266,16 @@ FXT_API fxt_status fxt_reader_rebase(fxt_reader_t *r, uint64_t offset);
  *                         calls return FXT_END.
  */
 FXT_API fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *rec);
+
+/**
+ * Decode the arguments of `rec`, the record the last fxt_reader_next() call returned, into
+ * rec->args and rec->nargs (views valid until the next call on the reader, as the rest of the
+ * record; the input buffer must still hold the record). With FXT_READ_LAZY_ARGS this is how a
+ * record's arguments are read; without it, or when they were decoded already, it leaves `rec`
+ * as it is. The arguments were validated by fxt_reader_next(), so this does not fail.
+ * @return FXT_OK, FXT_E_INVALID_ARG (r or rec NULL).
+ */
+FXT_API fxt_status fxt_reader_args(fxt_reader_t *r, fxt_record_t *rec);
 
 /**
  * Finish: declare the end of input and return the final status.
