@@ -15,7 +15,7 @@
  * 0x7fff bytes, their NULs and the 8-byte id), so the two never overlap. */
 #define SERIES_KEY_OFF (2 * (FXT_MAX_INLINE_STRING_LEN + 2) + 16)
 /* Direct-mapped caches of (category ref, name ref) and thread ref lookups, valid for one `gen`. */
-#define NCACHE 1024
+#define NCACHE 4096
 
 typedef struct name_cache {
     uint16_t cat_ref, name_ref;
@@ -48,6 +48,7 @@ typedef struct st_range {
     uint32_t gen;    /* thread cache: bumped by thread records and provider switches */
     st_prov_t *prov; /* the current provider's entry, valid while providers.count is prov_count */
     size_t prov_count;
+    uint64_t tps; /* the reader's ticks per second for the current provider (a call per event otherwise) */
     /* Per string index, bumped when it is registered: one string record invalidates only the
      * cached pairs that use it (traces register strings all along). */
     uint32_t str_ver[1u << 15];
@@ -313,14 +314,8 @@ static int slower(const st_slow_t *a, uint64_t dur, uint64_t ts, uint64_t end_of
     return a->end_off < end_off;
 }
 
-/* The slot for an event of this duration among the `top` slowest, or NULL when it is not one. */
-static st_slow_t *slow_slot(st_state_t *s, uint64_t dur, uint64_t ts, uint64_t end_off) {
-    if (s->top == 0) {
-        return NULL;
-    }
-    if (s->nslow == s->top && slower(&s->slow[s->nslow - 1], dur, ts, end_off)) {
-        return NULL;
-    }
+/* slow_slot's insertion, for an event that is one of the `top` slowest. */
+static st_slow_t *slow_insert(st_state_t *s, uint64_t dur, uint64_t ts, uint64_t end_off) {
     unsigned i = s->nslow < s->top ? s->nslow++ : s->nslow - 1;
     while (i > 0 && !slower(&s->slow[i - 1], dur, ts, end_off)) {
         s->slow[i] = s->slow[i - 1];
@@ -331,6 +326,15 @@ static st_slow_t *slow_slot(st_state_t *s, uint64_t dur, uint64_t ts, uint64_t e
     e->ts = ts;
     e->end_off = end_off;
     return e;
+}
+
+/* The slot for an event of this duration among the `top` slowest, or NULL when it is not one
+ * (inline: nearly every duration is not). */
+static inline st_slow_t *slow_slot(st_state_t *s, uint64_t dur, uint64_t ts, uint64_t end_off) {
+    if (s->top == 0 || (s->nslow == s->top && slower(&s->slow[s->nslow - 1], dur, ts, end_off))) {
+        return NULL;
+    }
+    return slow_insert(s, dur, ts, end_off);
 }
 
 /* ---- one range --------------------------------------------------------------------- */
@@ -466,7 +470,8 @@ static void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const uint6
             f->node = t->depth && parent == 0 ? 0 : node_ix(s, tix, parent, t->depth ? 0 : t->npops, name);
             f->args[0] = 0;
             f->args[1] = 0;
-            if (rec->nargs) {
+            /* Only --top shows arguments. */
+            if (s->top && rec->nargs) {
                 args_save(f->args, rec);
             }
         }
@@ -626,7 +631,7 @@ static void event_names(st_range_t *rg, const fxt_record_t *rec, uint32_t *name,
     name_cache_t *e = NULL;
     if (!fxt_strref_is_inline(c->ref) && !fxt_strref_is_inline(nm->ref)) {
         uint32_t key = (uint32_t)c->ref << 16 | nm->ref;
-        e = &rg->ncache[(key * 2654435761u) >> 22];
+        e = &rg->ncache[(key * 2654435761u) >> 20];
         if (e->name != 0 && e->cat_ref == c->ref && e->name_ref == nm->ref &&
             e->cat_ver == rg->str_ver[c->ref] && e->name_ver == rg->str_ver[nm->ref]) {
             *name = e->name;
@@ -646,9 +651,9 @@ static void event_names(st_range_t *rg, const fxt_record_t *rec, uint32_t *name,
 }
 
 /* Span, counts, the thread's duration stack and counter series of one event. */
-static void on_event(st_range_t *rg, fxt_reader_t *r, const fxt_record_t *rec, st_prov_t *p) {
+static void on_event(st_range_t *rg, const fxt_record_t *rec, st_prov_t *p) {
     st_state_t *s = &rg->s;
-    uint64_t tps = fxt_reader_ticks_per_second(r);
+    uint64_t tps = rg->tps;
     uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
     p->events++;
     if (!s->have_span) {
@@ -756,6 +761,7 @@ int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         int changed = p == NULL || rec->kind != FXT_KIND_EVENT;
         p = rg->prov = prov_get(s, rec->has_provider, rec->provider, NULL);
         rg->prov_count = s->providers.count;
+        rg->tps = fxt_reader_ticks_per_second(r);
         if (changed) {
             rg->gen++;
             strings_changed(rg);
@@ -768,7 +774,7 @@ int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     p->bytes += rec->size;
     switch (rec->kind) {
     case FXT_KIND_EVENT:
-        on_event(rg, r, rec, p);
+        on_event(rg, rec, p);
         break;
     case FXT_KIND_PROVIDER_INFO:
         /* The name length is 8 bits (spec: Provider info metadata): it always fits. */
@@ -786,6 +792,7 @@ int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         }
         break;
     case FXT_KIND_INIT:
+        rg->tps = fxt_reader_ticks_per_second(r);
         p->ticks = rec->u.init.ticks_per_second;
         p->ticks_set = 1;
         break;
@@ -822,13 +829,12 @@ int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         break;
     }
     case FXT_KIND_CONTEXT_SWITCH:
-        on_switch(s, rec->u.context_switch.cpu,
-                  cli_ticks_to_ns(rec->u.context_switch.ts, fxt_reader_ticks_per_second(r)),
+        on_switch(s, rec->u.context_switch.cpu, cli_ticks_to_ns(rec->u.context_switch.ts, rg->tps),
                   rec->u.context_switch.in_tid);
         break;
     case FXT_KIND_LEGACY_CONTEXT_SWITCH:
         on_switch(s, rec->u.legacy_context_switch.cpu,
-                  cli_ticks_to_ns(rec->u.legacy_context_switch.ts, fxt_reader_ticks_per_second(r)),
+                  cli_ticks_to_ns(rec->u.legacy_context_switch.ts, rg->tps),
                   rec->u.legacy_context_switch.in.tid);
         break;
     default:
