@@ -202,6 +202,24 @@ static void add_duration(st_name_t *ns, uint64_t d, uint64_t self) {
 
 /* ---- arguments kept for the slowest events ------------------------------------------ */
 
+/* memcpy of the short names and values of arguments as fixed-size moves, which compilers
+ * inline (a library call per field cost more than the copy): exactly n bytes read and written. */
+static inline void copy_short(uint8_t *d, const char *src, size_t n) {
+    if (n > 16) {
+        memcpy(d, src, n);
+    } else if (n >= 8) {
+        memcpy(d, src, 8);
+        memcpy(d + n - 8, src + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(d, src, 4);
+        memcpy(d + n - 4, src + n - 4, 4);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            d[i] = (uint8_t)src[i];
+        }
+    }
+}
+
 /* Layout: [count][truncated] then per argument [type][name length][name][value]: 8 bytes for
  * numbers, [length][bytes] for strings. Cut at ST_ARGS_BYTES with the truncated flag set. */
 static void args_save(uint8_t *blob, const fxt_record_t *rec) {
@@ -212,44 +230,44 @@ static void args_save(uint8_t *blob, const fxt_record_t *rec) {
         const fxt_arg_t *a = &rec->args[i];
         size_t nl = a->name.unresolved ? 1 : a->name.len;
         const char *np = a->name.unresolved ? "?" : a->name.ptr;
-        size_t vl = a->type == FXT_ARG_STRING ? 1 + (a->str.unresolved ? 1 : a->str.len) : 8;
-        if (nl > 255 || vl > 256 || n + 2 + nl + vl > ST_ARGS_BYTES) {
+        int is_str = a->type == FXT_ARG_STRING;
+        size_t sl = is_str ? (a->str.unresolved ? 1 : a->str.len) : 0;
+        size_t vl = is_str ? 1 + sl : 8;
+        if (nl > 255 || sl > 255 || n + 2 + nl + vl > ST_ARGS_BYTES) {
             blob[1] = 1;
             return;
         }
-        uint64_t v = 0;
-        switch (a->type) {
-        case FXT_ARG_INT32:
-            v = (uint64_t)(int64_t)a->v.i32;
-            break;
-        case FXT_ARG_UINT32:
-            v = a->v.u32;
-            break;
-        case FXT_ARG_BOOL:
-            v = (uint64_t)a->v.boolean;
-            break;
-        case FXT_ARG_DOUBLE:
-            memcpy(&v, &a->v.f64, 8);
-            break;
-        case FXT_ARG_STRING:
-        case FXT_ARG_NULL:
-            break;
-        default:
-            v = a->v.u64;
-            break;
-        }
-        blob[n++] = a->type;
-        blob[n++] = (uint8_t)nl;
-        memcpy(blob + n, np, nl);
-        n += nl;
-        if (a->type == FXT_ARG_STRING) {
-            blob[n++] = (uint8_t)(vl - 1);
-            memcpy(blob + n, a->str.unresolved ? "?" : a->str.ptr, vl - 1);
-            n += vl - 1;
+        blob[n] = a->type;
+        blob[n + 1] = (uint8_t)nl;
+        copy_short(blob + n + 2, np, nl);
+        n += 2 + nl;
+        if (is_str) {
+            blob[n] = (uint8_t)sl;
+            copy_short(blob + n + 1, a->str.unresolved ? "?" : a->str.ptr, sl);
         } else {
+            uint64_t v = 0;
+            switch (a->type) {
+            case FXT_ARG_INT32:
+                v = (uint64_t)(int64_t)a->v.i32;
+                break;
+            case FXT_ARG_UINT32:
+                v = a->v.u32;
+                break;
+            case FXT_ARG_BOOL:
+                v = (uint64_t)a->v.boolean;
+                break;
+            case FXT_ARG_DOUBLE:
+                memcpy(&v, &a->v.f64, 8);
+                break;
+            case FXT_ARG_NULL:
+                break;
+            default:
+                v = a->v.u64;
+                break;
+            }
             memcpy(blob + n, &v, 8);
-            n += 8;
         }
+        n += vl;
         blob[0]++;
     }
 }
