@@ -443,10 +443,11 @@ static int push_frame(st_thread_t *t) {
 }
 
 /* A finished duration: its name, node, parent's child time (or the range's top-level time)
- * and the slowest events. */
-static void close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey, uint32_t name, uint32_t node,
-                        uint64_t begin, uint64_t dur, uint64_t child, uint64_t end_off, const uint8_t *args,
-                        const fxt_record_t *rec) {
+ * and the slowest events. The thread's key is tkey, or (tkey NULL) the event record's. Inline:
+ * the calls cost as much as the work. */
+__attribute__((always_inline)) static inline void
+close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey, uint32_t name, uint32_t node, uint64_t begin,
+            uint64_t dur, uint64_t child, uint64_t end_off, const uint8_t *args, const fxt_record_t *rec) {
     uint64_t self = dur > child ? dur - child : 0;
     if (name) {
         add_duration(cli_map_at(&s->names, name - 1, NULL, NULL), dur, self);
@@ -461,9 +462,9 @@ static void close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey, uin
     }
     st_slow_t *e = slow_slot(s, dur, begin, end_off);
     if (e) {
-        e->provider = tkey[0];
-        e->pid = tkey[1];
-        e->tid = tkey[2];
+        e->provider = tkey ? tkey[0] : rec->provider;
+        e->pid = tkey ? tkey[1] : rec->u.event.thread.pid;
+        e->tid = tkey ? tkey[2] : rec->u.event.thread.tid;
         e->name = name;
         if (args) {
             memcpy(e->args, args, ST_ARGS_BYTES);
@@ -474,8 +475,8 @@ static void close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey, uin
 }
 
 /* Duration matching, call tree and self time of one begin, end or complete event. */
-static void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const uint64_t *tkey,
-                        const fxt_record_t *rec, uint32_t name, uint64_t ns, uint64_t end_ns) {
+static void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const fxt_record_t *rec, uint32_t name,
+                        uint64_t ns, uint64_t end_ns) {
     switch (rec->u.event.type) {
     case FXT_EVENT_DURATION_BEGIN:
         if (t->depth < ST_MAX_DEPTH && push_frame(t) == 0) {
@@ -517,7 +518,7 @@ static void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const uint6
             const st_frame_t *f = &t->stack[t->depth];
             /* Clamped at 0: an end before its begin must not wrap around. */
             uint64_t dur = ns >= f->begin_ns ? ns - f->begin_ns : 0;
-            close_slice(s, t, tkey, f->name ? f->name : name, f->node, f->begin_ns, dur, f->child_ns,
+            close_slice(s, t, NULL, f->name ? f->name : name, f->node, f->begin_ns, dur, f->child_ns,
                         rec->offset, f->args, rec);
         }
         break;
@@ -528,7 +529,7 @@ static void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const uint6
         }
         uint32_t parent = t->depth ? t->stack[t->depth - 1].node : 0;
         uint32_t node = t->depth && parent == 0 ? 0 : node_ix(s, tix, parent, t->depth ? 0 : t->npops, name);
-        close_slice(s, t, tkey, name, node, ns, end_ns >= ns ? end_ns - ns : 0, 0, rec->offset, NULL, rec);
+        close_slice(s, t, NULL, name, node, ns, end_ns >= ns ? end_ns - ns : 0, 0, rec->offset, NULL, rec);
         break;
     }
     default:
@@ -699,12 +700,12 @@ static void on_event(st_range_t *rg, const fxt_record_t *rec, st_prov_t *p) {
     }
     const fxt_thread_ref_t *tr = &rec->u.event.thread;
     /* Per provider: thread state belongs to the provider section (spec-notes). */
-    uint64_t key[3] = {rec->provider, tr->pid, tr->tid};
     thread_cache_t *tc = tr->ref != FXT_THREADREF_INLINE ? &rg->tcache[tr->ref] : NULL;
     uint32_t tix;
     if (tc && tc->gen == rg->gen) {
         tix = tc->thread;
     } else {
+        uint64_t key[3] = {rec->provider, tr->pid, tr->tid};
         size_t ix = 0;
         tix = cli_map_get_ix(&s->threads, key, sizeof key, 1, &ix) ? (uint32_t)ix + 1 : 0;
         if (tc) {
@@ -719,11 +720,11 @@ static void on_event(st_range_t *rg, const fxt_record_t *rec, st_prov_t *p) {
     switch (rec->u.event.type) {
     case FXT_EVENT_DURATION_BEGIN:
     case FXT_EVENT_DURATION_END:
-        on_duration(s, t, tix, key, rec, nix, ns, 0);
+        on_duration(s, t, tix, rec, nix, ns, 0);
         break;
     case FXT_EVENT_DURATION_COMPLETE: {
         uint64_t end = cli_ticks_to_ns(rec->u.event.end_ts, tps);
-        on_duration(s, t, tix, key, rec, nix, ns, end);
+        on_duration(s, t, tix, rec, nix, ns, end);
         /* The span includes the end of duration complete events (docs/stats.md). */
         s->last_ns = end > s->last_ns ? end : s->last_ns;
         break;
