@@ -72,6 +72,7 @@ st_state_t *st_new(unsigned top, int tree) {
     }
     st_state_t *s = &rg->s;
     rg->gen = 1;
+    s->first_ns = UINT64_MAX;
     s->top = top;
     s->tree = tree;
     s->keybuf = malloc(SERIES_KEY_OFF + 8 + FXT_MAX_INLINE_STRING_LEN + 8);
@@ -675,10 +676,7 @@ static void on_event(st_range_t *rg, const fxt_record_t *rec, st_prov_t *p) {
     uint64_t tps = rg->tps;
     uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
     p->events++;
-    if (!s->have_span) {
-        s->have_span = 1;
-        s->first_ns = s->last_ns = ns;
-    }
+    s->have_span = 1; /* first_ns starts at UINT64_MAX (st_new): no test per event */
     s->first_ns = ns < s->first_ns ? ns : s->first_ns;
     s->last_ns = ns > s->last_ns ? ns : s->last_ns;
     const fxt_str_t *cat = &rec->u.event.category, *name = &rec->u.event.name;
