@@ -18,9 +18,9 @@
 #define NCACHE 4096
 
 typedef struct name_cache {
-    uint16_t cat_ref, name_ref;
+    uint32_t refs;              /* (category ref << 16 | name ref) + 1: one compare; 0 = empty entry */
     uint32_t cat_ver, name_ver; /* the two indexes' versions when cached */
-    uint32_t name, cat;         /* map index + 1; name 0 = empty entry */
+    uint32_t name, cat;         /* map index + 1 */
 } name_cache_t;
 
 /* Counter (category ref, name ref, id) -> counter index, and (counter, argument name ref) ->
@@ -652,8 +652,8 @@ static void event_names(st_range_t *rg, const fxt_record_t *rec, uint32_t *name,
     if (!fxt_strref_is_inline(c->ref) && !fxt_strref_is_inline(nm->ref)) {
         uint32_t key = (uint32_t)c->ref << 16 | nm->ref;
         e = &rg->ncache[(key * 2654435761u) >> 20];
-        if (e->name != 0 && e->cat_ref == c->ref && e->name_ref == nm->ref &&
-            e->cat_ver == rg->str_ver[c->ref] && e->name_ver == rg->str_ver[nm->ref]) {
+        /* Non-inline refs are 15 bits: key + 1 cannot wrap to the empty entry's 0. */
+        if (e->refs == key + 1 && e->cat_ver == rg->str_ver[c->ref] && e->name_ver == rg->str_ver[nm->ref]) {
             *name = e->name;
             *cat = e->cat;
             return;
@@ -665,8 +665,9 @@ static void event_names(st_range_t *rg, const fxt_record_t *rec, uint32_t *name,
     *cat = cli_map_get_ix(&s->cats, c->unresolved ? "?" : c->ptr, c->unresolved ? 1 : c->len, 1, &cix)
                ? (uint32_t)cix + 1
                : 0;
-    if (e) {
-        *e = (name_cache_t){c->ref, nm->ref, rg->str_ver[c->ref], rg->str_ver[nm->ref], *name, *cat};
+    if (e && *name) {
+        *e = (name_cache_t){((uint32_t)c->ref << 16 | nm->ref) + 1, rg->str_ver[c->ref], rg->str_ver[nm->ref],
+                            *name, *cat};
     }
 }
 
