@@ -186,7 +186,7 @@ static int hist_fit(st_name_t *ns, unsigned lo, unsigned hi) {
 }
 
 /* Without memory for the histogram the duration is not counted. */
-static void add_duration(st_name_t *ns, uint64_t d, uint64_t self) {
+static inline void add_duration(st_name_t *ns, uint64_t d, uint64_t self) {
     unsigned b = hbucket(d), row = b / 16u;
     /* inline test: hist_fit is a call, and nearly every duration lands in the rows there */
     if ((ns->hist == NULL || row < ns->hlo || row >= (unsigned)ns->hlo + ns->hrows) &&
@@ -429,7 +429,7 @@ static void node_add(st_state_t *s, uint32_t node, uint64_t dur, uint64_t self) 
     }
 }
 
-static int push_frame(st_thread_t *t) {
+static inline int push_frame(st_thread_t *t) {
     if (t->depth >= t->cap) {
         uint32_t ncap = t->cap ? t->cap * 2 : 8;
         ncap = ncap > ST_MAX_DEPTH ? ST_MAX_DEPTH : ncap;
@@ -487,7 +487,9 @@ static void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const fxt_r
             f->child_ns = 0;
             f->name = name;
             /* A range's top-level frames hang from the root of the current context (stats.h). */
-            f->node = t->depth && parent == 0 ? 0 : node_ix(s, tix, parent, t->depth ? 0 : t->npops, name);
+            f->node = !s->tree || (t->depth && parent == 0)
+                          ? 0
+                          : node_ix(s, tix, parent, t->depth ? 0 : t->npops, name);
             f->args[0] = 0;
             f->args[1] = 0;
             /* Only --top shows arguments. */
@@ -529,7 +531,9 @@ static void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const fxt_r
             break;
         }
         uint32_t parent = t->depth ? t->stack[t->depth - 1].node : 0;
-        uint32_t node = t->depth && parent == 0 ? 0 : node_ix(s, tix, parent, t->depth ? 0 : t->npops, name);
+        uint32_t node = !s->tree || (t->depth && parent == 0)
+                            ? 0
+                            : node_ix(s, tix, parent, t->depth ? 0 : t->npops, name);
         close_slice(s, t, NULL, name, node, ns, end_ns >= ns ? end_ns - ns : 0, 0, rec->offset, NULL, rec);
         break;
     }
