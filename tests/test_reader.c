@@ -712,6 +712,15 @@ static void test_random_chunking(void) {
     tb_free(&b);
 }
 
+/* dst = src with 1..max_flips random bits flipped. */
+static void flip_bits(uint8_t *dst, const uint8_t *src, size_t len, uint64_t *s, unsigned max_flips) {
+    memcpy(dst, src, len);
+    int flips = 1 + (int)(rnd(s) % max_flips);
+    for (int f = 0; f < flips; f++) {
+        dst[rnd(s) % len] ^= (uint8_t)(1u << (rnd(s) % 8));
+    }
+}
+
 /* Random byte flips: never crash, never read out of bounds (ASan), chunking-invariant. */
 static void test_random_damage(void) {
     tbuf_t b = {0};
@@ -719,11 +728,7 @@ static void test_random_damage(void) {
     uint64_t s = 12345;
     uint8_t *copy = malloc(b.len);
     for (int iter = 0; iter < 3000; iter++) {
-        memcpy(copy, b.p, b.len);
-        int flips = 1 + (int)(rnd(&s) % 8);
-        for (int f = 0; f < flips; f++) {
-            copy[rnd(&s) % b.len] ^= (uint8_t)(1u << (rnd(&s) % 8));
-        }
+        flip_bits(copy, b.p, b.len, &s, 8);
         tlog_t whole = {0}, chunked = {0};
         decode_log(copy, b.len, NULL, NULL, &whole);
         rng_t g = {rnd(&s) | 1, 1 + rnd(&s) % 40};
@@ -980,11 +985,7 @@ static void test_lazy_args_damage(void) {
         uint64_t s = 777 + (uint64_t)be;
         uint8_t *copy = malloc(b.len);
         for (int iter = 0; iter < 1500; iter++) {
-            memcpy(copy, b.p, b.len);
-            int flips = 1 + (int)(rnd(&s) % 6);
-            for (int f = 0; f < flips; f++) {
-                copy[rnd(&s) % b.len] ^= (uint8_t)(1u << (rnd(&s) % 8));
-            }
+            flip_bits(copy, b.p, b.len, &s, 6);
             lazy_vs_eager(copy, b.len, iter % 2 ? 64 : b.len, &c);
         }
         free(copy);
