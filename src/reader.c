@@ -439,9 +439,14 @@ ARGS_INLINE fxt_status args_walk(fxt_reader_t *r, fxt_record_t *rec, const cur_t
     return FXT_OK;
 }
 
-/* FXT_READ_LAZY_ARGS: validates the arguments and remembers where they are (fxt_reader_args). */
-static fxt_status defer_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi, unsigned nargs,
-                             uint64_t off, uint64_t h) {
+/* FXT_READ_LAZY_ARGS: validates the arguments and remembers where they are (fxt_reader_args).
+ * Out of line, so take_args' eager path keeps its own, smaller frame. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static fxt_status
+defer_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi, unsigned nargs, uint64_t off,
+           uint64_t h) {
     uint64_t i0 = *pi;
     fxt_status st = args_walk(r, rec, c, pi, nargs, off, h, 0);
     if (st == FXT_OK && nargs != 0) {
@@ -458,12 +463,23 @@ static fxt_status defer_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c,
 }
 
 /* Decodes NARGS arguments from word *pi into rec->args (validated as args_walk says). */
-static fxt_status take_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi, unsigned nargs,
-                            uint64_t off, uint64_t h) {
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((noinline))
+#endif
+static fxt_status
+decode_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi, unsigned nargs, uint64_t off,
+            uint64_t h) {
+    return args_walk(r, rec, c, pi, nargs, off, h, 1);
+}
+
+/* The arguments of a record: decoded, or checked and left for later (FXT_READ_LAZY_ARGS). The
+ * two out of line: neither pays for the other's registers. */
+static inline fxt_status take_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi,
+                                   unsigned nargs, uint64_t off, uint64_t h) {
     if (r->flags & FXT_READ_LAZY_ARGS) {
         return defer_args(r, rec, c, pi, nargs, off, h);
     }
-    return args_walk(r, rec, c, pi, nargs, off, h, 1);
+    return decode_args(r, rec, c, pi, nargs, off, h);
 }
 
 fxt_status fxt_reader_args(fxt_reader_t *r, fxt_record_t *rec) {
