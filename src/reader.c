@@ -335,8 +335,10 @@ static fxt_status bad_value(fxt_reader_t *r, uint64_t off, uint64_t h, unsigned 
 
 #if defined(__GNUC__) || defined(__clang__)
 #define ARGS_INLINE static inline __attribute__((always_inline))
+#define NOINLINE __attribute__((noinline))
 #else
 #define ARGS_INLINE static inline
+#define NOINLINE
 #endif
 
 /* Walks NARGS arguments from word *pi; each must lie inside the record, or the whole record is
@@ -441,12 +443,8 @@ ARGS_INLINE fxt_status args_walk(fxt_reader_t *r, fxt_record_t *rec, const cur_t
 
 /* FXT_READ_LAZY_ARGS: validates the arguments and remembers where they are (fxt_reader_args).
  * Out of line, so take_args' eager path keeps its own, smaller frame. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static fxt_status
-defer_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi, unsigned nargs, uint64_t off,
-           uint64_t h) {
+NOINLINE static fxt_status defer_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi,
+                                      unsigned nargs, uint64_t off, uint64_t h) {
     uint64_t i0 = *pi;
     fxt_status st = args_walk(r, rec, c, pi, nargs, off, h, 0);
     if (st == FXT_OK && nargs != 0) {
@@ -463,12 +461,8 @@ defer_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi, uns
 }
 
 /* Decodes NARGS arguments from word *pi into rec->args (validated as args_walk says). */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static fxt_status
-decode_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi, unsigned nargs, uint64_t off,
-            uint64_t h) {
+NOINLINE static fxt_status decode_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi,
+                                       unsigned nargs, uint64_t off, uint64_t h) {
     return args_walk(r, rec, c, pi, nargs, off, h, 1);
 }
 
@@ -527,13 +521,7 @@ fxt_status fxt_reader_args_load(fxt_reader_t *r, const void *buf, size_t len, un
 
 /* fxt_reader_args for the reader's own use, out of line: inlined, it costs the eager decode
  * registers (bench_reader). */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static void
-args_now(fxt_reader_t *r, fxt_record_t *rec) {
-    (void)fxt_reader_args(r, rec);
-}
+NOINLINE static void args_now(fxt_reader_t *r, fxt_record_t *rec) { (void)fxt_reader_args(r, rec); }
 
 /* Unknown types and subtypes are delivered, not errors: the size still frames them. */
 static void set_unknown(fxt_record_t *rec, int has_subtype, uint32_t subtype, uint64_t n) {
