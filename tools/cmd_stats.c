@@ -703,7 +703,7 @@ static int stats_run(const stats_config_t *cfg) {
     stats_top = cfg->top;
     stats_tree = cfg->tree || cfg->folded;
     /* One range (-j 1) of a file decodes arguments only where they are used, and keeps a begin's
-     * argument words until its duration ends (stats_collect.c): about 10 % fewer instructions. */
+     * argument words until its duration ends (stats_collect.c, docs/stats.md#performance). */
     int lazy = jobs == 1 && plain_file(cfg->in);
     for (;;) {
         stats_lazy = lazy;
