@@ -48,6 +48,15 @@ struct fxt_reader {
     uint64_t skip_size;
 
     fxt_diag_t diag;
+
+    /* FXT_READ_LAZY_ARGS: where the last record's validated, undecoded arguments are (its
+     * words, as the record views, valid until the next call); count 0 = none pending. */
+    struct {
+        const uint8_t *p;
+        uint64_t n, i, end, off, header; /* arguments in words [i, end) */
+        int sw;
+        unsigned count;
+    } lazy;
 };
 
 static const char empty_str[1] = "";
@@ -137,6 +146,7 @@ void fxt_reader_reset(fxt_reader_t *r) {
     r->pend_off = 0;
     r->skip = r->skip_off = r->skip_size = 0;
     memset(&r->diag, 0, sizeof r->diag);
+    r->lazy.count = 0;
 }
 
 /* Copies one provider's tables into D (empty, maybe with recycled buffers): the strings, threads and objects
@@ -179,6 +189,7 @@ fxt_status fxt_reader_rebase(fxt_reader_t *r, uint64_t offset) {
     r->pend_size = 0;
     r->pend_off = 0;
     r->skip = r->skip_off = r->skip_size = 0;
+    r->lazy.count = 0; /* offsets may repeat from here: no stale arguments */
     return FXT_OK;
 }
 
@@ -287,10 +298,45 @@ static inline int take_thread(const fxt__provider_t *prov, uint8_t ref, const cu
     return 0;
 }
 
-/* Decodes NARGS arguments from word *pi; each must lie inside the record, or the whole
- * record is rejected (and skipped by its size) before any state changes. */
-static fxt_status take_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi, unsigned nargs,
-                            uint64_t off, uint64_t h) {
+/* Steps over a string ref's inline bytes (if any) at word *i, below word `end`: take_str's
+ * bounds check without the table lookup, for arguments validated but not decoded. */
+static inline int skip_str(uint16_t ref, uint64_t end, uint64_t *i) {
+    if (ref & FXT_STRREF_INLINE_FLAG) {
+        uint64_t words = fxt_words(fxt_strref_value(ref));
+        if (words > end - *i) {
+            return -1;
+        }
+        *i += words;
+    }
+    return 0;
+}
+
+/* An argument whose value (word, or inline string) does not fit its size. */
+static fxt_status bad_value(fxt_reader_t *r, uint64_t off, uint64_t h, unsigned a, unsigned type, uint64_t ah,
+                            uint64_t asz) {
+    if (type == FXT_ARG_STRING) {
+        return fail(r, FXT_E_BAD_ARG, off, h,
+                    "argument %u (string): inline value (%u bytes) does not fit its size of %u words", a + 1,
+                    (unsigned)fxt_strref_value((uint16_t)fxt_get_arg_str_value(ah)), (unsigned)asz);
+    }
+    return fail(r, FXT_E_BAD_ARG, off, h, "argument %u (%s): value word does not fit its size of %u words",
+                a + 1, fxt_arg_type_name(type), (unsigned)asz);
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ARGS_INLINE static inline __attribute__((always_inline))
+#define NOINLINE __attribute__((noinline))
+#else
+#define ARGS_INLINE static inline
+#define NOINLINE
+#endif
+
+/* Walks NARGS arguments from word *pi; each must lie inside the record, or the whole record is
+ * rejected (and skipped by its size) before any state changes. STORE (a constant at each call)
+ * 1 decodes them into rec->args, 0 only validates: the same checks, the same diagnostics
+ * (FXT_READ_LAZY_ARGS). */
+ARGS_INLINE fxt_status args_walk(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi,
+                                 unsigned nargs, uint64_t off, uint64_t h, int store) {
     const fxt__provider_t *prov = r->cur;
     uint64_t i = *pi;
     for (unsigned a = 0; a < nargs; a++) {
@@ -316,13 +362,26 @@ static fxt_status take_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, 
         uint64_t end = i + asz;
         uint64_t j = i + 1;
         fxt_arg_t *arg = &rec->args[a];
-        arg->type = (uint8_t)type;
-        arg->size_words = (uint16_t)asz;
-        arg->header = ah;
-        if (take_str(prov, (uint16_t)fxt_get_arg_name(ah), c, end, &j, &arg->name) != 0) {
+        if (store) {
+            arg->type = (uint8_t)type;
+            arg->size_words = (uint16_t)asz;
+            arg->header = ah;
+        }
+        if (store ? take_str(prov, (uint16_t)fxt_get_arg_name(ah), c, end, &j, &arg->name) != 0
+                  : skip_str((uint16_t)fxt_get_arg_name(ah), end, &j) != 0) {
             return fail(r, FXT_E_BAD_ARG, off, h,
                         "argument %u: inline name (%u bytes) does not fit its size of %u words", a + 1,
                         (unsigned)fxt_strref_value((uint16_t)fxt_get_arg_name(ah)), (unsigned)asz);
+        }
+        if (!store) {
+            /* The switch's checks without its stores (and without a jump per argument). */
+            if (fxt_arg_has_value_word(type)
+                    ? j >= end
+                    : type == FXT_ARG_STRING && skip_str((uint16_t)fxt_get_arg_str_value(ah), end, &j) != 0) {
+                return bad_value(r, off, h, a, type, ah, asz);
+            }
+            i = end;
+            continue;
         }
         switch (type) {
         case FXT_ARG_NULL:
@@ -341,9 +400,7 @@ static fxt_status take_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, 
         case FXT_ARG_KOID: {
             /* The 64-bit value word must lie inside the argument's own size, not just the record's. */
             if (j >= end) {
-                return fail(r, FXT_E_BAD_ARG, off, h,
-                            "argument %u (%s): value word does not fit its size of %u words", a + 1,
-                            fxt_arg_type_name(type), (unsigned)asz);
+                return bad_value(r, off, h, a, type, ah, asz);
             }
             uint64_t v = W(c, j);
             if (type == FXT_ARG_DOUBLE) {
@@ -355,10 +412,7 @@ static fxt_status take_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, 
         }
         case FXT_ARG_STRING:
             if (take_str(prov, (uint16_t)fxt_get_arg_str_value(ah), c, end, &j, &arg->str) != 0) {
-                return fail(r, FXT_E_BAD_ARG, off, h,
-                            "argument %u (string): inline value (%u bytes) does not fit its size of %u words",
-                            a + 1, (unsigned)fxt_strref_value((uint16_t)fxt_get_arg_str_value(ah)),
-                            (unsigned)asz);
+                return bad_value(r, off, h, a, type, ah, asz);
             }
             break;
         case FXT_ARG_BOOL:
@@ -370,10 +424,94 @@ static fxt_status take_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, 
         }
         i = end;
     }
-    rec->nargs = nargs;
+    if (store) {
+        rec->nargs = nargs;
+    }
     *pi = i;
     return FXT_OK;
 }
+
+/* FXT_READ_LAZY_ARGS: validates the arguments and remembers where they are (fxt_reader_args).
+ * Out of line, so take_args' eager path keeps its own, smaller frame. */
+NOINLINE static fxt_status defer_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi,
+                                      unsigned nargs, uint64_t off, uint64_t h) {
+    uint64_t i0 = *pi;
+    fxt_status st = args_walk(r, rec, c, pi, nargs, off, h, 0);
+    if (st == FXT_OK && nargs != 0) {
+        r->lazy.p = c->p;
+        r->lazy.n = c->n;
+        r->lazy.sw = c->sw;
+        r->lazy.i = i0;
+        r->lazy.end = *pi;
+        r->lazy.off = off;
+        r->lazy.header = h;
+        r->lazy.count = nargs;
+    }
+    return st;
+}
+
+/* Decodes NARGS arguments from word *pi into rec->args (validated as args_walk says). */
+NOINLINE static fxt_status decode_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi,
+                                       unsigned nargs, uint64_t off, uint64_t h) {
+    return args_walk(r, rec, c, pi, nargs, off, h, 1);
+}
+
+/* The arguments of a record: decoded, or checked and left for later (FXT_READ_LAZY_ARGS). The
+ * two out of line: neither pays for the other's registers. */
+static inline fxt_status take_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi,
+                                   unsigned nargs, uint64_t off, uint64_t h) {
+    if (r->flags & FXT_READ_LAZY_ARGS) {
+        return defer_args(r, rec, c, pi, nargs, off, h);
+    }
+    return decode_args(r, rec, c, pi, nargs, off, h);
+}
+
+fxt_status fxt_reader_args(fxt_reader_t *r, fxt_record_t *rec) {
+    if (r == NULL || rec == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    /* Nothing pending for this record: decoded already (eagerly, or by an earlier call), or none. */
+    if (r->lazy.count == 0 || r->lazy.off != rec->offset || r->lazy.header != rec->header) {
+        return FXT_OK;
+    }
+    const cur_t c = {r->lazy.p, r->lazy.n, r->lazy.sw};
+    uint64_t i = r->lazy.i;
+    unsigned count = r->lazy.count;
+    r->lazy.count = 0;
+    /* Validated when the record was read, against the same tables: this cannot fail. */
+    return args_walk(r, rec, &c, &i, count, r->lazy.off, r->lazy.header, 1);
+}
+
+size_t fxt_reader_args_save(const fxt_reader_t *r, const fxt_record_t *rec, void *buf, size_t cap,
+                            unsigned *nargs) {
+    if (r == NULL || rec == NULL || buf == NULL || nargs == NULL || r->lazy.count == 0 ||
+        r->lazy.off != rec->offset || r->lazy.header != rec->header) {
+        return 0;
+    }
+    size_t bytes = (size_t)(8u * (r->lazy.end - r->lazy.i));
+    if (bytes > cap) {
+        return 0;
+    }
+    memcpy(buf, r->lazy.p + 8u * r->lazy.i, bytes);
+    *nargs = r->lazy.count;
+    return bytes;
+}
+
+fxt_status fxt_reader_args_load(fxt_reader_t *r, const void *buf, size_t len, unsigned nargs,
+                                fxt_record_t *rec) {
+    if (r == NULL || (buf == NULL && len != 0) || rec == NULL || nargs > FXT_MAX_ARGS || len % 8u != 0) {
+        return FXT_E_INVALID_ARG;
+    }
+    /* Checked as the reader checks a record's arguments: the words may come from anywhere. */
+    const cur_t c = {(const uint8_t *)buf, len / 8u, r->swapped};
+    uint64_t i = 0;
+    rec->nargs = 0;
+    return args_walk(r, rec, &c, &i, nargs, 0, 0, 1);
+}
+
+/* fxt_reader_args for the reader's own use, out of line: inlined, it costs the eager decode
+ * registers (bench_reader). */
+NOINLINE static void args_now(fxt_reader_t *r, fxt_record_t *rec) { (void)fxt_reader_args(r, rec); }
 
 /* Unknown types and subtypes are delivered, not errors: the size still frames them. */
 static void set_unknown(fxt_record_t *rec, int has_subtype, uint32_t subtype, uint64_t n) {
@@ -587,6 +725,10 @@ static fxt_status decode_objects(fxt_reader_t *r, const cur_t *cp, uint64_t h, u
     }
     rec->kind = FXT_KIND_KERNEL_OBJECT;
     if (!(r->flags & FXT_READ_NO_OBJECT_TABLES)) {
+        /* The table needs the arguments even when the caller asked for them lazily. */
+        if (r->flags & FXT_READ_LAZY_ARGS) {
+            args_now(r, rec);
+        }
         int has_process = 0;
         uint64_t process = 0;
         for (unsigned a = 0; a < rec->nargs; a++) {

@@ -712,6 +712,15 @@ static void test_random_chunking(void) {
     tb_free(&b);
 }
 
+/* dst = src with 1..max_flips random bits flipped. */
+static void flip_bits(uint8_t *dst, const uint8_t *src, size_t len, uint64_t *s, unsigned max_flips) {
+    memcpy(dst, src, len);
+    int flips = 1 + (int)(rnd(s) % max_flips);
+    for (int f = 0; f < flips; f++) {
+        dst[rnd(s) % len] ^= (uint8_t)(1u << (rnd(s) % 8));
+    }
+}
+
 /* Random byte flips: never crash, never read out of bounds (ASan), chunking-invariant. */
 static void test_random_damage(void) {
     tbuf_t b = {0};
@@ -719,11 +728,7 @@ static void test_random_damage(void) {
     uint64_t s = 12345;
     uint8_t *copy = malloc(b.len);
     for (int iter = 0; iter < 3000; iter++) {
-        memcpy(copy, b.p, b.len);
-        int flips = 1 + (int)(rnd(&s) % 8);
-        for (int f = 0; f < flips; f++) {
-            copy[rnd(&s) % b.len] ^= (uint8_t)(1u << (rnd(&s) % 8));
-        }
+        flip_bits(copy, b.p, b.len, &s, 8);
         tlog_t whole = {0}, chunked = {0};
         decode_log(copy, b.len, NULL, NULL, &whole);
         rng_t g = {rnd(&s) | 1, 1 + rnd(&s) % 40};
@@ -819,6 +824,227 @@ static void test_foreign_samples(void) {
     }
 }
 
+/* ---- lazy arguments (FXT_READ_LAZY_ARGS) ------------------------------------------- */
+
+/* Same decoded arguments: types, sizes, headers, values, names and string values by content. */
+static int same_str(fxt_str_t a, fxt_str_t b) {
+    return a.len == b.len && a.unresolved == b.unresolved && a.ref == b.ref &&
+           (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0);
+}
+
+static int same_args(const fxt_record_t *a, const fxt_record_t *b) {
+    if (a->nargs != b->nargs) {
+        return 0;
+    }
+    for (unsigned i = 0; i < a->nargs; i++) {
+        const fxt_arg_t *x = &a->args[i], *y = &b->args[i];
+        if (x->type != y->type || x->size_words != y->size_words || x->header != y->header ||
+            !same_str(x->name, y->name)) {
+            return 0;
+        }
+        if (x->type == FXT_ARG_STRING ? !same_str(x->str, y->str)
+                                      : fxt_arg_has_value_word(x->type) && x->v.u64 != y->v.u64) {
+            return 0;
+        }
+        if ((x->type == FXT_ARG_INT32 && x->v.i32 != y->v.i32) ||
+            (x->type == FXT_ARG_UINT32 && x->v.u32 != y->v.u32) ||
+            (x->type == FXT_ARG_BOOL && x->v.boolean != y->v.boolean)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+typedef struct lazy_cmp {
+    size_t records, with_args, saved, errors, bad_args, diffs;
+} lazy_cmp_t;
+
+/* Decodes p in `chunk`-byte pieces with an eager and a lazy reader in lockstep: the same records
+ * and errors (status, offset, message), and after fxt_reader_args the same arguments. */
+static void lazy_vs_eager(const uint8_t *p, size_t len, size_t chunk, lazy_cmp_t *c) {
+    fxt_reader_t *e, *l;
+    fxt_reader_options_t lo = FXT_READER_OPTIONS_INIT;
+    lo.flags = FXT_READ_LAZY_ARGS;
+    CHECK(fxt_reader_create(NULL, &e) == FXT_OK && fxt_reader_create(&lo, &l) == FXT_OK);
+    fxt_record_t re, rl;
+    for (size_t pos = 0; pos < len || pos == 0; pos += chunk) {
+        size_t n = len - pos < chunk ? len - pos : chunk;
+        fxt_in_buffer_t ie = {p + pos, n, 0}, il = {p + pos, n, 0};
+        for (;;) {
+            fxt_status se = fxt_reader_next(e, &ie, &re), sl = fxt_reader_next(l, &il, &rl);
+            int diff = se != sl || ie.pos != il.pos;
+            if (!diff && se < 0) {
+                const fxt_diag_t *de = fxt_reader_diag(e), *dl = fxt_reader_diag(l);
+                diff = de->offset != dl->offset || strcmp(de->msg, dl->msg) != 0;
+                c->errors++;
+                c->bad_args += se == FXT_E_BAD_ARG;
+            } else if (!diff && se == FXT_OK) {
+                c->records++;
+                /* Not decoded yet (kernel objects are: the reader's object table needs them). */
+                diff = rl.kind != FXT_KIND_KERNEL_OBJECT && rl.nargs != 0;
+                c->with_args += re.nargs != 0;
+                /* Saved words decode to the same arguments (the tables have not changed). */
+                static uint8_t saved[8 * 4096];
+                unsigned sn = 0;
+                size_t slen = fxt_reader_args_save(l, &rl, saved, sizeof saved, &sn);
+                if (rl.kind != FXT_KIND_KERNEL_OBJECT) {
+                    diff |= (slen != 0) != (re.nargs != 0);
+                }
+                if (slen != 0) {
+                    fxt_record_t ld;
+                    c->saved++;
+                    diff |= fxt_reader_args_load(l, saved, slen, sn, &ld) != FXT_OK || !same_args(&re, &ld);
+                }
+                CHECK(fxt_reader_args(l, &rl) == FXT_OK);
+                diff |= rl.offset != re.offset || rl.kind != re.kind || !same_args(&re, &rl);
+                /* A second call and a call on an eager reader change nothing. */
+                unsigned nargs = rl.nargs;
+                CHECK(fxt_reader_args(l, &rl) == FXT_OK && fxt_reader_args(e, &re) == FXT_OK);
+                diff |= rl.nargs != nargs || !same_args(&re, &rl);
+            }
+            if (diff) {
+                c->diffs++;
+                fprintf(stderr, "lazy/eager differ at %llu: %s / %s\n", (unsigned long long)rl.offset,
+                        fxt_status_name(se), fxt_status_name(sl));
+                break;
+            }
+            if (se == FXT_NEED_INPUT || se == FXT_END) {
+                break;
+            }
+        }
+        if (len == 0) {
+            break;
+        }
+    }
+    fxt_status fe = fxt_reader_finish(e), fl = fxt_reader_finish(l);
+    c->diffs += fe != fl;
+    fxt_reader_destroy(e);
+    fxt_reader_destroy(l);
+}
+
+/* Every record kind and argument type in both byte orders, the fuzz corpus and the foreign
+ * samples (when present): the lazy reader gives the eager one's arguments, whole and chunked. */
+static void test_lazy_args_same(void) {
+    lazy_cmp_t c = {0};
+    static const size_t chunks[] = {(size_t)1 << 30, 13, 8};
+    for (int be = 0; be < 2; be++) {
+        tbuf_t b = {0};
+        b.be = be;
+        build_all(&b);
+        for (unsigned k = 0; k < 3; k++) {
+            lazy_vs_eager(b.p, b.len, chunks[k], &c);
+        }
+        tb_free(&b);
+    }
+    CHECK(c.with_args >= 10 && c.saved >= 10 && c.diffs == 0);
+    static const char *files[] = {"all_records_be.fxt",
+                                  "all_records_le.fxt",
+                                  "all_records_flipped.fxt",
+                                  "all_records_cut.fxt",
+                                  "fxtcpp_instant_2args_head.fxt",
+                                  "ftr_counter_malformed_head.fxt",
+                                  "fxtcpp_begin_end_2threads_head.fxt"};
+    for (unsigned i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/fuzz/corpus/reader/%s", FXT_SOURCE_DIR, files[i]);
+        size_t len = 0;
+        uint8_t *p = read_file(path, &len);
+        CHECK(p != NULL);
+        if (p != NULL) {
+            lazy_vs_eager(p, len, chunks[0], &c);
+            lazy_vs_eager(p, len, chunks[1], &c);
+        }
+        free(p);
+    }
+    struct stat st;
+    if (stat(FXT_SHARED_DIR "/samples/foreign", &st) == 0) {
+        static const char *foreign[] = {"fxtcpp_begin_end_2threads.fxt", "fxtcpp_instant_2args.fxt",
+                                        "ftr_complete_2threads.fxt", "ftr_counter_malformed.fxt"};
+        for (unsigned i = 0; i < 4; i++) {
+            char path[512];
+            snprintf(path, sizeof path, "%s/samples/foreign/%s", FXT_SHARED_DIR, foreign[i]);
+            size_t len = 0;
+            uint8_t *p = read_file(path, &len);
+            if (p != NULL) {
+                lazy_vs_eager(p, len, chunks[0], &c);
+            }
+            free(p);
+        }
+    }
+    CHECK(c.errors > 0 && c.bad_args > 0);
+    CHECK_EQ_U64(c.diffs, 0);
+}
+
+/* Damaged arguments are rejected identically: random flips of the all-records trace. */
+static void test_lazy_args_damage(void) {
+    lazy_cmp_t c = {0};
+    for (int be = 0; be < 2; be++) {
+        tbuf_t b = {0};
+        b.be = be;
+        build_all(&b);
+        uint64_t s = 777 + (uint64_t)be;
+        uint8_t *copy = malloc(b.len);
+        for (int iter = 0; iter < 1500; iter++) {
+            flip_bits(copy, b.p, b.len, &s, 6);
+            lazy_vs_eager(copy, b.len, iter % 2 ? 64 : b.len, &c);
+        }
+        free(copy);
+        tb_free(&b);
+    }
+    /* The flips did reach arguments: many records were rejected for them. */
+    CHECK(c.bad_args > 100);
+    CHECK_EQ_U64(c.diffs, 0);
+}
+
+/* fxt_reader_args: invalid calls, nothing pending after a reset or rebase, and the object
+ * table still learns a thread's process with lazy arguments. */
+static void test_lazy_args_api(void) {
+    tbuf_t b = {0};
+    build_all(&b);
+    fxt_reader_options_t lo = FXT_READER_OPTIONS_INIT;
+    lo.flags = FXT_READ_LAZY_ARGS;
+    fxt_reader_t *r;
+    CHECK(fxt_reader_create(&lo, &r) == FXT_OK);
+    fxt_record_t rec;
+    CHECK(fxt_reader_args(NULL, &rec) == FXT_E_INVALID_ARG && fxt_reader_args(r, NULL) == FXT_E_INVALID_ARG);
+    fxt_in_buffer_t in = {b.p, b.len, 0};
+    int kobj_process = 0, checked = 0;
+    fxt_status st;
+    while ((st = fxt_reader_next(r, &in, &rec)) != FXT_NEED_INPUT && st != FXT_END) {
+        if (st != FXT_OK) {
+            continue;
+        }
+        if (rec.kind == FXT_KIND_KERNEL_OBJECT && rec.u.kernel_object.obj_type == FXT_OBJ_THREAD) {
+            fxt_kernel_object_info_t info;
+            kobj_process |=
+                fxt_reader_kernel_object(r, rec.u.kernel_object.koid, &info) == FXT_OK && info.has_process;
+        }
+        if (rec.kind == FXT_KIND_EVENT && fxt_get_event_nargs(rec.header) != 0 && !checked) {
+            /* Saved words: not into too small a buffer; damaged or odd-sized ones are refused. */
+            uint8_t words[8 * 64];
+            unsigned na = 0;
+            CHECK(fxt_reader_args_save(r, &rec, words, 8, &na) == 0);
+            size_t len = fxt_reader_args_save(r, &rec, words, sizeof words, &na);
+            fxt_record_t ld;
+            CHECK(len >= 8 && na == fxt_get_event_nargs(rec.header));
+            CHECK(fxt_reader_args_load(r, words, len, na, &ld) == FXT_OK && ld.nargs == na);
+            CHECK(fxt_reader_args_load(r, words, len - 1, na, &ld) == FXT_E_INVALID_ARG);
+            CHECK(fxt_reader_args_load(r, words, len, FXT_MAX_ARGS + 1, &ld) == FXT_E_INVALID_ARG);
+            CHECK(fxt_reader_args_load(r, words, len - 8, na, &ld) == FXT_E_BAD_ARG);
+            /* A rebase forgets the pending arguments: offsets may repeat after it. */
+            fxt_record_t copy = rec;
+            CHECK(fxt_reader_rebase(r, fxt_reader_offset(r)) == FXT_OK);
+            CHECK(fxt_reader_args(r, &copy) == FXT_OK && copy.nargs == 0);
+            checked = 1;
+        }
+    }
+    CHECK(checked && kobj_process);
+    fxt_reader_reset(r);
+    CHECK(fxt_reader_args(r, &rec) == FXT_OK);
+    fxt_reader_destroy(r);
+    tb_free(&b);
+}
+
 int main(int argc, char **argv) {
     TEST_INIT(argc, argv);
     RUN(test_all_records_le);
@@ -837,5 +1063,8 @@ int main(int argc, char **argv) {
     RUN(test_random_chunking);
     RUN(test_random_damage);
     RUN(test_foreign_samples);
+    RUN(test_lazy_args_same);
+    RUN(test_lazy_args_damage);
+    RUN(test_lazy_args_api);
     return TEST_EXIT();
 }

@@ -11,16 +11,25 @@
 #include "cli_parallel.h"
 #include "cli_trace.h"
 
+/* A record's arguments, decoded if the reader left them for later (FXT_READ_LAZY_ARGS, which
+ * fxt stats -j 1 uses on a plain file: cmd_stats.c). The records cli_read_trace and
+ * cli_parallel hand to st_on_record are their own non-const locals, so decoding into them is
+ * sound. */
+static const fxt_record_t *with_args(fxt_reader_t *r, const fxt_record_t *rec) {
+    (void)fxt_reader_args(r, (fxt_record_t *)rec);
+    return rec;
+}
+
 /* Series keys are built in keybuf past the longest counter key (two strings of up to
  * 0x7fff bytes, their NULs and the 8-byte id), so the two never overlap. */
 #define SERIES_KEY_OFF (2 * (FXT_MAX_INLINE_STRING_LEN + 2) + 16)
 /* Direct-mapped caches of (category ref, name ref) and thread ref lookups, valid for one `gen`. */
-#define NCACHE 1024
+#define NCACHE 4096
 
 typedef struct name_cache {
-    uint16_t cat_ref, name_ref;
+    uint32_t refs;              /* (category ref << 16 | name ref) + 1: one compare; 0 = empty entry */
     uint32_t cat_ver, name_ver; /* the two indexes' versions when cached */
-    uint32_t name, cat;         /* map index + 1; name 0 = empty entry */
+    uint32_t name, cat;         /* map index + 1 */
 } name_cache_t;
 
 /* Counter (category ref, name ref, id) -> counter index, and (counter, argument name ref) ->
@@ -48,7 +57,14 @@ typedef struct st_range {
     uint32_t gen;    /* thread cache: bumped by thread records and provider switches */
     st_prov_t *prov; /* the current provider's entry, valid while providers.count is prov_count */
     size_t prov_count;
-    /* Per string index, bumped when it is registered: one string record invalidates only the
+    uint64_t tps; /* the reader's ticks per second for the current provider (a call per event otherwise) */
+    /* String records seen (str_ver holds this count at each index's last registration), and the
+     * provider of the first: begins keep their argument words only while one provider registers
+     * strings (str_ver does not tell providers apart). */
+    uint32_t sgen;
+    int str_prov_set, multi;
+    uint64_t str_prov;
+    /* Per string index, sgen when it was last registered: one string record invalidates only the
      * cached pairs that use it (traces register strings all along). */
     uint32_t str_ver[1u << 15];
     name_cache_t ncache[NCACHE];
@@ -64,15 +80,17 @@ static void strings_changed(st_range_t *rg) {
     memset(rg->scache, 0, sizeof rg->scache);
 }
 
-st_state_t *st_new(unsigned top, int tree) {
+st_state_t *st_new(unsigned top, int tree, int lazy) {
     st_range_t *rg = calloc(1, sizeof *rg);
     if (rg == NULL) {
         return NULL;
     }
     st_state_t *s = &rg->s;
     rg->gen = 1;
+    s->first_ns = UINT64_MAX;
     s->top = top;
     s->tree = tree;
+    s->lazy = lazy;
     s->keybuf = malloc(SERIES_KEY_OFF + 8 + FXT_MAX_INLINE_STRING_LEN + 8);
     s->slow = calloc(top ? top : 1, sizeof *s->slow);
     if (s->keybuf == NULL || s->slow == NULL) {
@@ -184,7 +202,7 @@ static int hist_fit(st_name_t *ns, unsigned lo, unsigned hi) {
 }
 
 /* Without memory for the histogram the duration is not counted. */
-static void add_duration(st_name_t *ns, uint64_t d, uint64_t self) {
+static inline void add_duration(st_name_t *ns, uint64_t d, uint64_t self) {
     unsigned b = hbucket(d), row = b / 16u;
     /* inline test: hist_fit is a call, and nearly every duration lands in the rows there */
     if ((ns->hist == NULL || row < ns->hlo || row >= (unsigned)ns->hlo + ns->hrows) &&
@@ -201,6 +219,24 @@ static void add_duration(st_name_t *ns, uint64_t d, uint64_t self) {
 
 /* ---- arguments kept for the slowest events ------------------------------------------ */
 
+/* memcpy of the short names and values of arguments as fixed-size moves, which compilers
+ * inline (a library call per field cost more than the copy): exactly n bytes read and written. */
+static inline void copy_short(uint8_t *d, const char *src, size_t n) {
+    if (n > 16) {
+        memcpy(d, src, n);
+    } else if (n >= 8) {
+        memcpy(d, src, 8);
+        memcpy(d + n - 8, src + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(d, src, 4);
+        memcpy(d + n - 4, src + n - 4, 4);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            d[i] = (uint8_t)src[i];
+        }
+    }
+}
+
 /* Layout: [count][truncated] then per argument [type][name length][name][value]: 8 bytes for
  * numbers, [length][bytes] for strings. Cut at ST_ARGS_BYTES with the truncated flag set. */
 static void args_save(uint8_t *blob, const fxt_record_t *rec) {
@@ -211,44 +247,44 @@ static void args_save(uint8_t *blob, const fxt_record_t *rec) {
         const fxt_arg_t *a = &rec->args[i];
         size_t nl = a->name.unresolved ? 1 : a->name.len;
         const char *np = a->name.unresolved ? "?" : a->name.ptr;
-        size_t vl = a->type == FXT_ARG_STRING ? 1 + (a->str.unresolved ? 1 : a->str.len) : 8;
-        if (nl > 255 || vl > 256 || n + 2 + nl + vl > ST_ARGS_BYTES) {
+        int is_str = a->type == FXT_ARG_STRING;
+        size_t sl = is_str ? (a->str.unresolved ? 1 : a->str.len) : 0;
+        size_t vl = is_str ? 1 + sl : 8;
+        if (nl > 255 || sl > 255 || n + 2 + nl + vl > ST_ARGS_BYTES) {
             blob[1] = 1;
             return;
         }
-        uint64_t v = 0;
-        switch (a->type) {
-        case FXT_ARG_INT32:
-            v = (uint64_t)(int64_t)a->v.i32;
-            break;
-        case FXT_ARG_UINT32:
-            v = a->v.u32;
-            break;
-        case FXT_ARG_BOOL:
-            v = (uint64_t)a->v.boolean;
-            break;
-        case FXT_ARG_DOUBLE:
-            memcpy(&v, &a->v.f64, 8);
-            break;
-        case FXT_ARG_STRING:
-        case FXT_ARG_NULL:
-            break;
-        default:
-            v = a->v.u64;
-            break;
-        }
-        blob[n++] = a->type;
-        blob[n++] = (uint8_t)nl;
-        memcpy(blob + n, np, nl);
-        n += nl;
-        if (a->type == FXT_ARG_STRING) {
-            blob[n++] = (uint8_t)(vl - 1);
-            memcpy(blob + n, a->str.unresolved ? "?" : a->str.ptr, vl - 1);
-            n += vl - 1;
+        blob[n] = a->type;
+        blob[n + 1] = (uint8_t)nl;
+        copy_short(blob + n + 2, np, nl);
+        n += 2 + nl;
+        if (is_str) {
+            blob[n] = (uint8_t)sl;
+            copy_short(blob + n + 1, a->str.unresolved ? "?" : a->str.ptr, sl);
         } else {
+            uint64_t v = 0;
+            switch (a->type) {
+            case FXT_ARG_INT32:
+                v = (uint64_t)(int64_t)a->v.i32;
+                break;
+            case FXT_ARG_UINT32:
+                v = a->v.u32;
+                break;
+            case FXT_ARG_BOOL:
+                v = (uint64_t)a->v.boolean;
+                break;
+            case FXT_ARG_DOUBLE:
+                memcpy(&v, &a->v.f64, 8);
+                break;
+            case FXT_ARG_NULL:
+                break;
+            default:
+                v = a->v.u64;
+                break;
+            }
             memcpy(blob + n, &v, 8);
-            n += 8;
         }
+        n += vl;
         blob[0]++;
     }
 }
@@ -313,14 +349,8 @@ static int slower(const st_slow_t *a, uint64_t dur, uint64_t ts, uint64_t end_of
     return a->end_off < end_off;
 }
 
-/* The slot for an event of this duration among the `top` slowest, or NULL when it is not one. */
-static st_slow_t *slow_slot(st_state_t *s, uint64_t dur, uint64_t ts, uint64_t end_off) {
-    if (s->top == 0) {
-        return NULL;
-    }
-    if (s->nslow == s->top && slower(&s->slow[s->nslow - 1], dur, ts, end_off)) {
-        return NULL;
-    }
+/* slow_slot's insertion, for an event that is one of the `top` slowest. */
+static st_slow_t *slow_insert(st_state_t *s, uint64_t dur, uint64_t ts, uint64_t end_off) {
     unsigned i = s->nslow < s->top ? s->nslow++ : s->nslow - 1;
     while (i > 0 && !slower(&s->slow[i - 1], dur, ts, end_off)) {
         s->slow[i] = s->slow[i - 1];
@@ -331,6 +361,15 @@ static st_slow_t *slow_slot(st_state_t *s, uint64_t dur, uint64_t ts, uint64_t e
     e->ts = ts;
     e->end_off = end_off;
     return e;
+}
+
+/* The slot for an event of this duration among the `top` slowest, or NULL when it is not one
+ * (inline: nearly every duration is not). */
+static inline st_slow_t *slow_slot(st_state_t *s, uint64_t dur, uint64_t ts, uint64_t end_off) {
+    if (s->top == 0 || (s->nslow == s->top && slower(&s->slow[s->nslow - 1], dur, ts, end_off))) {
+        return NULL;
+    }
+    return slow_insert(s, dur, ts, end_off);
 }
 
 /* ---- one range --------------------------------------------------------------------- */
@@ -406,7 +445,7 @@ static void node_add(st_state_t *s, uint32_t node, uint64_t dur, uint64_t self) 
     }
 }
 
-static int push_frame(st_thread_t *t) {
+static inline int push_frame(st_thread_t *t) {
     if (t->depth >= t->cap) {
         uint32_t ncap = t->cap ? t->cap * 2 : 8;
         ncap = ncap > ST_MAX_DEPTH ? ST_MAX_DEPTH : ncap;
@@ -421,10 +460,12 @@ static int push_frame(st_thread_t *t) {
 }
 
 /* A finished duration: its name, node, parent's child time (or the range's top-level time)
- * and the slowest events. */
-static void close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey, uint32_t name, uint32_t node,
-                        uint64_t begin, uint64_t dur, uint64_t child, uint64_t end_off, const uint8_t *args,
-                        const fxt_record_t *rec) {
+ * and the slowest events: its slot there, or NULL, the caller fills the slot's arguments. The
+ * thread's key is tkey, or (tkey NULL) the event record's. Inline: the calls cost as much as
+ * the work. */
+__attribute__((always_inline)) static inline st_slow_t *
+close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey, uint32_t name, uint32_t node, uint64_t begin,
+            uint64_t dur, uint64_t child, uint64_t end_off, const fxt_record_t *rec) {
     uint64_t self = dur > child ? dur - child : 0;
     if (name) {
         add_duration(cli_map_at(&s->names, name - 1, NULL, NULL), dur, self);
@@ -439,21 +480,42 @@ static void close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey, uin
     }
     st_slow_t *e = slow_slot(s, dur, begin, end_off);
     if (e) {
-        e->provider = tkey[0];
-        e->pid = tkey[1];
-        e->tid = tkey[2];
+        e->provider = tkey ? tkey[0] : rec->provider;
+        e->pid = tkey ? tkey[1] : rec->u.event.thread.pid;
+        e->tid = tkey ? tkey[2] : rec->u.event.thread.tid;
         e->name = name;
-        if (args) {
-            memcpy(e->args, args, ST_ARGS_BYTES);
-        } else {
-            args_save(e->args, rec);
+        e->stale = 0;
+    }
+    return e;
+}
+
+/* The arguments of an open duration's begin for its slot among the slowest: saved (st_frame_t),
+ * or kept as the record's words and decoded now if the strings they name have not been
+ * registered again since the begin (a string record changes the reader's table in place).
+ * Otherwise the slot is stale: fxt stats reads again with the arguments saved at each begin. */
+static void frame_args(st_range_t *rg, fxt_reader_t *r, const st_frame_t *f, st_slow_t *e) {
+    if (f->raw_nargs == 0) {
+        memcpy(e->args, f->args, ST_ARGS_BYTES);
+        return;
+    }
+    fxt_record_t a;
+    e->stale = fxt_reader_args_load(r, f->args, 8u * f->raw_words, f->raw_nargs, &a) != FXT_OK;
+    for (unsigned i = 0; i < a.nargs && !e->stale; i++) {
+        const fxt_arg_t *x = &a.args[i];
+        uint16_t refs[2] = {x->name.ref, x->type == FXT_ARG_STRING ? x->str.ref : 0};
+        for (int k = 0; k < 2; k++) {
+            e->stale |= !fxt_strref_is_inline(refs[k]) && rg->str_ver[refs[k] & 0x7fff] > f->sgen;
         }
+    }
+    if (!e->stale) {
+        args_save(e->args, &a);
     }
 }
 
 /* Duration matching, call tree and self time of one begin, end or complete event. */
-static void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const uint64_t *tkey,
+static void on_duration(st_range_t *rg, fxt_reader_t *r, st_thread_t *t, uint32_t tix,
                         const fxt_record_t *rec, uint32_t name, uint64_t ns, uint64_t end_ns) {
+    st_state_t *s = &rg->s;
     switch (rec->u.event.type) {
     case FXT_EVENT_DURATION_BEGIN:
         if (t->depth < ST_MAX_DEPTH && push_frame(t) == 0) {
@@ -463,11 +525,25 @@ static void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const uint6
             f->child_ns = 0;
             f->name = name;
             /* A range's top-level frames hang from the root of the current context (stats.h). */
-            f->node = t->depth && parent == 0 ? 0 : node_ix(s, tix, parent, t->depth ? 0 : t->npops, name);
+            f->node = !s->tree || (t->depth && parent == 0)
+                          ? 0
+                          : node_ix(s, tix, parent, t->depth ? 0 : t->npops, name);
             f->args[0] = 0;
             f->args[1] = 0;
-            if (rec->nargs) {
-                args_save(f->args, rec);
+            f->raw_nargs = 0;
+            /* Only --top shows arguments. Lazily read, the record's argument words are kept
+             * instead: few durations become one of the slowest (frame_args). */
+            if (s->top && fxt_get_event_nargs(rec->header)) {
+                unsigned na = 0;
+                size_t len =
+                    s->lazy && !rg->multi ? fxt_reader_args_save(r, rec, f->args, ST_ARGS_BYTES, &na) : 0;
+                if (len) {
+                    f->raw_nargs = (uint8_t)na;
+                    f->raw_words = (uint8_t)(len / 8u);
+                    f->sgen = rg->sgen;
+                } else {
+                    args_save(f->args, with_args(r, rec));
+                }
             }
         }
         t->depth++;
@@ -494,8 +570,11 @@ static void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const uint6
             const st_frame_t *f = &t->stack[t->depth];
             /* Clamped at 0: an end before its begin must not wrap around. */
             uint64_t dur = ns >= f->begin_ns ? ns - f->begin_ns : 0;
-            close_slice(s, t, tkey, f->name ? f->name : name, f->node, f->begin_ns, dur, f->child_ns,
-                        rec->offset, f->args, rec);
+            st_slow_t *e = close_slice(s, t, NULL, f->name ? f->name : name, f->node, f->begin_ns, dur,
+                                       f->child_ns, rec->offset, rec);
+            if (e) {
+                frame_args(rg, r, f, e);
+            }
         }
         break;
     case FXT_EVENT_DURATION_COMPLETE: {
@@ -504,8 +583,14 @@ static void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const uint6
             break;
         }
         uint32_t parent = t->depth ? t->stack[t->depth - 1].node : 0;
-        uint32_t node = t->depth && parent == 0 ? 0 : node_ix(s, tix, parent, t->depth ? 0 : t->npops, name);
-        close_slice(s, t, tkey, name, node, ns, end_ns >= ns ? end_ns - ns : 0, 0, rec->offset, NULL, rec);
+        uint32_t node = !s->tree || (t->depth && parent == 0)
+                            ? 0
+                            : node_ix(s, tix, parent, t->depth ? 0 : t->npops, name);
+        st_slow_t *e =
+            close_slice(s, t, NULL, name, node, ns, end_ns >= ns ? end_ns - ns : 0, 0, rec->offset, rec);
+        if (e) {
+            args_save(e->args, with_args(r, rec));
+        }
         break;
     }
     default:
@@ -569,7 +654,7 @@ static uint32_t series_ix(st_range_t *rg, size_t cix, const fxt_arg_t *a) {
 }
 
 /* Samples of a counter and of each numeric argument (a series). */
-static void on_counter(st_range_t *rg, const fxt_record_t *rec, uint64_t ns) {
+static void on_counter(st_range_t *rg, fxt_reader_t *r, const fxt_record_t *rec, uint64_t ns) {
     st_state_t *s = &rg->s;
     uint32_t cref = counter_ix(rg, rec);
     if (cref == 0) {
@@ -581,6 +666,7 @@ static void on_counter(st_range_t *rg, const fxt_record_t *rec, uint64_t ns) {
         c->first_ns = ns;
     }
     c->last_ns = ns;
+    rec = with_args(r, rec);
     for (unsigned i = 0; i < rec->nargs; i++) {
         const fxt_arg_t *a = &rec->args[i];
         double v;
@@ -626,9 +712,9 @@ static void event_names(st_range_t *rg, const fxt_record_t *rec, uint32_t *name,
     name_cache_t *e = NULL;
     if (!fxt_strref_is_inline(c->ref) && !fxt_strref_is_inline(nm->ref)) {
         uint32_t key = (uint32_t)c->ref << 16 | nm->ref;
-        e = &rg->ncache[(key * 2654435761u) >> 22];
-        if (e->name != 0 && e->cat_ref == c->ref && e->name_ref == nm->ref &&
-            e->cat_ver == rg->str_ver[c->ref] && e->name_ver == rg->str_ver[nm->ref]) {
+        e = &rg->ncache[(key * 2654435761u) >> 20];
+        /* Non-inline refs are 15 bits: key + 1 cannot wrap to the empty entry's 0. */
+        if (e->refs == key + 1 && e->cat_ver == rg->str_ver[c->ref] && e->name_ver == rg->str_ver[nm->ref]) {
             *name = e->name;
             *cat = e->cat;
             return;
@@ -640,21 +726,19 @@ static void event_names(st_range_t *rg, const fxt_record_t *rec, uint32_t *name,
     *cat = cli_map_get_ix(&s->cats, c->unresolved ? "?" : c->ptr, c->unresolved ? 1 : c->len, 1, &cix)
                ? (uint32_t)cix + 1
                : 0;
-    if (e) {
-        *e = (name_cache_t){c->ref, nm->ref, rg->str_ver[c->ref], rg->str_ver[nm->ref], *name, *cat};
+    if (e && *name) {
+        *e = (name_cache_t){((uint32_t)c->ref << 16 | nm->ref) + 1, rg->str_ver[c->ref], rg->str_ver[nm->ref],
+                            *name, *cat};
     }
 }
 
 /* Span, counts, the thread's duration stack and counter series of one event. */
 static void on_event(st_range_t *rg, fxt_reader_t *r, const fxt_record_t *rec, st_prov_t *p) {
     st_state_t *s = &rg->s;
-    uint64_t tps = fxt_reader_ticks_per_second(r);
+    uint64_t tps = rg->tps;
     uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
     p->events++;
-    if (!s->have_span) {
-        s->have_span = 1;
-        s->first_ns = s->last_ns = ns;
-    }
+    s->have_span = 1; /* first_ns starts at UINT64_MAX (st_new): no test per event */
     s->first_ns = ns < s->first_ns ? ns : s->first_ns;
     s->last_ns = ns > s->last_ns ? ns : s->last_ns;
     const fxt_str_t *cat = &rec->u.event.category, *name = &rec->u.event.name;
@@ -676,12 +760,12 @@ static void on_event(st_range_t *rg, fxt_reader_t *r, const fxt_record_t *rec, s
     }
     const fxt_thread_ref_t *tr = &rec->u.event.thread;
     /* Per provider: thread state belongs to the provider section (spec-notes). */
-    uint64_t key[3] = {rec->provider, tr->pid, tr->tid};
     thread_cache_t *tc = tr->ref != FXT_THREADREF_INLINE ? &rg->tcache[tr->ref] : NULL;
     uint32_t tix;
     if (tc && tc->gen == rg->gen) {
         tix = tc->thread;
     } else {
+        uint64_t key[3] = {rec->provider, tr->pid, tr->tid};
         size_t ix = 0;
         tix = cli_map_get_ix(&s->threads, key, sizeof key, 1, &ix) ? (uint32_t)ix + 1 : 0;
         if (tc) {
@@ -696,17 +780,17 @@ static void on_event(st_range_t *rg, fxt_reader_t *r, const fxt_record_t *rec, s
     switch (rec->u.event.type) {
     case FXT_EVENT_DURATION_BEGIN:
     case FXT_EVENT_DURATION_END:
-        on_duration(s, t, tix, key, rec, nix, ns, 0);
+        on_duration(rg, r, t, tix, rec, nix, ns, 0);
         break;
     case FXT_EVENT_DURATION_COMPLETE: {
         uint64_t end = cli_ticks_to_ns(rec->u.event.end_ts, tps);
-        on_duration(s, t, tix, key, rec, nix, ns, end);
+        on_duration(rg, r, t, tix, rec, nix, ns, end);
         /* The span includes the end of duration complete events (docs/stats.md). */
         s->last_ns = end > s->last_ns ? end : s->last_ns;
         break;
     }
     case FXT_EVENT_COUNTER:
-        on_counter(rg, rec, ns);
+        on_counter(rg, r, rec, ns);
         break;
     default:
         break;
@@ -756,6 +840,7 @@ int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         int changed = p == NULL || rec->kind != FXT_KIND_EVENT;
         p = rg->prov = prov_get(s, rec->has_provider, rec->provider, NULL);
         rg->prov_count = s->providers.count;
+        rg->tps = fxt_reader_ticks_per_second(r);
         if (changed) {
             rg->gen++;
             strings_changed(rg);
@@ -786,6 +871,7 @@ int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         }
         break;
     case FXT_KIND_INIT:
+        rg->tps = fxt_reader_ticks_per_second(r);
         p->ticks = rec->u.init.ticks_per_second;
         p->ticks_set = 1;
         break;
@@ -793,7 +879,13 @@ int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         p->strings++;
         /* Re-registration replaces the earlier string (spec-notes); counted as a hint of slot recycling. */
         set_bit(p->str_set, rec->u.string.index, &p->string_rereg);
-        rg->str_ver[rec->u.string.index & 0x7fff]++;
+        rg->str_ver[rec->u.string.index & 0x7fff] = ++rg->sgen;
+        {
+            uint64_t key = (uint64_t)rec->has_provider << 32 | rec->provider;
+            rg->multi |= rg->str_prov_set && rg->str_prov != key;
+            rg->str_prov = key;
+            rg->str_prov_set = 1;
+        }
         break;
     case FXT_KIND_THREAD:
         p->threads++;
@@ -805,6 +897,7 @@ int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         if ((ot == FXT_OBJ_PROCESS || ot == FXT_OBJ_THREAD) && !rec->u.kernel_object.name.unresolved) {
             st_object_t *o = cli_map_get_u64(&s->objects, rec->u.kernel_object.koid, ot, 1);
             if (o) {
+                rec = with_args(r, rec);
                 o->is_thread = ot == FXT_OBJ_THREAD;
                 /* Truncated to 127 bytes: object names are only printed. */
                 snprintf(o->name, sizeof o->name, "%.*s", (int)rec->u.kernel_object.name.len,
@@ -822,17 +915,25 @@ int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         break;
     }
     case FXT_KIND_CONTEXT_SWITCH:
-        on_switch(s, rec->u.context_switch.cpu,
-                  cli_ticks_to_ns(rec->u.context_switch.ts, fxt_reader_ticks_per_second(r)),
+        on_switch(s, rec->u.context_switch.cpu, cli_ticks_to_ns(rec->u.context_switch.ts, rg->tps),
                   rec->u.context_switch.in_tid);
         break;
     case FXT_KIND_LEGACY_CONTEXT_SWITCH:
         on_switch(s, rec->u.legacy_context_switch.cpu,
-                  cli_ticks_to_ns(rec->u.legacy_context_switch.ts, fxt_reader_ticks_per_second(r)),
+                  cli_ticks_to_ns(rec->u.legacy_context_switch.ts, rg->tps),
                   rec->u.legacy_context_switch.in.tid);
         break;
     default:
         break;
+    }
+    return 0;
+}
+
+int st_args_stale(const st_state_t *s) {
+    for (unsigned i = 0; i < s->nslow; i++) {
+        if (s->slow[i].stale) {
+            return 1;
+        }
     }
     return 0;
 }
@@ -867,7 +968,12 @@ static void apply_pop(st_state_t *g, st_thread_t *gt, const uint64_t *tkey, cons
     gt->depth--;
     st_frame_t f = gt->stack[gt->depth];
     uint64_t dur = pop->end_ns >= f.begin_ns ? pop->end_ns - f.begin_ns : 0;
-    close_slice(g, gt, tkey, f.name, f.node, f.begin_ns, dur, f.child_ns, pop->end_off, f.args, NULL);
+    st_slow_t *e = close_slice(g, gt, tkey, f.name, f.node, f.begin_ns, dur, f.child_ns, pop->end_off, NULL);
+    if (e) {
+        memcpy(e->args, f.args, ST_ARGS_BYTES);
+        /* Argument words need the range's reader, gone by now (only -j 1 keeps them: one range). */
+        e->stale = f.raw_nargs != 0;
+    }
     /* close_slice gave the duration to the range's top level when the trace has no open frame left. */
     gt->busy_ns += gt->ctx_child;
     gt->ctx_child = 0;

@@ -210,6 +210,10 @@ typedef struct fxt_diag {
 
 /* Reader flags. */
 #define FXT_READ_NO_OBJECT_TABLES 0x1u /* do not keep kernel/userspace object tables */
+/* Validate every record's arguments as usual (the same records are rejected with the same
+ * diagnostics) but do not decode them: rec->nargs stays 0 until fxt_reader_args(). For callers
+ * that need the arguments of few records (fxt stats). */
+#define FXT_READ_LAZY_ARGS 0x2u
 
 typedef struct fxt_reader_options {
     uint32_t struct_size;      /* sizeof(fxt_reader_options_t) */
@@ -262,6 +266,35 @@ FXT_API fxt_status fxt_reader_rebase(fxt_reader_t *r, uint64_t offset);
  *                         calls return FXT_END.
  */
 FXT_API fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *rec);
+
+/**
+ * Decode the arguments of `rec`, the record the last fxt_reader_next() call returned, into
+ * rec->args and rec->nargs (views valid until the next call on the reader, as the rest of the
+ * record; the input buffer must still hold the record). With FXT_READ_LAZY_ARGS this is how a
+ * record's arguments are read; without it, or when they were decoded already, it leaves `rec`
+ * as it is. The arguments were validated by fxt_reader_next(), so this does not fail.
+ * @return FXT_OK, FXT_E_INVALID_ARG (r or rec NULL).
+ */
+FXT_API fxt_status fxt_reader_args(fxt_reader_t *r, fxt_record_t *rec);
+
+/**
+ * With FXT_READ_LAZY_ARGS, keep a record's arguments undecoded past the next call: copies the
+ * argument words of `rec` (the record the last fxt_reader_next() returned, its arguments not
+ * decoded yet) into buf, as they are in the trace, and sets *nargs. Returns the bytes copied,
+ * 0 when there are none pending or they do not fit `cap`.
+ */
+FXT_API size_t fxt_reader_args_save(const fxt_reader_t *r, const fxt_record_t *rec, void *buf, size_t cap,
+                                    unsigned *nargs);
+
+/**
+ * Decode `nargs` arguments saved by fxt_reader_args_save() (len bytes at buf) into rec->args and
+ * rec->nargs, checked as fxt_reader_next() checks them (diagnostics at offset 0). String and
+ * thread references resolve against the current provider's tables as they are now: the caller
+ * decides whether they are still those of the record (views valid until the next call).
+ * @return FXT_OK, FXT_E_BAD_ARG, FXT_E_INVALID_ARG (NULL, nargs > FXT_MAX_ARGS, len not words).
+ */
+FXT_API fxt_status fxt_reader_args_load(fxt_reader_t *r, const void *buf, size_t len, unsigned nargs,
+                                        fxt_record_t *rec);
 
 /**
  * Finish: declare the end of input and return the final status.
