@@ -53,7 +53,7 @@ struct fxt_reader {
      * words, as the record views, valid until the next call); count 0 = none pending. */
     struct {
         const uint8_t *p;
-        uint64_t n, i, end, off, header; /* arguments in words [i, end) */
+        uint64_t n, i, off, header;
         int sw;
         unsigned count;
     } lazy;
@@ -442,7 +442,6 @@ NOINLINE static fxt_status defer_args(fxt_reader_t *r, fxt_record_t *rec, const 
         r->lazy.n = c->n;
         r->lazy.sw = c->sw;
         r->lazy.i = i0;
-        r->lazy.end = *pi;
         r->lazy.off = off;
         r->lazy.header = h;
         r->lazy.count = nargs;
@@ -480,33 +479,6 @@ fxt_status fxt_reader_args(fxt_reader_t *r, fxt_record_t *rec) {
     r->lazy.count = 0;
     /* Validated when the record was read, against the same tables: this cannot fail. */
     return args_walk(r, rec, &c, &i, count, r->lazy.off, r->lazy.header, 1);
-}
-
-size_t fxt_reader_args_save(const fxt_reader_t *r, const fxt_record_t *rec, void *buf, size_t cap,
-                            unsigned *nargs) {
-    if (r == NULL || rec == NULL || buf == NULL || nargs == NULL || r->lazy.count == 0 ||
-        r->lazy.off != rec->offset || r->lazy.header != rec->header) {
-        return 0;
-    }
-    size_t bytes = (size_t)(8u * (r->lazy.end - r->lazy.i));
-    if (bytes > cap) {
-        return 0;
-    }
-    memcpy(buf, r->lazy.p + 8u * r->lazy.i, bytes);
-    *nargs = r->lazy.count;
-    return bytes;
-}
-
-fxt_status fxt_reader_args_load(fxt_reader_t *r, const void *buf, size_t len, unsigned nargs,
-                                fxt_record_t *rec) {
-    if (r == NULL || (buf == NULL && len != 0) || rec == NULL || nargs > FXT_MAX_ARGS || len % 8u != 0) {
-        return FXT_E_INVALID_ARG;
-    }
-    /* Checked as the reader checks a record's arguments: the words may come from anywhere. */
-    const cur_t c = {(const uint8_t *)buf, len / 8u, r->swapped};
-    uint64_t i = 0;
-    rec->nargs = 0;
-    return args_walk(r, rec, &c, &i, nargs, 0, 0, 1);
 }
 
 /* fxt_reader_args for the reader's own use, out of line: inlined, it costs the eager decode

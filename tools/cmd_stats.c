@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "cli_json.h"
@@ -667,12 +666,12 @@ static const cli_spec_t stats_spec = {
 };
 
 static unsigned stats_top; /* range_new has only the context of the run */
-static int stats_tree, stats_lazy;
+static int stats_tree;
 
 static void *range_new(void *ctx, size_t index) {
     (void)ctx;
     (void)index;
-    return st_new(stats_top, stats_tree, stats_lazy);
+    return st_new(stats_top, stats_tree);
 }
 
 static int range_merge(void *ctx, void *range) {
@@ -688,12 +687,6 @@ static void range_free(void *ctx, void *range) {
 
 static const cli_par_ops_t stats_ops = {range_new, st_on_record, st_on_error, range_merge, range_free};
 
-/* A regular file: what a lazy read may need to read a second time (stats_run). */
-static int plain_file(const char *path) {
-    struct stat st;
-    return path != NULL && strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 /* Reads the whole trace, then prints the summary; exit 1 when records were damaged. */
 static int stats_run(const stats_config_t *cfg) {
     unsigned jobs = cfg->jobs ? cfg->jobs : cli_par_default_jobs();
@@ -702,34 +695,21 @@ static int stats_run(const stats_config_t *cfg) {
     int rc;
     stats_top = cfg->top;
     stats_tree = cfg->tree || cfg->folded;
-    /* One range (-j 1) of a file decodes arguments only where they are used, and keeps a begin's
-     * argument words until its duration ends (stats_collect.c, docs/stats.md#performance). */
-    int lazy = jobs == 1 && plain_file(cfg->in);
     for (;;) {
-        stats_lazy = lazy;
-        s = st_new(cfg->top, stats_tree, 0);
+        s = st_new(cfg->top, stats_tree);
         if (s == NULL) {
             fprintf(stderr, "fxt stats: out of memory\n");
             return CLI_EXIT_LIMIT;
         }
         /* Object names are collected here, so the reader need not keep its own object tables. */
-        fxt_reader_options_t ro = {sizeof ro, FXT_READ_NO_OBJECT_TABLES | (lazy ? FXT_READ_LAZY_ARGS : 0u),
-                                   0};
+        fxt_reader_options_t ro = {sizeof ro, FXT_READ_NO_OBJECT_TABLES, 0};
         rc = cli_read_parallel("stats", cfg->in, &ro, jobs, 0, &stats_ops, s, &bytes);
-        if (rc == 0 && lazy && st_args_stale(s)) {
-            /* One of the slowest durations names strings registered again before its end: their
-             * values at its begin are gone, so read again saving each begin's arguments. */
-            st_free(s);
-            lazy = 0;
-            continue;
-        }
         if (rc != CLI_PAR_RERUN || jobs == 1) {
             break;
         }
         /* A limit was reached in a way that depends on the split: the exact answer needs one range. */
         st_free(s);
         jobs = 1;
-        lazy = plain_file(cfg->in);
     }
     for (unsigned i = 0; i < s->nerrmsg; i++) {
         fprintf(stderr, "fxt stats: %s\n", s->errmsg[i]);

@@ -60,9 +60,7 @@ typedef struct st_prov {
 typedef struct st_frame {
     uint64_t begin_ns, child_ns;
     uint32_t name, node;
-    uint32_t sgen;                /* raw_nargs > 0: the range's string records before the begin */
-    uint8_t raw_nargs, raw_words; /* > 0: args holds the begin's argument words, not decoded (lazy) */
-    uint8_t args[ST_ARGS_BYTES];  /* serialised arguments of the begin (st_args_*), or its words */
+    uint8_t args[ST_ARGS_BYTES]; /* serialised arguments of the begin (st_args_*) */
 } st_frame_t;
 
 /* An end met with no open begin in its range: it closes a frame inherited from earlier ranges. */
@@ -123,14 +121,12 @@ typedef struct st_slow {
     uint64_t dur, ts, end_off;
     uint64_t provider, pid, tid;
     uint32_t name; /* map index + 1 */
-    int stale;     /* the arguments could not be recovered: read again without lazy arguments */
     uint8_t args[ST_ARGS_BYTES];
 } st_slow_t;
 
 typedef struct st_state {
     unsigned top; /* --top: rows, slowest events kept */
     int tree;     /* build the call tree (--tree, --folded) */
-    int lazy;     /* read with FXT_READ_LAZY_ARGS: begins keep their argument words (stats_collect.c) */
     uint64_t records, errors, inline_strings, inline_bytes;
     char errmsg[ST_MAX_ERRMSG][192];
     unsigned nerrmsg;
@@ -154,12 +150,8 @@ typedef struct st_state {
     unsigned merged; /* ranges merged into this state */
 } st_state_t;
 
-/* New empty state (a range or the whole trace); NULL when out of memory. lazy: the reader
- * decodes arguments on demand (FXT_READ_LAZY_ARGS), one range only (-j 1). */
-st_state_t *st_new(unsigned top, int tree, int lazy);
-/* 1 when one of the slowest events lost its arguments (a lazy read whose strings were registered
- * again while the duration was open): the exact answer needs a read without lazy. */
-int st_args_stale(const st_state_t *s);
+/* New empty state (a range or the whole trace); NULL when out of memory. */
+st_state_t *st_new(unsigned top, int tree);
 void st_free(st_state_t *s);
 /* cli_record_fn / cli_error_fn for one range (ctx = the range's st_state_t). */
 int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec);

@@ -11,15 +11,6 @@
 #include "cli_parallel.h"
 #include "cli_trace.h"
 
-/* A record's arguments, decoded if the reader left them for later (FXT_READ_LAZY_ARGS, which
- * fxt stats -j 1 uses on a plain file: cmd_stats.c). The records cli_read_trace and
- * cli_parallel hand to st_on_record are their own non-const locals, so decoding into them is
- * sound. */
-static const fxt_record_t *with_args(fxt_reader_t *r, const fxt_record_t *rec) {
-    (void)fxt_reader_args(r, (fxt_record_t *)rec);
-    return rec;
-}
-
 /* Series keys are built in keybuf past the longest counter key (two strings of up to
  * 0x7fff bytes, their NULs and the 8-byte id), so the two never overlap. */
 #define SERIES_KEY_OFF (2 * (FXT_MAX_INLINE_STRING_LEN + 2) + 16)
@@ -58,13 +49,7 @@ typedef struct st_range {
     st_prov_t *prov; /* the current provider's entry, valid while providers.count is prov_count */
     size_t prov_count;
     uint64_t tps; /* the reader's ticks per second for the current provider (a call per event otherwise) */
-    /* String records seen (str_ver holds this count at each index's last registration), and the
-     * provider of the first: begins keep their argument words only while one provider registers
-     * strings (str_ver does not tell providers apart). */
-    uint32_t sgen;
-    int str_prov_set, multi;
-    uint64_t str_prov;
-    /* Per string index, sgen when it was last registered: one string record invalidates only the
+    /* Per string index, bumped when it is registered: one string record invalidates only the
      * cached pairs that use it (traces register strings all along). */
     uint32_t str_ver[1u << 15];
     name_cache_t ncache[NCACHE];
@@ -80,7 +65,7 @@ static void strings_changed(st_range_t *rg) {
     memset(rg->scache, 0, sizeof rg->scache);
 }
 
-st_state_t *st_new(unsigned top, int tree, int lazy) {
+st_state_t *st_new(unsigned top, int tree) {
     st_range_t *rg = calloc(1, sizeof *rg);
     if (rg == NULL) {
         return NULL;
@@ -90,7 +75,6 @@ st_state_t *st_new(unsigned top, int tree, int lazy) {
     s->first_ns = UINT64_MAX;
     s->top = top;
     s->tree = tree;
-    s->lazy = lazy;
     s->keybuf = malloc(SERIES_KEY_OFF + 8 + FXT_MAX_INLINE_STRING_LEN + 8);
     s->slow = calloc(top ? top : 1, sizeof *s->slow);
     if (s->keybuf == NULL || s->slow == NULL) {
@@ -460,12 +444,11 @@ static inline int push_frame(st_thread_t *t) {
 }
 
 /* A finished duration: its name, node, parent's child time (or the range's top-level time)
- * and the slowest events: its slot there, or NULL, the caller fills the slot's arguments. The
- * thread's key is tkey, or (tkey NULL) the event record's. Inline: the calls cost as much as
- * the work. */
-__attribute__((always_inline)) static inline st_slow_t *
+ * and the slowest events. The thread's key is tkey, or (tkey NULL) the event record's. Inline:
+ * the calls cost as much as the work. */
+__attribute__((always_inline)) static inline void
 close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey, uint32_t name, uint32_t node, uint64_t begin,
-            uint64_t dur, uint64_t child, uint64_t end_off, const fxt_record_t *rec) {
+            uint64_t dur, uint64_t child, uint64_t end_off, const uint8_t *args, const fxt_record_t *rec) {
     uint64_t self = dur > child ? dur - child : 0;
     if (name) {
         add_duration(cli_map_at(&s->names, name - 1, NULL, NULL), dur, self);
@@ -484,38 +467,17 @@ close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey, uint32_t name, 
         e->pid = tkey ? tkey[1] : rec->u.event.thread.pid;
         e->tid = tkey ? tkey[2] : rec->u.event.thread.tid;
         e->name = name;
-        e->stale = 0;
-    }
-    return e;
-}
-
-/* The arguments of an open duration's begin for its slot among the slowest: saved (st_frame_t),
- * or kept as the record's words and decoded now if the strings they name have not been
- * registered again since the begin (a string record changes the reader's table in place).
- * Otherwise the slot is stale: fxt stats reads again with the arguments saved at each begin. */
-static void frame_args(st_range_t *rg, fxt_reader_t *r, const st_frame_t *f, st_slow_t *e) {
-    if (f->raw_nargs == 0) {
-        memcpy(e->args, f->args, ST_ARGS_BYTES);
-        return;
-    }
-    fxt_record_t a;
-    e->stale = fxt_reader_args_load(r, f->args, 8u * f->raw_words, f->raw_nargs, &a) != FXT_OK;
-    for (unsigned i = 0; i < a.nargs && !e->stale; i++) {
-        const fxt_arg_t *x = &a.args[i];
-        uint16_t refs[2] = {x->name.ref, x->type == FXT_ARG_STRING ? x->str.ref : 0};
-        for (int k = 0; k < 2; k++) {
-            e->stale |= !fxt_strref_is_inline(refs[k]) && rg->str_ver[refs[k] & 0x7fff] > f->sgen;
+        if (args) {
+            memcpy(e->args, args, ST_ARGS_BYTES);
+        } else {
+            args_save(e->args, rec);
         }
-    }
-    if (!e->stale) {
-        args_save(e->args, &a);
     }
 }
 
 /* Duration matching, call tree and self time of one begin, end or complete event. */
-static void on_duration(st_range_t *rg, fxt_reader_t *r, st_thread_t *t, uint32_t tix,
-                        const fxt_record_t *rec, uint32_t name, uint64_t ns, uint64_t end_ns) {
-    st_state_t *s = &rg->s;
+static void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const fxt_record_t *rec, uint32_t name,
+                        uint64_t ns, uint64_t end_ns) {
     switch (rec->u.event.type) {
     case FXT_EVENT_DURATION_BEGIN:
         if (t->depth < ST_MAX_DEPTH && push_frame(t) == 0) {
@@ -530,20 +492,9 @@ static void on_duration(st_range_t *rg, fxt_reader_t *r, st_thread_t *t, uint32_
                           : node_ix(s, tix, parent, t->depth ? 0 : t->npops, name);
             f->args[0] = 0;
             f->args[1] = 0;
-            f->raw_nargs = 0;
-            /* Only --top shows arguments. Lazily read, the record's argument words are kept
-             * instead: few durations become one of the slowest (frame_args). */
-            if (s->top && fxt_get_event_nargs(rec->header)) {
-                unsigned na = 0;
-                size_t len =
-                    s->lazy && !rg->multi ? fxt_reader_args_save(r, rec, f->args, ST_ARGS_BYTES, &na) : 0;
-                if (len) {
-                    f->raw_nargs = (uint8_t)na;
-                    f->raw_words = (uint8_t)(len / 8u);
-                    f->sgen = rg->sgen;
-                } else {
-                    args_save(f->args, with_args(r, rec));
-                }
+            /* Only --top shows arguments. */
+            if (s->top && rec->nargs) {
+                args_save(f->args, rec);
             }
         }
         t->depth++;
@@ -570,11 +521,8 @@ static void on_duration(st_range_t *rg, fxt_reader_t *r, st_thread_t *t, uint32_
             const st_frame_t *f = &t->stack[t->depth];
             /* Clamped at 0: an end before its begin must not wrap around. */
             uint64_t dur = ns >= f->begin_ns ? ns - f->begin_ns : 0;
-            st_slow_t *e = close_slice(s, t, NULL, f->name ? f->name : name, f->node, f->begin_ns, dur,
-                                       f->child_ns, rec->offset, rec);
-            if (e) {
-                frame_args(rg, r, f, e);
-            }
+            close_slice(s, t, NULL, f->name ? f->name : name, f->node, f->begin_ns, dur, f->child_ns,
+                        rec->offset, f->args, rec);
         }
         break;
     case FXT_EVENT_DURATION_COMPLETE: {
@@ -586,11 +534,7 @@ static void on_duration(st_range_t *rg, fxt_reader_t *r, st_thread_t *t, uint32_
         uint32_t node = !s->tree || (t->depth && parent == 0)
                             ? 0
                             : node_ix(s, tix, parent, t->depth ? 0 : t->npops, name);
-        st_slow_t *e =
-            close_slice(s, t, NULL, name, node, ns, end_ns >= ns ? end_ns - ns : 0, 0, rec->offset, rec);
-        if (e) {
-            args_save(e->args, with_args(r, rec));
-        }
+        close_slice(s, t, NULL, name, node, ns, end_ns >= ns ? end_ns - ns : 0, 0, rec->offset, NULL, rec);
         break;
     }
     default:
@@ -654,7 +598,7 @@ static uint32_t series_ix(st_range_t *rg, size_t cix, const fxt_arg_t *a) {
 }
 
 /* Samples of a counter and of each numeric argument (a series). */
-static void on_counter(st_range_t *rg, fxt_reader_t *r, const fxt_record_t *rec, uint64_t ns) {
+static void on_counter(st_range_t *rg, const fxt_record_t *rec, uint64_t ns) {
     st_state_t *s = &rg->s;
     uint32_t cref = counter_ix(rg, rec);
     if (cref == 0) {
@@ -666,7 +610,6 @@ static void on_counter(st_range_t *rg, fxt_reader_t *r, const fxt_record_t *rec,
         c->first_ns = ns;
     }
     c->last_ns = ns;
-    rec = with_args(r, rec);
     for (unsigned i = 0; i < rec->nargs; i++) {
         const fxt_arg_t *a = &rec->args[i];
         double v;
@@ -733,7 +676,7 @@ static void event_names(st_range_t *rg, const fxt_record_t *rec, uint32_t *name,
 }
 
 /* Span, counts, the thread's duration stack and counter series of one event. */
-static void on_event(st_range_t *rg, fxt_reader_t *r, const fxt_record_t *rec, st_prov_t *p) {
+static void on_event(st_range_t *rg, const fxt_record_t *rec, st_prov_t *p) {
     st_state_t *s = &rg->s;
     uint64_t tps = rg->tps;
     uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
@@ -780,17 +723,17 @@ static void on_event(st_range_t *rg, fxt_reader_t *r, const fxt_record_t *rec, s
     switch (rec->u.event.type) {
     case FXT_EVENT_DURATION_BEGIN:
     case FXT_EVENT_DURATION_END:
-        on_duration(rg, r, t, tix, rec, nix, ns, 0);
+        on_duration(s, t, tix, rec, nix, ns, 0);
         break;
     case FXT_EVENT_DURATION_COMPLETE: {
         uint64_t end = cli_ticks_to_ns(rec->u.event.end_ts, tps);
-        on_duration(rg, r, t, tix, rec, nix, ns, end);
+        on_duration(s, t, tix, rec, nix, ns, end);
         /* The span includes the end of duration complete events (docs/stats.md). */
         s->last_ns = end > s->last_ns ? end : s->last_ns;
         break;
     }
     case FXT_EVENT_COUNTER:
-        on_counter(rg, r, rec, ns);
+        on_counter(rg, rec, ns);
         break;
     default:
         break;
@@ -853,7 +796,7 @@ int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     p->bytes += rec->size;
     switch (rec->kind) {
     case FXT_KIND_EVENT:
-        on_event(rg, r, rec, p);
+        on_event(rg, rec, p);
         break;
     case FXT_KIND_PROVIDER_INFO:
         /* The name length is 8 bits (spec: Provider info metadata): it always fits. */
@@ -879,13 +822,7 @@ int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         p->strings++;
         /* Re-registration replaces the earlier string (spec-notes); counted as a hint of slot recycling. */
         set_bit(p->str_set, rec->u.string.index, &p->string_rereg);
-        rg->str_ver[rec->u.string.index & 0x7fff] = ++rg->sgen;
-        {
-            uint64_t key = (uint64_t)rec->has_provider << 32 | rec->provider;
-            rg->multi |= rg->str_prov_set && rg->str_prov != key;
-            rg->str_prov = key;
-            rg->str_prov_set = 1;
-        }
+        rg->str_ver[rec->u.string.index & 0x7fff]++;
         break;
     case FXT_KIND_THREAD:
         p->threads++;
@@ -897,7 +834,6 @@ int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         if ((ot == FXT_OBJ_PROCESS || ot == FXT_OBJ_THREAD) && !rec->u.kernel_object.name.unresolved) {
             st_object_t *o = cli_map_get_u64(&s->objects, rec->u.kernel_object.koid, ot, 1);
             if (o) {
-                rec = with_args(r, rec);
                 o->is_thread = ot == FXT_OBJ_THREAD;
                 /* Truncated to 127 bytes: object names are only printed. */
                 snprintf(o->name, sizeof o->name, "%.*s", (int)rec->u.kernel_object.name.len,
@@ -925,15 +861,6 @@ int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         break;
     default:
         break;
-    }
-    return 0;
-}
-
-int st_args_stale(const st_state_t *s) {
-    for (unsigned i = 0; i < s->nslow; i++) {
-        if (s->slow[i].stale) {
-            return 1;
-        }
     }
     return 0;
 }
@@ -968,12 +895,7 @@ static void apply_pop(st_state_t *g, st_thread_t *gt, const uint64_t *tkey, cons
     gt->depth--;
     st_frame_t f = gt->stack[gt->depth];
     uint64_t dur = pop->end_ns >= f.begin_ns ? pop->end_ns - f.begin_ns : 0;
-    st_slow_t *e = close_slice(g, gt, tkey, f.name, f.node, f.begin_ns, dur, f.child_ns, pop->end_off, NULL);
-    if (e) {
-        memcpy(e->args, f.args, ST_ARGS_BYTES);
-        /* Argument words need the range's reader, gone by now (only -j 1 keeps them: one range). */
-        e->stale = f.raw_nargs != 0;
-    }
+    close_slice(g, gt, tkey, f.name, f.node, f.begin_ns, dur, f.child_ns, pop->end_off, f.args, NULL);
     /* close_slice gave the duration to the range's top level when the trace has no open frame left. */
     gt->busy_ns += gt->ctx_child;
     gt->ctx_child = 0;

@@ -278,25 +278,6 @@ FXT_API fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_rec
 FXT_API fxt_status fxt_reader_args(fxt_reader_t *r, fxt_record_t *rec);
 
 /**
- * With FXT_READ_LAZY_ARGS, keep a record's arguments undecoded past the next call: copies the
- * argument words of `rec` (the record the last fxt_reader_next() returned, its arguments not
- * decoded yet) into buf, as they are in the trace, and sets *nargs. Returns the bytes copied,
- * 0 when there are none pending or they do not fit `cap`.
- */
-FXT_API size_t fxt_reader_args_save(const fxt_reader_t *r, const fxt_record_t *rec, void *buf, size_t cap,
-                                    unsigned *nargs);
-
-/**
- * Decode `nargs` arguments saved by fxt_reader_args_save() (len bytes at buf) into rec->args and
- * rec->nargs, checked as fxt_reader_next() checks them (diagnostics at offset 0). String and
- * thread references resolve against the current provider's tables as they are now: the caller
- * decides whether they are still those of the record (views valid until the next call).
- * @return FXT_OK, FXT_E_BAD_ARG, FXT_E_INVALID_ARG (NULL, nargs > FXT_MAX_ARGS, len not words).
- */
-FXT_API fxt_status fxt_reader_args_load(fxt_reader_t *r, const void *buf, size_t len, unsigned nargs,
-                                        fxt_record_t *rec);
-
-/**
  * Finish: declare the end of input and return the final status.
  * @return FXT_OK if no partial record is pending; FXT_E_TRUNCATED (with a
  *         diagnostic at the partial record's offset) if the input ended inside
