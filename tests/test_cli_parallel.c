@@ -145,10 +145,9 @@ static void test_whole_file_after_shrink(void) {
 }
 
 /*
- * The chunk pool: ranges decode from the chunks the pre-scan read, or read the file themselves
- * where it hopped over bytes (a record larger than its window) or had no free chunk. Every pool
- * size, down to none and to fewer chunks than the ranges in flight hold, must deliver the records
- * of a sequential read, in order, with the string table state of a sequential read.
+ * Ranges of every size (8 bytes: one record each; 100 KB; 700 KB; guided: shorter toward the
+ * end) on 2 and 3 threads, across a large record the pre-scan hops, must deliver the records of
+ * a sequential read, in order, with the string table state of a sequential read.
  */
 typedef struct seen {
     uint64_t offset, what;
@@ -206,9 +205,9 @@ static const cli_par_ops_t seq_ops = {seq_new, seq_record, seq_error, seq_merge,
 
 /* 3 MiB of instants whose category (string 1) is re-registered every 1000 events, with a 320 KiB
  * large record in the middle (hopped by the pre-scan: read by its range from the file). */
-static char *write_pool_trace(void) {
-    static char path[] = "/tmp/fxt-pool-XXXXXX";
-    strcpy(path, "/tmp/fxt-pool-XXXXXX");
+static char *write_ranges_trace(void) {
+    static char path[] = "/tmp/fxt-ranges-XXXXXX";
+    strcpy(path, "/tmp/fxt-ranges-XXXXXX");
     int fd = mkstemp(path);
     CHECK(fd >= 0);
     size_t cap = (4u << 20) / 8, n = 0;
@@ -236,27 +235,22 @@ static char *write_pool_trace(void) {
     return path;
 }
 
-static void test_pool_sizes(void) {
-    char *path = write_pool_trace();
+static void test_ranges_sequential(void) {
+    char *path = write_ranges_trace();
     seq_t one = {0};
     CHECK_EQ_I64(cli_read_parallel("test", path, NULL, 1, 0, &seq_ops, &one, NULL), 0);
     CHECK(one.n > 80000 && one.errors == 0);
-    const size_t pools[] = {0, 1, 2, 3, 7, SIZE_MAX};
     const char *ranges[] = {"100000", "700000", "8"};
-    for (size_t k = 0; k < sizeof pools / sizeof *pools; k++) {
-        for (size_t rb = 0; rb < 3; rb++) {
-            for (unsigned jobs = 2; jobs <= 3; jobs++) {
-                cli_par_set_pool(pools[k]);
-                setenv("FXT_RANGE_BYTES", ranges[rb], 1);
-                seq_t many = {0};
-                CHECK_EQ_I64(cli_read_parallel("test", path, NULL, jobs, 0, &seq_ops, &many, NULL), 0);
-                unsetenv("FXT_RANGE_BYTES");
-                cli_par_set_pool(SIZE_MAX);
-                CHECK_EQ_U64(many.n, one.n);
-                CHECK_EQ_U64(many.errors, one.errors);
-                CHECK(many.n == one.n && memcmp(many.v, one.v, one.n * sizeof *one.v) == 0);
-                free(many.v);
-            }
+    for (size_t rb = 0; rb < 3; rb++) {
+        for (unsigned jobs = 2; jobs <= 3; jobs++) {
+            setenv("FXT_RANGE_BYTES", ranges[rb], 1);
+            seq_t many = {0};
+            CHECK_EQ_I64(cli_read_parallel("test", path, NULL, jobs, 0, &seq_ops, &many, NULL), 0);
+            unsetenv("FXT_RANGE_BYTES");
+            CHECK_EQ_U64(many.n, one.n);
+            CHECK_EQ_U64(many.errors, one.errors);
+            CHECK(many.n == one.n && memcmp(many.v, one.v, one.n * sizeof *one.v) == 0);
+            free(many.v);
         }
     }
     free(one.v);
@@ -269,6 +263,6 @@ int main(int argc, char **argv) {
     RUN(test_shrink_inside_record);
     RUN(test_shrink_parallel);
     RUN(test_whole_file_after_shrink);
-    RUN(test_pool_sizes);
+    RUN(test_ranges_sequential);
     return TEST_EXIT();
 }

@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* Parallel decoding of a trace file by ranges (see cli_parallel.h). */
-#ifdef __linux__
-#define _GNU_SOURCE 1 /* MAP_ANONYMOUS, MADV_HUGEPAGE */
-#endif
 #include "cli_parallel.h"
 
 #include <fxt/format.h>
@@ -20,9 +17,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
 #include "cli.h"
 
@@ -32,18 +26,12 @@
 /* A range is read in chunks of this size into its thread's buffer (reused, so its pages stay
  * mapped: on VMs a freshly touched page costs more than copying it from the page cache). */
 #define CHUNK (UINT64_C(256) << 10)
-/* The pre-scan's window on the file: one chunk of the pool. */
-#define WINDOW CHUNK
-/* The pool's size bound in chunks (32 MiB): how far the pre-scan may read ahead of the ranges. */
-#define POOL_MAX 128
+/* The pre-scan's window on the file. */
+#define WINDOW (UINT64_C(256) << 10)
 /* The state log is kept in blocks of this size; a state record (at most 4095 words) fits. */
 #define LOGBLK (UINT64_C(1) << 20)
 /* read_ranges' internal answer: the file ended before the size it had when opened. */
 #define CLI_PAR_SHRANK (-2)
-
-static size_t pool_override = SIZE_MAX;
-
-void cli_par_set_pool(size_t chunks) { pool_override = chunks; }
 
 unsigned cli_par_default_jobs(void) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -70,23 +58,9 @@ static int64_t pread_full(int fd, uint8_t *buf, uint64_t n, uint64_t off) {
     return (int64_t)got;
 }
 
-/*
- * A piece of a range: bytes [begin, end) of the file, either held in a chunk
- * of the pool that the pre-scan read them into (data), or, where the pre-scan
- * hopped over bytes it did not read or had no free chunk, read from the file by
- * the range's thread (data NULL). So the file is copied from the page cache
- * once, not once by the pre-scan and again by the ranges.
- */
-typedef struct seg {
-    uint64_t begin, end;
-    const uint8_t *data;
-    int32_t chunk; /* the pool chunk holding data; -1 */
-} seg_t;
-
 typedef struct prange {
     uint64_t begin, end;
     uint64_t log_before; /* position in the state log of the state records before `begin` */
-    size_t seg0, nseg;   /* its segments (none: [begin, end) is read from the file) */
     void *state;
     int done, last;
 } prange_t;
@@ -131,31 +105,7 @@ typedef struct par {
     size_t log_nblocks;
     uint64_t log_pos;
     wctx_t main_w; /* the main thread's, when it decodes ranges from publish() */
-    /* The pool: pool_n chunks of CHUNK bytes the pre-scan reads into and the ranges decode from.
-     * A chunk is free when no segment (and not the pre-scan) uses it: refs, under mu. */
-    uint8_t *pool, *pool_map;
-    size_t pool_n, pool_map_len;
-    uint32_t *refs;
-    int32_t *free_stack;
-    size_t nfree;
-    size_t running; /* ranges taken and not done (they will release chunks) */
-    /* Segments, appended by the pre-scan; a range's are published with it. Sized up front. */
-    seg_t *segs;
-    size_t nsegs, segs_cap;
 } par_t;
-
-/* Drops a use of chunk c (-1: none); a chunk no longer used is free again. */
-static void chunk_release(par_t *p, int32_t c) {
-    if (c < 0) {
-        return;
-    }
-    pthread_mutex_lock(&p->mu);
-    if (--p->refs[c] == 0) {
-        p->free_stack[p->nfree++] = c;
-        pthread_cond_broadcast(&p->cv);
-    }
-    pthread_mutex_unlock(&p->mu);
-}
 
 /* Feeds state records [from, to) of the log to w's reader, then sets its offset to range g's start. */
 static int catch_up(par_t *p, wctx_t *w, const prange_t *g, uint64_t from) {
@@ -183,78 +133,58 @@ static int catch_up(par_t *p, wctx_t *w, const prange_t *g, uint64_t from) {
     return fxt_reader_rebase(w->r, g->begin) == FXT_OK ? 0 : CLI_EXIT_LIMIT;
 }
 
-/* Feeds data[0, len) to w's reader, the records to the command; 1 after a fatal record (FXT_END),
- * CLI_EXIT_LIMIT when out of memory, else 0. */
-static int feed(par_t *p, prange_t *g, fxt_reader_t *r, const uint8_t *data, size_t len) {
-    fxt_in_buffer_t in = {data, len, 0};
-    fxt_record_t rec;
-    for (;;) {
-        fxt_status st = fxt_reader_next(r, &in, &rec);
-        if (st == FXT_OK) {
-            (void)p->ops->on_record(g->state, r, &rec);
-        } else if (st == FXT_NEED_INPUT) {
-            return 0;
-        } else if (st == FXT_END) {
-            return 1;
-        } else {
-            p->ops->on_error(g->state, r, fxt_reader_diag(r));
-            if (st == FXT_E_NOMEM) {
-                return CLI_EXIT_LIMIT;
-            }
-        }
-    }
-}
-
-/* Decodes range k on thread w, segment by segment (chunks of the pool, or read from the file in
- * CHUNK pieces into w's buffer); the callbacks get the command's range state. Releases the range's
- * chunks, whatever happens. */
+/* Decodes range k on thread w, read in chunks; the callbacks get the command's range state. */
 static int decode_range(par_t *p, wctx_t *w, prange_t *g, size_t k, uint64_t from) {
-    const seg_t whole = {g->begin, g->end, NULL, -1};
-    const seg_t *sg = g->nseg ? &p->segs[g->seg0] : &whole;
-    size_t ns = g->nseg ? g->nseg : 1, i = 0;
-    int rc = 0, ended = 0, cut = 0;
-    if ((w->r == NULL && fxt_reader_create(p->opt, &w->r) != FXT_OK) || catch_up(p, w, g, from) != 0) {
-        rc = CLI_EXIT_LIMIT;
-    } else {
-        w->last = k;
-        g->state = p->ops->range_new(p->ctx, k);
-        rc = g->state == NULL ? CLI_EXIT_LIMIT : 0;
+    if (w->r == NULL && fxt_reader_create(p->opt, &w->r) != FXT_OK) {
+        return CLI_EXIT_LIMIT;
+    }
+    if (w->buf == NULL && (w->buf = malloc(CHUNK)) == NULL) {
+        return CLI_EXIT_LIMIT;
     }
     fxt_reader_t *r = w->r;
-    for (; i < ns && rc == 0 && !ended && !cut; i++) {
-        const seg_t *s = &sg[i];
-        if (s->data != NULL) {
-            int f = feed(p, g, r, s->data, (size_t)(s->end - s->begin));
-            chunk_release(p, s->chunk);
-            ended = f == 1;
-            rc = f == 1 ? 0 : f;
-            continue;
+    if (catch_up(p, w, g, from) != 0) {
+        return CLI_EXIT_LIMIT;
+    }
+    w->last = k;
+    g->state = p->ops->range_new(p->ctx, k);
+    if (g->state == NULL) {
+        return CLI_EXIT_LIMIT;
+    }
+    fxt_record_t rec;
+    int rc = 0, ended = 0, cut = 0;
+    for (uint64_t pos = g->begin; pos < g->end && !ended && rc == 0;) {
+        uint64_t want = g->end - pos < CHUNK ? g->end - pos : CHUNK;
+        int64_t got = pread_full(p->fd, w->buf, want, pos);
+        if (got < 0) {
+            fprintf(stderr, "fxt %s: read error at byte %" PRIu64 ": %s\n", p->cmd, pos, strerror(errno));
+            return CLI_EXIT_IO;
         }
-        if (w->buf == NULL && (w->buf = malloc(CHUNK)) == NULL) {
-            rc = CLI_EXIT_LIMIT;
+        if ((uint64_t)got < want) {
+            cut = 1; /* the file shrank since it was opened: it ends here */
+        }
+        fxt_in_buffer_t in = {w->buf, (size_t)got, 0};
+        for (;;) {
+            fxt_status st = fxt_reader_next(r, &in, &rec);
+            if (st == FXT_OK) {
+                (void)p->ops->on_record(g->state, r, &rec);
+            } else if (st == FXT_NEED_INPUT) {
+                break;
+            } else if (st == FXT_END) {
+                ended = 1;
+                break;
+            } else {
+                p->ops->on_error(g->state, r, fxt_reader_diag(r));
+                if (st == FXT_E_NOMEM) {
+                    rc = CLI_EXIT_LIMIT;
+                    break;
+                }
+            }
+        }
+        pos += (uint64_t)got;
+        if (cut) {
+            __atomic_store_n(&p->short_read, 1, __ATOMIC_RELAXED);
             break;
         }
-        for (uint64_t pos = s->begin; pos < s->end && !ended && rc == 0;) {
-            uint64_t want = s->end - pos < CHUNK ? s->end - pos : CHUNK;
-            int64_t got = pread_full(p->fd, w->buf, want, pos);
-            if (got < 0) {
-                fprintf(stderr, "fxt %s: read error at byte %" PRIu64 ": %s\n", p->cmd, pos, strerror(errno));
-                rc = CLI_EXIT_IO;
-                break;
-            }
-            int f = feed(p, g, r, w->buf, (size_t)got);
-            ended = f == 1;
-            rc = f == 1 ? 0 : f;
-            pos += (uint64_t)got;
-            if ((uint64_t)got < want) {
-                cut = 1; /* the file shrank since it was opened: it ends here */
-                __atomic_store_n(&p->short_read, 1, __ATOMIC_RELAXED);
-                break;
-            }
-        }
-    }
-    for (; i < ns; i++) {
-        chunk_release(p, sg[i].chunk); /* not decoded: the range ended early or failed */
     }
     /* Only the last range (or a file cut short) can end inside a record: the pre-scan cuts at
      * record starts. */
@@ -298,7 +228,6 @@ static int work_one(par_t *p, wctx_t *w) {
     }
     size_t k = p->next_take++;
     prange_t *g = &p->ranges[k];
-    p->running++;
     /* Ranges are taken in order, so the one after w's last is published: its state records
      * start where w's reader stands. */
     uint64_t from = w->last == SIZE_MAX ? 0 : p->ranges[w->last + 1].log_before;
@@ -306,11 +235,9 @@ static int work_one(par_t *p, wctx_t *w) {
     int rc = decode_range(p, w, g, k, from);
     pthread_mutex_lock(&p->mu);
     g->done = 1;
-    p->running--;
     if (rc != 0 && !p->failed) {
         p->failed = rc;
     }
-    pthread_cond_broadcast(&p->cv); /* a pre-scan waiting for chunks looks again */
     pthread_mutex_unlock(&p->mu);
     merge_ready(p);
     return 1;
@@ -346,16 +273,13 @@ static void *worker(void *arg) {
     return NULL;
 }
 
-/* Makes range [begin, end) available with segments [seg0, nsegs); the main thread decodes ranges
- * itself while too many are in flight. */
-static void publish(par_t *p, uint64_t begin, uint64_t end, uint64_t log_before, size_t seg0, int last) {
+/* Makes range [begin, end) available; the main thread decodes ranges itself while too many are in flight. */
+static void publish(par_t *p, uint64_t begin, uint64_t end, uint64_t log_before, int last) {
     pthread_mutex_lock(&p->mu);
     prange_t *g = &p->ranges[p->published];
     g->begin = begin;
     g->end = end;
     g->log_before = log_before;
-    g->seg0 = seg0;
-    g->nseg = p->nsegs - seg0;
     g->last = last;
     p->published++;
     pthread_cond_broadcast(&p->cv);
@@ -395,110 +319,6 @@ static int log_append(par_t *p, const uint8_t *rec, uint64_t n) {
     return 0;
 }
 
-/* The pre-scan's reading state: its window on the file and the open segment in it. */
-typedef struct scan {
-    uint8_t *win;       /* the window's bytes: a pool chunk, or own */
-    uint8_t *own;       /* the pre-scan's own window, used when no chunk is free */
-    int32_t chunk;      /* the window's chunk, -1 for own */
-    uint64_t wbeg, lim; /* the window holds [wbeg, lim) */
-    uint64_t seg_begin; /* the open segment: [seg_begin, ...) of the window */
-} scan_t;
-
-/* Appends segment [begin, end) (data: its bytes in chunk c; NULL, -1: read from the file) to the
- * open range; joins it to a file segment before it. -1 when the array is full (it is sized for
- * the worst case in read_ranges: cannot happen). */
-static int seg_add(par_t *p, size_t seg0, uint64_t begin, uint64_t end, const uint8_t *data, int32_t c) {
-    if (begin >= end) {
-        return 0;
-    }
-    seg_t *last = p->nsegs > seg0 ? &p->segs[p->nsegs - 1] : NULL;
-    if (data == NULL && last != NULL && last->data == NULL && last->end == begin) {
-        last->end = end;
-        return 0;
-    }
-    if (p->nsegs == p->segs_cap) {
-        return -1;
-    }
-    if (c >= 0) {
-        pthread_mutex_lock(&p->mu);
-        p->refs[c]++;
-        pthread_mutex_unlock(&p->mu);
-    }
-    p->segs[p->nsegs++] = (seg_t){begin, end, data, c};
-    return 0;
-}
-
-/* Ends the open segment at `end` (within the window). */
-static int seg_close(par_t *p, scan_t *sc, size_t seg0, uint64_t end) {
-    int rc = seg_add(p, seg0, sc->seg_begin, end,
-                     sc->chunk >= 0 ? sc->win + (sc->seg_begin - sc->wbeg) : NULL, sc->chunk);
-    sc->seg_begin = end;
-    return rc;
-}
-
-/* A free chunk for the pre-scan's next window, or -1 (it reads into its own window and the ranges
- * read those bytes from the file). While none is free, the main thread decodes a waiting range
- * itself, or waits for a range being decoded to release one; with neither, the open range holds
- * them all, and waiting would never end. */
-static int32_t chunk_take(par_t *p) {
-    int32_t c = -1;
-    pthread_mutex_lock(&p->mu);
-    while (p->pool_n > 0 && !p->failed) {
-        if (p->nfree > 0) {
-            c = p->free_stack[--p->nfree];
-            p->refs[c] = 1; /* the pre-scan's use */
-            break;
-        }
-        if (p->next_take < p->published) {
-            pthread_mutex_unlock(&p->mu);
-            work_one(p, &p->main_w);
-            pthread_mutex_lock(&p->mu);
-        } else if (p->running > 0) {
-            pthread_cond_wait(&p->cv, &p->mu);
-        } else {
-            break;
-        }
-    }
-    pthread_mutex_unlock(&p->mu);
-    return c;
-}
-
-/* Moves the window to start at `off`: ends the open segment there (or where the window ended, the
- * bytes between being hopped over: read from the file), and reads [off, off + WINDOW). 0 when at
- * least `need` bytes came, -1 when not (the file ends or shrank: the scan stops), -2 when out of
- * memory. */
-static int window_at(par_t *p, scan_t *sc, size_t seg0, uint64_t off, uint64_t need) {
-    uint64_t e = off < sc->lim ? off : sc->lim;
-    if (seg_close(p, sc, seg0, e) != 0 || seg_add(p, seg0, e, off, NULL, -1) != 0) {
-        return -2;
-    }
-    chunk_release(p, sc->chunk);
-    sc->chunk = chunk_take(p);
-    if (sc->chunk >= 0) {
-        sc->win = p->pool + (size_t)sc->chunk * CHUNK;
-    } else {
-        if (sc->own == NULL && (sc->own = malloc(WINDOW)) == NULL) {
-            return -2;
-        }
-        sc->win = sc->own;
-    }
-    /* Never past the size at open: a file growing meanwhile is read as it was. */
-    uint64_t want = p->size - off < WINDOW ? p->size - off : WINDOW;
-    int64_t got = pread_full(p->fd, sc->win, want, off);
-    sc->wbeg = sc->seg_begin = off;
-    sc->lim = off + (got > 0 ? (uint64_t)got : 0);
-    return got >= 0 && (uint64_t)got >= need ? 0 : -1;
-}
-
-/*
- * The pre-scan: reads the file once, window by window into chunks of the pool,
- * hops from header to header (sizes only), cuts ranges at record starts, each
- * with the segments of chunks holding it, and copies the records that change
- * decoding state (metadata, initialization, string, thread; objects when the
- * command keeps object tables) into the state log, which the workers replay
- * (catch_up). It stops where the reader would: a size-0 record or one running
- * past the end; the last range then reads the rest from the file.
- */
 /* Where the range starting at `off` is cut (at the first record start from there): ranges shrink
  * toward the end of the file, so that the threads finish together, and the first is short, so
  * that they start soon. */
@@ -533,6 +353,14 @@ HOP_INLINE uint64_t hop(const uint8_t *win, uint64_t wbeg, uint64_t off, uint64_
     return wbeg + i;
 }
 
+/*
+ * The pre-scan: reads the file through a window, hops from header to header
+ * (sizes only), cuts ranges at record starts and copies the records that change
+ * decoding state (metadata, initialization, string, thread; objects when the
+ * command keeps object tables) into the state log, which the workers replay
+ * (catch_up). It stops where the reader would: a size-0 record or one running
+ * past the end.
+ */
 static int prescan(par_t *p) {
     /* The record types that change decoding state, as a bit set: the hop tests one bit. */
     uint32_t feed = (1u << FXT_RECORD_METADATA) | (1u << FXT_RECORD_INITIALIZATION) |
@@ -540,32 +368,42 @@ static int prescan(par_t *p) {
     if (!(p->opt && (p->opt->flags & FXT_READ_NO_OBJECT_TABLES))) {
         feed |= (1u << FXT_RECORD_KERNEL_OBJECT) | (1u << FXT_RECORD_USERSPACE_OBJECT);
     }
-    scan_t sc = {NULL, NULL, -1, 0, 0, 0};
-    uint64_t size = p->size;
+    uint8_t *win = malloc(WINDOW);
+    if (win == NULL) {
+        pthread_mutex_lock(&p->mu);
+        p->scan_done = 1;
+        p->failed = p->failed ? p->failed : CLI_EXIT_LIMIT;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+        return CLI_EXIT_LIMIT;
+    }
+    uint64_t size = p->size, wbeg = 0, wlen;
     int sw = p->sw;
     uint64_t off = 0, begin = 0, cut = range_end(p, 0), log_begin = 0;
-    size_t seg0 = 0;
-    int rc = 0, w;
+    int rc = 0;
     /* The first record is logged whatever it is: it fixes a new reader's byte order. */
     int first = 1;
-    /* Every record once: hop() passes most; this loop handles the rest. sc.lim: the end of what
-     * the window holds (a header must lie before it). */
+    /* Every record once: hop() passes most; this loop handles the rest. lim: the end of what the
+     * window holds (a header must lie before it). */
+    uint64_t lim = 0;
     for (;;) {
-        if (!first && off + 8 <= sc.lim) {
-            uint64_t stop = sc.lim - 7 < cut ? sc.lim - 7 : cut;
-            off = sw ? hop(sc.win, sc.wbeg, off, stop, size, feed, 1)
-                     : hop(sc.win, sc.wbeg, off, stop, size, feed, 0);
+        if (!first && off + 8 <= lim) {
+            uint64_t stop = lim - 7 < cut ? lim - 7 : cut;
+            off = sw ? hop(win, wbeg, off, stop, size, feed, 1) : hop(win, wbeg, off, stop, size, feed, 0);
         }
-        if (off + 8 > sc.lim) {
-            if (off + 8 > size || (w = window_at(p, &sc, seg0, off, 8)) == -1) {
-                break; /* the end (or the file shrank, or a read error: the ranges' reads will say) */
-            }
-            if (w != 0) {
-                rc = CLI_EXIT_LIMIT;
+        if (off + 8 > lim) {
+            if (off + 8 > size) {
                 break;
             }
+            int64_t got = pread_full(p->fd, win, WINDOW, off);
+            if (got < 8) {
+                break; /* the file shrank (or a read error): the ranges' reads will say */
+            }
+            wbeg = off;
+            wlen = (uint64_t)got;
+            lim = wbeg + wlen;
         }
-        uint64_t h = fxt_load64_swapped(sc.win + (off - sc.wbeg), sw);
+        uint64_t h = fxt_load64_swapped(win + (off - wbeg), sw);
         unsigned type = (unsigned)fxt_get_rec_type(h);
         uint64_t n = (type == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h)) * 8u;
         if (n == 0 || n > size - off) {
@@ -575,38 +413,33 @@ static int prescan(par_t *p) {
             if (p->published + 1 >= p->cap) {
                 break; /* no room for another range: the last one takes the rest */
             }
-            if (seg_close(p, &sc, seg0, off) != 0) {
-                rc = CLI_EXIT_LIMIT;
-                break;
-            }
-            publish(p, begin, off, log_begin, seg0, 0);
-            seg0 = p->nsegs;
+            publish(p, begin, off, log_begin, 0);
             log_begin = p->log_pos;
             begin = off;
             cut = range_end(p, off);
         }
         if (((feed >> type) & 1u) || first) {
             first = 0;
-            if (off + n > sc.lim && (w = window_at(p, &sc, seg0, off, n)) != 0) {
-                rc = w == -2 ? CLI_EXIT_LIMIT : 0;
-                break;
+            if (off + n > lim) {
+                int64_t got = pread_full(p->fd, win, WINDOW, off);
+                if (got < 0 || (uint64_t)got < n) {
+                    break;
+                }
+                wbeg = off;
+                wlen = (uint64_t)got;
+                lim = wbeg + wlen;
             }
             /* A state record is a normal record (at most 4095 words); the first may be large. */
-            if (n <= LOGBLK && log_append(p, sc.win + (off - sc.wbeg), n) != 0) {
+            if (n <= LOGBLK && log_append(p, win + (off - wbeg), n) != 0) {
                 rc = CLI_EXIT_LIMIT;
                 break;
             }
         }
         off += n;
     }
-    /* The last range: what the window holds, then the rest of the file, read by the range. */
-    if (rc == 0 && (seg_close(p, &sc, seg0, sc.lim) != 0 || seg_add(p, seg0, sc.lim, size, NULL, -1) != 0)) {
-        rc = CLI_EXIT_LIMIT;
-    }
-    chunk_release(p, sc.chunk);
-    free(sc.own);
+    free(win);
     if (rc == 0) {
-        publish(p, begin, p->size, log_begin, seg0, 1);
+        publish(p, begin, p->size, log_begin, 1);
     }
     pthread_mutex_lock(&p->mu);
     p->scan_done = 1;
@@ -659,84 +492,6 @@ static int open_plain(const char *path, uint64_t *size) {
 
 static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_options_t *opt, unsigned jobs,
                        uint64_t min_range, uint64_t max_range, const cli_par_ops_t *ops, void *ctx);
-
-/* 1 when the pool's memory is cheap to touch: not on Linux without transparent huge pages (each
- * first touch of a 4 KiB page there can cost more than reading the data twice). */
-static int pool_wanted(void) {
-#ifdef __linux__
-    char buf[128] = "";
-    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-    if (f != NULL) {
-        size_t n = fread(buf, 1, sizeof buf - 1, f);
-        buf[n] = 0;
-        fclose(f);
-    }
-    return strstr(buf, "[always]") != NULL || strstr(buf, "[madvise]") != NULL;
-#else
-    return 1;
-#endif
-}
-
-/* The chunks the ranges in flight and the open one can hold (a range uses one chunk per
- * WINDOW - 32 KiB at most, plus the two it shares with its neighbours), never more than the file
- * needs. */
-static size_t pool_chunks(const par_t *p, uint64_t range_bytes) {
-    uint64_t want = (uint64_t)(p->max_inflight + 1) * (range_bytes / (WINDOW - 32768) + 2);
-    uint64_t most = p->size / CHUNK + 2;
-    want = want < most ? want : most;
-    return (size_t)(want < POOL_MAX ? want : POOL_MAX);
-}
-
-/* The pool (p->pool_n chunks, maybe 0) and the segment array of a parallel read; -1 when out of
- * memory. */
-static int pool_new(par_t *p) {
-    size_t bytes = p->pool_n * (size_t)CHUNK;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    /* On 2 MiB pages where the kernel has them: on VMs every first touch of a 4 KiB page is a
-     * costly exit, more than reading the page's data. Aligned so whole huge pages fit. */
-    size_t huge = (size_t)2 << 20;
-    void *m = bytes ? mmap(NULL, bytes + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-                    : MAP_FAILED;
-    if (m != MAP_FAILED) {
-        p->pool_map = m;
-        p->pool_map_len = bytes + huge;
-        p->pool = (uint8_t *)(((uintptr_t)m + huge - 1) & ~(uintptr_t)(huge - 1));
-        (void)madvise(p->pool, bytes, MADV_HUGEPAGE); /* advice: fine if refused */
-    }
-#endif
-    if (p->pool == NULL) {
-        p->pool = malloc(bytes + 1);
-    }
-    p->refs = calloc(p->pool_n + 1, sizeof *p->refs);
-    p->free_stack = malloc((p->pool_n + 1) * sizeof *p->free_stack);
-    /* A window read adds at most two segments (its own, and the bytes hopped before it), a cut
-     * one more. Windows are read at least WINDOW - 32 KiB apart (a state record, at most 32 KiB,
-     * that crosses a window's end is read again in the next). */
-    p->segs_cap = 2 * (size_t)(p->size / (WINDOW - 32768) + 2) + 2 * p->cap + 8;
-    p->segs = malloc(p->segs_cap * sizeof *p->segs);
-    if (p->pool == NULL || p->refs == NULL || p->free_stack == NULL || p->segs == NULL) {
-        return -1;
-    }
-    /* Taken from the top: chunk 0 first, so a small read touches few pages. */
-    for (size_t i = 0; i < p->pool_n; i++) {
-        p->free_stack[i] = (int32_t)(p->pool_n - 1 - i);
-    }
-    p->nfree = p->pool_n;
-    return 0;
-}
-
-static void pool_free(par_t *p) {
-#ifdef __linux__
-    if (p->pool_map != NULL) {
-        munmap(p->pool_map, p->pool_map_len);
-        p->pool = NULL;
-    }
-#endif
-    free(p->pool);
-    free(p->refs);
-    free(p->free_stack);
-    free(p->segs);
-}
 
 int cli_read_parallel(const char *cmd, const char *path, const fxt_reader_options_t *opt, unsigned jobs,
                       uint64_t min_range, const cli_par_ops_t *ops, void *ctx, uint64_t *bytes_read) {
@@ -791,24 +546,16 @@ static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_
     range_bytes = range_bytes < min_range ? min_range : range_bytes;
     par_t p;
     memset(&p, 0, sizeof p);
-    p.size = size;
-    p.jobs = jobs;
-    p.max_inflight = jobs + 2u;
-    if (jobs > 1 && pool_override != SIZE_MAX) {
-        p.pool_n = pool_override;
-    } else if (jobs > 1 && pool_wanted()) {
-        /* The ranges in flight fit the pool, so the pre-scan reads each byte once. */
-        uint64_t fit = (uint64_t)POOL_MAX * CHUNK / (p.max_inflight + 1);
-        range_bytes = range_bytes > fit && (env == NULL || !*env) ? fit : range_bytes;
-        p.pool_n = pool_chunks(&p, range_bytes);
-    }
-    p.range_hi = range_bytes;
-    p.range_lo = min_range < range_bytes ? min_range : range_bytes;
     p.cmd = cmd;
     p.ops = ops;
     p.ctx = ctx;
     p.opt = opt;
     p.fd = fd;
+    p.size = size;
+    p.max_inflight = jobs + 2u;
+    p.jobs = jobs;
+    p.range_hi = range_bytes;
+    p.range_lo = min_range < range_bytes ? min_range : range_bytes;
     p.main_w.last = SIZE_MAX;
     /* The first header word decides the byte order, as in the reader. */
     uint8_t w0[8];
@@ -822,9 +569,7 @@ static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_
     p.ranges = calloc(p.cap, sizeof *p.ranges);
     p.log = calloc(p.log_nblocks, sizeof *p.log);
     p.log_used = calloc(p.log_nblocks, sizeof *p.log_used);
-    int pool_ok = jobs <= 1 || pool_new(&p) == 0;
-    if (p.ranges == NULL || p.log == NULL || p.log_used == NULL || !pool_ok) {
-        pool_free(&p);
+    if (p.ranges == NULL || p.log == NULL || p.log_used == NULL) {
         free(p.ranges);
         free(p.log);
         free(p.log_used);
@@ -869,7 +614,6 @@ static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_
     }
     int rc = p.failed;
     wctx_free(&p.main_w);
-    pool_free(&p);
     for (size_t b = 0; b < p.log_nblocks; b++) {
         free(p.log[b]);
     }

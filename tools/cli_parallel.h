@@ -15,23 +15,19 @@
  * (e.g. a limit depends on where ranges start) returns CLI_PAR_RERUN and the
  * command reads again with jobs = 1.
  *
- * Regular uncompressed files are read with pread, not mapped: first touches of
- * mapped pages cost ~3x a copy on VMs, and a mapped file truncated meanwhile
- * would raise SIGBUS. With jobs > 1 the pre-scan reads the file once, in 256
- * KiB chunks of a pool, and each range is decoded from the chunks holding it
- * (the pool is on 2 MiB pages where the kernel has transparent huge pages:
- * without them it is left out, as each first touch of a 4 KiB page costs
- * more than a second copy); bytes the pre-scan hopped over, or read while no
- * chunk was free, are read by the range itself in 256 KiB pieces into its
- * thread's buffer, as every byte is with jobs = 1. Ranges shrink toward the
- * end of the file and the first is short, so the threads start soon and
- * finish together. Stdin and compressed input are read sequentially in
- * chunks (cli_read_trace).
+ * Regular uncompressed files are read with pread, each range in 256 KiB chunks
+ * into its thread's buffer (also with jobs = 1, so every -j decodes the same
+ * way): not mapped, because first touches of mapped pages cost ~3x a copy on
+ * VMs, and a mapped file truncated meanwhile would raise SIGBUS. (A pool the
+ * pre-scan reads into and the ranges decode from, saving the second copy, was
+ * measured no faster: its copies go to memory out of cache.) Ranges shrink
+ * toward the end of the file and the first is short, so the threads start
+ * soon and finish together. Stdin and compressed input are read sequentially
+ * in chunks (cli_read_trace).
  * Memory: at most jobs + 2 ranges are in flight (published, not merged),
- * each holding the command's per-range state; the pool (at most 32 MiB, and
- * the ranges in flight are cut to fit it); per thread one reader and a 256
- * KiB buffer; and the state log: a copy of the input's state-changing records
- * (strings, threads, providers, objects).
+ * each holding the command's per-range state; per thread one reader and a
+ * 256 KiB buffer; and the state log: a copy of the input's state-changing
+ * records (strings, threads, providers, objects).
  */
 #ifndef FXT_CLI_PARALLEL_H
 #define FXT_CLI_PARALLEL_H
@@ -66,10 +62,6 @@ typedef struct cli_par_ops {
         .help = "threads decoding ranges of the input (default 0: one per core); output is the same for "    \
                 "any N"                                                                                      \
     }
-
-/* Tests only: the chunk pool's size (0: none, every range reads the file itself; SIZE_MAX: the
- * default), so that a pool too small for the ranges in flight is exercised on small inputs. */
-void cli_par_set_pool(size_t chunks);
 
 /* Default -j: the number of online processors (1 if unknown). */
 unsigned cli_par_default_jobs(void);
