@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Fuzz target for the reader: decodes the input as one buffer and again in
- * chunks split at points derived from the data; both runs must report the
- * same sequence of (status, kind, offset). Any crash, out-of-bounds read
- * (under ASan) or divergence is a bug.
+ * chunks split at points derived from the data, and once more whole with
+ * FXT_READ_LAZY_ARGS (arguments decoded by fxt_reader_args after each
+ * record); every run must report the same sequence of (status, kind, offset,
+ * argument count). Any crash, out-of-bounds read (under ASan) or divergence
+ * is a bug.
  */
 #include <fxt/reader.h>
 
@@ -16,11 +18,14 @@
 typedef struct {
     int status, kind;
     uint64_t offset;
+    unsigned nargs;
 } item_t;
 
-static size_t run(const uint8_t *data, size_t size, int chunked, item_t *log) {
+static size_t run(const uint8_t *data, size_t size, int chunked, int lazy, item_t *log) {
     fxt_reader_t *r = NULL;
-    if (fxt_reader_create(NULL, &r) != FXT_OK) {
+    fxt_reader_options_t opt = FXT_READER_OPTIONS_INIT;
+    opt.flags = lazy ? FXT_READ_LAZY_ARGS : 0u;
+    if (fxt_reader_create(&opt, &r) != FXT_OK) {
         abort();
     }
     size_t n = 0, pos = 0;
@@ -49,7 +54,11 @@ static size_t run(const uint8_t *data, size_t size, int chunked, item_t *log) {
                 stopped = 1;
                 break;
             }
+            if (st == FXT_OK && lazy && fxt_reader_args(r, &rec) != FXT_OK) {
+                abort(); /* the arguments were checked when the record was read */
+            }
             if (n < MAX_LOG) {
+                log[n].nargs = st == FXT_OK ? rec.nargs : 0;
                 log[n].status = st;
                 log[n].kind = st == FXT_OK ? (int)rec.kind : -1;
                 log[n].offset = st == FXT_OK ? rec.offset : fxt_reader_diag(r)->offset;
@@ -76,6 +85,7 @@ static size_t run(const uint8_t *data, size_t size, int chunked, item_t *log) {
     }
     fxt_status st = fxt_reader_finish(r);
     if (st != FXT_OK && n < MAX_LOG) {
+        log[n].nargs = 0;
         log[n].status = st;
         log[n].kind = -1;
         log[n].offset = fxt_reader_diag(r)->offset;
@@ -88,10 +98,14 @@ static size_t run(const uint8_t *data, size_t size, int chunked, item_t *log) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    static item_t a[MAX_LOG], b[MAX_LOG];
-    size_t na = run(data, size, 0, a);
-    size_t nb = run(data, size, 1, b);
-    if (na != nb || memcmp(a, b, na * sizeof a[0]) != 0) {
+    static item_t a[MAX_LOG], b[MAX_LOG], c[MAX_LOG];
+    memset(a, 0, sizeof a); /* padding compared by memcmp */
+    memset(b, 0, sizeof b);
+    memset(c, 0, sizeof c);
+    size_t na = run(data, size, 0, 0, a);
+    size_t nb = run(data, size, 1, 0, b);
+    size_t nc = run(data, size, 0, 1, c);
+    if (na != nb || memcmp(a, b, na * sizeof a[0]) != 0 || na != nc || memcmp(a, c, na * sizeof a[0]) != 0) {
         abort();
     }
     return 0;
