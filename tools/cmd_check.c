@@ -127,9 +127,13 @@ typedef struct chain_ev {
 
 #define CHAIN_WINDOW 64
 
+/* A chain's waiting events: most chains are short and every new id has one, so the first
+ * CHAIN_INLINE live in the map entry (no allocation per id); longer ones move to the heap. */
+#define CHAIN_INLINE 4
 typedef struct open_id {
-    uint32_t n, cap;
-    chain_ev_t *ev;
+    uint32_t n, cap; /* cap <= CHAIN_INLINE: in inl; more: in heap */
+    chain_ev_t *heap;
+    chain_ev_t inl[CHAIN_INLINE];
     int has_provider;
     uint64_t closed_from, closed_to; /* the last chain closed: late steps inside it are its own */
     int has_closed;
@@ -488,11 +492,14 @@ static uint64_t name_hash(crange_t *c, const fxt_record_t *rec) {
     return (hc * 0x9e3779b97f4a7c15ull) ^ hn;
 }
 
+static chain_ev_t *chain_evs(open_id_t *o) { return o->cap > CHAIN_INLINE ? o->heap : o->inl; }
+
 /* Judges the oldest waiting event of a chain as final: a step or end with no begin before it
  * in time, or a begin whose end never came (at the end of the trace, or out of window). */
 static void chain_judge_front(cctx_t *c, open_id_t *o, int flow, uint64_t id, uint32_t provider) {
-    chain_ev_t e = o->ev[0];
-    memmove(o->ev, o->ev + 1, (o->n - 1) * sizeof *o->ev);
+    chain_ev_t *ev = chain_evs(o);
+    chain_ev_t e = ev[0];
+    memmove(ev, ev + 1, (o->n - 1) * sizeof *ev);
     o->n--;
     if (e.phase == 0) {
         report(c, flow ? R_FLOW_NEVER_ENDED : R_ASYNC_NEVER_ENDED, e.offset, "event",
@@ -507,25 +514,25 @@ static void chain_judge_front(cctx_t *c, open_id_t *o, int flow, uint64_t id, ui
 /* Closes chains whose begin and end are both known: a begin first in time and the first end
  * after it; what lies between (steps, a begin reusing the open id) belongs to it. */
 static void chain_resolve(open_id_t *o) {
-    while (o->n > 0 && o->ev[0].phase == 0) {
+    chain_ev_t *ev = chain_evs(o);
+    while (o->n > 0 && ev[0].phase == 0) {
         uint32_t e = 1;
-        while (e < o->n && o->ev[e].phase != 2) {
+        while (e < o->n && ev[e].phase != 2) {
             e++;
         }
         if (e == o->n) {
             return;
         }
         o->has_closed = 1;
-        o->closed_from = o->ev[0].ns;
-        o->closed_to = o->ev[e].ns;
+        o->closed_from = ev[0].ns;
+        o->closed_to = ev[e].ns;
         o->n -= e + 1;
-        memmove(o->ev, o->ev + e + 1, o->n * sizeof *o->ev);
+        memmove(ev, ev + e + 1, o->n * sizeof *ev);
     }
-    if (o->n == 0 && o->cap > 4) {
-        free(o->ev); /* a big window only while the chain needs it; a small one is reused (no
-                      * allocation per event in the common in-order case) */
-        o->ev = NULL;
-        o->cap = 0;
+    if (o->n == 0 && o->cap > CHAIN_INLINE) {
+        free(o->heap); /* a big window only while the chain needs it */
+        o->heap = NULL;
+        o->cap = CHAIN_INLINE;
     }
 }
 
@@ -541,20 +548,28 @@ static void chain_add(cctx_t *c, open_id_t *o, int flow, uint32_t provider, uint
         chain_judge_front(c, o, flow, id, provider);
     }
     if (o->n == o->cap) {
-        uint32_t ncap = o->cap ? o->cap * 2 : 4;
-        chain_ev_t *ne = realloc(o->ev, ncap * sizeof *ne);
-        if (ne == NULL) {
-            return; /* out of memory: this event is not checked */
+        if (o->cap < CHAIN_INLINE) {
+            o->cap = CHAIN_INLINE;
+        } else {
+            uint32_t ncap = o->cap * 2;
+            chain_ev_t *ne = realloc(o->cap > CHAIN_INLINE ? o->heap : NULL, ncap * sizeof *ne);
+            if (ne == NULL) {
+                return; /* out of memory: this event is not checked */
+            }
+            if (o->cap == CHAIN_INLINE) {
+                memcpy(ne, o->inl, sizeof o->inl);
+            }
+            o->heap = ne;
+            o->cap = ncap;
         }
-        o->ev = ne;
-        o->cap = ncap;
     }
+    chain_ev_t *ev = chain_evs(o);
     uint32_t i = o->n;
-    while (i > 0 && (o->ev[i - 1].ns > ns || (o->ev[i - 1].ns == ns && o->ev[i - 1].phase > phase))) {
-        o->ev[i] = o->ev[i - 1];
+    while (i > 0 && (ev[i - 1].ns > ns || (ev[i - 1].ns == ns && ev[i - 1].phase > phase))) {
+        ev[i] = ev[i - 1];
         i--;
     }
-    o->ev[i] = (chain_ev_t){ns, offset, phase};
+    ev[i] = (chain_ev_t){ns, offset, phase};
     o->n++;
     chain_resolve(o);
 }
@@ -680,7 +695,6 @@ static void check_event(crange_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
 /* Per-record checks: reserved bits of each layout, then strings, threads, arguments. */
 static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     crange_t *c = ctx;
-    const char *kind = fxt_record_kind_name(rec->kind);
     uint64_t h = rec->header;
     c->records++;
     if (rec->kind == FXT_KIND_STRING) {
@@ -695,19 +709,21 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     if (!c->seen_first) {
         c->seen_first = 1;
         if (rec->kind != FXT_KIND_MAGIC) {
-            rreport(c, R_MAGIC_FIRST, rec->offset, kind, "the first record is not the magic number record");
+            rreport(c, R_MAGIC_FIRST, rec->offset, fxt_record_kind_name(rec->kind),
+                    "the first record is not the magic number record");
         }
     }
     switch (rec->kind) {
     case FXT_KIND_MAGIC:
         if (h != FXT_MAGIC_RECORD) {
-            rreport(c, R_BAD_MAGIC, rec->offset, kind, "header 0x%016" PRIx64, h);
+            rreport(c, R_BAD_MAGIC, rec->offset, fxt_record_kind_name(rec->kind), "header 0x%016" PRIx64, h);
         }
         break;
     case FXT_KIND_PROVIDER_INFO:
         reserved(c, rec, h, FXT_MASK(meta_info_reserved), "provider info header");
         if (!cli_utf8_valid(rec->u.provider_info.name.ptr, rec->u.provider_info.name.len)) {
-            rreport(c, R_INVALID_UTF8, rec->offset, kind, "provider name is not valid UTF-8");
+            rreport(c, R_INVALID_UTF8, rec->offset, fxt_record_kind_name(rec->kind),
+                    "provider name is not valid UTF-8");
         }
         break;
     case FXT_KIND_PROVIDER_SECTION:
@@ -730,28 +746,31 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     case FXT_KIND_INIT:
         reserved(c, rec, h, FXT_MASK(init_reserved), "initialization header");
         if (rec->u.init.ticks_per_second == 0) {
-            rreport(c, R_INIT_ZERO, rec->offset, kind, "0 ticks per second: timestamps cannot be converted");
+            rreport(c, R_INIT_ZERO, rec->offset, fxt_record_kind_name(rec->kind),
+                    "0 ticks per second: timestamps cannot be converted");
         }
         break;
     case FXT_KIND_STRING:
         reserved(c, rec, h, FXT_MASK(string_bit31) | FXT_MASK(string_bit47) | FXT_MASK(string_reserved),
                  "string header");
         if (rec->u.string.index == 0) {
-            rreport(c, R_INDEX_ZERO, rec->offset, kind, "string record for index 0");
+            rreport(c, R_INDEX_ZERO, rec->offset, fxt_record_kind_name(rec->kind),
+                    "string record for index 0");
         }
         if (rec->u.string.value.len > FXT_MAX_STRING_LEN) {
-            rreport(c, R_STRING_TOO_LONG, rec->offset, kind, "string of %u bytes",
+            rreport(c, R_STRING_TOO_LONG, rec->offset, fxt_record_kind_name(rec->kind), "string of %u bytes",
                     (unsigned)rec->u.string.value.len);
         }
         if (!cli_utf8_valid(rec->u.string.value.ptr, rec->u.string.value.len)) {
-            rreport(c, R_INVALID_UTF8, rec->offset, kind, "string %u is not valid UTF-8",
-                    (unsigned)rec->u.string.index);
+            rreport(c, R_INVALID_UTF8, rec->offset, fxt_record_kind_name(rec->kind),
+                    "string %u is not valid UTF-8", (unsigned)rec->u.string.index);
         }
         break;
     case FXT_KIND_THREAD:
         reserved(c, rec, h, FXT_MASK(thread_reserved), "thread header");
         if (rec->u.thread.index == 0) {
-            rreport(c, R_INDEX_ZERO, rec->offset, kind, "thread record for index 0");
+            rreport(c, R_INDEX_ZERO, rec->offset, fxt_record_kind_name(rec->kind),
+                    "thread record for index 0");
         }
         break;
     case FXT_KIND_EVENT:
@@ -780,7 +799,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
                          memcmp(a->name.ptr, "process", 7) == 0;
             }
             if (!found) {
-                rreport(c, R_THREAD_NO_PROCESS, rec->offset, kind,
+                rreport(c, R_THREAD_NO_PROCESS, rec->offset, fxt_record_kind_name(rec->kind),
                         "thread %" PRIu64 " has no koid 'process' argument: viewers cannot place it",
                         rec->u.kernel_object.koid);
             }
@@ -803,11 +822,12 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         reserved(c, rec, h, FXT_MASK(log_bit31) | FXT_MASK(log_reserved), "log header");
         check_thread(c, rec, &rec->u.log.thread, "thread");
         if (rec->u.log.message.len > FXT_MAX_STRING_LEN) {
-            rreport(c, R_STRING_TOO_LONG, rec->offset, kind, "message of %u bytes",
+            rreport(c, R_STRING_TOO_LONG, rec->offset, fxt_record_kind_name(rec->kind), "message of %u bytes",
                     (unsigned)rec->u.log.message.len);
         }
         if (!cli_utf8_valid(rec->u.log.message.ptr, rec->u.log.message.len)) {
-            rreport(c, R_INVALID_UTF8, rec->offset, kind, "message is not valid UTF-8");
+            rreport(c, R_INVALID_UTF8, rec->offset, fxt_record_kind_name(rec->kind),
+                    "message is not valid UTF-8");
         }
         break;
     case FXT_KIND_LARGE_BLOB: {
@@ -828,13 +848,14 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     }
     case FXT_KIND_UNKNOWN:
         if (rec->u.unknown.has_subtype) {
-            rreport(c, R_UNKNOWN_RECORD, rec->offset, kind,
+            rreport(c, R_UNKNOWN_RECORD, rec->offset, fxt_record_kind_name(rec->kind),
                     "record type %u with unknown subtype %u (%" PRIu64 " words)",
                     (unsigned)rec->u.unknown.type, (unsigned)rec->u.unknown.subtype,
                     rec->u.unknown.size_words);
         } else {
-            rreport(c, R_UNKNOWN_RECORD, rec->offset, kind, "unknown record type %u (%" PRIu64 " words)",
-                    (unsigned)rec->u.unknown.type, rec->u.unknown.size_words);
+            rreport(c, R_UNKNOWN_RECORD, rec->offset, fxt_record_kind_name(rec->kind),
+                    "unknown record type %u (%" PRIu64 " words)", (unsigned)rec->u.unknown.type,
+                    rec->u.unknown.size_words);
         }
         break;
     default:
@@ -896,7 +917,9 @@ static void free_chains(cctx_t *c) {
         cli_map_t *m = f ? &c->flows : &c->asyncs;
         for (size_t i = 0; i < m->count; i++) {
             open_id_t *o = cli_map_at(m, i, NULL, NULL);
-            free(o->ev);
+            if (o->cap > CHAIN_INLINE) {
+                free(o->heap);
+            }
         }
         cli_map_free(m);
     }
