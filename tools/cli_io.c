@@ -70,6 +70,19 @@ int cli_input_open(const char *path, cli_input_t **out, char *err, size_t errlen
     return 0;
 }
 
+int cli_input_check(const char *cmd, const char *path) {
+    if (!path || strcmp(path, "-") == 0) {
+        return 0;
+    }
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        fprintf(stderr, "fxt %s: %s: %s\n", cmd, path, strerror(errno));
+        return CLI_EXIT_IO;
+    }
+    close(fd);
+    return 0;
+}
+
 /* Fill dst with up to cap bytes from the fd (as far as the source allows). */
 /* Loops on short reads: pipes deliver little at a time, and full chunks keep syscalls few. */
 static ssize_t fill(cli_input_t *in, uint8_t *dst, size_t cap, char *err, size_t errlen) {

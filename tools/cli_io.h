@@ -24,6 +24,12 @@ uint64_t cli_input_bytes(const cli_input_t *in);
 /* Name for messages ("<stdin>" for stdin). */
 const char *cli_input_name(const cli_input_t *in);
 void cli_input_close(cli_input_t *in);
+/*
+ * Before a command creates its output: 0 when `path` can be opened (stdin
+ * always can), else CLI_EXIT_IO after "fxt CMD: PATH: reason" on stderr, so a
+ * missing input leaves no output file or partial document behind.
+ */
+int cli_input_check(const char *cmd, const char *path);
 
 #include <fxt/writer.h>
 

@@ -1265,7 +1265,11 @@ static int cut_run(const cut_config_t *cfg) {
     cli_select_init(&c.sel, &cfg->filter);
     char err[512];
     cli_output_t *out;
-    int orc = cli_output_open(cfg->out, cfg->compress, &out, err, sizeof err);
+    int orc = cli_input_check("cut", cfg->in);
+    if (orc != 0) {
+        return orc; /* no output file for a missing input */
+    }
+    orc = cli_output_open(cfg->out, cfg->compress, &out, err, sizeof err);
     if (orc != 0) {
         fprintf(stderr, "fxt cut: %s\n", err);
         return orc;

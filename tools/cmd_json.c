@@ -1901,8 +1901,10 @@ static int json_run(const json_config_t *cfg) {
     char err[512];
     cli_output_t *out = NULL;
     FILE *spill = NULL;
-    int rc = cli_output_open(cfg->out, cfg->compress, &out, err, sizeof err);
+    int rc = cli_input_check("json", cfg->in);
     if (rc != 0) {
+        /* said; no output (a document with no events would look like an empty trace) */
+    } else if ((rc = cli_output_open(cfg->out, cfg->compress, &out, err, sizeof err)) != 0) {
         fprintf(stderr, "fxt json: %s\n", err);
         /* systemTraceEvents comes after traceEvents, so streaming needs somewhere to hold it. */
     } else if (sys && (spill = tmpfile()) == NULL) {

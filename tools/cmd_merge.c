@@ -166,6 +166,11 @@ static int merge_input(fxt_merger_t *m, const char *path, int64_t shift_ns, uint
 static int merge_run(const merge_config_t *cfg) {
     char err[512];
     cli_output_t *out;
+    for (unsigned i = 0; i < cfg->ninputs; i++) {
+        if (cli_input_check("merge", cfg->inputs[i]) != 0) {
+            return CLI_EXIT_IO; /* no output file for a missing input */
+        }
+    }
     int orc = cli_output_open(cfg->out, cfg->compress, &out, err, sizeof err);
     if (orc != 0) {
         fprintf(stderr, "fxt merge: %s\n", err);
