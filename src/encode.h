@@ -34,11 +34,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__GNUC__) || defined(__clang__)
-#define FXT__INLINE static inline __attribute__((always_inline))
-#else
-#define FXT__INLINE static inline
-#endif
+#include "attrs.h"
 
 /* ---- strings ------------------------------------------------------------------------------ */
 

@@ -9,6 +9,7 @@
  * before it happens, so no input can make it read out of bounds, and it
  * changes reader state only once the whole record has been validated.
  */
+#include "attrs.h"
 #include "options.h"
 #include "reader_state.h"
 
@@ -323,19 +324,11 @@ static fxt_status bad_value(fxt_reader_t *r, uint64_t off, uint64_t h, unsigned 
                 a + 1, fxt_arg_type_name(type), (unsigned)asz);
 }
 
-#if defined(__GNUC__) || defined(__clang__)
-#define ARGS_INLINE static inline __attribute__((always_inline))
-#define NOINLINE __attribute__((noinline))
-#else
-#define ARGS_INLINE static inline
-#define NOINLINE
-#endif
-
 /* Walks NARGS arguments from word *pi; each must lie inside the record, or the whole record is
  * rejected (and skipped by its size) before any state changes. STORE (a constant at each call)
  * 1 decodes them into rec->args, 0 only validates: the same checks, the same diagnostics
  * (FXT_READ_LAZY_ARGS). */
-ARGS_INLINE fxt_status args_walk(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi,
+FXT__INLINE fxt_status args_walk(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi,
                                  unsigned nargs, uint64_t off, uint64_t h, int store) {
     const fxt__provider_t *prov = r->cur;
     uint64_t i = *pi;
@@ -433,8 +426,8 @@ ARGS_INLINE fxt_status args_walk(fxt_reader_t *r, fxt_record_t *rec, const cur_t
 
 /* FXT_READ_LAZY_ARGS: validates the arguments and remembers where they are (fxt_reader_args).
  * Out of line, so take_args' eager path keeps its own, smaller frame. */
-NOINLINE static fxt_status defer_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi,
-                                      unsigned nargs, uint64_t off, uint64_t h) {
+FXT__NOINLINE fxt_status defer_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi,
+                                    unsigned nargs, uint64_t off, uint64_t h) {
     uint64_t i0 = *pi;
     fxt_status st = args_walk(r, rec, c, pi, nargs, off, h, 0);
     if (st == FXT_OK && nargs != 0) {
@@ -450,8 +443,8 @@ NOINLINE static fxt_status defer_args(fxt_reader_t *r, fxt_record_t *rec, const 
 }
 
 /* Decodes NARGS arguments from word *pi into rec->args (validated as args_walk says). */
-NOINLINE static fxt_status decode_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi,
-                                       unsigned nargs, uint64_t off, uint64_t h) {
+FXT__NOINLINE fxt_status decode_args(fxt_reader_t *r, fxt_record_t *rec, const cur_t *c, uint64_t *pi,
+                                     unsigned nargs, uint64_t off, uint64_t h) {
     return args_walk(r, rec, c, pi, nargs, off, h, 1);
 }
 
@@ -483,7 +476,7 @@ fxt_status fxt_reader_args(fxt_reader_t *r, fxt_record_t *rec) {
 
 /* fxt_reader_args for the reader's own use, out of line: inlined, it costs the eager decode
  * registers (bench_reader). */
-NOINLINE static void args_now(fxt_reader_t *r, fxt_record_t *rec) { (void)fxt_reader_args(r, rec); }
+FXT__NOINLINE void args_now(fxt_reader_t *r, fxt_record_t *rec) { (void)fxt_reader_args(r, rec); }
 
 /* Unknown types and subtypes are delivered, not errors: the size still frames them. */
 static void set_unknown(fxt_record_t *rec, int has_subtype, uint32_t subtype, uint64_t n) {

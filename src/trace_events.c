@@ -5,6 +5,7 @@
  * (prep + emit) resolves and registers strings, takes chunks and drops.
  * Every word is assembled by the encoding core (src/encode.h).
  */
+#include "attrs.h"
 #include "trace_internal.h"
 
 #include <stdarg.h>
@@ -255,9 +256,8 @@ static inline uint16_t known_ref(const tls_t *t, const char *ptr, size_t len) {
  * in the site cache, so an event is the timestamp, those words and the values.
  * 0 (nothing committed) when anything differs.
  */
-__attribute__((always_inline)) static inline int emit_fixed(tls_t *t, const site_cache_t *sc, uint32_t type,
-                                                            uint64_t ts, const fxt__targ_t *args, size_t n,
-                                                            int has_tail, uint64_t tail) {
+FXT__INLINE int emit_fixed(tls_t *t, const site_cache_t *sc, uint32_t type, uint64_t ts,
+                           const fxt__targ_t *args, size_t n, int has_tail, uint64_t tail) {
     uint8_t *p = t->p;
     if (!sc->fixed || sc->type != type || sc->nargs != n || (size_t)(t->end - p) < (size_t)sc->words * 8) {
         return 0;
@@ -283,10 +283,8 @@ __attribute__((always_inline)) static inline int emit_fixed(tls_t *t, const site
 }
 
 /* tail: the id (has_id) or end timestamp (complete) word, if has_tail. 1 when written. */
-__attribute__((always_inline)) static inline int emit_fast(tls_t *t, uint32_t type, uint64_t ts,
-                                                           const fxt__site_t *site, const char *name,
-                                                           size_t name_len, const fxt__targ_t *args, size_t n,
-                                                           int has_tail, uint64_t tail) {
+FXT__INLINE int emit_fast(tls_t *t, uint32_t type, uint64_t ts, const fxt__site_t *site, const char *name,
+                          size_t name_len, const fxt__targ_t *args, size_t n, int has_tail, uint64_t tail) {
     site_cache_t *sc = &t->sites[site_slot(site)];
     int hit = sc->site == site && sc->name == name && sc->name_len == name_len && sc->epoch == t->epoch &&
               sc->gen == t->gen;
@@ -453,10 +451,9 @@ static void start_rec_at(tls_t *t, rec_t *r, fxt__site_t *site, uint32_t type, c
 
 /* Everything the one-pass path leaves: resolve and register strings, take chunks,
  * drop. Out of line, so that the fast path keeps a small frame. */
-__attribute__((noinline)) static void emit_general(tls_t *t, fxt__site_t *site, uint32_t type,
-                                                   const char *name, uint32_t name_len, uint64_t ts,
-                                                   int has_id, uint64_t id, int has_end, uint64_t end_ts,
-                                                   const fxt__targ_t *args, size_t nargs) {
+FXT__NOINLINE void emit_general(tls_t *t, fxt__site_t *site, uint32_t type, const char *name,
+                                uint32_t name_len, uint64_t ts, int has_id, uint64_t id, int has_end,
+                                uint64_t end_ts, const fxt__targ_t *args, size_t nargs) {
     rec_t r;
     start_rec_at(t, &r, site, type, name, name_len, ts);
     r.has_id = has_id;

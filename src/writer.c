@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attrs.h"
 #include "options.h"
 #include "writer_internal.h"
 
@@ -27,10 +28,6 @@
 #define STR_MAP_SIZE 65536u    /* power of two > 2 x 32767 */
 #define THR_MAP_SIZE 512u      /* power of two > 2 x 255 */
 #define SCACHE_SIZE 256u       /* power of two: (pointer, length) -> slot hints */
-
-/* For the hot path's helpers: gcc's heuristics left some of them as calls,
-   which cost as much as the work they do. */
-#define ALWAYS_INLINE inline __attribute__((always_inline))
 
 typedef struct sslot {
     char *p;
@@ -222,7 +219,7 @@ void fxt_writer_reset_tables(fxt_writer_t *w) {
  * bytes, three byte loads cover 1..3. Equal words <=> equal bytes for the same
  * n, so it serves both hashing and comparison.
  */
-static ALWAYS_INLINE uint64_t load_tail(const char *p, uint32_t n) {
+FXT__INLINE uint64_t load_tail(const char *p, uint32_t n) {
     if (n >= 4) {
         uint32_t a, b;
         memcpy(&a, p, 4);
@@ -251,7 +248,7 @@ static inline uint32_t hash_bytes(const char *p, uint32_t n) {
 }
 
 /* Equality of two strings of length n; short ones without a libc call. */
-static ALWAYS_INLINE int same_bytes(const char *a, const char *b, uint32_t n) {
+FXT__INLINE int same_bytes(const char *a, const char *b, uint32_t n) {
     if (n < 8) {
         return load_tail(a, n) == load_tail(b, n);
     }
@@ -387,7 +384,7 @@ static inline scache_t *scache_entry(fxt_writer_t *w, const char *p, uint32_t le
  * last found in, comparing contents (cheaper than hashing them). The slot's
  * index (marked used by this record), or 0 on a miss.
  */
-static ALWAYS_INLINE uint16_t scache_hit(fxt_writer_t *w, const char *p, uint32_t len) {
+FXT__INLINE uint16_t scache_hit(fxt_writer_t *w, const char *p, uint32_t len) {
     const scache_t *c = scache_entry(w, p, len);
     if (c->p == p && c->len == len) {
         sslot_t *s = &w->strings[c->idx];
@@ -473,7 +470,7 @@ static uint32_t clamp_len(fxt_writer_t *w, const char *p, uint32_t len) {
  * record (possible only with a tiny max_strings), and that case is caught by
  * start_record() later.
  */
-static ALWAYS_INLINE fxt_status plan_str(const fxt_writer_t *w, fxt_str_t s, uint64_t *words) {
+FXT__INLINE fxt_status plan_str(const fxt_writer_t *w, fxt_str_t s, uint64_t *words) {
     if (s.ptr == NULL && s.len != 0) {
         return FXT_E_INVALID_ARG;
     }
@@ -484,8 +481,7 @@ static ALWAYS_INLINE fxt_status plan_str(const fxt_writer_t *w, fxt_str_t s, uin
 }
 
 /* ref 0: interned (inline under NO_INTERN); FXT_THREAD_INLINE_FLAG: inline; 1..255: the caller's index. */
-static ALWAYS_INLINE fxt_status plan_thread(const fxt_writer_t *w, const fxt_thread_ref_t *t,
-                                            uint64_t *words) {
+FXT__INLINE fxt_status plan_thread(const fxt_writer_t *w, const fxt_thread_ref_t *t, uint64_t *words) {
     if (t->ref == 0) {
         *words += (w->flags & FXT_WRITE_NO_INTERN) ? 2 : 0;
     } else if (t->ref == FXT_THREAD_INLINE_FLAG) {
@@ -497,8 +493,8 @@ static ALWAYS_INLINE fxt_status plan_thread(const fxt_writer_t *w, const fxt_thr
 }
 
 /* Inlined into fxt_write_event only (the hot path); other records call plan_args(). */
-static ALWAYS_INLINE fxt_status plan_args_in(const fxt_writer_t *w, const fxt_arg_t *args, unsigned nargs,
-                                             uint64_t *words) {
+FXT__INLINE fxt_status plan_args_in(const fxt_writer_t *w, const fxt_arg_t *args, unsigned nargs,
+                                    uint64_t *words) {
     if (nargs > FXT_MAX_ARGS) {
         return FXT_E_TOO_MANY_ARGS;
     }
@@ -550,7 +546,7 @@ static fxt_status prep_str_slow(fxt_writer_t *w, fxt_str_t s, pstr_t *out) {
  * string to intern, not truncated, found where its hint says. Everything
  * else, including every statistic and error, goes the general way.
  */
-static ALWAYS_INLINE fxt_status prep_str(fxt_writer_t *w, fxt_str_t s, pstr_t *out) {
+FXT__INLINE fxt_status prep_str(fxt_writer_t *w, fxt_str_t s, pstr_t *out) {
     if (s.ptr != NULL && s.len - 1u < FXT_MAX_STRING_LEN && !(s.ref & FXT_STRREF_INLINE_FLAG) &&
         !(w->flags & FXT_WRITE_NO_INTERN)) {
         uint16_t hit = scache_hit(w, s.ptr, s.len);
@@ -654,7 +650,7 @@ static fxt_status prep_thread_slow(fxt_writer_t *w, const fxt_thread_ref_t *tp, 
  * became one 16-byte load of pid and tid, which the CPU cannot forward from
  * the caller's two 8-byte stores.
  */
-static ALWAYS_INLINE fxt_status prep_thread(fxt_writer_t *w, const fxt_thread_ref_t *t, pthr_t *out) {
+FXT__INLINE fxt_status prep_thread(fxt_writer_t *w, const fxt_thread_ref_t *t, pthr_t *out) {
     tslot_t *last = &w->threads[w->thint];
     if (last->used && last->pid == t->pid && last->tid == t->tid && t->ref == 0 &&
         !(w->flags & FXT_WRITE_NO_INTERN)) {
@@ -684,8 +680,7 @@ typedef struct pargs {
 } pargs_t;
 
 /* Inlined into fxt_write_event only (the hot path); other records call prep_args(). */
-static ALWAYS_INLINE fxt_status prep_args_in(fxt_writer_t *w, const fxt_arg_t *args, unsigned nargs,
-                                             pargs_t *pa) {
+FXT__INLINE fxt_status prep_args_in(fxt_writer_t *w, const fxt_arg_t *args, unsigned nargs, pargs_t *pa) {
     if (nargs > FXT_MAX_ARGS) {
         return FXT_E_TOO_MANY_ARGS;
     }
@@ -723,7 +718,7 @@ static fxt_status prep_args(fxt_writer_t *w, const fxt_arg_t *args, unsigned nar
 }
 
 /* Inlined into fxt_write_event only (the hot path); other records call put_args(). */
-static ALWAYS_INLINE void put_args_in(fxt_writer_t *w, const fxt_arg_t *args, const pargs_t *pa) {
+FXT__INLINE void put_args_in(fxt_writer_t *w, const fxt_arg_t *args, const pargs_t *pa) {
     w->len = (size_t)(fxt__put_args(w->buf + w->len, w->swap, args, pa->n, pa->name, pa->sval) - w->buf);
 }
 

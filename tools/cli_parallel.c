@@ -328,16 +328,10 @@ static uint64_t range_end(const par_t *p, uint64_t off) {
     return off + r;
 }
 
-#if defined(__GNUC__)
-#define HOP_INLINE static inline __attribute__((always_inline))
-#else
-#define HOP_INLINE static inline
-#endif
-
 /* The pre-scan's hot loop: hops from off over records that need nothing (not a state record, a
  * size of 0 or past the end) while their header lies before `stop` (a cut, or the window's end:
  * the window holds [wbeg, ...)); returns where it stopped. Inlined once per byte order. */
-HOP_INLINE uint64_t hop(const uint8_t *win, uint64_t wbeg, uint64_t off, uint64_t stop, uint64_t size,
+CLI_INLINE uint64_t hop(const uint8_t *win, uint64_t wbeg, uint64_t off, uint64_t stop, uint64_t size,
                         uint32_t feed, int sw) {
     uint64_t i = off - wbeg, end = stop - wbeg, left = size - off;
     while (i < end) {

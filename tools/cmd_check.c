@@ -580,11 +580,7 @@ static void chain_add(cctx_t *c, open_id_t *o, int flow, uint32_t provider, uint
 /* Per-thread timestamp order, duration nesting and async/flow id pairing (docs/check.md) of event E
  * of thread T (KEY: provider, pid, tid), in record order. Inlined in both callers (range 0's records,
  * the merge's items): a call per event cost -j 1 about 4% of its instructions. */
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((always_inline))
-#endif
-static inline void
-event_state(cctx_t *c, thread_state_t *t, const uint64_t key[3], const item_t *e) {
+CLI_INLINE void event_state(cctx_t *c, thread_state_t *t, const uint64_t key[3], const item_t *e) {
     const char *kind = "event";
     uint64_t ns = e->u.ev.ns;
     uint32_t provider = (uint32_t)key[0];

@@ -446,9 +446,9 @@ static inline int push_frame(st_thread_t *t) {
 /* A finished duration: its name, node, parent's child time (or the range's top-level time)
  * and the slowest events. The thread's key is tkey, or (tkey NULL) the event record's. Inline:
  * the calls cost as much as the work. */
-__attribute__((always_inline)) static inline void
-close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey, uint32_t name, uint32_t node, uint64_t begin,
-            uint64_t dur, uint64_t child, uint64_t end_off, const uint8_t *args, const fxt_record_t *rec) {
+CLI_INLINE void close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey, uint32_t name, uint32_t node,
+                            uint64_t begin, uint64_t dur, uint64_t child, uint64_t end_off,
+                            const uint8_t *args, const fxt_record_t *rec) {
     uint64_t self = dur > child ? dur - child : 0;
     if (name) {
         add_duration(cli_map_at(&s->names, name - 1, NULL, NULL), dur, self);

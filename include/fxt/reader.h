@@ -212,7 +212,7 @@ typedef struct fxt_diag {
 #define FXT_READ_NO_OBJECT_TABLES 0x1u /* do not keep kernel/userspace object tables */
 /* Validate every record's arguments as usual (the same records are rejected with the same
  * diagnostics) but do not decode them: rec->nargs stays 0 until fxt_reader_args(). For callers
- * that need the arguments of few records (fxt stats). */
+ * that need the arguments of few records (docs/reader.md). */
 #define FXT_READ_LAZY_ARGS 0x2u
 
 typedef struct fxt_reader_options {
