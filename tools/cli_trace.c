@@ -72,10 +72,9 @@ int cli_read_trace(const char *cmd, const char *path, const fxt_reader_options_t
     return rc;
 }
 
-uint64_t cli_ticks_to_ns(uint64_t ticks, uint64_t tps) {
-    /* 0 ticks per second cannot convert (fxt check reports it): the ticks are used as ns. */
+uint64_t cli_ticks_to_ns_slow(uint64_t ticks, uint64_t tps) {
     if (tps == 1000000000u || tps == 0) {
-        return ticks;
+        return ticks; /* as cli_ticks_to_ns, for direct callers */
     }
     __extension__ typedef unsigned __int128 u128;
     /* Multiply before dividing, in 128 bits: exact for any rate, and ticks * 1e9 cannot overflow. */

@@ -21,8 +21,18 @@ typedef void (*cli_error_fn)(void *ctx, fxt_reader_t *r, const fxt_diag_t *d);
 int cli_read_trace(const char *cmd, const char *path, const fxt_reader_options_t *opt,
                    cli_record_fn on_record, cli_error_fn on_error, void *ctx, uint64_t *bytes_read);
 
-/* Ticks to nanoseconds, exact (rounded down) for any rate; saturates at UINT64_MAX. */
-uint64_t cli_ticks_to_ns(uint64_t ticks, uint64_t ticks_per_second);
+/* cli_ticks_to_ns for rates other than 1 tick = 1 ns (out of line: a 128-bit division). */
+uint64_t cli_ticks_to_ns_slow(uint64_t ticks, uint64_t ticks_per_second);
+
+/* Ticks to nanoseconds, exact (rounded down) for any rate; saturates at UINT64_MAX. Inline: the
+ * tools convert every event's time, nearly always at 1 tick = 1 ns, where this is a compare. */
+static inline uint64_t cli_ticks_to_ns(uint64_t ticks, uint64_t ticks_per_second) {
+    /* 0 ticks per second cannot convert (fxt check reports it): the ticks are used as ns. */
+    if (ticks_per_second == 1000000000u || ticks_per_second == 0) {
+        return ticks;
+    }
+    return cli_ticks_to_ns_slow(ticks, ticks_per_second);
+}
 /* Print nanoseconds as decimal microseconds with 3 decimals ("1234.567"). */
 void cli_print_us(FILE *f, uint64_t ns);
 /* Print a signed nanosecond count as microseconds. */
