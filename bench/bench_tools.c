@@ -3,7 +3,7 @@
  * The fxt tools' throughput against the reader's own decode rate, in one run.
  *
  * Writes a synthetic trace (fxt synth) to a temporary file, then times, best
- * of 3: the reader alone over the mapped file (the floor a tool cannot beat
+ * of REPS (default 5; every measurement once per round, so a load change hits all alike): the reader alone over the mapped file (the floor a tool cannot beat
  * on one core), and every tool that reads a trace (stats, json, check, cut,
  * dump --json) with -j 1 and -j 2, all run in-process (output to /dev/null).
  * Two floors: the reader decoding the trace already in memory, and the
@@ -12,7 +12,8 @@
  * tool's -j 1 ratio to both floors and the -j 2 / -j 1 scaling. The scaling
  * says more with `nproc` idle cores.
  *
- * Usage: bench_tools [MB] [FILE] (default 200 MB; FILE: use an existing trace)
+ * Usage: bench_tools [MB] [FILE] [REPS] (default 200 MB; FILE: use an existing trace, "" for a
+ * new one; REPS: rounds, default 5)
  */
 #include <fxt/reader.h>
 
@@ -144,7 +145,12 @@ static double tool_pass(char **args, int jobs) {
 int main(int argc, char **argv) {
     unsigned mb = argc > 1 ? (unsigned)atoi(argv[1]) : 200;
     char path[64];
-    if (argc > 2) {
+    int reps = argc > 3 ? atoi(argv[3]) : 5;
+    if (reps < 1) {
+        fprintf(stderr, "bench_tools: REPS must be a count >= 1, got '%s'\n", argv[3]);
+        return 2;
+    }
+    if (argc > 2 && argv[2][0]) {
         snprintf(path, sizeof path, "%s", argv[2]);
     } else {
         snprintf(path, sizeof path, "/tmp/bench_tools_%d.fxt", (int)getpid());
@@ -192,7 +198,7 @@ int main(int argc, char **argv) {
         best_j[i][0] = best_j[i][1] = 1e30;
     }
     /* Interleaved, so a load change on a shared machine hits every measurement alike. */
-    for (int rep = 0; rep < 3; rep++) {
+    for (int rep = 0; rep < reps; rep++) {
         double t = reader_pass(data, size);
         best_r = t < best_r ? t : best_r;
         t = reader_file_pass(path);
@@ -205,7 +211,8 @@ int main(int argc, char **argv) {
         }
     }
     double mbs = (double)size / 1e6;
-    printf("trace: %.1f MB (%s), %ld online cores\n", mbs, path, sysconf(_SC_NPROCESSORS_ONLN));
+    printf("trace: %.1f MB (%s), %ld online cores, best of %d rounds\n", mbs, path,
+           sysconf(_SC_NPROCESSORS_ONLN), reps);
     printf("%-34s %7.0f MB/s\n", "reader, data in memory (1 core)", mbs / best_r);
     printf("%-34s %7.0f MB/s\n", "reader, reading the file (1 core)", mbs / best_f);
     printf("%-22s %10s %10s %9s %9s %8s\n", "tool", "-j 1 MB/s", "-j 2 MB/s", "/memory", "/file", "scaling");
@@ -214,7 +221,7 @@ int main(int argc, char **argv) {
                mbs / best_j[i][1], best_r / best_j[i][0], best_f / best_j[i][0], best_j[i][0] / best_j[i][1]);
     }
     munmap((void *)(uintptr_t)data, size);
-    if (argc <= 2) {
+    if (argc <= 2 || !argv[2][0]) {
         unlink(path);
     }
     return 0;
