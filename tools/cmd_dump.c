@@ -26,7 +26,7 @@
  * they come.
  */
 #define DLIT_BITS 11
-#define DLIT_MAX 56 /* copied whole: a multiple of 8 is a few moves, not a byte-wise rep movsb */
+#define DLIT_MAX 56 /* copied whole, by copy_words */
 
 typedef struct dlit {
     char lit[DLIT_MAX];
@@ -184,8 +184,8 @@ static inline void key_u64(dump_t *d, const char *k, size_t kn, int ok, uint64_t
 
 /* A key and its value in the output's spelling, the key's length known at compile time;
  * KV_OPT's value is null when !ok. */
-#define KV_OPT(d, k, ok, v) \
-    ((d)->json ? key_u64((d), ",\"" k "\":", sizeof(",\"" k "\":") - 1, (ok), (v)) \
+#define KV_OPT(d, k, ok, v)                                                                                  \
+    ((d)->json ? key_u64((d), ",\"" k "\":", sizeof(",\"" k "\":") - 1, (ok), (v))                           \
                : key_u64((d), " " k "=", sizeof(" " k "=") - 1, (ok), (v)))
 #define KV_U64(d, k, v) KV_OPT((d), k, 1, (v))
 #define KV_STR(d, k, s) ((d)->json ? KEY_STR((d), ",\"" k "\":", (s)) : KEY_STR((d), " " k "=", (s)))
@@ -241,7 +241,7 @@ static void pid_tid(dump_t *d, const fxt_thread_ref_t *t) {
 /*
  * Pieces of JSON lines that depend only on a kind, an event type or an argument type, built
  * once from the library's names (pieces_init) and written as one copy of the whole slot:
- * `","kind":"event","provider":`, `,"event":"instant","ts":`, `,"type":"uint32","value":`.
+ * `,"kind":"event","provider":`, `,"event":"instant","ts":`, `,"type":"uint32","value":`.
  */
 typedef struct jpiece {
     char s[48]; /* the longest piece, of "legacy_context_switch", is 43 bytes */
@@ -250,7 +250,8 @@ typedef struct jpiece {
 
 #define KIND_ERROR FXT_KIND_COUNT_ /* the "error" lines' kind in kind_piece */
 
-static jpiece_t kind_piece[FXT_KIND_COUNT_ + 1], event_piece[FXT_EVENT_TYPE_COUNT], type_piece[FXT_ARG_TYPE_COUNT];
+static jpiece_t kind_piece[FXT_KIND_COUNT_ + 1], event_piece[FXT_EVENT_TYPE_COUNT],
+    type_piece[FXT_ARG_TYPE_COUNT];
 
 static const char *kind_name(unsigned kind) {
     return kind == KIND_ERROR ? "error" : fxt_record_kind_name((fxt_record_kind)kind);
@@ -279,7 +280,9 @@ static inline char *put_piece(char *p, const jpiece_t *pc) {
 }
 
 /* Pointers are hex in text but JSON integers in --json (dump contract); returns the length. */
-static inline size_t pointer_put(char *p, uint64_t v, int json) { return json ? cli_u64_put(p, v) : cli_hex_put(p, v); }
+static inline size_t pointer_put(char *p, uint64_t v, int json) {
+    return json ? cli_u64_put(p, v) : cli_hex_put(p, v);
+}
 
 /* An argument's value, but for a string's, at p (room for 48 bytes); returns the end. */
 static char *value_put(char *p, const fxt_arg_t *a, int json) {
