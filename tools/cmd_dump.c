@@ -16,40 +16,179 @@
 #include "cli_json.h"
 #include "cli_parallel.h"
 
+/*
+ * An interned string's JSON literal, quotes included, by string index in the provider context
+ * of the records being written: categories, names and argument names repeat on most lines, so
+ * each is checked and escaped once, then copied. An entry is valid while its stamp is above
+ * the table's base; a string record clears its index's entry, and anything else that may
+ * change the strings (another provider context, a provider info record, a damaged record)
+ * drops all by raising the base. Strings longer than a slot, or colliding, are escaped as
+ * they come.
+ */
+#define DLIT_BITS 11
+#define DLIT_MAX 56 /* copied whole, by copy_words */
+
+typedef struct dlit {
+    char lit[DLIT_MAX];
+    uint32_t stamp;
+    uint16_t index;
+    uint8_t len;
+} dlit_t;
+
+typedef struct dlits {
+    uint32_t base, next; /* valid entries have base < stamp <= next */
+    uint64_t prov;       /* (has_provider << 32 | provider) + 1 of the entries; 0: none yet */
+    dlit_t e[1u << DLIT_BITS];
+} dlits_t;
+
+/* A thread ref's ,"pid":P,"tid":T (or nulls), formatted once per (resolved, pid, tid): checked
+ * against the values, so nothing invalidates it. */
+#define DTHR_BITS 6
+
+typedef struct dthr {
+    char lit[56]; /* 2 * (7 + 20) bytes at most: copied whole */
+    uint64_t pid, tid;
+    uint8_t used; /* 0: empty, else resolved + 1 */
+    uint8_t len;
+} dthr_t;
+
 typedef struct dump {
     cli_jbuf_t o; /* stdout, written in large blocks: no stdio call per field */
     int json;
     uint64_t records, errors;
+    dlits_t *lits; /* NULL: out of memory, strings are escaped as they come */
+    dthr_t thr[1u << DTHR_BITS];
 } dump_t;
 
 /* ---- small writers shared by both modes --------------------------------------- */
 
 #define LIT(o, lit) CLI_JB_LIT((o), lit)
 
-/* An unresolved indexed string ref prints null, per the dump contract (docs/dump.md). */
-static void str_or_null(cli_jbuf_t *o, const fxt_str_t *s) {
-    if (s->unresolved) {
-        LIT(o, "null");
-    } else {
-        cli_jb_str(o, s->ptr, s->len);
+/* Copies a string literal at p and moves p past it; the caller has made room. */
+#define PUT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) += sizeof(lit) - 1)
+
+/* Copies n bytes (a multiple of 8) a word at a time: as a memcpy of a constant size, gcc may
+ * spell it as a rep movs, which is slow for a few dozen bytes. */
+CLI_INLINE void copy_words(char *dst, const char *src, size_t n) {
+#pragma GCC unroll 8
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t w;
+        memcpy(&w, src + i, 8);
+        memcpy(dst + i, &w, 8);
     }
 }
+
+/* Drops the cached strings when the record is read in another provider context than they were,
+ * or may have changed the strings (see dlits_t). */
+static void dlit_record(dump_t *d, const fxt_record_t *rec) {
+    dlits_t *t = d->lits;
+    if (t == NULL) {
+        return;
+    }
+    uint64_t prov = ((uint64_t)(rec->has_provider != 0) << 32 | rec->provider) + 1;
+    if (prov != t->prov || rec->kind == FXT_KIND_PROVIDER_INFO) {
+        t->prov = prov;
+        t->base = t->next;
+    } else if (rec->kind == FXT_KIND_STRING) {
+        dlit_t *e = &t->e[rec->u.string.index & ((1u << DLIT_BITS) - 1)];
+        if (e->index == rec->u.string.index) {
+            e->stamp = 0;
+        }
+    }
+}
+
+/* The cache slot of an interned string, NULL for an inline, empty or unresolved one or without
+ * a cache. */
+static inline dlit_t *dlit_slot(const dump_t *d, const fxt_str_t *s) {
+    if (d->lits == NULL || (uint16_t)(s->ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s->unresolved) {
+        return NULL;
+    }
+    return &d->lits->e[s->ref & ((1u << DLIT_BITS) - 1)];
+}
+
+/* s as a JSON literal (null when unresolved: the dump contract), escaped, and kept in its cache
+ * slot when it fits. */
+static void str_miss(dump_t *d, const fxt_str_t *s) {
+    cli_jbuf_t *o = &d->o;
+    if (s->unresolved) {
+        LIT(o, "null");
+        return;
+    }
+    dlit_t *e = dlit_slot(d, s);
+    /* Room for the worst case (6 bytes per byte) first, so nothing is flushed before the copy. */
+    if (e == NULL || s->len + 2 > DLIT_MAX || !cli_jb_room(o, 6 * (size_t)s->len + 10)) {
+        cli_jb_str(o, s->ptr, s->len);
+        return;
+    }
+    size_t at = o->n;
+    cli_jb_str(o, s->ptr, s->len);
+    size_t n = o->n - at;
+    dlits_t *t = d->lits;
+    if (n <= DLIT_MAX && !o->err) {
+        if (t->next == UINT32_MAX) {
+            memset(t->e, 0, sizeof t->e); /* stamps wrapped: start over */
+            t->base = t->next = 0;
+        }
+        e->stamp = ++t->next;
+        e->index = s->ref;
+        e->len = (uint8_t)n;
+        memcpy(e->lit, o->p + at, n);
+    }
+}
+
+/* A key literal k (kn bytes, may be empty) and string s as a JSON literal, from the cache when
+ * it is there. */
+CLI_INLINE void key_str(dump_t *d, const char *k, size_t kn, const fxt_str_t *s) {
+    cli_jbuf_t *o = &d->o;
+    const dlit_t *e = dlit_slot(d, s);
+    if (e != NULL && e->index == s->ref && e->stamp > d->lits->base) {
+        if (cli_jb_room(o, kn + DLIT_MAX)) {
+            /* the whole slot copied (there is room for it), the length counted */
+            memcpy(o->p + o->n, k, kn);
+            copy_words(o->p + o->n + kn, e->lit, DLIT_MAX);
+            o->n += kn + e->len;
+        }
+        return;
+    }
+    cli_jb_mem(o, k, kn);
+    str_miss(d, s);
+}
+
+#define KEY_STR(d, k, s) key_str((d), (k), sizeof(k) - 1, (s))
+
+/* An unresolved indexed string ref prints null, per the dump contract (docs/dump.md). */
+static void str_or_null(dump_t *d, const fxt_str_t *s) { key_str(d, "", 0, s); }
 
 /* A key in both spellings, JSON `,"key":` and text ` key=`, put together at compile time. */
 #define K(k) ",\"" k "\":", " " k "="
 
 static void key(dump_t *d, const char *jk, const char *tk) { cli_jb_name(&d->o, d->json ? jk : tk); }
 
-/* Integers are printed exactly over the 64-bit range, never as doubles (dump contract). */
-static void kv_u64(dump_t *d, const char *jk, const char *tk, uint64_t v) {
-    key(d, jk, tk);
-    cli_jb_u64(&d->o, v);
+/* v in decimal at p, or null when !ok; returns the end. Integers are printed exactly over the
+ * 64-bit range, never as doubles (dump contract). */
+static inline char *u64_or_null(char *p, int ok, uint64_t v) {
+    if (ok) {
+        return p + cli_u64_put(p, v);
+    }
+    PUT(p, "null");
+    return p;
 }
 
-static void kv_str(dump_t *d, const char *jk, const char *tk, const fxt_str_t *s) {
-    key(d, jk, tk);
-    str_or_null(&d->o, s);
+static inline void key_u64(dump_t *d, const char *k, size_t kn, int ok, uint64_t v) {
+    cli_jbuf_t *o = &d->o;
+    if (cli_jb_room(o, kn + 20)) {
+        memcpy(o->p + o->n, k, kn);
+        o->n = (size_t)(u64_or_null(o->p + o->n + kn, ok, v) - o->p);
+    }
 }
+
+/* A key and its value in the output's spelling, the key's length known at compile time;
+ * KV_OPT's value is null when !ok. */
+#define KV_OPT(d, k, ok, v)                                                                                  \
+    ((d)->json ? key_u64((d), ",\"" k "\":", sizeof(",\"" k "\":") - 1, (ok), (v))                           \
+               : key_u64((d), " " k "=", sizeof(" " k "=") - 1, (ok), (v)))
+#define KV_U64(d, k, v) KV_OPT((d), k, 1, (v))
+#define KV_STR(d, k, s) ((d)->json ? KEY_STR((d), ",\"" k "\":", (s)) : KEY_STR((d), " " k "=", (s)))
 
 /* An unresolved thread ref gives null for both pid and tid (dump contract). */
 static void kv_thread(dump_t *d, const char *pjk, const char *ptk, const char *tjk, const char *ttk,
@@ -68,60 +207,137 @@ static void kv_thread(dump_t *d, const char *pjk, const char *ptk, const char *t
     }
 }
 
-/* Pointers are hex in text but JSON integers in --json (dump contract). */
-static void pointer(cli_jbuf_t *o, uint64_t v, int json) {
-    if (json) {
-        cli_jb_u64(o, v);
-    } else {
-        cli_jb_hex(o, v);
+/* kv_thread for the "pid" and "tid" keys in JSON, from the thread cache (dthr_t). */
+static void json_thread(dump_t *d, const fxt_thread_ref_t *t) {
+    cli_jbuf_t *o = &d->o;
+    dthr_t *e = &d->thr[(t->tid * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - DTHR_BITS)];
+    uint8_t used = (uint8_t)(t->resolved != 0) + 1;
+    if (e->used != used || e->pid != t->pid || e->tid != t->tid) {
+        char *p = e->lit;
+        e->used = used;
+        e->pid = t->pid;
+        e->tid = t->tid;
+        PUT(p, ",\"pid\":");
+        p = u64_or_null(p, t->resolved, t->pid);
+        PUT(p, ",\"tid\":");
+        p = u64_or_null(p, t->resolved, t->tid);
+        e->len = (uint8_t)(p - e->lit);
+    }
+    if (cli_jb_room(o, sizeof e->lit)) {
+        memcpy(o->p + o->n, e->lit, sizeof e->lit);
+        o->n += e->len;
     }
 }
 
-/* One argument's value. */
-static void arg_value(cli_jbuf_t *o, const fxt_arg_t *a, int json) {
+/* A thread ref's "pid" and "tid" in the output's spelling. */
+static void pid_tid(dump_t *d, const fxt_thread_ref_t *t) {
+    if (d->json) {
+        json_thread(d, t);
+    } else {
+        kv_thread(d, K("pid"), K("tid"), t);
+    }
+}
+
+/*
+ * Pieces of JSON lines that depend only on a kind, an event type or an argument type, built
+ * once from the library's names (pieces_init) and written as one copy of the whole slot:
+ * `,"kind":"event","provider":`, `,"event":"instant","ts":`, `,"type":"uint32","value":`.
+ */
+typedef struct jpiece {
+    char s[48]; /* the longest piece, of "legacy_context_switch", is 43 bytes */
+    uint8_t len;
+} jpiece_t;
+
+#define KIND_ERROR FXT_KIND_COUNT_ /* the "error" lines' kind in kind_piece */
+
+static jpiece_t kind_piece[FXT_KIND_COUNT_ + 1], event_piece[FXT_EVENT_TYPE_COUNT],
+    type_piece[FXT_ARG_TYPE_COUNT];
+
+static const char *kind_name(unsigned kind) {
+    return kind == KIND_ERROR ? "error" : fxt_record_kind_name((fxt_record_kind)kind);
+}
+
+static void piece(jpiece_t *p, const char *fmt, const char *name) {
+    p->len = (uint8_t)snprintf(p->s, sizeof p->s, fmt, name);
+}
+
+static void pieces_init(void) {
+    for (unsigned k = 0; k <= KIND_ERROR; k++) {
+        piece(&kind_piece[k], ",\"kind\":\"%s\",\"provider\":", kind_name(k));
+    }
+    for (unsigned t = 0; t < FXT_EVENT_TYPE_COUNT; t++) {
+        piece(&event_piece[t], ",\"event\":\"%s\",\"ts\":", fxt_event_type_name(t));
+    }
+    for (unsigned t = 0; t < FXT_ARG_TYPE_COUNT; t++) {
+        piece(&type_piece[t], ",\"type\":\"%s\",\"value\":", fxt_arg_type_name(t));
+    }
+}
+
+/* Copies a piece at p (room for the whole slot); returns the end. */
+static inline char *put_piece(char *p, const jpiece_t *pc) {
+    memcpy(p, pc->s, sizeof pc->s);
+    return p + pc->len;
+}
+
+/* Pointers are hex in text but JSON integers in --json (dump contract); returns the length. */
+static inline size_t pointer_put(char *p, uint64_t v, int json) {
+    return json ? cli_u64_put(p, v) : cli_hex_put(p, v);
+}
+
+/* An argument's value, but for a string's, at p (room for 48 bytes); returns the end. */
+static char *value_put(char *p, const fxt_arg_t *a, int json) {
     switch (a->type) {
     case FXT_ARG_NULL:
-        LIT(o, "null");
+        PUT(p, "null");
         break;
     case FXT_ARG_INT32:
-        cli_jb_i64(o, a->v.i32);
+        p += cli_i64_put(p, a->v.i32);
         break;
     case FXT_ARG_UINT32:
-        cli_jb_u64(o, a->v.u32);
+        p += cli_u64_put(p, a->v.u32);
         break;
     case FXT_ARG_INT64:
-        cli_jb_i64(o, a->v.i64);
+        p += cli_i64_put(p, a->v.i64);
         break;
     case FXT_ARG_UINT64:
-        cli_jb_u64(o, a->v.u64);
+        p += cli_u64_put(p, a->v.u64);
         break;
-    case FXT_ARG_DOUBLE: {
+    case FXT_ARG_DOUBLE:
         /* Round-trip exact; NaN and infinities become strings, which JSON cannot hold as numbers. */
-        char t[CLI_JSON_DOUBLE_MAX];
-        cli_jb_mem(o, t, cli_json_double_fmt(t, a->v.f64));
-        break;
-    }
-    case FXT_ARG_STRING:
-        str_or_null(o, &a->str);
+        p += cli_json_double_fmt(p, a->v.f64);
         break;
     case FXT_ARG_POINTER:
-        pointer(o, a->v.pointer, json);
+        p += pointer_put(p, a->v.pointer, json);
         break;
     case FXT_ARG_KOID:
-        cli_jb_u64(o, a->v.koid);
+        p += cli_u64_put(p, a->v.koid);
         break;
     case FXT_ARG_BOOL:
         if (a->v.boolean) {
-            LIT(o, "true");
+            PUT(p, "true");
         } else {
-            LIT(o, "false");
+            PUT(p, "false");
         }
         break;
     default:
-        LIT(o, "unknown(");
-        cli_jb_u64(o, a->type);
-        cli_jb_putc(o, ')');
+        PUT(p, "unknown(");
+        p += cli_u64_put(p, a->type);
+        *p++ = ')';
         break;
+    }
+    return p;
+}
+
+/* One argument's value, then `tail` (one byte or none). */
+static void arg_value(dump_t *d, const fxt_arg_t *a, const char *tail, size_t tn) {
+    cli_jbuf_t *o = &d->o;
+    if (a->type == FXT_ARG_STRING) {
+        str_or_null(d, &a->str);
+        cli_jb_mem(o, tail, tn);
+    } else if (cli_jb_room(o, 48 + tn)) {
+        char *p = value_put(o->p + o->n, a, d->json);
+        memcpy(p, tail, tn);
+        o->n = (size_t)(p + tn - o->p);
     }
 }
 
@@ -133,23 +349,19 @@ static void args(dump_t *d, const fxt_record_t *rec) {
         for (unsigned i = 0; i < rec->nargs; i++) {
             const fxt_arg_t *a = &rec->args[i];
             if (i) {
-                cli_jb_putc(o, ',');
+                KEY_STR(d, ",{\"name\":", &a->name);
+            } else {
+                KEY_STR(d, "{\"name\":", &a->name);
             }
-            LIT(o, "{\"name\":");
-            str_or_null(o, &a->name);
-            const char *tn = fxt_arg_type_name(a->type);
-            if (tn == NULL) {
+            if (a->type >= FXT_ARG_TYPE_COUNT) {
                 /* The contract's shape for an argument type this revision does not define: no value. */
                 LIT(o, ",\"type\":\"unknown\",\"arg_type\":");
                 cli_jb_u64(o, a->type);
                 cli_jb_putc(o, '}');
-                continue;
+            } else if (cli_jb_room(o, sizeof type_piece[0].s)) {
+                o->n = (size_t)(put_piece(o->p + o->n, &type_piece[a->type]) - o->p);
+                arg_value(d, a, "}", 1);
             }
-            LIT(o, ",\"type\":\"");
-            cli_jb_name(o, tn);
-            LIT(o, "\",\"value\":");
-            arg_value(o, a, 1);
-            cli_jb_putc(o, '}');
         }
         cli_jb_putc(o, ']');
         return;
@@ -163,7 +375,7 @@ static void args(dump_t *d, const fxt_record_t *rec) {
         if (i) {
             LIT(o, ", ");
         }
-        str_or_null(o, &a->name);
+        str_or_null(d, &a->name);
         const char *tn = fxt_arg_type_name(a->type);
         LIT(o, ": ");
         /* A null argument's value already reads "null": no type word in front of it. */
@@ -171,7 +383,7 @@ static void args(dump_t *d, const fxt_record_t *rec) {
             cli_jb_name(o, tn);
             cli_jb_putc(o, ' ');
         }
-        arg_value(o, a, 0);
+        arg_value(d, a, "", 0);
     }
     cli_jb_putc(o, '}');
 }
@@ -179,19 +391,18 @@ static void args(dump_t *d, const fxt_record_t *rec) {
 /* ---- one record ------------------------------------------------------------------- */
 
 /* Opens a line with the fields every record has: offset, kind, provider context. */
-static void begin(dump_t *d, uint64_t offset, const char *kind, int has_provider, uint32_t provider) {
+static void begin(dump_t *d, uint64_t offset, unsigned kind, int has_provider, uint32_t provider) {
     cli_jbuf_t *o = &d->o;
     if (d->json) {
-        /* provider is null before any provider info/section record (dump contract). */
-        LIT(o, "{\"offset\":");
-        cli_jb_u64(o, offset);
-        LIT(o, ",\"kind\":\"");
-        cli_jb_name(o, kind);
-        LIT(o, "\",\"provider\":");
-        if (has_provider) {
-            cli_jb_u64(o, provider);
-        } else {
-            LIT(o, "null");
+        /* One check for room: the offset, the kind's piece and the provider. */
+        if (cli_jb_room(o, 10 + 20 + sizeof kind_piece[0].s + 20)) {
+            char *p = o->p + o->n;
+            PUT(p, "{\"offset\":");
+            p += cli_u64_put(p, offset);
+            p = put_piece(p, &kind_piece[kind]);
+            /* provider is null before any provider info/section record (dump contract). */
+            p = u64_or_null(p, has_provider, provider);
+            o->n = (size_t)(p - o->p);
         }
     } else {
         /* The offset right-aligned in 10 columns, as printf's %10 did. */
@@ -211,7 +422,7 @@ static void begin(dump_t *d, uint64_t offset, const char *kind, int has_provider
             cli_jb_u64(o, provider);
             LIT(o, "] ");
         }
-        cli_jb_name(o, kind);
+        cli_jb_name(o, kind_name(kind));
     }
 }
 
@@ -226,136 +437,127 @@ static void end(dump_t *d) {
 /* One record, its kind's fields in the contract's order. */
 static void record(dump_t *d, const fxt_record_t *rec) {
     cli_jbuf_t *o = &d->o;
-    begin(d, rec->offset, fxt_record_kind_name(rec->kind), rec->has_provider, rec->provider);
+    begin(d, rec->offset, rec->kind, rec->has_provider, rec->provider);
     switch (rec->kind) {
     case FXT_KIND_MAGIC:
         break;
     case FXT_KIND_PROVIDER_INFO:
-        kv_u64(d, K("id"), rec->u.provider_info.id);
-        kv_str(d, K("name"), &rec->u.provider_info.name);
+        KV_U64(d, "id", rec->u.provider_info.id);
+        KV_STR(d, "name", &rec->u.provider_info.name);
         break;
     case FXT_KIND_PROVIDER_SECTION:
-        kv_u64(d, K("id"), rec->u.provider_section.id);
+        KV_U64(d, "id", rec->u.provider_section.id);
         break;
     case FXT_KIND_PROVIDER_EVENT:
-        kv_u64(d, K("id"), rec->u.provider_event.id);
-        kv_u64(d, K("event"), rec->u.provider_event.event);
+        KV_U64(d, "id", rec->u.provider_event.id);
+        KV_U64(d, "event", rec->u.provider_event.event);
         break;
     case FXT_KIND_TRACE_INFO:
-        kv_u64(d, K("info_type"), rec->u.trace_info.info_type);
+        KV_U64(d, "info_type", rec->u.trace_info.info_type);
         break;
     case FXT_KIND_INIT:
-        kv_u64(d, K("ticks_per_second"), rec->u.init.ticks_per_second);
+        KV_U64(d, "ticks_per_second", rec->u.init.ticks_per_second);
         break;
     case FXT_KIND_STRING:
-        kv_u64(d, K("index"), rec->u.string.index);
-        kv_str(d, K("value"), &rec->u.string.value);
+        KV_U64(d, "index", rec->u.string.index);
+        KV_STR(d, "value", &rec->u.string.value);
         break;
     case FXT_KIND_THREAD:
-        kv_u64(d, K("index"), rec->u.thread.index);
-        kv_u64(d, K("pid"), rec->u.thread.pid);
-        kv_u64(d, K("tid"), rec->u.thread.tid);
+        KV_U64(d, "index", rec->u.thread.index);
+        KV_U64(d, "pid", rec->u.thread.pid);
+        KV_U64(d, "tid", rec->u.thread.tid);
         break;
     case FXT_KIND_EVENT: {
         unsigned t = rec->u.event.type;
-        if (d->json) {
-            LIT(o, ",\"event\":\"");
-            cli_jb_name(o, fxt_event_type_name(t));
-            cli_jb_putc(o, '"');
-        } else {
+        if (!d->json) {
             cli_jb_putc(o, ' ');
             cli_jb_name(o, fxt_event_type_name(t));
+            KV_U64(d, "ts", rec->u.event.ts);
+        } else if (cli_jb_room(o, sizeof event_piece[0].s + 20)) {
+            char *p = put_piece(o->p + o->n, &event_piece[t]);
+            o->n = (size_t)(p + cli_u64_put(p, rec->u.event.ts) - o->p);
         }
-        kv_u64(d, K("ts"), rec->u.event.ts);
-        kv_thread(d, K("pid"), K("tid"), &rec->u.event.thread);
-        kv_str(d, K("category"), &rec->u.event.category);
-        kv_str(d, K("name"), &rec->u.event.name);
+        pid_tid(d, &rec->u.event.thread);
+        KV_STR(d, "category", &rec->u.event.category);
+        KV_STR(d, "name", &rec->u.event.name);
         /* Only counters and async/flow events carry an id word (spec: Event record). */
         if (t == FXT_EVENT_COUNTER || (t >= FXT_EVENT_ASYNC_BEGIN && t <= FXT_EVENT_FLOW_END)) {
-            kv_u64(d, K("id"), rec->u.event.id);
+            KV_U64(d, "id", rec->u.event.id);
         }
         if (t == FXT_EVENT_DURATION_COMPLETE) {
             /* The extra word is the end timestamp, not a duration (spec-notes). */
-            kv_u64(d, K("end_ts"), rec->u.event.end_ts);
+            KV_U64(d, "end_ts", rec->u.event.end_ts);
         }
         args(d, rec);
         break;
     }
     case FXT_KIND_BLOB:
-        kv_str(d, K("name"), &rec->u.blob.name);
-        kv_u64(d, K("blob_type"), rec->u.blob.blob_type);
-        kv_u64(d, K("size"), rec->u.blob.size);
+        KV_STR(d, "name", &rec->u.blob.name);
+        KV_U64(d, "blob_type", rec->u.blob.blob_type);
+        KV_U64(d, "size", rec->u.blob.size);
         break;
     case FXT_KIND_USERSPACE_OBJECT:
-        key(d, K("pid"));
         /* The process ref is a thread ref, of which only the pid is meaningful (spec-notes). */
-        if (rec->u.userspace_object.process.resolved) {
-            cli_jb_u64(o, rec->u.userspace_object.process.pid);
-        } else {
-            LIT(o, "null");
-        }
+        KV_OPT(d, "pid", rec->u.userspace_object.process.resolved, rec->u.userspace_object.process.pid);
         key(d, K("ptr"));
-        pointer(o, rec->u.userspace_object.ptr, d->json);
-        kv_str(d, K("name"), &rec->u.userspace_object.name);
+        if (cli_jb_room(o, 20)) {
+            o->n += pointer_put(o->p + o->n, rec->u.userspace_object.ptr, d->json);
+        }
+        KV_STR(d, "name", &rec->u.userspace_object.name);
         args(d, rec);
         break;
     case FXT_KIND_KERNEL_OBJECT:
-        kv_u64(d, K("koid"), rec->u.kernel_object.koid);
-        kv_u64(d, K("obj_type"), rec->u.kernel_object.obj_type);
-        kv_str(d, K("name"), &rec->u.kernel_object.name);
+        KV_U64(d, "koid", rec->u.kernel_object.koid);
+        KV_U64(d, "obj_type", rec->u.kernel_object.obj_type);
+        KV_STR(d, "name", &rec->u.kernel_object.name);
         args(d, rec);
         break;
     case FXT_KIND_CONTEXT_SWITCH:
-        kv_u64(d, K("ts"), rec->u.context_switch.ts);
-        kv_u64(d, K("cpu"), rec->u.context_switch.cpu);
-        kv_u64(d, K("out_state"), rec->u.context_switch.out_state);
-        kv_u64(d, K("out_tid"), rec->u.context_switch.out_tid);
-        kv_u64(d, K("in_tid"), rec->u.context_switch.in_tid);
+        KV_U64(d, "ts", rec->u.context_switch.ts);
+        KV_U64(d, "cpu", rec->u.context_switch.cpu);
+        KV_U64(d, "out_state", rec->u.context_switch.out_state);
+        KV_U64(d, "out_tid", rec->u.context_switch.out_tid);
+        KV_U64(d, "in_tid", rec->u.context_switch.in_tid);
         args(d, rec);
         break;
     case FXT_KIND_THREAD_WAKEUP:
-        kv_u64(d, K("ts"), rec->u.thread_wakeup.ts);
-        kv_u64(d, K("cpu"), rec->u.thread_wakeup.cpu);
-        kv_u64(d, K("tid"), rec->u.thread_wakeup.tid);
+        KV_U64(d, "ts", rec->u.thread_wakeup.ts);
+        KV_U64(d, "cpu", rec->u.thread_wakeup.cpu);
+        KV_U64(d, "tid", rec->u.thread_wakeup.tid);
         args(d, rec);
         break;
     case FXT_KIND_LEGACY_CONTEXT_SWITCH:
-        kv_u64(d, K("ts"), rec->u.legacy_context_switch.ts);
-        kv_u64(d, K("cpu"), rec->u.legacy_context_switch.cpu);
-        kv_u64(d, K("out_state"), rec->u.legacy_context_switch.out_state);
+        KV_U64(d, "ts", rec->u.legacy_context_switch.ts);
+        KV_U64(d, "cpu", rec->u.legacy_context_switch.cpu);
+        KV_U64(d, "out_state", rec->u.legacy_context_switch.out_state);
         kv_thread(d, K("out_pid"), K("out_tid"), &rec->u.legacy_context_switch.out);
         kv_thread(d, K("in_pid"), K("in_tid"), &rec->u.legacy_context_switch.in);
-        kv_u64(d, K("out_prio"), rec->u.legacy_context_switch.out_prio);
-        kv_u64(d, K("in_prio"), rec->u.legacy_context_switch.in_prio);
+        KV_U64(d, "out_prio", rec->u.legacy_context_switch.out_prio);
+        KV_U64(d, "in_prio", rec->u.legacy_context_switch.in_prio);
         break;
     case FXT_KIND_LOG:
-        kv_u64(d, K("ts"), rec->u.log.ts);
-        kv_thread(d, K("pid"), K("tid"), &rec->u.log.thread);
-        kv_str(d, K("message"), &rec->u.log.message);
+        KV_U64(d, "ts", rec->u.log.ts);
+        pid_tid(d, &rec->u.log.thread);
+        KV_STR(d, "message", &rec->u.log.message);
         break;
     case FXT_KIND_LARGE_BLOB:
-        kv_u64(d, K("format"), rec->u.large_blob.format);
-        kv_str(d, K("category"), &rec->u.large_blob.category);
-        kv_str(d, K("name"), &rec->u.large_blob.name);
-        kv_u64(d, K("size"), rec->u.large_blob.size);
+        KV_U64(d, "format", rec->u.large_blob.format);
+        KV_STR(d, "category", &rec->u.large_blob.category);
+        KV_STR(d, "name", &rec->u.large_blob.name);
+        KV_U64(d, "size", rec->u.large_blob.size);
         /* Only format 0 carries a timestamp, thread and arguments (spec: Large BLOB records). */
         if (rec->u.large_blob.format == FXT_LARGE_BLOB_WITH_METADATA) {
-            kv_u64(d, K("ts"), rec->u.large_blob.ts);
-            kv_thread(d, K("pid"), K("tid"), &rec->u.large_blob.thread);
+            KV_U64(d, "ts", rec->u.large_blob.ts);
+            pid_tid(d, &rec->u.large_blob.thread);
             args(d, rec);
         }
         break;
     case FXT_KIND_UNKNOWN:
     default:
-        kv_u64(d, K("type"), rec->u.unknown.type);
-        key(d, K("subtype"));
+        KV_U64(d, "type", rec->u.unknown.type);
         /* null when the record type itself is unknown, rather than a subtype of a known one. */
-        if (rec->u.unknown.has_subtype) {
-            cli_jb_u64(o, rec->u.unknown.subtype);
-        } else {
-            LIT(o, "null");
-        }
-        kv_u64(d, K("size_words"), rec->u.unknown.size_words);
+        KV_OPT(d, "subtype", rec->u.unknown.has_subtype, rec->u.unknown.subtype);
+        KV_U64(d, "size_words", rec->u.unknown.size_words);
         break;
     }
     end(d);
@@ -367,7 +569,7 @@ static void error(dump_t *d, const fxt_reader_t *r, const fxt_diag_t *dg) {
     uint32_t prov = 0;
     /* The damaged record was read in the current provider context. */
     int has = fxt_reader_provider(r, &prov);
-    begin(d, dg->offset, "error", has, prov);
+    begin(d, dg->offset, KIND_ERROR, has, prov);
     if (d->json) {
         LIT(&d->o, ",\"message\":");
         cli_jb_str(&d->o, dg->msg, strlen(dg->msg));
@@ -441,6 +643,7 @@ static void *range_new(void *ctx, size_t index) {
         }
         pthread_mutex_unlock(&c->mu);
     }
+    g->d.lits = calloc(1, sizeof *g->d.lits); /* NULL: no cache, the same output */
     return g;
 }
 
@@ -456,6 +659,7 @@ static void range_release(dump_ctx_t *c, dump_range_t *g) {
         pthread_mutex_unlock(&c->mu);
     }
     free(g->d.o.p);
+    free(g->d.lits);
     free(g);
 }
 
@@ -463,6 +667,7 @@ static int on_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
     dump_range_t *g = range;
     (void)r;
     g->skipping = 0;
+    dlit_record(&g->d, rec);
     record(&g->d, rec);
     return 0;
 }
@@ -474,6 +679,9 @@ static void on_error(void *range, fxt_reader_t *r, const fxt_diag_t *dg) {
         return;
     }
     g->skipping = dg->status == FXT_E_LIMIT;
+    if (g->d.lits != NULL) {
+        g->d.lits->base = g->d.lits->next; /* damage is rare: whatever it did to the strings */
+    }
     error(&g->d, r, dg);
 }
 
@@ -543,6 +751,7 @@ static int dump_run(const dump_config_t *cfg) {
     c.out.sink = fxt_sink_file(stdout);
     c.json = cfg->json;
     pthread_mutex_init(&c.mu, NULL);
+    pieces_init();
     unsigned jobs = cfg->jobs ? cfg->jobs : cli_par_default_jobs();
     int rc = cli_read_parallel_max("dump", cfg->in, NULL, jobs, 0, DUMP_MAX_RANGE, &dump_ops, &c, NULL);
     while (c.npool) {
