@@ -103,6 +103,7 @@ static const rule_t rules[R_COUNT] = {
 #define MAX_DEPTH 256
 
 typedef struct thread_state {
+    uint64_t key[3]; /* provider, pid, tid: the map's key, for the reports */
     uint64_t last_ns;
     int has_last;
     int begun;      /* a duration begin was seen: later ends without a begin are duration-unmatched */
@@ -248,6 +249,16 @@ typedef struct crange {
         uint64_t hash;
     } hcache[HCACHE];
     uint32_t hgen;
+    /* The current provider's tick rate, fetched at the first event after hcache_clear (the
+     * records that clear the hashes are the ones that can change it): a call per event was 1%. */
+    uint64_t tps;
+    int tps_ok;
+    /* The map index (as thread_get gives it) of the thread of each indexed thread ref (1..255)
+     * in the current provider, valid while gen == hgen; a thread record drops its index. Events
+     * name their thread by index: a hit skips building and comparing the (provider, pid, tid) key. */
+    struct {
+        uint32_t gen, ix;
+    } tref[256];
 } crange_t;
 
 /* The rule for an end without its begin: pair-after-loss once its provider said it lost records. */
@@ -468,6 +479,7 @@ static void check_args(crange_t *c, const fxt_record_t *rec) {
 /* A hash of category and name, each hashed on its own so ("ab","c") != ("a","bc"):
  * compares a duration end to its begin without keeping the strings. */
 static void hcache_clear(crange_t *c) {
+    c->tps_ok = 0;
     if (++c->hgen == 0) {
         c->hgen = 1; /* 0 marks no entry */
     }
@@ -547,6 +559,18 @@ static void chain_add(cctx_t *c, open_id_t *o, int flow, uint32_t provider, uint
     if (phase == 1 && o->has_closed && ns >= o->closed_from && ns <= o->closed_to) {
         return;
     }
+    /* An end after every waiting event, with a begin first: chain_resolve would close them all
+     * with it (after a resolve, no end waits behind a front begin), so it is not stored: begin,
+     * step, end in order would otherwise outgrow the inline events, an allocation per id. */
+    chain_ev_t *ev = chain_evs(o);
+    if (phase == 2 && o->n > 0 && o->n < CHAIN_WINDOW && EV_PHASE(ev[0]) == 0 && ev[o->n - 1].ns <= ns) {
+        o->has_closed = 1;
+        o->closed_from = ev[0].ns;
+        o->closed_to = ns;
+        o->n = 0;
+        chain_resolve(o);
+        return;
+    }
     if (o->n == CHAIN_WINDOW) {
         chain_judge_front(c, o, flow, id, provider);
     }
@@ -566,7 +590,7 @@ static void chain_add(cctx_t *c, open_id_t *o, int flow, uint32_t provider, uint
             o->cap = ncap;
         }
     }
-    chain_ev_t *ev = chain_evs(o);
+    ev = chain_evs(o);
     uint32_t i = o->n;
     while (i > 0 && (ev[i - 1].ns > ns || (ev[i - 1].ns == ns && EV_PHASE(ev[i - 1]) > phase))) {
         ev[i] = ev[i - 1];
@@ -578,10 +602,11 @@ static void chain_add(cctx_t *c, open_id_t *o, int flow, uint32_t provider, uint
 }
 
 /* Per-thread timestamp order, duration nesting and async/flow id pairing (docs/check.md) of event E
- * of thread T (KEY: provider, pid, tid), in record order. Inlined in both callers (range 0's records,
+ * of thread T, in record order. Inlined in both callers (range 0's records,
  * the merge's items): a call per event cost -j 1 about 4% of its instructions. */
-CLI_INLINE void event_state(cctx_t *c, thread_state_t *t, const uint64_t key[3], const item_t *e) {
+CLI_INLINE void event_state(cctx_t *c, thread_state_t *t, const item_t *e) {
     const char *kind = "event";
+    const uint64_t *key = t->key;
     uint64_t ns = e->u.ev.ns;
     uint32_t provider = (uint32_t)key[0];
     /* duration complete events are written either at their start or when their scope
@@ -649,6 +674,34 @@ CLI_INLINE void event_state(cctx_t *c, thread_state_t *t, const uint64_t key[3],
     }
 }
 
+/* event_thread's miss: the thread looked up by its key, and remembered for its thread ref. */
+CLI_NOINLINE void *event_thread_slow(crange_t *c, cli_map_t *m, const fxt_record_t *rec, size_t *ix) {
+    /* Keyed by provider too: thread state is per provider section (spec-notes). */
+    uint64_t key[3] = {rec->provider, rec->u.event.thread.pid, rec->u.event.thread.tid};
+    void *v = thread_get(m, c->direct ? c->run->tcache : c->tcache, key, ix);
+    uint32_t ref = rec->u.event.thread.ref;
+    if (v != NULL && ref - 1 < 255) {
+        c->tref[ref].gen = c->hgen;
+        c->tref[ref].ix = (uint32_t)*ix;
+    }
+    if (v != NULL && c->direct) {
+        memcpy(((thread_state_t *)v)->key, key, sizeof key);
+    }
+    return v;
+}
+
+/* The entry of event REC's thread in the range's threads (range 0: the run's thread states),
+ * created if new (NULL: out of memory), and its index. */
+CLI_INLINE void *event_thread(crange_t *c, const fxt_record_t *rec, size_t *ix) {
+    cli_map_t *m = c->direct ? &c->run->threads : &c->threads;
+    uint32_t ref = rec->u.event.thread.ref;
+    if (ref - 1 < 255 && c->tref[ref].gen == c->hgen) {
+        *ix = c->tref[ref].ix;
+        return cli_map_at(m, *ix, NULL, NULL);
+    }
+    return event_thread_slow(c, m, rec, ix);
+}
+
 /* An event's checks of its own fields; those that depend on earlier events go to event_state, at once
  * (range 0) or at the merge. */
 static void check_event(crange_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
@@ -659,25 +712,26 @@ static void check_event(crange_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     /* Without a resolved pid/tid there is no thread to keep state for. */
     if (rec->u.event.thread.resolved) {
         /* Compared in ns: the tick rate is per provider and a later initialization record may change it. */
-        uint64_t tps = fxt_reader_ticks_per_second(r);
+        if (!c->tps_ok) {
+            c->tps = fxt_reader_ticks_per_second(r);
+            c->tps_ok = 1;
+        }
         unsigned type = rec->u.event.type;
         item_t e = {IT_EVENT, (uint8_t)type, (uint8_t)rec->has_provider, 0, rec->offset, {{0, 0}}};
-        e.u.ev.ns = cli_ticks_to_ns(rec->u.event.ts, tps);
+        e.u.ev.ns = cli_ticks_to_ns(rec->u.event.ts, c->tps);
         e.u.ev.key = type == FXT_EVENT_DURATION_BEGIN || type == FXT_EVENT_DURATION_END ? name_hash(c, rec)
                      : type >= FXT_EVENT_ASYNC_BEGIN && type <= FXT_EVENT_FLOW_END      ? rec->u.event.id
                                                                                         : 0;
-        /* Keyed by provider too: thread state is per provider section (spec-notes). */
-        uint64_t key[3] = {rec->provider, rec->u.event.thread.pid, rec->u.event.thread.tid};
         size_t ix;
         if (c->direct) {
-            thread_state_t *t = thread_get(&c->run->threads, c->run->tcache, key, &ix);
+            thread_state_t *t = event_thread(c, rec, &ix);
             /* Out of memory: skip the per-thread checks rather than fail the whole check. */
             if (t != NULL) {
-                event_state(c->run, t, key, &e);
+                event_state(c->run, t, &e);
             }
         } else {
             item_t *it = item_add(c);
-            if (it != NULL && thread_get(&c->threads, c->tcache, key, &ix) == NULL) {
+            if (it != NULL && event_thread(c, rec, &ix) == NULL) {
                 c->oom = 1;
             } else if (it != NULL) {
                 e.ref = (uint32_t)ix;
@@ -701,6 +755,8 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         if (c->hcache[slot].ref == rec->u.string.index) {
             c->hcache[slot].gen = 0;
         }
+    } else if (rec->kind == FXT_KIND_THREAD) {
+        c->tref[rec->u.thread.index].gen = 0;
     } else if (rec->kind <= FXT_KIND_INIT || rec->kind == FXT_KIND_UNKNOWN) {
         hcache_clear(c);
     }
@@ -1003,17 +1059,16 @@ static int range_merge(void *ctx, void *range) {
              * sequential read (the map's order is the order of the end-of-trace reports). */
             const char *k;
             size_t *run_ix = cli_map_at(&g->threads, it->ref, &k, NULL);
-            uint64_t key[3];
-            memcpy(key, k, sizeof key);
             thread_state_t *t = NULL;
             if (*run_ix != 0) {
                 t = cli_map_at(&c->threads, *run_ix - 1, NULL, NULL);
-            } else if ((t = cli_map_get_ix(&c->threads, key, sizeof key, 1, run_ix)) != NULL) {
+            } else if ((t = cli_map_get_ix(&c->threads, k, sizeof t->key, 1, run_ix)) != NULL) {
                 ++*run_ix;
+                memcpy(t->key, k, sizeof t->key);
             }
             /* Out of memory: skip the per-thread checks rather than fail the whole check. */
             if (t != NULL) {
-                event_state(c, t, key, it);
+                event_state(c, t, it);
             }
         } else if (it->what == IT_LOSSY) {
             cli_map_get_u64(&c->lossy, 1, it->ref, 1);
