@@ -218,6 +218,13 @@ typedef struct cctx {
     tcache_t tcache[16];
     cli_map_t asyncs; /* (provider, id) -> open_id_t */
     cli_map_t flows;
+    /* Map indexes of recently used async (0) and flow (1) ids: an id's events come close together,
+     * and a hit skips hashing its key. Maps only grow, so an index stays valid. */
+    struct {
+        uint64_t id;
+        uint32_t provider;
+        uint32_t ix; /* 1 + the index; 0: empty */
+    } idcache[2][256];
     cli_map_t lossy; /* (has_provider, provider) of providers that reported a buffer overflow */
 } cctx_t;
 
@@ -427,7 +434,7 @@ static void reserved(crange_t *c, const fxt_record_t *rec, uint64_t word, uint64
 }
 
 /* Arguments: names and string values, reserved bits, unknown types, oversized arguments. */
-static void check_args(crange_t *c, const fxt_record_t *rec) {
+CLI_INLINE void check_args(crange_t *c, const fxt_record_t *rec) {
     /* The kind's name is looked up only for a report: this runs for every record. */
     for (unsigned i = 0; i < rec->nargs; i++) {
         const fxt_arg_t *a = &rec->args[i];
@@ -485,7 +492,8 @@ static void hcache_clear(crange_t *c) {
     }
 }
 
-static uint64_t str_hash(crange_t *c, const fxt_str_t *s) {
+/* str_hash's miss: the hash of an inline string, or of an indexed one kept in its slot. */
+CLI_NOINLINE uint64_t str_hash_slow(crange_t *c, const fxt_str_t *s) {
     if (s->ptr == NULL) {
         return 0;
     }
@@ -493,15 +501,23 @@ static uint64_t str_hash(crange_t *c, const fxt_str_t *s) {
         return cli_hash_bytes(s->ptr, s->len);
     }
     size_t slot = s->ref & (HCACHE - 1);
-    if (c->hcache[slot].gen != c->hgen || c->hcache[slot].ref != s->ref) {
-        c->hcache[slot].gen = c->hgen;
-        c->hcache[slot].ref = s->ref;
-        c->hcache[slot].hash = cli_hash_bytes(s->ptr, s->len);
-    }
+    c->hcache[slot].gen = c->hgen;
+    c->hcache[slot].ref = s->ref;
+    c->hcache[slot].hash = cli_hash_bytes(s->ptr, s->len);
     return c->hcache[slot].hash;
 }
 
-static uint64_t name_hash(crange_t *c, const fxt_record_t *rec) {
+/* Inline: an indexed string's hash is mostly in its slot (a call per string was 2% of check). An
+ * unresolved ref's view is empty (ptr NULL), so its slot is never filled: it misses. */
+CLI_INLINE uint64_t str_hash(crange_t *c, const fxt_str_t *s) {
+    size_t slot = s->ref & (HCACHE - 1);
+    if (c->hcache[slot].gen == c->hgen && c->hcache[slot].ref == s->ref && s->ptr != NULL) {
+        return c->hcache[slot].hash;
+    }
+    return str_hash_slow(c, s);
+}
+
+CLI_INLINE uint64_t name_hash(crange_t *c, const fxt_record_t *rec) {
     uint64_t hc = str_hash(c, &rec->u.event.category);
     uint64_t hn = str_hash(c, &rec->u.event.name);
     return (hc * 0x9e3779b97f4a7c15ull) ^ hn;
@@ -601,6 +617,25 @@ static void chain_add(cctx_t *c, open_id_t *o, int flow, uint32_t provider, uint
     chain_resolve(o);
 }
 
+/* The state of async (FLOW 0) or flow id ID of PROVIDER, created if new (NULL: out of memory). */
+static open_id_t *id_get(cctx_t *c, int flow, uint32_t provider, uint64_t id) {
+    cli_map_t *m = flow ? &c->flows : &c->asyncs;
+    size_t slot = (size_t)(id ^ id >> 8 ^ provider) & 255;
+    if (c->idcache[flow][slot].ix != 0 && c->idcache[flow][slot].id == id &&
+        c->idcache[flow][slot].provider == provider) {
+        return cli_map_at(m, c->idcache[flow][slot].ix - 1, NULL, NULL);
+    }
+    uint64_t key[2] = {provider, id};
+    size_t ix;
+    open_id_t *o = cli_map_get_ix(m, key, sizeof key, 1, &ix);
+    if (o != NULL) {
+        c->idcache[flow][slot].id = id;
+        c->idcache[flow][slot].provider = provider;
+        c->idcache[flow][slot].ix = (uint32_t)ix + 1;
+    }
+    return o;
+}
+
 /* Per-thread timestamp order, duration nesting and async/flow id pairing (docs/check.md) of event E
  * of thread T, in record order. Inlined in both callers (range 0's records,
  * the merge's items): a call per event cost -j 1 about 4% of its instructions. */
@@ -661,7 +696,7 @@ CLI_INLINE void event_state(cctx_t *c, thread_state_t *t, const item_t *e) {
          * phase is the offset from the begin: 0 begin, 1 instant/step, 2 end. */
         int flow = e->type >= FXT_EVENT_FLOW_BEGIN;
         unsigned phase = e->type - (flow ? FXT_EVENT_FLOW_BEGIN : FXT_EVENT_ASYNC_BEGIN);
-        open_id_t *o = cli_map_get_u64(flow ? &c->flows : &c->asyncs, provider, e->u.ev.key, 1);
+        open_id_t *o = id_get(c, flow, provider, e->u.ev.key);
         /* Out of memory: the pairing checks of this id are skipped, not wrong. */
         if (o != NULL) {
             o->has_provider = e->has_provider;
@@ -704,7 +739,7 @@ CLI_INLINE void *event_thread(crange_t *c, const fxt_record_t *rec, size_t *ix) 
 
 /* An event's checks of its own fields; those that depend on earlier events go to event_state, at once
  * (range 0) or at the merge. */
-static void check_event(crange_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
+CLI_INLINE void check_event(crange_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     check_thread(c, rec, &rec->u.event.thread, "thread");
     check_str(c, rec, &rec->u.event.category, "category");
     check_str(c, rec, &rec->u.event.name, "name");
@@ -745,11 +780,10 @@ static void check_event(crange_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     }
 }
 
-/* Per-record checks: reserved bits of each layout, then strings, threads, arguments. */
-static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
-    crange_t *c = ctx;
+/* The records other than events (and the first record): reserved bits of each layout, strings,
+ * threads, arguments. Out of line, so their registers do not weigh on the events' path. */
+CLI_NOINLINE int on_other_record(crange_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     uint64_t h = rec->header;
-    c->records++;
     if (rec->kind == FXT_KIND_STRING) {
         size_t slot = rec->u.string.index & (HCACHE - 1);
         if (c->hcache[slot].ref == rec->u.string.index) {
@@ -917,6 +951,17 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         break;
     }
     return 0;
+}
+
+/* Per-record checks: events (most records) first. */
+static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
+    crange_t *c = ctx;
+    c->records++;
+    if (rec->kind == FXT_KIND_EVENT && c->seen_first) {
+        check_event(c, r, rec);
+        return 0;
+    }
+    return on_other_record(c, r, rec);
 }
 
 /* Maps the reader's status to a rule; anything not framing or a limit is a damaged record. */
