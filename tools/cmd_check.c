@@ -104,8 +104,7 @@ static const rule_t rules[R_COUNT] = {
 
 typedef struct thread_state {
     uint64_t key[3]; /* provider, pid, tid: the map's key, for the reports */
-    uint64_t last_ns;
-    int has_last;
+    uint64_t last_ns; /* 0 before the first ordered event: nothing is earlier */
     int begun;      /* a duration begin was seen: later ends without a begin are duration-unmatched */
     uint32_t depth; /* open durations (may exceed MAX_DEPTH) */
     uint64_t begin_hash[MAX_DEPTH];
@@ -433,50 +432,74 @@ static void reserved(crange_t *c, const fxt_record_t *rec, uint64_t word, uint64
     }
 }
 
-/* Arguments: names and string values, reserved bits, unknown types, oversized arguments. */
+/* Argument I's checks: its name and string value, reserved bits, unknown type, oversized. */
+CLI_NOINLINE void check_arg(crange_t *c, const fxt_record_t *rec, unsigned i) {
+    const fxt_arg_t *a = &rec->args[i];
+    check_str_arg(c, rec, &a->name, i + 1, "name");
+    /* The smallest size the contents need: header word, plus the inline name's padded words. */
+    uint64_t need = 1 + (fxt_strref_is_inline(a->name.ref) ? fxt_words(fxt_strref_value(a->name.ref)) : 0);
+    switch (a->type) {
+    case FXT_ARG_NULL:
+        reserved(c, rec, a->header, FXT_MASK(arg_data), "null argument");
+        break;
+    case FXT_ARG_INT32:
+    case FXT_ARG_UINT32:
+        break;
+    case FXT_ARG_INT64:
+    case FXT_ARG_UINT64:
+    case FXT_ARG_DOUBLE:
+    case FXT_ARG_POINTER:
+    case FXT_ARG_KOID:
+        /* 64-bit values live in a word of their own, so the header's data field is reserved. */
+        reserved(c, rec, a->header, FXT_MASK(arg_data), "argument header");
+        need++;
+        break;
+    case FXT_ARG_STRING:
+        reserved(c, rec, a->header, FXT_MASK(arg_str_reserved), "string argument");
+        check_str_arg(c, rec, &a->str, i + 1, "value");
+        need += fxt_strref_is_inline(a->str.ref) ? fxt_words(fxt_strref_value(a->str.ref)) : 0;
+        break;
+    case FXT_ARG_BOOL:
+        reserved(c, rec, a->header, FXT_MASK(arg_bool_reserved), "bool argument");
+        break;
+    default:
+        rreport(c, R_UNKNOWN_ARG, rec->offset, fxt_record_kind_name(rec->kind),
+                "argument %u has unknown type %u (skipped by its size)", i + 1, (unsigned)a->type);
+        /* An unknown type's contents are unknown: its declared size is all there is. */
+        need = a->size_words;
+        break;
+    }
+    if (a->size_words > need) {
+        rreport(c, R_ARG_SIZE, rec->offset, fxt_record_kind_name(rec->kind),
+                "argument %u declares %u words, its contents need %" PRIu64, i + 1, (unsigned)a->size_words,
+                need);
+    }
+}
+
+/* What check_arg finds nothing in, per argument type (a 4-bit field): the header bits that must
+ * be zero and the most words it takes with an indexed name; 0 for the types left to check_arg
+ * (strings, unknown types), since an argument takes at least its header word. */
+static const struct {
+    uint64_t mask;
+    uint64_t words;
+} arg_clean[16] = {
+    [FXT_ARG_NULL] = {FXT_MASK(arg_data), 1},    [FXT_ARG_INT32] = {0, 1},
+    [FXT_ARG_UINT32] = {0, 1},                   [FXT_ARG_INT64] = {FXT_MASK(arg_data), 2},
+    [FXT_ARG_UINT64] = {FXT_MASK(arg_data), 2},  [FXT_ARG_DOUBLE] = {FXT_MASK(arg_data), 2},
+    [FXT_ARG_POINTER] = {FXT_MASK(arg_data), 2}, [FXT_ARG_KOID] = {FXT_MASK(arg_data), 2},
+    [FXT_ARG_BOOL] = {FXT_MASK(arg_bool_reserved), 1},
+};
+
+/* Arguments: the common one (a known type with an indexed name, no reserved bits set, no larger
+ * than its contents) costs a few tests; any other goes through check_arg. */
 CLI_INLINE void check_args(crange_t *c, const fxt_record_t *rec) {
-    /* The kind's name is looked up only for a report: this runs for every record. */
-    for (unsigned i = 0; i < rec->nargs; i++) {
+    for (unsigned i = 0, n = rec->nargs; i < n; i++) {
         const fxt_arg_t *a = &rec->args[i];
-        check_str_arg(c, rec, &a->name, i + 1, "name");
-        /* The smallest size the contents need: header word, plus the inline name's padded words. */
-        uint64_t need =
-            1 + (fxt_strref_is_inline(a->name.ref) ? fxt_words(fxt_strref_value(a->name.ref)) : 0);
-        switch (a->type) {
-        case FXT_ARG_NULL:
-            reserved(c, rec, a->header, FXT_MASK(arg_data), "null argument");
-            break;
-        case FXT_ARG_INT32:
-        case FXT_ARG_UINT32:
-            break;
-        case FXT_ARG_INT64:
-        case FXT_ARG_UINT64:
-        case FXT_ARG_DOUBLE:
-        case FXT_ARG_POINTER:
-        case FXT_ARG_KOID:
-            /* 64-bit values live in a word of their own, so the header's data field is reserved. */
-            reserved(c, rec, a->header, FXT_MASK(arg_data), "argument header");
-            need++;
-            break;
-        case FXT_ARG_STRING:
-            reserved(c, rec, a->header, FXT_MASK(arg_str_reserved), "string argument");
-            check_str_arg(c, rec, &a->str, i + 1, "value");
-            need += fxt_strref_is_inline(a->str.ref) ? fxt_words(fxt_strref_value(a->str.ref)) : 0;
-            break;
-        case FXT_ARG_BOOL:
-            reserved(c, rec, a->header, FXT_MASK(arg_bool_reserved), "bool argument");
-            break;
-        default:
-            rreport(c, R_UNKNOWN_ARG, rec->offset, fxt_record_kind_name(rec->kind),
-                    "argument %u has unknown type %u (skipped by its size)", i + 1, (unsigned)a->type);
-            /* An unknown type's contents are unknown: its declared size is all there is. */
-            need = a->size_words;
-            break;
-        }
-        if (a->size_words > need) {
-            rreport(c, R_ARG_SIZE, rec->offset, fxt_record_kind_name(rec->kind),
-                    "argument %u declares %u words, its contents need %" PRIu64, i + 1,
-                    (unsigned)a->size_words, need);
+        unsigned t = a->type & 15u;
+        /* (uint16_t)(ref - 1) < 0x7fff: an index (1..0x7fff), neither inline nor 0 */
+        if ((uint16_t)(a->name.ref - 1) >= 0x7fff || a->name.unresolved || (a->header & arg_clean[t].mask) ||
+            a->size_words > arg_clean[t].words) {
+            check_arg(c, rec, i);
         }
     }
 }
@@ -617,23 +640,27 @@ static void chain_add(cctx_t *c, open_id_t *o, int flow, uint32_t provider, uint
     chain_resolve(o);
 }
 
-/* The state of async (FLOW 0) or flow id ID of PROVIDER, created if new (NULL: out of memory). */
-static open_id_t *id_get(cctx_t *c, int flow, uint32_t provider, uint64_t id) {
-    cli_map_t *m = flow ? &c->flows : &c->asyncs;
-    size_t slot = (size_t)(id ^ id >> 8 ^ provider) & 255;
-    if (c->idcache[flow][slot].ix != 0 && c->idcache[flow][slot].id == id &&
-        c->idcache[flow][slot].provider == provider) {
-        return cli_map_at(m, c->idcache[flow][slot].ix - 1, NULL, NULL);
-    }
+/* id_get's miss: the id looked up by its key (created if new), and remembered in SLOT. */
+CLI_NOINLINE open_id_t *id_get_slow(cctx_t *c, int flow, uint32_t provider, uint64_t id, size_t slot) {
     uint64_t key[2] = {provider, id};
     size_t ix;
-    open_id_t *o = cli_map_get_ix(m, key, sizeof key, 1, &ix);
+    open_id_t *o = cli_map_get_ix(flow ? &c->flows : &c->asyncs, key, sizeof key, 1, &ix);
     if (o != NULL) {
         c->idcache[flow][slot].id = id;
         c->idcache[flow][slot].provider = provider;
         c->idcache[flow][slot].ix = (uint32_t)ix + 1;
     }
     return o;
+}
+
+/* The state of async (FLOW 0) or flow id ID of PROVIDER, created if new (NULL: out of memory). */
+CLI_INLINE open_id_t *id_get(cctx_t *c, int flow, uint32_t provider, uint64_t id) {
+    size_t slot = (size_t)(id ^ id >> 8 ^ provider) & 255;
+    if (c->idcache[flow][slot].ix != 0 && c->idcache[flow][slot].id == id &&
+        c->idcache[flow][slot].provider == provider) {
+        return cli_map_at(flow ? &c->flows : &c->asyncs, c->idcache[flow][slot].ix - 1, NULL, NULL);
+    }
+    return id_get_slow(c, flow, provider, id, slot);
 }
 
 /* Per-thread timestamp order, duration nesting and async/flow id pairing (docs/check.md) of event E
@@ -647,14 +674,13 @@ CLI_INLINE void event_state(cctx_t *c, thread_state_t *t, const item_t *e) {
     /* duration complete events are written either at their start or when their scope
      * ends (after the events inside it): both are valid, so they are not ordered */
     int ordered = e->type != FXT_EVENT_DURATION_COMPLETE;
-    if (ordered && t->has_last && ns < t->last_ns) {
+    if (ordered && ns < t->last_ns) {
         report(c, R_TS_BACKWARDS, e->offset, kind,
                "timestamp %" PRIu64 " ns is %" PRIu64 " ns before the previous event of thread %" PRIu64
                "/%" PRIu64,
                ns, t->last_ns - ns, key[1], key[2]);
     }
     if (ordered) {
-        t->has_last = 1;
         t->last_ns = ns;
     }
     switch (e->type) {
