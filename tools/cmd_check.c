@@ -103,10 +103,10 @@ static const rule_t rules[R_COUNT] = {
 #define MAX_DEPTH 256
 
 typedef struct thread_state {
-    uint64_t key[3]; /* provider, pid, tid: the map's key, for the reports */
+    uint64_t key[3];  /* provider, pid, tid: the map's key, for the reports */
     uint64_t last_ns; /* 0 before the first ordered event: nothing is earlier */
-    int begun;      /* a duration begin was seen: later ends without a begin are duration-unmatched */
-    uint32_t depth; /* open durations (may exceed MAX_DEPTH) */
+    int begun;        /* a duration begin was seen: later ends without a begin are duration-unmatched */
+    uint32_t depth;   /* open durations (may exceed MAX_DEPTH) */
     uint64_t begin_hash[MAX_DEPTH];
     uint64_t begin_off[MAX_DEPTH];
 } thread_state_t;
@@ -483,10 +483,14 @@ static const struct {
     uint64_t mask;
     uint64_t words;
 } arg_clean[16] = {
-    [FXT_ARG_NULL] = {FXT_MASK(arg_data), 1},    [FXT_ARG_INT32] = {0, 1},
-    [FXT_ARG_UINT32] = {0, 1},                   [FXT_ARG_INT64] = {FXT_MASK(arg_data), 2},
-    [FXT_ARG_UINT64] = {FXT_MASK(arg_data), 2},  [FXT_ARG_DOUBLE] = {FXT_MASK(arg_data), 2},
-    [FXT_ARG_POINTER] = {FXT_MASK(arg_data), 2}, [FXT_ARG_KOID] = {FXT_MASK(arg_data), 2},
+    [FXT_ARG_NULL] = {FXT_MASK(arg_data), 1},
+    [FXT_ARG_INT32] = {0, 1},
+    [FXT_ARG_UINT32] = {0, 1},
+    [FXT_ARG_INT64] = {FXT_MASK(arg_data), 2},
+    [FXT_ARG_UINT64] = {FXT_MASK(arg_data), 2},
+    [FXT_ARG_DOUBLE] = {FXT_MASK(arg_data), 2},
+    [FXT_ARG_POINTER] = {FXT_MASK(arg_data), 2},
+    [FXT_ARG_KOID] = {FXT_MASK(arg_data), 2},
     [FXT_ARG_BOOL] = {FXT_MASK(arg_bool_reserved), 1},
 };
 
