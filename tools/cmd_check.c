@@ -227,7 +227,7 @@ typedef struct cctx {
     cli_map_t lossy; /* (has_provider, provider) of providers that reported a buffer overflow */
 } cctx_t;
 
-#define HCACHE 1024
+#define HCACHE 4096
 
 /* A range's state: the stateless checks' context on a worker (cctx: the run's). */
 typedef struct crange {
@@ -245,15 +245,17 @@ typedef struct crange {
      * the thread in the run's map once the merge has looked it up. */
     cli_map_t threads;
     tcache_t tcache[16];
-    /* Hashes of indexed strings by string ref, for name_hash: a duration's category and name
-     * are hashed at its begin and its end. Valid while gen == hgen; hgen changes with metadata
-     * records (provider switches), damaged records and unknown ones; a string record drops its
-     * index. */
+    /* name_hash of (category, name) pairs of registered strings by their refs: a duration's
+     * category and name are hashed at its begin and its end. Valid while gen == hgen; hgen
+     * changes with metadata records (provider switches), damaged records and unknown ones, and
+     * with a string record for an index that a kept pair uses (hused). */
     struct {
         uint32_t gen;
-        uint16_t ref;
+        uint16_t cat, name;
         uint64_t hash;
     } hcache[HCACHE];
+    uint64_t hused[0x8000 / 64]; /* the string indexes of the pairs kept since hgen changed */
+    int hdirty;                  /* a bit of hused is set */
     uint32_t hgen;
     /* The current provider's tick rate, fetched at the first event after hcache_clear (the
      * records that clear the hashes are the ones that can change it): a call per event was 1%. */
@@ -510,44 +512,50 @@ CLI_INLINE void check_args(crange_t *c, const fxt_record_t *rec) {
 
 /* ---- per-thread and id bookkeeping ------------------------------------------------------ */
 
-/* A hash of category and name, each hashed on its own so ("ab","c") != ("a","bc"):
- * compares a duration end to its begin without keeping the strings. */
+/* Forgets the kept pair hashes, thread refs and tick rate: after the records that may change
+ * what they were found from (and at a range's start). */
 static void hcache_clear(crange_t *c) {
     c->tps_ok = 0;
+    if (c->hdirty) {
+        memset(c->hused, 0, sizeof c->hused);
+        c->hdirty = 0;
+    }
     if (++c->hgen == 0) {
         c->hgen = 1; /* 0 marks no entry */
     }
 }
 
-/* str_hash's miss: the hash of an inline string, or of an indexed one kept in its slot. */
-CLI_NOINLINE uint64_t str_hash_slow(crange_t *c, const fxt_str_t *s) {
-    if (s->ptr == NULL) {
-        return 0;
+/* A hash of category and name, each hashed on its own so ("ab","c") != ("a","bc"):
+ * compares a duration end to its begin without keeping the strings. */
+static uint64_t str_hash(const fxt_str_t *s) { return s->ptr == NULL ? 0 : cli_hash_bytes(s->ptr, s->len); }
+
+/* name_hash's miss: the hash, kept in SLOT when both strings are registered. */
+CLI_NOINLINE uint64_t name_hash_slow(crange_t *c, const fxt_record_t *rec, size_t slot) {
+    const fxt_str_t *cat = &rec->u.event.category, *name = &rec->u.event.name;
+    uint64_t h = (str_hash(cat) * 0x9e3779b97f4a7c15ull) ^ str_hash(name);
+    /* (uint16_t)(ref - 1) < 0x7fff: an index (1..0x7fff), neither inline nor 0 */
+    if ((uint16_t)(cat->ref - 1) < 0x7fff && (uint16_t)(name->ref - 1) < 0x7fff && !cat->unresolved &&
+        !name->unresolved) {
+        c->hcache[slot].gen = c->hgen;
+        c->hcache[slot].cat = cat->ref;
+        c->hcache[slot].name = name->ref;
+        c->hcache[slot].hash = h;
+        c->hused[cat->ref / 64] |= UINT64_C(1) << (cat->ref % 64);
+        c->hused[name->ref / 64] |= UINT64_C(1) << (name->ref % 64);
+        c->hdirty = 1;
     }
-    if (fxt_strref_is_inline(s->ref) || s->ref == 0) {
-        return cli_hash_bytes(s->ptr, s->len);
-    }
-    size_t slot = s->ref & (HCACHE - 1);
-    c->hcache[slot].gen = c->hgen;
-    c->hcache[slot].ref = s->ref;
-    c->hcache[slot].hash = cli_hash_bytes(s->ptr, s->len);
-    return c->hcache[slot].hash;
+    return h;
 }
 
-/* Inline: an indexed string's hash is mostly in its slot (a call per string was 2% of check). An
- * unresolved ref's view is empty (ptr NULL), so its slot is never filled: it misses. */
-CLI_INLINE uint64_t str_hash(crange_t *c, const fxt_str_t *s) {
-    size_t slot = s->ref & (HCACHE - 1);
-    if (c->hcache[slot].gen == c->hgen && c->hcache[slot].ref == s->ref && s->ptr != NULL) {
+/* Inline, a pair's hash mostly kept: one lookup per duration begin or end. Only registered strings'
+ * pairs are kept, so inline refs, 0 and unresolved indexes (registered in no kept pair) miss. */
+CLI_INLINE uint64_t name_hash(crange_t *c, const fxt_record_t *rec) {
+    uint16_t cat = rec->u.event.category.ref, name = rec->u.event.name.ref;
+    size_t slot = ((size_t)cat * 0x9e3779b1u ^ name) & (HCACHE - 1);
+    if (c->hcache[slot].gen == c->hgen && c->hcache[slot].cat == cat && c->hcache[slot].name == name) {
         return c->hcache[slot].hash;
     }
-    return str_hash_slow(c, s);
-}
-
-CLI_INLINE uint64_t name_hash(crange_t *c, const fxt_record_t *rec) {
-    uint64_t hc = str_hash(c, &rec->u.event.category);
-    uint64_t hn = str_hash(c, &rec->u.event.name);
-    return (hc * 0x9e3779b97f4a7c15ull) ^ hn;
+    return name_hash_slow(c, rec, slot);
 }
 
 static chain_ev_t *chain_evs(open_id_t *o) { return o->cap > CHAIN_INLINE ? o->heap : o->inl; }
@@ -815,9 +823,9 @@ CLI_INLINE void check_event(crange_t *c, fxt_reader_t *r, const fxt_record_t *re
 CLI_NOINLINE int on_other_record(crange_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     uint64_t h = rec->header;
     if (rec->kind == FXT_KIND_STRING) {
-        size_t slot = rec->u.string.index & (HCACHE - 1);
-        if (c->hcache[slot].ref == rec->u.string.index) {
-            c->hcache[slot].gen = 0;
+        unsigned x = rec->u.string.index & 0x7fffu;
+        if (c->hused[x / 64] >> (x % 64) & 1) {
+            hcache_clear(c); /* a kept pair's string changes */
         }
     } else if (rec->kind == FXT_KIND_THREAD) {
         c->tref[rec->u.thread.index].gen = 0;
