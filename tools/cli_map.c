@@ -60,10 +60,45 @@ void cli_map_init(cli_map_t *m, size_t vsize) {
     m->stride = (sizeof(entry_head_t) + vsize + 15) & ~(size_t)15;
 }
 
+/* Keys are copied into blocks of at least KEY_BLOCK bytes, not one allocation each: a map of
+ * many small keys (check's async and flow ids: 30K on 20 MB) spent more in malloc and free than
+ * in its lookups. A key's copy never moves, as an allocation of its own did not. */
+#define KEY_BLOCK 4096
+typedef struct key_block {
+    struct key_block *next;
+    size_t used;
+    max_align_t data[]; /* aligned as malloc's were, for callers that read keys in place */
+} key_block_t;
+
+static char *key_copy(cli_map_t *m, const void *key, size_t klen) {
+    size_t n = (klen + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+    if (n == 0) {
+        n = sizeof(max_align_t); /* distinct copies for empty keys, as malloc(1) gave */
+    }
+    key_block_t *b = m->keys;
+    if (b == NULL || n > m->kleft) {
+        size_t cap = n > KEY_BLOCK ? n : KEY_BLOCK;
+        if ((b = malloc(sizeof *b + cap)) == NULL) {
+            return NULL;
+        }
+        b->next = m->keys;
+        b->used = 0;
+        m->keys = b;
+        m->kleft = cap;
+    }
+    char *k = (char *)b->data + b->used;
+    b->used += n;
+    m->kleft -= n;
+    if (klen) {
+        memcpy(k, key, klen);
+    }
+    return k;
+}
+
 void cli_map_free(cli_map_t *m) {
-    size_t st = stride(m);
-    for (size_t i = 0; i < m->count; i++) {
-        free(((entry_head_t *)(m->entries + i * st))->key);
+    for (key_block_t *b = m->keys, *next; b != NULL; b = next) {
+        next = b->next;
+        free(b);
     }
     free(m->entries);
     free(m->index);
@@ -131,12 +166,9 @@ void *cli_map_get_ix(cli_map_t *m, const void *key, size_t klen, int create, siz
         m->ecap = ncap;
     }
     /* The key is copied: callers pass scratch buffers and record strings that are reused. */
-    char *k = malloc(klen ? klen : 1);
+    char *k = key_copy(m, key, klen);
     if (k == NULL) {
         return NULL;
-    }
-    if (klen) {
-        memcpy(k, key, klen);
     }
     entry_head_t *e = (entry_head_t *)(m->entries + m->count * st);
     /* New values start zeroed: callers rely on that instead of an init callback. */

@@ -18,6 +18,8 @@ typedef struct cli_map {
     uint8_t *entries; /* count entries of stride cli_map_stride(m) */
     uint32_t *index;  /* open addressing: entry number + 1, 0 = empty */
     size_t icap;      /* power of two */
+    void *keys;       /* the keys' copies: blocks (cli_map.c), newest first */
+    size_t kleft;     /* bytes free in the newest block */
 } cli_map_t;
 
 /* The map's hash of key[0..n) (never 0), for callers that keep hashes of their own. */

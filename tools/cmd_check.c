@@ -103,10 +103,10 @@ static const rule_t rules[R_COUNT] = {
 #define MAX_DEPTH 256
 
 typedef struct thread_state {
-    uint64_t last_ns;
-    int has_last;
-    int begun;      /* a duration begin was seen: later ends without a begin are duration-unmatched */
-    uint32_t depth; /* open durations (may exceed MAX_DEPTH) */
+    uint64_t key[3];  /* provider, pid, tid: the map's key, for the reports */
+    uint64_t last_ns; /* 0 before the first ordered event: nothing is earlier */
+    int begun;        /* a duration begin was seen: later ends without a begin are duration-unmatched */
+    uint32_t depth;   /* open durations (may exceed MAX_DEPTH) */
     uint64_t begin_hash[MAX_DEPTH];
     uint64_t begin_off[MAX_DEPTH];
 } thread_state_t;
@@ -217,10 +217,17 @@ typedef struct cctx {
     tcache_t tcache[16];
     cli_map_t asyncs; /* (provider, id) -> open_id_t */
     cli_map_t flows;
+    /* Map indexes of recently used async (0) and flow (1) ids: an id's events come close together,
+     * and a hit skips hashing its key. Maps only grow, so an index stays valid. */
+    struct {
+        uint64_t id;
+        uint32_t provider;
+        uint32_t ix; /* 1 + the index; 0: empty */
+    } idcache[2][256];
     cli_map_t lossy; /* (has_provider, provider) of providers that reported a buffer overflow */
 } cctx_t;
 
-#define HCACHE 1024
+#define HCACHE 4096
 
 /* A range's state: the stateless checks' context on a worker (cctx: the run's). */
 typedef struct crange {
@@ -238,16 +245,28 @@ typedef struct crange {
      * the thread in the run's map once the merge has looked it up. */
     cli_map_t threads;
     tcache_t tcache[16];
-    /* Hashes of indexed strings by string ref, for name_hash: a duration's category and name
-     * are hashed at its begin and its end. Valid while gen == hgen; hgen changes with metadata
-     * records (provider switches), damaged records and unknown ones; a string record drops its
-     * index. */
+    /* name_hash of (category, name) pairs of registered strings by their refs: a duration's
+     * category and name are hashed at its begin and its end. Valid while gen == hgen; hgen
+     * changes with metadata records (provider switches), damaged records and unknown ones, and
+     * with a string record for an index that a kept pair uses (hused). */
     struct {
         uint32_t gen;
-        uint16_t ref;
+        uint16_t cat, name;
         uint64_t hash;
     } hcache[HCACHE];
+    uint64_t hused[0x8000 / 64]; /* the string indexes of the pairs kept since hgen changed */
+    int hdirty;                  /* a bit of hused is set */
     uint32_t hgen;
+    /* The current provider's tick rate, fetched at the first event after hcache_clear (the
+     * records that clear the hashes are the ones that can change it): a call per event was 1%. */
+    uint64_t tps;
+    int tps_ok;
+    /* The map index (as thread_get gives it) of the thread of each indexed thread ref (1..255)
+     * in the current provider, valid while gen == hgen; a thread record drops its index. Events
+     * name their thread by index: a hit skips building and comparing the (provider, pid, tid) key. */
+    struct {
+        uint32_t gen, ix;
+    } tref[256];
 } crange_t;
 
 /* The rule for an end without its begin: pair-after-loss once its provider said it lost records. */
@@ -415,84 +434,128 @@ static void reserved(crange_t *c, const fxt_record_t *rec, uint64_t word, uint64
     }
 }
 
-/* Arguments: names and string values, reserved bits, unknown types, oversized arguments. */
-static void check_args(crange_t *c, const fxt_record_t *rec) {
-    /* The kind's name is looked up only for a report: this runs for every record. */
-    for (unsigned i = 0; i < rec->nargs; i++) {
+/* Argument I's checks: its name and string value, reserved bits, unknown type, oversized. */
+CLI_NOINLINE void check_arg(crange_t *c, const fxt_record_t *rec, unsigned i) {
+    const fxt_arg_t *a = &rec->args[i];
+    check_str_arg(c, rec, &a->name, i + 1, "name");
+    /* The smallest size the contents need: header word, plus the inline name's padded words. */
+    uint64_t need = 1 + (fxt_strref_is_inline(a->name.ref) ? fxt_words(fxt_strref_value(a->name.ref)) : 0);
+    switch (a->type) {
+    case FXT_ARG_NULL:
+        reserved(c, rec, a->header, FXT_MASK(arg_data), "null argument");
+        break;
+    case FXT_ARG_INT32:
+    case FXT_ARG_UINT32:
+        break;
+    case FXT_ARG_INT64:
+    case FXT_ARG_UINT64:
+    case FXT_ARG_DOUBLE:
+    case FXT_ARG_POINTER:
+    case FXT_ARG_KOID:
+        /* 64-bit values live in a word of their own, so the header's data field is reserved. */
+        reserved(c, rec, a->header, FXT_MASK(arg_data), "argument header");
+        need++;
+        break;
+    case FXT_ARG_STRING:
+        reserved(c, rec, a->header, FXT_MASK(arg_str_reserved), "string argument");
+        check_str_arg(c, rec, &a->str, i + 1, "value");
+        need += fxt_strref_is_inline(a->str.ref) ? fxt_words(fxt_strref_value(a->str.ref)) : 0;
+        break;
+    case FXT_ARG_BOOL:
+        reserved(c, rec, a->header, FXT_MASK(arg_bool_reserved), "bool argument");
+        break;
+    default:
+        rreport(c, R_UNKNOWN_ARG, rec->offset, fxt_record_kind_name(rec->kind),
+                "argument %u has unknown type %u (skipped by its size)", i + 1, (unsigned)a->type);
+        /* An unknown type's contents are unknown: its declared size is all there is. */
+        need = a->size_words;
+        break;
+    }
+    if (a->size_words > need) {
+        rreport(c, R_ARG_SIZE, rec->offset, fxt_record_kind_name(rec->kind),
+                "argument %u declares %u words, its contents need %" PRIu64, i + 1, (unsigned)a->size_words,
+                need);
+    }
+}
+
+/* What check_arg finds nothing in, per argument type (a 4-bit field): the header bits that must
+ * be zero and the most words it takes with an indexed name; 0 for the types left to check_arg
+ * (strings, unknown types), since an argument takes at least its header word. */
+static const struct {
+    uint64_t mask;
+    uint64_t words;
+} arg_clean[16] = {
+    [FXT_ARG_NULL] = {FXT_MASK(arg_data), 1},
+    [FXT_ARG_INT32] = {0, 1},
+    [FXT_ARG_UINT32] = {0, 1},
+    [FXT_ARG_INT64] = {FXT_MASK(arg_data), 2},
+    [FXT_ARG_UINT64] = {FXT_MASK(arg_data), 2},
+    [FXT_ARG_DOUBLE] = {FXT_MASK(arg_data), 2},
+    [FXT_ARG_POINTER] = {FXT_MASK(arg_data), 2},
+    [FXT_ARG_KOID] = {FXT_MASK(arg_data), 2},
+    [FXT_ARG_BOOL] = {FXT_MASK(arg_bool_reserved), 1},
+};
+
+/* Arguments: the common one (a known type with an indexed name, no reserved bits set, no larger
+ * than its contents) costs a few tests; any other goes through check_arg. */
+CLI_INLINE void check_args(crange_t *c, const fxt_record_t *rec) {
+    for (unsigned i = 0, n = rec->nargs; i < n; i++) {
         const fxt_arg_t *a = &rec->args[i];
-        check_str_arg(c, rec, &a->name, i + 1, "name");
-        /* The smallest size the contents need: header word, plus the inline name's padded words. */
-        uint64_t need =
-            1 + (fxt_strref_is_inline(a->name.ref) ? fxt_words(fxt_strref_value(a->name.ref)) : 0);
-        switch (a->type) {
-        case FXT_ARG_NULL:
-            reserved(c, rec, a->header, FXT_MASK(arg_data), "null argument");
-            break;
-        case FXT_ARG_INT32:
-        case FXT_ARG_UINT32:
-            break;
-        case FXT_ARG_INT64:
-        case FXT_ARG_UINT64:
-        case FXT_ARG_DOUBLE:
-        case FXT_ARG_POINTER:
-        case FXT_ARG_KOID:
-            /* 64-bit values live in a word of their own, so the header's data field is reserved. */
-            reserved(c, rec, a->header, FXT_MASK(arg_data), "argument header");
-            need++;
-            break;
-        case FXT_ARG_STRING:
-            reserved(c, rec, a->header, FXT_MASK(arg_str_reserved), "string argument");
-            check_str_arg(c, rec, &a->str, i + 1, "value");
-            need += fxt_strref_is_inline(a->str.ref) ? fxt_words(fxt_strref_value(a->str.ref)) : 0;
-            break;
-        case FXT_ARG_BOOL:
-            reserved(c, rec, a->header, FXT_MASK(arg_bool_reserved), "bool argument");
-            break;
-        default:
-            rreport(c, R_UNKNOWN_ARG, rec->offset, fxt_record_kind_name(rec->kind),
-                    "argument %u has unknown type %u (skipped by its size)", i + 1, (unsigned)a->type);
-            /* An unknown type's contents are unknown: its declared size is all there is. */
-            need = a->size_words;
-            break;
-        }
-        if (a->size_words > need) {
-            rreport(c, R_ARG_SIZE, rec->offset, fxt_record_kind_name(rec->kind),
-                    "argument %u declares %u words, its contents need %" PRIu64, i + 1,
-                    (unsigned)a->size_words, need);
+        unsigned t = a->type & 15u;
+        /* (uint16_t)(ref - 1) < 0x7fff: an index (1..0x7fff), neither inline nor 0 */
+        if ((uint16_t)(a->name.ref - 1) >= 0x7fff || a->name.unresolved || (a->header & arg_clean[t].mask) ||
+            a->size_words > arg_clean[t].words) {
+            check_arg(c, rec, i);
         }
     }
 }
 
 /* ---- per-thread and id bookkeeping ------------------------------------------------------ */
 
-/* A hash of category and name, each hashed on its own so ("ab","c") != ("a","bc"):
- * compares a duration end to its begin without keeping the strings. */
+/* Forgets the kept pair hashes, thread refs and tick rate: after the records that may change
+ * what they were found from (and at a range's start). */
 static void hcache_clear(crange_t *c) {
+    c->tps_ok = 0;
+    if (c->hdirty) {
+        memset(c->hused, 0, sizeof c->hused);
+        c->hdirty = 0;
+    }
     if (++c->hgen == 0) {
         c->hgen = 1; /* 0 marks no entry */
     }
 }
 
-static uint64_t str_hash(crange_t *c, const fxt_str_t *s) {
-    if (s->ptr == NULL) {
-        return 0;
-    }
-    if (fxt_strref_is_inline(s->ref) || s->ref == 0) {
-        return cli_hash_bytes(s->ptr, s->len);
-    }
-    size_t slot = s->ref & (HCACHE - 1);
-    if (c->hcache[slot].gen != c->hgen || c->hcache[slot].ref != s->ref) {
+/* A hash of category and name, each hashed on its own so ("ab","c") != ("a","bc"):
+ * compares a duration end to its begin without keeping the strings. */
+static uint64_t str_hash(const fxt_str_t *s) { return s->ptr == NULL ? 0 : cli_hash_bytes(s->ptr, s->len); }
+
+/* name_hash's miss: the hash, kept in SLOT when both strings are registered. */
+CLI_NOINLINE uint64_t name_hash_slow(crange_t *c, const fxt_record_t *rec, size_t slot) {
+    const fxt_str_t *cat = &rec->u.event.category, *name = &rec->u.event.name;
+    uint64_t h = (str_hash(cat) * 0x9e3779b97f4a7c15ull) ^ str_hash(name);
+    /* (uint16_t)(ref - 1) < 0x7fff: an index (1..0x7fff), neither inline nor 0 */
+    if ((uint16_t)(cat->ref - 1) < 0x7fff && (uint16_t)(name->ref - 1) < 0x7fff && !cat->unresolved &&
+        !name->unresolved) {
         c->hcache[slot].gen = c->hgen;
-        c->hcache[slot].ref = s->ref;
-        c->hcache[slot].hash = cli_hash_bytes(s->ptr, s->len);
+        c->hcache[slot].cat = cat->ref;
+        c->hcache[slot].name = name->ref;
+        c->hcache[slot].hash = h;
+        c->hused[cat->ref / 64] |= UINT64_C(1) << (cat->ref % 64);
+        c->hused[name->ref / 64] |= UINT64_C(1) << (name->ref % 64);
+        c->hdirty = 1;
     }
-    return c->hcache[slot].hash;
+    return h;
 }
 
-static uint64_t name_hash(crange_t *c, const fxt_record_t *rec) {
-    uint64_t hc = str_hash(c, &rec->u.event.category);
-    uint64_t hn = str_hash(c, &rec->u.event.name);
-    return (hc * 0x9e3779b97f4a7c15ull) ^ hn;
+/* Inline, a pair's hash mostly kept: one lookup per duration begin or end. Only registered strings'
+ * pairs are kept, so inline refs, 0 and unresolved indexes (registered in no kept pair) miss. */
+CLI_INLINE uint64_t name_hash(crange_t *c, const fxt_record_t *rec) {
+    uint16_t cat = rec->u.event.category.ref, name = rec->u.event.name.ref;
+    size_t slot = ((size_t)cat * 0x9e3779b1u ^ name) & (HCACHE - 1);
+    if (c->hcache[slot].gen == c->hgen && c->hcache[slot].cat == cat && c->hcache[slot].name == name) {
+        return c->hcache[slot].hash;
+    }
+    return name_hash_slow(c, rec, slot);
 }
 
 static chain_ev_t *chain_evs(open_id_t *o) { return o->cap > CHAIN_INLINE ? o->heap : o->inl; }
@@ -547,6 +610,18 @@ static void chain_add(cctx_t *c, open_id_t *o, int flow, uint32_t provider, uint
     if (phase == 1 && o->has_closed && ns >= o->closed_from && ns <= o->closed_to) {
         return;
     }
+    /* An end after every waiting event, with a begin first: chain_resolve would close them all
+     * with it (after a resolve, no end waits behind a front begin), so it is not stored: begin,
+     * step, end in order would otherwise outgrow the inline events, an allocation per id. */
+    chain_ev_t *ev = chain_evs(o);
+    if (phase == 2 && o->n > 0 && o->n < CHAIN_WINDOW && EV_PHASE(ev[0]) == 0 && ev[o->n - 1].ns <= ns) {
+        o->has_closed = 1;
+        o->closed_from = ev[0].ns;
+        o->closed_to = ns;
+        o->n = 0;
+        chain_resolve(o);
+        return;
+    }
     if (o->n == CHAIN_WINDOW) {
         chain_judge_front(c, o, flow, id, provider);
     }
@@ -566,7 +641,7 @@ static void chain_add(cctx_t *c, open_id_t *o, int flow, uint32_t provider, uint
             o->cap = ncap;
         }
     }
-    chain_ev_t *ev = chain_evs(o);
+    ev = chain_evs(o);
     uint32_t i = o->n;
     while (i > 0 && (ev[i - 1].ns > ns || (ev[i - 1].ns == ns && EV_PHASE(ev[i - 1]) > phase))) {
         ev[i] = ev[i - 1];
@@ -577,24 +652,47 @@ static void chain_add(cctx_t *c, open_id_t *o, int flow, uint32_t provider, uint
     chain_resolve(o);
 }
 
+/* id_get's miss: the id looked up by its key (created if new), and remembered in SLOT. */
+CLI_NOINLINE open_id_t *id_get_slow(cctx_t *c, int flow, uint32_t provider, uint64_t id, size_t slot) {
+    uint64_t key[2] = {provider, id};
+    size_t ix;
+    open_id_t *o = cli_map_get_ix(flow ? &c->flows : &c->asyncs, key, sizeof key, 1, &ix);
+    if (o != NULL) {
+        c->idcache[flow][slot].id = id;
+        c->idcache[flow][slot].provider = provider;
+        c->idcache[flow][slot].ix = (uint32_t)ix + 1;
+    }
+    return o;
+}
+
+/* The state of async (FLOW 0) or flow id ID of PROVIDER, created if new (NULL: out of memory). */
+CLI_INLINE open_id_t *id_get(cctx_t *c, int flow, uint32_t provider, uint64_t id) {
+    size_t slot = (size_t)(id ^ id >> 8 ^ provider) & 255;
+    if (c->idcache[flow][slot].ix != 0 && c->idcache[flow][slot].id == id &&
+        c->idcache[flow][slot].provider == provider) {
+        return cli_map_at(flow ? &c->flows : &c->asyncs, c->idcache[flow][slot].ix - 1, NULL, NULL);
+    }
+    return id_get_slow(c, flow, provider, id, slot);
+}
+
 /* Per-thread timestamp order, duration nesting and async/flow id pairing (docs/check.md) of event E
- * of thread T (KEY: provider, pid, tid), in record order. Inlined in both callers (range 0's records,
+ * of thread T, in record order. Inlined in both callers (range 0's records,
  * the merge's items): a call per event cost -j 1 about 4% of its instructions. */
-CLI_INLINE void event_state(cctx_t *c, thread_state_t *t, const uint64_t key[3], const item_t *e) {
+CLI_INLINE void event_state(cctx_t *c, thread_state_t *t, const item_t *e) {
     const char *kind = "event";
+    const uint64_t *key = t->key;
     uint64_t ns = e->u.ev.ns;
     uint32_t provider = (uint32_t)key[0];
     /* duration complete events are written either at their start or when their scope
      * ends (after the events inside it): both are valid, so they are not ordered */
     int ordered = e->type != FXT_EVENT_DURATION_COMPLETE;
-    if (ordered && t->has_last && ns < t->last_ns) {
+    if (ordered && ns < t->last_ns) {
         report(c, R_TS_BACKWARDS, e->offset, kind,
                "timestamp %" PRIu64 " ns is %" PRIu64 " ns before the previous event of thread %" PRIu64
                "/%" PRIu64,
                ns, t->last_ns - ns, key[1], key[2]);
     }
     if (ordered) {
-        t->has_last = 1;
         t->last_ns = ns;
     }
     switch (e->type) {
@@ -636,7 +734,7 @@ CLI_INLINE void event_state(cctx_t *c, thread_state_t *t, const uint64_t key[3],
          * phase is the offset from the begin: 0 begin, 1 instant/step, 2 end. */
         int flow = e->type >= FXT_EVENT_FLOW_BEGIN;
         unsigned phase = e->type - (flow ? FXT_EVENT_FLOW_BEGIN : FXT_EVENT_ASYNC_BEGIN);
-        open_id_t *o = cli_map_get_u64(flow ? &c->flows : &c->asyncs, provider, e->u.ev.key, 1);
+        open_id_t *o = id_get(c, flow, provider, e->u.ev.key);
         /* Out of memory: the pairing checks of this id are skipped, not wrong. */
         if (o != NULL) {
             o->has_provider = e->has_provider;
@@ -649,9 +747,37 @@ CLI_INLINE void event_state(cctx_t *c, thread_state_t *t, const uint64_t key[3],
     }
 }
 
+/* event_thread's miss: the thread looked up by its key, and remembered for its thread ref. */
+CLI_NOINLINE void *event_thread_slow(crange_t *c, cli_map_t *m, const fxt_record_t *rec, size_t *ix) {
+    /* Keyed by provider too: thread state is per provider section (spec-notes). */
+    uint64_t key[3] = {rec->provider, rec->u.event.thread.pid, rec->u.event.thread.tid};
+    void *v = thread_get(m, c->direct ? c->run->tcache : c->tcache, key, ix);
+    uint32_t ref = rec->u.event.thread.ref;
+    if (v != NULL && ref - 1 < 255) {
+        c->tref[ref].gen = c->hgen;
+        c->tref[ref].ix = (uint32_t)*ix;
+    }
+    if (v != NULL && c->direct) {
+        memcpy(((thread_state_t *)v)->key, key, sizeof key);
+    }
+    return v;
+}
+
+/* The entry of event REC's thread in the range's threads (range 0: the run's thread states),
+ * created if new (NULL: out of memory), and its index. */
+CLI_INLINE void *event_thread(crange_t *c, const fxt_record_t *rec, size_t *ix) {
+    cli_map_t *m = c->direct ? &c->run->threads : &c->threads;
+    uint32_t ref = rec->u.event.thread.ref;
+    if (ref - 1 < 255 && c->tref[ref].gen == c->hgen) {
+        *ix = c->tref[ref].ix;
+        return cli_map_at(m, *ix, NULL, NULL);
+    }
+    return event_thread_slow(c, m, rec, ix);
+}
+
 /* An event's checks of its own fields; those that depend on earlier events go to event_state, at once
  * (range 0) or at the merge. */
-static void check_event(crange_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
+CLI_INLINE void check_event(crange_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     check_thread(c, rec, &rec->u.event.thread, "thread");
     check_str(c, rec, &rec->u.event.category, "category");
     check_str(c, rec, &rec->u.event.name, "name");
@@ -659,25 +785,26 @@ static void check_event(crange_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     /* Without a resolved pid/tid there is no thread to keep state for. */
     if (rec->u.event.thread.resolved) {
         /* Compared in ns: the tick rate is per provider and a later initialization record may change it. */
-        uint64_t tps = fxt_reader_ticks_per_second(r);
+        if (!c->tps_ok) {
+            c->tps = fxt_reader_ticks_per_second(r);
+            c->tps_ok = 1;
+        }
         unsigned type = rec->u.event.type;
         item_t e = {IT_EVENT, (uint8_t)type, (uint8_t)rec->has_provider, 0, rec->offset, {{0, 0}}};
-        e.u.ev.ns = cli_ticks_to_ns(rec->u.event.ts, tps);
+        e.u.ev.ns = cli_ticks_to_ns(rec->u.event.ts, c->tps);
         e.u.ev.key = type == FXT_EVENT_DURATION_BEGIN || type == FXT_EVENT_DURATION_END ? name_hash(c, rec)
                      : type >= FXT_EVENT_ASYNC_BEGIN && type <= FXT_EVENT_FLOW_END      ? rec->u.event.id
                                                                                         : 0;
-        /* Keyed by provider too: thread state is per provider section (spec-notes). */
-        uint64_t key[3] = {rec->provider, rec->u.event.thread.pid, rec->u.event.thread.tid};
         size_t ix;
         if (c->direct) {
-            thread_state_t *t = thread_get(&c->run->threads, c->run->tcache, key, &ix);
+            thread_state_t *t = event_thread(c, rec, &ix);
             /* Out of memory: skip the per-thread checks rather than fail the whole check. */
             if (t != NULL) {
-                event_state(c->run, t, key, &e);
+                event_state(c->run, t, &e);
             }
         } else {
             item_t *it = item_add(c);
-            if (it != NULL && thread_get(&c->threads, c->tcache, key, &ix) == NULL) {
+            if (it != NULL && event_thread(c, rec, &ix) == NULL) {
                 c->oom = 1;
             } else if (it != NULL) {
                 e.ref = (uint32_t)ix;
@@ -691,16 +818,17 @@ static void check_event(crange_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     }
 }
 
-/* Per-record checks: reserved bits of each layout, then strings, threads, arguments. */
-static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
-    crange_t *c = ctx;
+/* The records other than events (and the first record): reserved bits of each layout, strings,
+ * threads, arguments. Out of line, so their registers do not weigh on the events' path. */
+CLI_NOINLINE int on_other_record(crange_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
     uint64_t h = rec->header;
-    c->records++;
     if (rec->kind == FXT_KIND_STRING) {
-        size_t slot = rec->u.string.index & (HCACHE - 1);
-        if (c->hcache[slot].ref == rec->u.string.index) {
-            c->hcache[slot].gen = 0;
+        unsigned x = rec->u.string.index & 0x7fffu;
+        if (c->hused[x / 64] >> (x % 64) & 1) {
+            hcache_clear(c); /* a kept pair's string changes */
         }
+    } else if (rec->kind == FXT_KIND_THREAD) {
+        c->tref[rec->u.thread.index].gen = 0;
     } else if (rec->kind <= FXT_KIND_INIT || rec->kind == FXT_KIND_UNKNOWN) {
         hcache_clear(c);
     }
@@ -863,6 +991,17 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     return 0;
 }
 
+/* Per-record checks: events (most records) first. */
+static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
+    crange_t *c = ctx;
+    c->records++;
+    if (rec->kind == FXT_KIND_EVENT && c->seen_first) {
+        check_event(c, r, rec);
+        return 0;
+    }
+    return on_other_record(c, r, rec);
+}
+
 /* Maps the reader's status to a rule; anything not framing or a limit is a damaged record. */
 static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     crange_t *c = ctx;
@@ -1003,17 +1142,16 @@ static int range_merge(void *ctx, void *range) {
              * sequential read (the map's order is the order of the end-of-trace reports). */
             const char *k;
             size_t *run_ix = cli_map_at(&g->threads, it->ref, &k, NULL);
-            uint64_t key[3];
-            memcpy(key, k, sizeof key);
             thread_state_t *t = NULL;
             if (*run_ix != 0) {
                 t = cli_map_at(&c->threads, *run_ix - 1, NULL, NULL);
-            } else if ((t = cli_map_get_ix(&c->threads, key, sizeof key, 1, run_ix)) != NULL) {
+            } else if ((t = cli_map_get_ix(&c->threads, k, sizeof t->key, 1, run_ix)) != NULL) {
                 ++*run_ix;
+                memcpy(t->key, k, sizeof t->key);
             }
             /* Out of memory: skip the per-thread checks rather than fail the whole check. */
             if (t != NULL) {
-                event_state(c, t, key, it);
+                event_state(c, t, it);
             }
         } else if (it->what == IT_LOSSY) {
             cli_map_get_u64(&c->lossy, 1, it->ref, 1);
