@@ -3,14 +3,12 @@
  * The fxt tools' throughput against the reader's own decode rate, in one run.
  *
  * Writes a synthetic trace (fxt synth) to a temporary file, then times, best
- * of REPS (default 5; every measurement once per round, so a load change hits all alike): the reader alone over the mapped file (the floor a tool cannot beat
- * on one core), and every tool that reads a trace (stats, json, check, cut,
- * dump --json) with -j 1 and -j 2, all run in-process (output to /dev/null).
- * Two floors: the reader decoding the trace already in memory, and the
- * reader decoding the file as the tools read it (pread in 1 MiB chunks: the
- * copy from the page cache is part of any tool's work). Prints MB/s, each
- * tool's -j 1 ratio to both floors and the -j 2 / -j 1 scaling. The scaling
- * says more with `nproc` idle cores.
+ * of REPS (default 5; every measurement once per round, so a load change hits all alike): the reader alone
+ * over the mapped file (the floor a tool cannot beat on one core), and every tool that reads a trace (stats,
+ * json, check, cut, dump --json) with -j 1 and -j 2, all run in-process (output to /dev/null). Two floors:
+ * the reader decoding the trace already in memory, and the reader decoding the file as the tools read it
+ * (pread in 1 MiB chunks: the copy from the page cache is part of any tool's work). Prints MB/s, each tool's
+ * -j 1 ratio to both floors and the -j 2 / -j 1 scaling. The scaling says more with `nproc` idle cores.
  *
  * Usage: bench_tools [MB] [FILE] [REPS] (default 200 MB; FILE: use an existing trace, "" for a
  * new one; REPS: rounds, default 5)

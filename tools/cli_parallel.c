@@ -95,8 +95,8 @@ typedef struct par {
     pthread_mutex_t merge_mu; /* held by the one thread merging */
     prange_t *ranges;
     size_t cap, published, next_take, next_merge, max_inflight;
-    size_t avail;  /* published ranges a worker can take (not mine, not taken) */
-    uint32_t feed; /* the record types that change decoding state, as a bit set */
+    size_t avail;          /* published ranges a worker can take (not mine, not taken) */
+    uint32_t feed;         /* the record types that change decoding state, as a bit set */
     int scan_done, failed; /* failed: an exit code or CLI_PAR_RERUN; later ranges are not decoded */
     int short_read;        /* the file ended before its size at open: it shrank */
     /* The state log: the state-changing records, back to back in blocks of LOGBLK that never
