@@ -214,63 +214,47 @@ static inline void copy_short(uint8_t *d, const char *src, size_t n) {
     } else if (n >= 4) {
         memcpy(d, src, 4);
         memcpy(d + n - 4, src + n - 4, 4);
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            d[i] = (uint8_t)src[i];
-        }
+    } else if (n > 0) {
+        /* 1 to 3 bytes: first, middle and last cover them without a loop */
+        d[0] = (uint8_t)src[0];
+        d[n / 2] = (uint8_t)src[n / 2];
+        d[n - 1] = (uint8_t)src[n - 1];
     }
 }
 
-/* Layout: [count][truncated] then per argument [type][name length][name][value]: 8 bytes for
- * numbers, [length][bytes] for strings. Cut at ST_ARGS_BYTES with the truncated flag set. */
+/* Layout: [count][truncated] then per argument [type][name length][name][value]: the 8 bytes of
+ * the value union for numbers (st_args_each reads back the member of the type: no switch per
+ * argument here, where every begin with arguments pays), [length][bytes] for strings. Cut at
+ * ST_ARGS_BYTES with the truncated flag set. */
+_Static_assert(ST_ARGS_BYTES <= 255 + 2, "one bound check covers the 8-bit name and string lengths");
 static void args_save(uint8_t *blob, const fxt_record_t *rec) {
-    size_t n = 2;
-    blob[0] = 0;
+    uint8_t *d = blob + 2;
+    unsigned saved = 0;
     blob[1] = 0;
-    for (unsigned i = 0; i < rec->nargs; i++) {
-        const fxt_arg_t *a = &rec->args[i];
-        size_t nl = a->name.unresolved ? 1 : a->name.len;
+    for (const fxt_arg_t *a = rec->args, *ae = a + rec->nargs; a < ae; a++) {
         const char *np = a->name.unresolved ? "?" : a->name.ptr;
+        size_t nl = a->name.unresolved ? 1 : a->name.len;
         int is_str = a->type == FXT_ARG_STRING;
         size_t sl = is_str ? (a->str.unresolved ? 1 : a->str.len) : 0;
         size_t vl = is_str ? 1 + sl : 8;
-        if (nl > 255 || sl > 255 || n + 2 + nl + vl > ST_ARGS_BYTES) {
+        if ((size_t)(blob + ST_ARGS_BYTES - d) < 2 + nl + vl) {
             blob[1] = 1;
-            return;
+            break;
         }
-        blob[n] = a->type;
-        blob[n + 1] = (uint8_t)nl;
-        copy_short(blob + n + 2, np, nl);
-        n += 2 + nl;
+        d[0] = a->type;
+        d[1] = (uint8_t)nl;
+        copy_short(d + 2, np, nl);
+        d += 2 + nl;
         if (is_str) {
-            blob[n] = (uint8_t)sl;
-            copy_short(blob + n + 1, a->str.unresolved ? "?" : a->str.ptr, sl);
+            d[0] = (uint8_t)sl;
+            copy_short(d + 1, a->str.unresolved ? "?" : a->str.ptr, sl);
         } else {
-            uint64_t v = 0;
-            switch (a->type) {
-            case FXT_ARG_INT32:
-                v = (uint64_t)(int64_t)a->v.i32;
-                break;
-            case FXT_ARG_UINT32:
-                v = a->v.u32;
-                break;
-            case FXT_ARG_BOOL:
-                v = (uint64_t)a->v.boolean;
-                break;
-            case FXT_ARG_DOUBLE:
-                memcpy(&v, &a->v.f64, 8);
-                break;
-            case FXT_ARG_NULL:
-                break;
-            default:
-                v = a->v.u64;
-                break;
-            }
-            memcpy(blob + n, &v, 8);
+            memcpy(d, &a->v, 8);
         }
-        n += vl;
-        blob[0]++;
+        d += vl;
+        saved++;
     }
+    blob[0] = (uint8_t)saved;
 }
 
 int st_args_each(const uint8_t *blob, st_arg_fn fn, void *ctx) {
@@ -287,8 +271,8 @@ int st_args_each(const uint8_t *blob, st_arg_fn fn, void *ctx) {
             n += vl;
             continue;
         }
-        uint64_t v;
-        memcpy(&v, blob + n, 8);
+        fxt_arg_t a;
+        memcpy(&a.v, blob + n, 8);
         n += 8;
         int len;
         switch (type) {
@@ -296,23 +280,25 @@ int st_args_each(const uint8_t *blob, st_arg_fn fn, void *ctx) {
             len = snprintf(buf, sizeof buf, "null");
             break;
         case FXT_ARG_INT32:
+            len = snprintf(buf, sizeof buf, "%" PRId32, a.v.i32);
+            break;
         case FXT_ARG_INT64:
-            len = snprintf(buf, sizeof buf, "%" PRId64, (int64_t)v);
+            len = snprintf(buf, sizeof buf, "%" PRId64, a.v.i64);
             break;
-        case FXT_ARG_DOUBLE: {
-            double d;
-            memcpy(&d, &v, 8);
-            len = snprintf(buf, sizeof buf, "%.17g", d);
+        case FXT_ARG_UINT32:
+            len = snprintf(buf, sizeof buf, "%" PRIu32, a.v.u32);
             break;
-        }
+        case FXT_ARG_DOUBLE:
+            len = snprintf(buf, sizeof buf, "%.17g", a.v.f64);
+            break;
         case FXT_ARG_POINTER:
-            len = snprintf(buf, sizeof buf, "0x%" PRIx64, v);
+            len = snprintf(buf, sizeof buf, "0x%" PRIx64, a.v.pointer);
             break;
         case FXT_ARG_BOOL:
-            len = snprintf(buf, sizeof buf, "%s", v ? "true" : "false");
+            len = snprintf(buf, sizeof buf, "%s", a.v.boolean ? "true" : "false");
             break;
         default:
-            len = snprintf(buf, sizeof buf, "%" PRIu64, v);
+            len = snprintf(buf, sizeof buf, "%" PRIu64, a.v.u64);
             break;
         }
         fn(ctx, name, nl, 0, buf, (size_t)len);
