@@ -462,8 +462,8 @@ CLI_INLINE void close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey,
 }
 
 /* Duration matching, call tree and self time of one begin, end or complete event. */
-static void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const fxt_record_t *rec, uint32_t name,
-                        uint64_t ns, uint64_t end_ns) {
+CLI_INLINE void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const fxt_record_t *rec, uint32_t name,
+                             uint64_t ns, uint64_t end_ns) {
     switch (rec->u.event.type) {
     case FXT_EVENT_DURATION_BEGIN:
         if (t->depth < ST_MAX_DEPTH && push_frame(t) == 0) {
@@ -662,7 +662,7 @@ static void event_names(st_range_t *rg, const fxt_record_t *rec, uint32_t *name,
 }
 
 /* Span, counts, the thread's duration stack and counter series of one event. */
-static void on_event(st_range_t *rg, const fxt_record_t *rec, st_prov_t *p) {
+CLI_INLINE void on_event(st_range_t *rg, const fxt_record_t *rec, st_prov_t *p) {
     st_state_t *s = &rg->s;
     uint64_t tps = rg->tps;
     uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
@@ -754,9 +754,10 @@ static void set_bit(uint8_t *set, unsigned i, uint64_t *rereg) {
     set[i >> 3] |= (uint8_t)(1u << (i & 7));
 }
 
-/* Per-kind and per-provider record counts, then the kinds that feed the summary. */
-int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
-    st_range_t *rg = ctx;
+/* Per-kind and per-provider record counts, then the kinds that feed the summary, for all but
+ * events of the current provider (st_on_record): out of line, so the event path keeps a small
+ * frame. The provider when rec is an event for on_event, else NULL. */
+static __attribute__((noinline)) st_prov_t *on_other(st_range_t *rg, fxt_reader_t *r, const fxt_record_t *rec) {
     st_state_t *s = &rg->s;
     s->records++;
     s->kinds[rec->kind].count++;
@@ -775,15 +776,14 @@ int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
             strings_changed(rg);
         }
         if (p == NULL) {
-            return 0; /* out of memory: the record is counted only globally */
+            return NULL; /* out of memory: the record is counted only globally */
         }
     }
     p->records++;
     p->bytes += rec->size;
     switch (rec->kind) {
     case FXT_KIND_EVENT:
-        on_event(rg, rec, p);
-        break;
+        return p;
     case FXT_KIND_PROVIDER_INFO:
         /* The name length is 8 bits (spec: Provider info metadata): it always fits. */
         snprintf(p->name, sizeof p->name, "%.*s", (int)rec->u.provider_info.name.len,
@@ -848,6 +848,23 @@ int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     default:
         break;
     }
+    return NULL;
+}
+
+int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
+    st_range_t *rg = ctx;
+    st_state_t *s = &rg->s;
+    st_prov_t *p = rg->prov;
+    if (rec->kind == FXT_KIND_EVENT && p != NULL && rg->prov_count == s->providers.count) {
+        s->records++;
+        s->kinds[FXT_KIND_EVENT].count++;
+        s->kinds[FXT_KIND_EVENT].bytes += rec->size;
+        p->records++;
+        p->bytes += rec->size;
+    } else if ((p = on_other(rg, r, rec)) == NULL) {
+        return 0;
+    }
+    on_event(rg, rec, p);
     return 0;
 }
 
