@@ -42,6 +42,19 @@ typedef struct thread_cache {
     uint32_t gen, thread; /* map index + 1 */
 } thread_cache_t;
 
+/* Events with inline strings, by the strings' bytes (names_find: no string versions), and inline
+ * threads (valid for one `gen`). */
+#define ICACHE 4096
+typedef struct inline_cache {
+    uint32_t name, cat; /* map index + 1; name 0 = empty entry */
+    uint32_t cat_len;
+} inline_cache_t;
+
+typedef struct inline_thread {
+    uint64_t pid, tid;
+    uint32_t gen, thread; /* thread: map index + 1 */
+} inline_thread_t;
+
 /* A range's state with its lookup caches (never merged: the first member, so a cast works). */
 typedef struct st_range {
     st_state_t s;
@@ -56,6 +69,8 @@ typedef struct st_range {
     counter_cache_t ccache[CCACHE];
     series_cache_t scache[CCACHE];
     thread_cache_t tcache[256];
+    inline_cache_t icache[ICACHE];
+    inline_thread_t itcache[64];
 } st_range_t;
 
 /* A provider switch changes every string: the cached pairs are dropped. */
@@ -634,9 +649,58 @@ static void on_counter(st_range_t *rg, const fxt_record_t *rec, uint64_t ns) {
     }
 }
 
-/* The (category, name) pair and category count indexes of an event, cached by string refs. */
-static void event_names(st_range_t *rg, const fxt_record_t *rec, uint32_t *name, uint32_t *cat) {
+/* A cheap signature of a string for the inline caches: its length and up to 4 bytes at each end. */
+static inline uint32_t str_sig(const char *p, size_t n) {
+    uint32_t a = 0, b = 0;
+    if (n >= 4) {
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+    } else if (n > 0) {
+        a = (uint8_t)p[0];
+        b = (uint32_t)(uint8_t)p[n / 2] << 8 | (uint8_t)p[n - 1];
+    }
+    return (a * 2654435761u ^ b) * 2246822519u + (uint32_t)n;
+}
+
+/* event_names when the ref cache cannot answer (e: its entry to fill, NULL when a string is
+ * inline): name | cat << 32, map indexes + 1. Out of line: rare, and a large frame. */
+static __attribute__((noinline)) uint64_t names_find(st_range_t *rg, const fxt_record_t *rec, name_cache_t *e) {
     st_state_t *s = &rg->s;
+    const fxt_str_t *c = &rec->u.event.category, *nm = &rec->u.event.name;
+    const char *cp = c->unresolved ? "?" : c->ptr, *np = nm->unresolved ? "?" : nm->ptr;
+    size_t cl = c->unresolved ? 1 : c->len, nl = nm->unresolved ? 1 : nm->len;
+    inline_cache_t *ie = NULL;
+    if (e == NULL) {
+        /* Inline strings, cached by their bytes: the entry holds if the pair's key in the names map
+         * is the one name_key would build (the category's length tells where it ends). */
+        ie = &rg->icache[((str_sig(cp, cl) * 2654435761u ^ str_sig(np, nl)) * 2246822519u) >> 20];
+        if (ie->name && ie->cat_len == cl) {
+            const char *key;
+            size_t kl;
+            cli_map_at(&s->names, ie->name - 1, &key, &kl);
+            if (kl == cl + nl + 2 && key[cl] == '\0' && (cl == 0 || memcmp(key, cp, cl) == 0) &&
+                (nl == 0 || memcmp(key + cl + 1, np, nl) == 0)) {
+                return ie->name | (uint64_t)ie->cat << 32;
+            }
+        }
+    }
+    size_t n = name_key(s->keybuf, *c, *nm);
+    uint32_t name = name_ix(&s->names, s->keybuf, n);
+    size_t cix = 0;
+    uint32_t cat = cli_map_get_ix(&s->cats, cp, cl, 1, &cix) ? (uint32_t)cix + 1 : 0;
+    if (e && name) {
+        *e = (name_cache_t){((uint32_t)c->ref << 16 | nm->ref) + 1, rg->str_ver[c->ref], rg->str_ver[nm->ref],
+                            name, cat};
+    }
+    if (ie && name) {
+        *ie = (inline_cache_t){name, cat, (uint32_t)cl};
+    }
+    return name | (uint64_t)cat << 32;
+}
+
+/* The (category, name) pair and category count indexes of an event (name | cat << 32), cached by
+ * string refs. */
+CLI_INLINE uint64_t event_names(st_range_t *rg, const fxt_record_t *rec) {
     const fxt_str_t *c = &rec->u.event.category, *nm = &rec->u.event.name;
     name_cache_t *e = NULL;
     if (!fxt_strref_is_inline(c->ref) && !fxt_strref_is_inline(nm->ref)) {
@@ -644,21 +708,32 @@ static void event_names(st_range_t *rg, const fxt_record_t *rec, uint32_t *name,
         e = &rg->ncache[(key * 2654435761u) >> 20];
         /* Non-inline refs are 15 bits: key + 1 cannot wrap to the empty entry's 0. */
         if (e->refs == key + 1 && e->cat_ver == rg->str_ver[c->ref] && e->name_ver == rg->str_ver[nm->ref]) {
-            *name = e->name;
-            *cat = e->cat;
-            return;
+            return e->name | (uint64_t)e->cat << 32;
         }
     }
-    size_t n = name_key(s->keybuf, *c, *nm);
-    *name = name_ix(&s->names, s->keybuf, n);
-    size_t cix = 0;
-    *cat = cli_map_get_ix(&s->cats, c->unresolved ? "?" : c->ptr, c->unresolved ? 1 : c->len, 1, &cix)
-               ? (uint32_t)cix + 1
-               : 0;
-    if (e && *name) {
-        *e = (name_cache_t){((uint32_t)c->ref << 16 | nm->ref) + 1, rg->str_ver[c->ref], rg->str_ver[nm->ref],
-                            *name, *cat};
+    return names_find(rg, rec, e);
+}
+
+/* The event's thread index + 1 when the cache (tc, NULL for an inline thread) cannot answer;
+ * inline threads have a cache of their own. 0 when out of memory. */
+static __attribute__((noinline)) uint32_t thread_find(st_range_t *rg, const fxt_record_t *rec, thread_cache_t *tc) {
+    const fxt_thread_ref_t *tr = &rec->u.event.thread;
+    inline_thread_t *it = NULL;
+    if (tc == NULL) {
+        it = &rg->itcache[((tr->pid ^ tr->tid) * UINT64_C(0x9e3779b97f4a7c15)) >> 58];
+        if (it->gen == rg->gen && it->pid == tr->pid && it->tid == tr->tid) {
+            return it->thread;
+        }
     }
+    uint64_t key[3] = {rec->provider, tr->pid, tr->tid};
+    size_t ix = 0;
+    uint32_t tix = cli_map_get_ix(&rg->s.threads, key, sizeof key, 1, &ix) ? (uint32_t)ix + 1 : 0;
+    if (tc) {
+        *tc = (thread_cache_t){rg->gen, tix};
+    } else {
+        *it = (inline_thread_t){tr->pid, tr->tid, rg->gen, tix};
+    }
+    return tix;
 }
 
 /* Span, counts, the thread's duration stack and counter series of one event. */
@@ -679,8 +754,8 @@ CLI_INLINE void on_event(st_range_t *rg, const fxt_record_t *rec, st_prov_t *p) 
         s->inline_strings++;
         s->inline_bytes += name->len;
     }
-    uint32_t nix, cix;
-    event_names(rg, rec, &nix, &cix);
+    uint64_t names = event_names(rg, rec);
+    uint32_t nix = (uint32_t)names, cix = (uint32_t)(names >> 32);
     if (cix) {
         (*(uint64_t *)cli_map_at(&s->cats, cix - 1, NULL, NULL))++;
     }
@@ -690,17 +765,7 @@ CLI_INLINE void on_event(st_range_t *rg, const fxt_record_t *rec, st_prov_t *p) 
     const fxt_thread_ref_t *tr = &rec->u.event.thread;
     /* Per provider: thread state belongs to the provider section (spec-notes). */
     thread_cache_t *tc = tr->ref != FXT_THREADREF_INLINE ? &rg->tcache[tr->ref] : NULL;
-    uint32_t tix;
-    if (tc && tc->gen == rg->gen) {
-        tix = tc->thread;
-    } else {
-        uint64_t key[3] = {rec->provider, tr->pid, tr->tid};
-        size_t ix = 0;
-        tix = cli_map_get_ix(&s->threads, key, sizeof key, 1, &ix) ? (uint32_t)ix + 1 : 0;
-        if (tc) {
-            *tc = (thread_cache_t){rg->gen, tix};
-        }
-    }
+    uint32_t tix = tc && tc->gen == rg->gen ? tc->thread : thread_find(rg, rec, tc);
     if (tix == 0) {
         return;
     }
