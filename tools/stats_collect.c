@@ -62,6 +62,9 @@ typedef struct st_range {
     st_prov_t *prov; /* the current provider's entry, valid while providers.count is prov_count */
     size_t prov_count;
     uint64_t tps; /* the reader's ticks per second for the current provider (a call per event otherwise) */
+    /* Events of `prov` that st_on_record counted here, not yet in the state and provider's counts
+     * (flush_events): two additions per event instead of six. */
+    uint64_t ev_n, ev_bytes;
     /* Per string index, bumped when it is registered: one string record invalidates only the
      * cached pairs that use it (traces register strings all along). */
     uint32_t str_ver[1u << 15];
@@ -737,11 +740,10 @@ static __attribute__((noinline)) uint32_t thread_find(st_range_t *rg, const fxt_
 }
 
 /* Span, counts, the thread's duration stack and counter series of one event. */
-CLI_INLINE void on_event(st_range_t *rg, const fxt_record_t *rec, st_prov_t *p) {
+CLI_INLINE void on_event(st_range_t *rg, const fxt_record_t *rec) {
     st_state_t *s = &rg->s;
     uint64_t tps = rg->tps;
     uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
-    p->events++;
     s->have_span = 1; /* first_ns starts at UINT64_MAX (st_new): no test per event */
     s->first_ns = ns < s->first_ns ? ns : s->first_ns;
     s->last_ns = ns > s->last_ns ? ns : s->last_ns;
@@ -819,11 +821,28 @@ static void set_bit(uint8_t *set, unsigned i, uint64_t *rereg) {
     set[i >> 3] |= (uint8_t)(1u << (i & 7));
 }
 
+/* Adds the events st_on_record counted in rg to the state and rg->prov, before anything that may
+ * change or move the provider's entry, and before a merge. */
+static void flush_events(st_range_t *rg) {
+    if (rg->ev_n) {
+        st_state_t *s = &rg->s;
+        s->records += rg->ev_n;
+        s->kinds[FXT_KIND_EVENT].count += rg->ev_n;
+        s->kinds[FXT_KIND_EVENT].bytes += rg->ev_bytes;
+        rg->prov->records += rg->ev_n;
+        rg->prov->bytes += rg->ev_bytes;
+        rg->prov->events += rg->ev_n;
+        rg->ev_n = 0;
+        rg->ev_bytes = 0;
+    }
+}
+
 /* Per-kind and per-provider record counts, then the kinds that feed the summary, for all but
  * events of the current provider (st_on_record): out of line, so the event path keeps a small
- * frame. The provider when rec is an event for on_event, else NULL. */
-static __attribute__((noinline)) st_prov_t *on_other(st_range_t *rg, fxt_reader_t *r, const fxt_record_t *rec) {
+ * frame. 1 when rec is an event for on_event. */
+static __attribute__((noinline)) int on_other(st_range_t *rg, fxt_reader_t *r, const fxt_record_t *rec) {
     st_state_t *s = &rg->s;
+    flush_events(rg);
     s->records++;
     s->kinds[rec->kind].count++;
     s->kinds[rec->kind].bytes += rec->size;
@@ -841,14 +860,15 @@ static __attribute__((noinline)) st_prov_t *on_other(st_range_t *rg, fxt_reader_
             strings_changed(rg);
         }
         if (p == NULL) {
-            return NULL; /* out of memory: the record is counted only globally */
+            return 0; /* out of memory: the record is counted only globally */
         }
     }
     p->records++;
     p->bytes += rec->size;
     switch (rec->kind) {
     case FXT_KIND_EVENT:
-        return p;
+        p->events++;
+        return 1;
     case FXT_KIND_PROVIDER_INFO:
         /* The name length is 8 bits (spec: Provider info metadata): it always fits. */
         snprintf(p->name, sizeof p->name, "%.*s", (int)rec->u.provider_info.name.len,
@@ -913,23 +933,19 @@ static __attribute__((noinline)) st_prov_t *on_other(st_range_t *rg, fxt_reader_
     default:
         break;
     }
-    return NULL;
+    return 0;
 }
 
 int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     st_range_t *rg = ctx;
-    st_state_t *s = &rg->s;
-    st_prov_t *p = rg->prov;
-    if (rec->kind == FXT_KIND_EVENT && p != NULL && rg->prov_count == s->providers.count) {
-        s->records++;
-        s->kinds[FXT_KIND_EVENT].count++;
-        s->kinds[FXT_KIND_EVENT].bytes += rec->size;
-        p->records++;
-        p->bytes += rec->size;
-    } else if ((p = on_other(rg, r, rec)) == NULL) {
+    /* Events of the current provider, counted in rg (flush_events); the rest out of line. */
+    if (rec->kind == FXT_KIND_EVENT && rg->prov != NULL && rg->prov_count == rg->s.providers.count) {
+        rg->ev_n++;
+        rg->ev_bytes += rec->size;
+    } else if (!on_other(rg, r, rec)) {
         return 0;
     }
-    on_event(rg, rec, p);
+    on_event(rg, rec);
     return 0;
 }
 
@@ -986,6 +1002,7 @@ static void merge_bits(uint8_t *gset, const uint8_t *lset, size_t n, uint64_t *r
 
 int st_merge(st_state_t *g, st_state_t *l) {
     int rc = 0;
+    flush_events((st_range_t *)l); /* l is the first member of its st_range_t */
     uint32_t *nmap = NULL, *tmap = NULL, *node_map = NULL;
     uint64_t *cmap = NULL;
     g->records += l->records;
