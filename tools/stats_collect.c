@@ -91,6 +91,7 @@ st_state_t *st_new(unsigned top, int tree) {
     st_state_t *s = &rg->s;
     rg->gen = 1;
     s->first_ns = UINT64_MAX;
+    s->slow_floor = top ? 0 : UINT64_MAX;
     s->top = top;
     s->tree = tree;
     s->keybuf = malloc(SERIES_KEY_OFF + 8 + FXT_MAX_INLINE_STRING_LEN + 8);
@@ -348,13 +349,17 @@ static st_slow_t *slow_insert(st_state_t *s, uint64_t dur, uint64_t ts, uint64_t
     e->dur = dur;
     e->ts = ts;
     e->end_off = end_off;
+    if (s->nslow == s->top) {
+        s->slow_floor = s->slow[s->nslow - 1].dur;
+    }
     return e;
 }
 
 /* The slot for an event of this duration among the `top` slowest, or NULL when it is not one
  * (inline: nearly every duration is not). */
 static inline st_slow_t *slow_slot(st_state_t *s, uint64_t dur, uint64_t ts, uint64_t end_off) {
-    if (s->top == 0 || (s->nslow == s->top && slower(&s->slow[s->nslow - 1], dur, ts, end_off))) {
+    if (dur < s->slow_floor || s->top == 0 ||
+        (s->nslow == s->top && slower(&s->slow[s->nslow - 1], dur, ts, end_off))) {
         return NULL;
     }
     return slow_insert(s, dur, ts, end_off);
