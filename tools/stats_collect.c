@@ -671,7 +671,7 @@ static inline uint32_t str_sig(const char *p, size_t n) {
 }
 
 /* event_names when the ref cache cannot answer (e: its entry to fill, NULL when a string is
- * inline): name | cat << 32, map indexes + 1. Out of line: rare, and a large frame. */
+ * inline: counted here): name | cat << 32, map indexes + 1. Out of line: rare, and a large frame. */
 static __attribute__((noinline)) uint64_t names_find(st_range_t *rg, const fxt_record_t *rec, name_cache_t *e) {
     st_state_t *s = &rg->s;
     const fxt_str_t *c = &rec->u.event.category, *nm = &rec->u.event.name;
@@ -679,6 +679,14 @@ static __attribute__((noinline)) uint64_t names_find(st_range_t *rg, const fxt_r
     size_t cl = c->unresolved ? 1 : c->len, nl = nm->unresolved ? 1 : nm->len;
     inline_cache_t *ie = NULL;
     if (e == NULL) {
+        if (fxt_strref_is_inline(c->ref)) {
+            s->inline_strings++;
+            s->inline_bytes += c->len;
+        }
+        if (fxt_strref_is_inline(nm->ref)) {
+            s->inline_strings++;
+            s->inline_bytes += nm->len;
+        }
         /* Inline strings, cached by their bytes: the entry holds if the pair's key in the names map
          * is the one name_key would build (the category's length tells where it ends). */
         ie = &rg->icache[((str_sig(cp, cl) * 2654435761u ^ str_sig(np, nl)) * 2246822519u) >> 20];
@@ -710,14 +718,14 @@ static __attribute__((noinline)) uint64_t names_find(st_range_t *rg, const fxt_r
  * string refs. */
 CLI_INLINE uint64_t event_names(st_range_t *rg, const fxt_record_t *rec) {
     const fxt_str_t *c = &rec->u.event.category, *nm = &rec->u.event.name;
-    name_cache_t *e = NULL;
-    if (!fxt_strref_is_inline(c->ref) && !fxt_strref_is_inline(nm->ref)) {
-        uint32_t key = (uint32_t)c->ref << 16 | nm->ref;
-        e = &rg->ncache[(key * 2654435761u) >> 20];
-        /* Non-inline refs are 15 bits: key + 1 cannot wrap to the empty entry's 0. */
-        if (e->refs == key + 1 && e->cat_ver == rg->str_ver[c->ref] && e->name_ver == rg->str_ver[nm->ref]) {
-            return e->name | (uint64_t)e->cat << 32;
-        }
+    if ((c->ref | nm->ref) & FXT_STRREF_INLINE_FLAG) {
+        return names_find(rg, rec, NULL);
+    }
+    uint32_t key = (uint32_t)c->ref << 16 | nm->ref;
+    name_cache_t *e = &rg->ncache[(key * 2654435761u) >> 20];
+    /* Non-inline refs are 15 bits: key + 1 cannot wrap to the empty entry's 0. */
+    if (e->refs == key + 1 && e->cat_ver == rg->str_ver[c->ref] && e->name_ver == rg->str_ver[nm->ref]) {
+        return e->name | (uint64_t)e->cat << 32;
     }
     return names_find(rg, rec, e);
 }
@@ -749,17 +757,13 @@ CLI_INLINE void on_event(st_range_t *rg, const fxt_record_t *rec) {
     st_state_t *s = &rg->s;
     uint64_t tps = rg->tps;
     uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
-    s->have_span = 1; /* first_ns starts at UINT64_MAX (st_new): no test per event */
-    s->first_ns = ns < s->first_ns ? ns : s->first_ns;
-    s->last_ns = ns > s->last_ns ? ns : s->last_ns;
-    const fxt_str_t *cat = &rec->u.event.category, *name = &rec->u.event.name;
-    if (fxt_strref_is_inline(cat->ref)) {
-        s->inline_strings++;
-        s->inline_bytes += cat->len;
+    /* first_ns starts at UINT64_MAX (st_new): no test for the first event. Branches, not
+     * conditional moves: the stores are rare. have_span is set where events are counted. */
+    if (ns < s->first_ns) {
+        s->first_ns = ns;
     }
-    if (fxt_strref_is_inline(name->ref)) {
-        s->inline_strings++;
-        s->inline_bytes += name->len;
+    if (ns > s->last_ns) {
+        s->last_ns = ns;
     }
     uint64_t names = event_names(rg, rec);
     uint32_t nix = (uint32_t)names, cix = (uint32_t)(names >> 32);
@@ -837,6 +841,7 @@ static void flush_events(st_range_t *rg) {
         rg->prov->records += rg->ev_n;
         rg->prov->bytes += rg->ev_bytes;
         rg->prov->events += rg->ev_n;
+        s->have_span = 1;
         rg->ev_n = 0;
         rg->ev_bytes = 0;
     }
@@ -873,6 +878,7 @@ static __attribute__((noinline)) int on_other(st_range_t *rg, fxt_reader_t *r, c
     switch (rec->kind) {
     case FXT_KIND_EVENT:
         p->events++;
+        s->have_span = 1;
         return 1;
     case FXT_KIND_PROVIDER_INFO:
         /* The name length is 8 bits (spec: Provider info metadata): it always fits. */
