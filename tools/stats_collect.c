@@ -246,7 +246,7 @@ static inline void copy_short(uint8_t *d, const char *src, size_t n) {
  * argument here, where every begin with arguments pays), [length][bytes] for strings. Cut at
  * ST_ARGS_BYTES with the truncated flag set. */
 _Static_assert(ST_ARGS_BYTES <= 255 + 2, "one bound check covers the 8-bit name and string lengths");
-static void args_save(uint8_t *blob, const fxt_record_t *rec) {
+CLI_INLINE void args_save(uint8_t *blob, const fxt_record_t *rec) {
     uint8_t *d = blob + 2;
     unsigned saved = 0;
     blob[1] = 0;
@@ -275,6 +275,9 @@ static void args_save(uint8_t *blob, const fxt_record_t *rec) {
     }
     blob[0] = (uint8_t)saved;
 }
+
+/* args_save for complete events among the slowest: rare, out of line. */
+static __attribute__((noinline)) void args_save_slow(uint8_t *blob, const fxt_record_t *rec) { args_save(blob, rec); }
 
 int st_args_each(const uint8_t *blob, st_arg_fn fn, void *ctx) {
     size_t n = 2;
@@ -479,7 +482,7 @@ CLI_INLINE void close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey,
         if (args) {
             memcpy(e->args, args, ST_ARGS_BYTES);
         } else {
-            args_save(e->args, rec);
+            args_save_slow(e->args, rec);
         }
     }
 }
