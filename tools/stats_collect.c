@@ -432,6 +432,13 @@ static uint32_t node_ix(st_state_t *s, uint32_t thread, uint32_t parent, uint32_
     return (uint32_t)ix + 1;
 }
 
+/* The call-tree node of a frame opened (or a complete event) at the thread's depth: a range's
+ * top-level frames hang from the root of the current context (stats.h). */
+static uint32_t frame_node(st_state_t *s, const st_thread_t *t, uint32_t tix, uint32_t name) {
+    uint32_t parent = t->depth ? t->stack[t->depth - 1].node : 0;
+    return t->depth && parent == 0 ? 0 : node_ix(s, tix, parent, t->depth ? 0 : t->npops, name);
+}
+
 static void node_add(st_state_t *s, uint32_t node, uint64_t dur, uint64_t self) {
     if (node) {
         st_node_t *n = cli_map_at(&s->nodes, node - 1, NULL, NULL);
@@ -494,14 +501,10 @@ CLI_INLINE void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const f
     case FXT_EVENT_DURATION_BEGIN:
         if (t->depth < ST_MAX_DEPTH && push_frame(t) == 0) {
             st_frame_t *f = &t->stack[t->depth];
-            uint32_t parent = t->depth ? t->stack[t->depth - 1].node : 0;
             f->begin_ns = ns;
             f->child_ns = 0;
             f->name = name;
-            /* A range's top-level frames hang from the root of the current context (stats.h). */
-            f->node = !s->tree || (t->depth && parent == 0)
-                          ? 0
-                          : node_ix(s, tix, parent, t->depth ? 0 : t->npops, name);
+            f->node = s->tree ? frame_node(s, t, tix, name) : 0;
             f->args[0] = 0;
             f->args[1] = 0;
             /* Only --top shows arguments. */
@@ -542,10 +545,7 @@ CLI_INLINE void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const f
         if (t->depth > ST_MAX_DEPTH) {
             break;
         }
-        uint32_t parent = t->depth ? t->stack[t->depth - 1].node : 0;
-        uint32_t node = !s->tree || (t->depth && parent == 0)
-                            ? 0
-                            : node_ix(s, tix, parent, t->depth ? 0 : t->npops, name);
+        uint32_t node = s->tree ? frame_node(s, t, tix, name) : 0;
         close_slice(s, t, NULL, name, node, ns, end_ns >= ns ? end_ns - ns : 0, 0, rec->offset, NULL, rec);
         break;
     }
