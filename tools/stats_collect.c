@@ -38,8 +38,11 @@ typedef struct series_cache {
     uint32_t name_ref, series;  /* series: map index + 1 */
 } series_cache_t;
 
+/* thread: map index + 1, t its entry (NULL when out of memory): gen is bumped when the map moves
+ * its entries. */
 typedef struct thread_cache {
-    uint32_t gen, thread; /* map index + 1 */
+    uint32_t gen, thread;
+    st_thread_t *t;
 } thread_cache_t;
 
 /* Events with inline strings, by the strings' bytes (names_find: no string versions), and inline
@@ -52,7 +55,7 @@ typedef struct inline_cache {
 
 typedef struct inline_thread {
     uint64_t pid, tid;
-    uint32_t gen, thread; /* thread: map index + 1 */
+    thread_cache_t c;
 } inline_thread_t;
 
 /* A range's state with its lookup caches (never merged: the first member, so a cast works). */
@@ -733,26 +736,33 @@ CLI_INLINE uint64_t event_names(st_range_t *rg, const fxt_record_t *rec) {
     return names_find(rg, rec, e);
 }
 
-/* The event's thread index + 1 when the cache (tc, NULL for an inline thread) cannot answer;
- * inline threads have a cache of their own. 0 when out of memory. */
-static __attribute__((noinline)) uint32_t thread_find(st_range_t *rg, const fxt_record_t *rec, thread_cache_t *tc) {
+/* The event's thread when its ref's cache entry cannot answer (an inline thread: a cache of its
+ * own). Its entry's t is NULL when out of memory. */
+static __attribute__((noinline)) const thread_cache_t *thread_find(st_range_t *rg, const fxt_record_t *rec) {
     const fxt_thread_ref_t *tr = &rec->u.event.thread;
+    thread_cache_t *tc = &rg->tcache[tr->ref];
     inline_thread_t *it = NULL;
-    if (tc == NULL) {
+    if (tr->ref == FXT_THREADREF_INLINE) {
         it = &rg->itcache[((tr->pid ^ tr->tid) * UINT64_C(0x9e3779b97f4a7c15)) >> 58];
-        if (it->gen == rg->gen && it->pid == tr->pid && it->tid == tr->tid) {
-            return it->thread;
+        if (it->c.gen == rg->gen && it->pid == tr->pid && it->tid == tr->tid) {
+            return &it->c;
         }
     }
+    st_state_t *s = &rg->s;
+    const uint8_t *entries = s->threads.entries;
     uint64_t key[3] = {rec->provider, tr->pid, tr->tid};
     size_t ix = 0;
-    uint32_t tix = cli_map_get_ix(&rg->s.threads, key, sizeof key, 1, &ix) ? (uint32_t)ix + 1 : 0;
-    if (tc) {
-        *tc = (thread_cache_t){rg->gen, tix};
-    } else {
-        *it = (inline_thread_t){tr->pid, tr->tid, rg->gen, tix};
+    st_thread_t *t = cli_map_get_ix(&s->threads, key, sizeof key, 1, &ix);
+    if (s->threads.entries != entries) {
+        rg->gen++; /* the cached entries moved */
     }
-    return tix;
+    thread_cache_t c = {rg->gen, t ? (uint32_t)ix + 1 : 0, t};
+    if (it) {
+        *it = (inline_thread_t){tr->pid, tr->tid, c};
+        return &it->c;
+    }
+    *tc = c;
+    return tc;
 }
 
 /* Span, counts, the thread's duration stack and counter series of one event. */
@@ -778,12 +788,15 @@ CLI_INLINE void on_event(st_range_t *rg, const fxt_record_t *rec) {
     }
     const fxt_thread_ref_t *tr = &rec->u.event.thread;
     /* Per provider: thread state belongs to the provider section (spec-notes). */
-    thread_cache_t *tc = tr->ref != FXT_THREADREF_INLINE ? &rg->tcache[tr->ref] : NULL;
-    uint32_t tix = tc && tc->gen == rg->gen ? tc->thread : thread_find(rg, rec, tc);
-    if (tix == 0) {
+    const thread_cache_t *tc = &rg->tcache[tr->ref];
+    if (tr->ref == FXT_THREADREF_INLINE || tc->gen != rg->gen) {
+        tc = thread_find(rg, rec);
+    }
+    st_thread_t *t = tc->t;
+    uint32_t tix = tc->thread;
+    if (t == NULL) {
         return;
     }
-    st_thread_t *t = cli_map_at(&s->threads, tix - 1, NULL, NULL);
     t->events++;
     switch (rec->u.event.type) {
     case FXT_EVENT_DURATION_BEGIN:
