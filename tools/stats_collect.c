@@ -20,7 +20,11 @@
 typedef struct name_cache {
     uint32_t refs;              /* (category ref << 16 | name ref) + 1: one compare; 0 = empty entry */
     uint32_t cat_ver, name_ver; /* the two indexes' versions when cached */
-    uint32_t name, cat;         /* map index + 1 */
+    uint32_t name;              /* map index + 1 */
+    /* The pair's and the category's entries (NULL when out of memory): names_find drops every
+     * cached pair when the names or cats map moves its entries. */
+    st_name_t *np;
+    uint64_t *cp;
 } name_cache_t;
 
 /* Counter (category ref, name ref, id) -> counter index, and (counter, argument name ref) ->
@@ -49,8 +53,8 @@ typedef struct thread_cache {
  * threads (valid for one `gen`). */
 #define ICACHE 4096
 typedef struct inline_cache {
-    uint32_t name, cat; /* map index + 1; name 0 = empty entry */
     uint32_t cat_len;
+    name_cache_t c; /* name and entries only; c.name 0 = empty entry */
 } inline_cache_t;
 
 typedef struct inline_thread {
@@ -72,16 +76,28 @@ typedef struct st_range {
      * cached pairs that use it (traces register strings all along). */
     uint32_t str_ver[1u << 15];
     name_cache_t ncache[NCACHE];
+    uint16_t nused[NCACHE]; /* ncache entries filled since it was last emptied (names_clear) */
+    uint32_t nnused;
     counter_cache_t ccache[CCACHE];
     series_cache_t scache[CCACHE];
     thread_cache_t tcache[256];
     inline_cache_t icache[ICACHE];
+    name_cache_t nfound; /* names_find's answer when it cannot be cached */
     inline_thread_t itcache[64];
 } st_range_t;
 
+/* Empties the pair cache: only the entries filled since the last time, as merged traces switch
+ * providers often. */
+static void names_clear(st_range_t *rg) {
+    for (uint32_t i = 0; i < rg->nnused; i++) {
+        rg->ncache[rg->nused[i]].refs = 0;
+    }
+    rg->nnused = 0;
+}
+
 /* A provider switch changes every string: the cached pairs are dropped. */
 static void strings_changed(st_range_t *rg) {
-    memset(rg->ncache, 0, sizeof rg->ncache);
+    names_clear(rg);
     memset(rg->ccache, 0, sizeof rg->ccache);
     memset(rg->scache, 0, sizeof rg->scache);
 }
@@ -677,8 +693,9 @@ static inline uint32_t str_sig(const char *p, size_t n) {
 }
 
 /* event_names when the ref cache cannot answer (e: its entry to fill, NULL when a string is
- * inline: counted here): name | cat << 32, map indexes + 1. Out of line: rare, and a large frame. */
-static __attribute__((noinline)) uint64_t names_find(st_range_t *rg, const fxt_record_t *rec, name_cache_t *e) {
+ * inline: counted here). Out of line: rare, and a large frame. */
+static __attribute__((noinline)) const name_cache_t *names_find(st_range_t *rg, const fxt_record_t *rec,
+                                                                name_cache_t *e) {
     st_state_t *s = &rg->s;
     const fxt_str_t *c = &rec->u.event.category, *nm = &rec->u.event.name;
     const char *cp = c->unresolved ? "?" : c->ptr, *np = nm->unresolved ? "?" : nm->ptr;
@@ -696,33 +713,45 @@ static __attribute__((noinline)) uint64_t names_find(st_range_t *rg, const fxt_r
         /* Inline strings, cached by their bytes: the entry holds if the pair's key in the names map
          * is the one name_key would build (the category's length tells where it ends). */
         ie = &rg->icache[((str_sig(cp, cl) * 2654435761u ^ str_sig(np, nl)) * 2246822519u) >> 20];
-        if (ie->name && ie->cat_len == cl) {
+        if (ie->c.name && ie->cat_len == cl) {
             const char *key;
             size_t kl;
-            cli_map_at(&s->names, ie->name - 1, &key, &kl);
+            cli_map_at(&s->names, ie->c.name - 1, &key, &kl);
             if (kl == cl + nl + 2 && key[cl] == '\0' && (cl == 0 || memcmp(key, cp, cl) == 0) &&
                 (nl == 0 || memcmp(key + cl + 1, np, nl) == 0)) {
-                return ie->name | (uint64_t)ie->cat << 32;
+                return &ie->c;
             }
         }
     }
+    const uint8_t *names_at = s->names.entries, *cats_at = s->cats.entries;
     size_t n = name_key(s->keybuf, *c, *nm);
     uint32_t name = name_ix(&s->names, s->keybuf, n);
     size_t cix = 0;
-    uint32_t cat = cli_map_get_ix(&s->cats, cp, cl, 1, &cix) ? (uint32_t)cix + 1 : 0;
-    if (e && name) {
-        *e = (name_cache_t){((uint32_t)c->ref << 16 | nm->ref) + 1, rg->str_ver[c->ref], rg->str_ver[nm->ref],
-                            name, cat};
+    uint64_t *cat = cli_map_get_ix(&s->cats, cp, cl, 1, &cix);
+    if (s->names.entries != names_at || s->cats.entries != cats_at) {
+        names_clear(rg);
+        memset(rg->icache, 0, sizeof rg->icache);
     }
-    if (ie && name) {
-        *ie = (inline_cache_t){name, cat, (uint32_t)cl};
+    name_cache_t found = {0, 0, 0, name, name ? cli_map_at(&s->names, name - 1, NULL, NULL) : NULL, cat};
+    if (name == 0) {
+        e = &rg->nfound; /* not cached: out of memory */
+    } else if (e) {
+        if (e->refs == 0) {
+            rg->nused[rg->nnused++] = (uint16_t)(e - rg->ncache);
+        }
+        found.refs = ((uint32_t)c->ref << 16 | nm->ref) + 1;
+        found.cat_ver = rg->str_ver[c->ref];
+        found.name_ver = rg->str_ver[nm->ref];
+    } else {
+        ie->cat_len = (uint32_t)cl;
+        e = &ie->c;
     }
-    return name | (uint64_t)cat << 32;
+    *e = found;
+    return e;
 }
 
-/* The (category, name) pair and category count indexes of an event (name | cat << 32), cached by
- * string refs. */
-CLI_INLINE uint64_t event_names(st_range_t *rg, const fxt_record_t *rec) {
+/* The (category, name) pair and category count entries of an event, cached by string refs. */
+CLI_INLINE const name_cache_t *event_names(st_range_t *rg, const fxt_record_t *rec) {
     const fxt_str_t *c = &rec->u.event.category, *nm = &rec->u.event.name;
     if ((c->ref | nm->ref) & FXT_STRREF_INLINE_FLAG) {
         return names_find(rg, rec, NULL);
@@ -731,7 +760,7 @@ CLI_INLINE uint64_t event_names(st_range_t *rg, const fxt_record_t *rec) {
     name_cache_t *e = &rg->ncache[(key * 2654435761u) >> 20];
     /* Non-inline refs are 15 bits: key + 1 cannot wrap to the empty entry's 0. */
     if (e->refs == key + 1 && e->cat_ver == rg->str_ver[c->ref] && e->name_ver == rg->str_ver[nm->ref]) {
-        return e->name | (uint64_t)e->cat << 32;
+        return e;
     }
     return names_find(rg, rec, e);
 }
@@ -778,13 +807,13 @@ CLI_INLINE void on_event(st_range_t *rg, const fxt_record_t *rec) {
     if (ns > s->last_ns) {
         s->last_ns = ns;
     }
-    uint64_t names = event_names(rg, rec);
-    uint32_t nix = (uint32_t)names, cix = (uint32_t)(names >> 32);
-    if (cix) {
-        (*(uint64_t *)cli_map_at(&s->cats, cix - 1, NULL, NULL))++;
+    const name_cache_t *nc = event_names(rg, rec);
+    uint32_t nix = nc->name;
+    if (nc->cp) {
+        (*nc->cp)++;
     }
-    if (nix) {
-        ((st_name_t *)cli_map_at(&s->names, nix - 1, NULL, NULL))->events++;
+    if (nc->np) {
+        nc->np->events++;
     }
     const fxt_thread_ref_t *tr = &rec->u.event.thread;
     /* Per provider: thread state belongs to the provider section (spec-notes). */
