@@ -51,7 +51,7 @@ typedef struct thread_cache {
 
 /* Events with inline strings, by the strings' bytes (names_find: no string versions), and inline
  * threads (valid for one `gen`). */
-#define ICACHE 4096
+#define ICACHE 1024
 typedef struct inline_cache {
     uint32_t cat_len;
     name_cache_t c; /* name and entries only; c.name 0 = empty entry */
@@ -712,7 +712,7 @@ static __attribute__((noinline)) const name_cache_t *names_find(st_range_t *rg, 
         }
         /* Inline strings, cached by their bytes: the entry holds if the pair's key in the names map
          * is the one name_key would build (the category's length tells where it ends). */
-        ie = &rg->icache[((str_sig(cp, cl) * 2654435761u ^ str_sig(np, nl)) * 2246822519u) >> 20];
+        ie = &rg->icache[((str_sig(cp, cl) * 2654435761u ^ str_sig(np, nl)) * 2246822519u) >> 22];
         if (ie->c.name && ie->cat_len == cl) {
             const char *key;
             size_t kl;
