@@ -296,7 +296,7 @@ CLI_INLINE void args_save(uint8_t *blob, const fxt_record_t *rec) {
 }
 
 /* args_save for complete events among the slowest: rare, out of line. */
-static __attribute__((noinline)) void args_save_slow(uint8_t *blob, const fxt_record_t *rec) { args_save(blob, rec); }
+CLI_NOINLINE void args_save_slow(uint8_t *blob, const fxt_record_t *rec) { args_save(blob, rec); }
 
 int st_args_each(const uint8_t *blob, st_arg_fn fn, void *ctx) {
     size_t n = 2;
@@ -514,8 +514,8 @@ CLI_INLINE void close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey,
 }
 
 /* Duration matching, call tree and self time of one begin, end or complete event. */
-CLI_INLINE void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const fxt_record_t *rec, uint32_t name,
-                             uint64_t ns, uint64_t end_ns) {
+CLI_INLINE void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const fxt_record_t *rec,
+                            uint32_t name, uint64_t ns, uint64_t end_ns) {
     switch (rec->u.event.type) {
     case FXT_EVENT_DURATION_BEGIN:
         if (t->depth < ST_MAX_DEPTH && push_frame(t) == 0) {
@@ -694,8 +694,7 @@ static inline uint32_t str_sig(const char *p, size_t n) {
 
 /* event_names when the ref cache cannot answer (e: its entry to fill, NULL when a string is
  * inline: counted here). Out of line: rare, and a large frame. */
-static __attribute__((noinline)) const name_cache_t *names_find(st_range_t *rg, const fxt_record_t *rec,
-                                                                name_cache_t *e) {
+CLI_NOINLINE const name_cache_t *names_find(st_range_t *rg, const fxt_record_t *rec, name_cache_t *e) {
     st_state_t *s = &rg->s;
     const fxt_str_t *c = &rec->u.event.category, *nm = &rec->u.event.name;
     const char *cp = c->unresolved ? "?" : c->ptr, *np = nm->unresolved ? "?" : nm->ptr;
@@ -767,7 +766,7 @@ CLI_INLINE const name_cache_t *event_names(st_range_t *rg, const fxt_record_t *r
 
 /* The event's thread when its ref's cache entry cannot answer (an inline thread: a cache of its
  * own). Its entry's t is NULL when out of memory. */
-static __attribute__((noinline)) const thread_cache_t *thread_find(st_range_t *rg, const fxt_record_t *rec) {
+CLI_NOINLINE const thread_cache_t *thread_find(st_range_t *rg, const fxt_record_t *rec) {
     const fxt_thread_ref_t *tr = &rec->u.event.thread;
     thread_cache_t *tc = &rg->tcache[tr->ref];
     inline_thread_t *it = NULL;
@@ -895,7 +894,7 @@ static void flush_events(st_range_t *rg) {
 /* Per-kind and per-provider record counts, then the kinds that feed the summary, for all but
  * events of the current provider (st_on_record): out of line, so the event path keeps a small
  * frame. 1 when rec is an event for on_event. */
-static __attribute__((noinline)) int on_other(st_range_t *rg, fxt_reader_t *r, const fxt_record_t *rec) {
+CLI_NOINLINE int on_other(st_range_t *rg, fxt_reader_t *r, const fxt_record_t *rec) {
     st_state_t *s = &rg->s;
     flush_events(rg);
     s->records++;
