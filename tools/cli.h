@@ -10,8 +10,8 @@
 #include "cli_opts.h"
 
 /* For per-record helpers the compiler left as calls costing as much as their work (gcc, clang;
- * plain static inline elsewhere); CLI_NOINLINE for rare paths whose registers, inlined, slowed
- * the common one. */
+ * plain static inline elsewhere). CLI_NOINLINE: the rare paths of such a per-record function,
+ * kept out of it so its hot path needs a smaller frame. */
 #if defined(__GNUC__) || defined(__clang__)
 #define CLI_INLINE static inline __attribute__((always_inline))
 #define CLI_NOINLINE static __attribute__((noinline))

@@ -145,6 +145,7 @@ typedef struct st_state {
     uint64_t first_ns, last_ns;
     st_slow_t *slow; /* the `top` slowest, slowest first */
     unsigned nslow;
+    uint64_t slow_floor; /* shorter durations are not among them (the shortest once full): one compare */
     char *keybuf;
     int tree_full;   /* a node could not be created */
     unsigned merged; /* ranges merged into this state */

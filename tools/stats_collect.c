@@ -20,7 +20,11 @@
 typedef struct name_cache {
     uint32_t refs;              /* (category ref << 16 | name ref) + 1: one compare; 0 = empty entry */
     uint32_t cat_ver, name_ver; /* the two indexes' versions when cached */
-    uint32_t name, cat;         /* map index + 1 */
+    uint32_t name;              /* map index + 1 */
+    /* The pair's and the category's entries (NULL when out of memory): names_find drops every
+     * cached pair when the names or cats map moves its entries. */
+    st_name_t *np;
+    uint64_t *cp;
 } name_cache_t;
 
 /* Counter (category ref, name ref, id) -> counter index, and (counter, argument name ref) ->
@@ -38,9 +42,25 @@ typedef struct series_cache {
     uint32_t name_ref, series;  /* series: map index + 1 */
 } series_cache_t;
 
+/* thread: map index + 1, t its entry (NULL when out of memory): gen is bumped when the map moves
+ * its entries. */
 typedef struct thread_cache {
-    uint32_t gen, thread; /* map index + 1 */
+    uint32_t gen, thread;
+    st_thread_t *t;
 } thread_cache_t;
+
+/* Events with inline strings, by the strings' bytes (names_find: no string versions), and inline
+ * threads (valid for one `gen`). */
+#define ICACHE 1024
+typedef struct inline_cache {
+    uint32_t cat_len;
+    name_cache_t c; /* name and entries only; c.name 0 = empty entry */
+} inline_cache_t;
+
+typedef struct inline_thread {
+    uint64_t pid, tid;
+    thread_cache_t c;
+} inline_thread_t;
 
 /* A range's state with its lookup caches (never merged: the first member, so a cast works). */
 typedef struct st_range {
@@ -49,18 +69,35 @@ typedef struct st_range {
     st_prov_t *prov; /* the current provider's entry, valid while providers.count is prov_count */
     size_t prov_count;
     uint64_t tps; /* the reader's ticks per second for the current provider (a call per event otherwise) */
+    /* Events of `prov` that st_on_record counted here, not yet in the state and provider's counts
+     * (flush_events): two additions per event instead of six. */
+    uint64_t ev_n, ev_bytes;
     /* Per string index, bumped when it is registered: one string record invalidates only the
      * cached pairs that use it (traces register strings all along). */
     uint32_t str_ver[1u << 15];
     name_cache_t ncache[NCACHE];
+    uint16_t nused[NCACHE]; /* ncache entries filled since it was last emptied (names_clear) */
+    uint32_t nnused;
     counter_cache_t ccache[CCACHE];
     series_cache_t scache[CCACHE];
     thread_cache_t tcache[256];
+    inline_cache_t icache[ICACHE];
+    name_cache_t nfound; /* names_find's answer when it cannot be cached */
+    inline_thread_t itcache[64];
 } st_range_t;
+
+/* Empties the pair cache: only the entries filled since the last time, as merged traces switch
+ * providers often. */
+static void names_clear(st_range_t *rg) {
+    for (uint32_t i = 0; i < rg->nnused; i++) {
+        rg->ncache[rg->nused[i]].refs = 0;
+    }
+    rg->nnused = 0;
+}
 
 /* A provider switch changes every string: the cached pairs are dropped. */
 static void strings_changed(st_range_t *rg) {
-    memset(rg->ncache, 0, sizeof rg->ncache);
+    names_clear(rg);
     memset(rg->ccache, 0, sizeof rg->ccache);
     memset(rg->scache, 0, sizeof rg->scache);
 }
@@ -73,6 +110,7 @@ st_state_t *st_new(unsigned top, int tree) {
     st_state_t *s = &rg->s;
     rg->gen = 1;
     s->first_ns = UINT64_MAX;
+    s->slow_floor = top ? 0 : UINT64_MAX;
     s->top = top;
     s->tree = tree;
     s->keybuf = malloc(SERIES_KEY_OFF + 8 + FXT_MAX_INLINE_STRING_LEN + 8);
@@ -214,64 +252,51 @@ static inline void copy_short(uint8_t *d, const char *src, size_t n) {
     } else if (n >= 4) {
         memcpy(d, src, 4);
         memcpy(d + n - 4, src + n - 4, 4);
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            d[i] = (uint8_t)src[i];
-        }
+    } else if (n > 0) {
+        /* 1 to 3 bytes: first, middle and last cover them without a loop */
+        d[0] = (uint8_t)src[0];
+        d[n / 2] = (uint8_t)src[n / 2];
+        d[n - 1] = (uint8_t)src[n - 1];
     }
 }
 
-/* Layout: [count][truncated] then per argument [type][name length][name][value]: 8 bytes for
- * numbers, [length][bytes] for strings. Cut at ST_ARGS_BYTES with the truncated flag set. */
-static void args_save(uint8_t *blob, const fxt_record_t *rec) {
-    size_t n = 2;
-    blob[0] = 0;
+/* Layout: [count][truncated] then per argument [type][name length][name][value]: the 8 bytes of
+ * the value union for numbers (st_args_each reads back the member of the type: no switch per
+ * argument here, where every begin with arguments pays), [length][bytes] for strings. Cut at
+ * ST_ARGS_BYTES with the truncated flag set. */
+_Static_assert(ST_ARGS_BYTES <= 255 + 2, "one bound check covers the 8-bit name and string lengths");
+CLI_INLINE void args_save(uint8_t *blob, const fxt_record_t *rec) {
+    uint8_t *d = blob + 2;
+    unsigned saved = 0;
     blob[1] = 0;
-    for (unsigned i = 0; i < rec->nargs; i++) {
-        const fxt_arg_t *a = &rec->args[i];
-        size_t nl = a->name.unresolved ? 1 : a->name.len;
+    for (const fxt_arg_t *a = rec->args, *ae = a + rec->nargs; a < ae; a++) {
         const char *np = a->name.unresolved ? "?" : a->name.ptr;
+        size_t nl = a->name.unresolved ? 1 : a->name.len;
         int is_str = a->type == FXT_ARG_STRING;
         size_t sl = is_str ? (a->str.unresolved ? 1 : a->str.len) : 0;
         size_t vl = is_str ? 1 + sl : 8;
-        if (nl > 255 || sl > 255 || n + 2 + nl + vl > ST_ARGS_BYTES) {
+        if ((size_t)(blob + ST_ARGS_BYTES - d) < 2 + nl + vl) {
             blob[1] = 1;
-            return;
+            break;
         }
-        blob[n] = a->type;
-        blob[n + 1] = (uint8_t)nl;
-        copy_short(blob + n + 2, np, nl);
-        n += 2 + nl;
+        d[0] = a->type;
+        d[1] = (uint8_t)nl;
+        copy_short(d + 2, np, nl);
+        d += 2 + nl;
         if (is_str) {
-            blob[n] = (uint8_t)sl;
-            copy_short(blob + n + 1, a->str.unresolved ? "?" : a->str.ptr, sl);
+            d[0] = (uint8_t)sl;
+            copy_short(d + 1, a->str.unresolved ? "?" : a->str.ptr, sl);
         } else {
-            uint64_t v = 0;
-            switch (a->type) {
-            case FXT_ARG_INT32:
-                v = (uint64_t)(int64_t)a->v.i32;
-                break;
-            case FXT_ARG_UINT32:
-                v = a->v.u32;
-                break;
-            case FXT_ARG_BOOL:
-                v = (uint64_t)a->v.boolean;
-                break;
-            case FXT_ARG_DOUBLE:
-                memcpy(&v, &a->v.f64, 8);
-                break;
-            case FXT_ARG_NULL:
-                break;
-            default:
-                v = a->v.u64;
-                break;
-            }
-            memcpy(blob + n, &v, 8);
+            memcpy(d, &a->v, 8);
         }
-        n += vl;
-        blob[0]++;
+        d += vl;
+        saved++;
     }
+    blob[0] = (uint8_t)saved;
 }
+
+/* args_save for complete events among the slowest: rare, out of line. */
+CLI_NOINLINE void args_save_slow(uint8_t *blob, const fxt_record_t *rec) { args_save(blob, rec); }
 
 int st_args_each(const uint8_t *blob, st_arg_fn fn, void *ctx) {
     size_t n = 2;
@@ -287,8 +312,8 @@ int st_args_each(const uint8_t *blob, st_arg_fn fn, void *ctx) {
             n += vl;
             continue;
         }
-        uint64_t v;
-        memcpy(&v, blob + n, 8);
+        fxt_arg_t a;
+        memcpy(&a.v, blob + n, 8);
         n += 8;
         int len;
         switch (type) {
@@ -296,23 +321,25 @@ int st_args_each(const uint8_t *blob, st_arg_fn fn, void *ctx) {
             len = snprintf(buf, sizeof buf, "null");
             break;
         case FXT_ARG_INT32:
+            len = snprintf(buf, sizeof buf, "%" PRId32, a.v.i32);
+            break;
         case FXT_ARG_INT64:
-            len = snprintf(buf, sizeof buf, "%" PRId64, (int64_t)v);
+            len = snprintf(buf, sizeof buf, "%" PRId64, a.v.i64);
             break;
-        case FXT_ARG_DOUBLE: {
-            double d;
-            memcpy(&d, &v, 8);
-            len = snprintf(buf, sizeof buf, "%.17g", d);
+        case FXT_ARG_UINT32:
+            len = snprintf(buf, sizeof buf, "%" PRIu32, a.v.u32);
             break;
-        }
+        case FXT_ARG_DOUBLE:
+            len = snprintf(buf, sizeof buf, "%.17g", a.v.f64);
+            break;
         case FXT_ARG_POINTER:
-            len = snprintf(buf, sizeof buf, "0x%" PRIx64, v);
+            len = snprintf(buf, sizeof buf, "0x%" PRIx64, a.v.pointer);
             break;
         case FXT_ARG_BOOL:
-            len = snprintf(buf, sizeof buf, "%s", v ? "true" : "false");
+            len = snprintf(buf, sizeof buf, "%s", a.v.boolean ? "true" : "false");
             break;
         default:
-            len = snprintf(buf, sizeof buf, "%" PRIu64, v);
+            len = snprintf(buf, sizeof buf, "%" PRIu64, a.v.u64);
             break;
         }
         fn(ctx, name, nl, 0, buf, (size_t)len);
@@ -344,13 +371,17 @@ static st_slow_t *slow_insert(st_state_t *s, uint64_t dur, uint64_t ts, uint64_t
     e->dur = dur;
     e->ts = ts;
     e->end_off = end_off;
+    if (s->nslow == s->top) {
+        s->slow_floor = s->slow[s->nslow - 1].dur;
+    }
     return e;
 }
 
 /* The slot for an event of this duration among the `top` slowest, or NULL when it is not one
  * (inline: nearly every duration is not). */
 static inline st_slow_t *slow_slot(st_state_t *s, uint64_t dur, uint64_t ts, uint64_t end_off) {
-    if (s->top == 0 || (s->nslow == s->top && slower(&s->slow[s->nslow - 1], dur, ts, end_off))) {
+    if (dur < s->slow_floor || s->top == 0 ||
+        (s->nslow == s->top && slower(&s->slow[s->nslow - 1], dur, ts, end_off))) {
         return NULL;
     }
     return slow_insert(s, dur, ts, end_off);
@@ -420,6 +451,13 @@ static uint32_t node_ix(st_state_t *s, uint32_t thread, uint32_t parent, uint32_
     return (uint32_t)ix + 1;
 }
 
+/* The call-tree node of a frame opened (or a complete event) at the thread's depth: a range's
+ * top-level frames hang from the root of the current context (stats.h). */
+static uint32_t frame_node(st_state_t *s, const st_thread_t *t, uint32_t tix, uint32_t name) {
+    uint32_t parent = t->depth ? t->stack[t->depth - 1].node : 0;
+    return t->depth && parent == 0 ? 0 : node_ix(s, tix, parent, t->depth ? 0 : t->npops, name);
+}
+
 static void node_add(st_state_t *s, uint32_t node, uint64_t dur, uint64_t self) {
     if (node) {
         st_node_t *n = cli_map_at(&s->nodes, node - 1, NULL, NULL);
@@ -470,26 +508,22 @@ CLI_INLINE void close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey,
         if (args) {
             memcpy(e->args, args, ST_ARGS_BYTES);
         } else {
-            args_save(e->args, rec);
+            args_save_slow(e->args, rec);
         }
     }
 }
 
 /* Duration matching, call tree and self time of one begin, end or complete event. */
-static void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const fxt_record_t *rec, uint32_t name,
-                        uint64_t ns, uint64_t end_ns) {
+CLI_INLINE void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const fxt_record_t *rec,
+                            uint32_t name, uint64_t ns, uint64_t end_ns) {
     switch (rec->u.event.type) {
     case FXT_EVENT_DURATION_BEGIN:
         if (t->depth < ST_MAX_DEPTH && push_frame(t) == 0) {
             st_frame_t *f = &t->stack[t->depth];
-            uint32_t parent = t->depth ? t->stack[t->depth - 1].node : 0;
             f->begin_ns = ns;
             f->child_ns = 0;
             f->name = name;
-            /* A range's top-level frames hang from the root of the current context (stats.h). */
-            f->node = !s->tree || (t->depth && parent == 0)
-                          ? 0
-                          : node_ix(s, tix, parent, t->depth ? 0 : t->npops, name);
+            f->node = s->tree ? frame_node(s, t, tix, name) : 0;
             f->args[0] = 0;
             f->args[1] = 0;
             /* Only --top shows arguments. */
@@ -530,10 +564,7 @@ static void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const fxt_r
         if (t->depth > ST_MAX_DEPTH) {
             break;
         }
-        uint32_t parent = t->depth ? t->stack[t->depth - 1].node : 0;
-        uint32_t node = !s->tree || (t->depth && parent == 0)
-                            ? 0
-                            : node_ix(s, tix, parent, t->depth ? 0 : t->npops, name);
+        uint32_t node = s->tree ? frame_node(s, t, tix, name) : 0;
         close_slice(s, t, NULL, name, node, ns, end_ns >= ns ? end_ns - ns : 0, 0, rec->offset, NULL, rec);
         break;
     }
@@ -648,77 +679,152 @@ static void on_counter(st_range_t *rg, const fxt_record_t *rec, uint64_t ns) {
     }
 }
 
-/* The (category, name) pair and category count indexes of an event, cached by string refs. */
-static void event_names(st_range_t *rg, const fxt_record_t *rec, uint32_t *name, uint32_t *cat) {
+/* A cheap signature of a string for the inline caches: its length and up to 4 bytes at each end. */
+static inline uint32_t str_sig(const char *p, size_t n) {
+    uint32_t a = 0, b = 0;
+    if (n >= 4) {
+        memcpy(&a, p, 4);
+        memcpy(&b, p + n - 4, 4);
+    } else if (n > 0) {
+        a = (uint8_t)p[0];
+        b = (uint32_t)(uint8_t)p[n / 2] << 8 | (uint8_t)p[n - 1];
+    }
+    return (a * 2654435761u ^ b) * 2246822519u + (uint32_t)n;
+}
+
+/* event_names when the ref cache cannot answer (e: its entry to fill, NULL when a string is
+ * inline: counted here). Out of line: rare, and a large frame. */
+CLI_NOINLINE const name_cache_t *names_find(st_range_t *rg, const fxt_record_t *rec, name_cache_t *e) {
     st_state_t *s = &rg->s;
     const fxt_str_t *c = &rec->u.event.category, *nm = &rec->u.event.name;
-    name_cache_t *e = NULL;
-    if (!fxt_strref_is_inline(c->ref) && !fxt_strref_is_inline(nm->ref)) {
-        uint32_t key = (uint32_t)c->ref << 16 | nm->ref;
-        e = &rg->ncache[(key * 2654435761u) >> 20];
-        /* Non-inline refs are 15 bits: key + 1 cannot wrap to the empty entry's 0. */
-        if (e->refs == key + 1 && e->cat_ver == rg->str_ver[c->ref] && e->name_ver == rg->str_ver[nm->ref]) {
-            *name = e->name;
-            *cat = e->cat;
-            return;
+    const char *cp = c->unresolved ? "?" : c->ptr, *np = nm->unresolved ? "?" : nm->ptr;
+    size_t cl = c->unresolved ? 1 : c->len, nl = nm->unresolved ? 1 : nm->len;
+    inline_cache_t *ie = NULL;
+    if (e == NULL) {
+        if (fxt_strref_is_inline(c->ref)) {
+            s->inline_strings++;
+            s->inline_bytes += c->len;
+        }
+        if (fxt_strref_is_inline(nm->ref)) {
+            s->inline_strings++;
+            s->inline_bytes += nm->len;
+        }
+        /* Inline strings, cached by their bytes: the entry holds if the pair's key in the names map
+         * is the one name_key would build (the category's length tells where it ends). */
+        ie = &rg->icache[((str_sig(cp, cl) * 2654435761u ^ str_sig(np, nl)) * 2246822519u) >> 22];
+        if (ie->c.name && ie->cat_len == cl) {
+            const char *key;
+            size_t kl;
+            cli_map_at(&s->names, ie->c.name - 1, &key, &kl);
+            if (kl == cl + nl + 2 && key[cl] == '\0' && (cl == 0 || memcmp(key, cp, cl) == 0) &&
+                (nl == 0 || memcmp(key + cl + 1, np, nl) == 0)) {
+                return &ie->c;
+            }
         }
     }
+    const uint8_t *names_at = s->names.entries, *cats_at = s->cats.entries;
     size_t n = name_key(s->keybuf, *c, *nm);
-    *name = name_ix(&s->names, s->keybuf, n);
+    uint32_t name = name_ix(&s->names, s->keybuf, n);
     size_t cix = 0;
-    *cat = cli_map_get_ix(&s->cats, c->unresolved ? "?" : c->ptr, c->unresolved ? 1 : c->len, 1, &cix)
-               ? (uint32_t)cix + 1
-               : 0;
-    if (e && *name) {
-        *e = (name_cache_t){((uint32_t)c->ref << 16 | nm->ref) + 1, rg->str_ver[c->ref], rg->str_ver[nm->ref],
-                            *name, *cat};
+    uint64_t *cat = cli_map_get_ix(&s->cats, cp, cl, 1, &cix);
+    if (s->names.entries != names_at || s->cats.entries != cats_at) {
+        names_clear(rg);
+        memset(rg->icache, 0, sizeof rg->icache);
     }
+    name_cache_t found = {0, 0, 0, name, name ? cli_map_at(&s->names, name - 1, NULL, NULL) : NULL, cat};
+    if (name == 0) {
+        e = &rg->nfound; /* not cached: out of memory */
+    } else if (e) {
+        if (e->refs == 0) {
+            rg->nused[rg->nnused++] = (uint16_t)(e - rg->ncache);
+        }
+        found.refs = ((uint32_t)c->ref << 16 | nm->ref) + 1;
+        found.cat_ver = rg->str_ver[c->ref];
+        found.name_ver = rg->str_ver[nm->ref];
+    } else {
+        ie->cat_len = (uint32_t)cl;
+        e = &ie->c;
+    }
+    *e = found;
+    return e;
+}
+
+/* The (category, name) pair and category count entries of an event, cached by string refs. */
+CLI_INLINE const name_cache_t *event_names(st_range_t *rg, const fxt_record_t *rec) {
+    const fxt_str_t *c = &rec->u.event.category, *nm = &rec->u.event.name;
+    if ((c->ref | nm->ref) & FXT_STRREF_INLINE_FLAG) {
+        return names_find(rg, rec, NULL);
+    }
+    uint32_t key = (uint32_t)c->ref << 16 | nm->ref;
+    name_cache_t *e = &rg->ncache[(key * 2654435761u) >> 20];
+    /* Non-inline refs are 15 bits: key + 1 cannot wrap to the empty entry's 0. */
+    if (e->refs == key + 1 && e->cat_ver == rg->str_ver[c->ref] && e->name_ver == rg->str_ver[nm->ref]) {
+        return e;
+    }
+    return names_find(rg, rec, e);
+}
+
+/* The event's thread when its ref's cache entry cannot answer (an inline thread: a cache of its
+ * own). Its entry's t is NULL when out of memory. */
+CLI_NOINLINE const thread_cache_t *thread_find(st_range_t *rg, const fxt_record_t *rec) {
+    const fxt_thread_ref_t *tr = &rec->u.event.thread;
+    thread_cache_t *tc = &rg->tcache[tr->ref];
+    inline_thread_t *it = NULL;
+    if (tr->ref == FXT_THREADREF_INLINE) {
+        it = &rg->itcache[((tr->pid ^ tr->tid) * UINT64_C(0x9e3779b97f4a7c15)) >> 58];
+        if (it->c.gen == rg->gen && it->pid == tr->pid && it->tid == tr->tid) {
+            return &it->c;
+        }
+    }
+    st_state_t *s = &rg->s;
+    const uint8_t *entries = s->threads.entries;
+    uint64_t key[3] = {rec->provider, tr->pid, tr->tid};
+    size_t ix = 0;
+    st_thread_t *t = cli_map_get_ix(&s->threads, key, sizeof key, 1, &ix);
+    if (s->threads.entries != entries) {
+        rg->gen++; /* the cached entries moved */
+    }
+    thread_cache_t c = {rg->gen, t ? (uint32_t)ix + 1 : 0, t};
+    if (it) {
+        *it = (inline_thread_t){tr->pid, tr->tid, c};
+        return &it->c;
+    }
+    *tc = c;
+    return tc;
 }
 
 /* Span, counts, the thread's duration stack and counter series of one event. */
-static void on_event(st_range_t *rg, const fxt_record_t *rec, st_prov_t *p) {
+CLI_INLINE void on_event(st_range_t *rg, const fxt_record_t *rec) {
     st_state_t *s = &rg->s;
     uint64_t tps = rg->tps;
     uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, tps);
-    p->events++;
-    s->have_span = 1; /* first_ns starts at UINT64_MAX (st_new): no test per event */
-    s->first_ns = ns < s->first_ns ? ns : s->first_ns;
-    s->last_ns = ns > s->last_ns ? ns : s->last_ns;
-    const fxt_str_t *cat = &rec->u.event.category, *name = &rec->u.event.name;
-    if (fxt_strref_is_inline(cat->ref)) {
-        s->inline_strings++;
-        s->inline_bytes += cat->len;
+    /* first_ns starts at UINT64_MAX (st_new): no test for the first event. Branches, not
+     * conditional moves: the stores are rare. have_span is set where events are counted. */
+    if (ns < s->first_ns) {
+        s->first_ns = ns;
     }
-    if (fxt_strref_is_inline(name->ref)) {
-        s->inline_strings++;
-        s->inline_bytes += name->len;
+    if (ns > s->last_ns) {
+        s->last_ns = ns;
     }
-    uint32_t nix, cix;
-    event_names(rg, rec, &nix, &cix);
-    if (cix) {
-        (*(uint64_t *)cli_map_at(&s->cats, cix - 1, NULL, NULL))++;
+    const name_cache_t *nc = event_names(rg, rec);
+    uint32_t nix = nc->name;
+    if (nc->cp) {
+        (*nc->cp)++;
     }
-    if (nix) {
-        ((st_name_t *)cli_map_at(&s->names, nix - 1, NULL, NULL))->events++;
+    if (nc->np) {
+        nc->np->events++;
     }
     const fxt_thread_ref_t *tr = &rec->u.event.thread;
     /* Per provider: thread state belongs to the provider section (spec-notes). */
-    thread_cache_t *tc = tr->ref != FXT_THREADREF_INLINE ? &rg->tcache[tr->ref] : NULL;
-    uint32_t tix;
-    if (tc && tc->gen == rg->gen) {
-        tix = tc->thread;
-    } else {
-        uint64_t key[3] = {rec->provider, tr->pid, tr->tid};
-        size_t ix = 0;
-        tix = cli_map_get_ix(&s->threads, key, sizeof key, 1, &ix) ? (uint32_t)ix + 1 : 0;
-        if (tc) {
-            *tc = (thread_cache_t){rg->gen, tix};
-        }
+    const thread_cache_t *tc = &rg->tcache[tr->ref];
+    if (tr->ref == FXT_THREADREF_INLINE || tc->gen != rg->gen) {
+        tc = thread_find(rg, rec);
     }
-    if (tix == 0) {
+    st_thread_t *t = tc->t;
+    uint32_t tix = tc->thread;
+    if (t == NULL) {
         return;
     }
-    st_thread_t *t = cli_map_at(&s->threads, tix - 1, NULL, NULL);
     t->events++;
     switch (rec->u.event.type) {
     case FXT_EVENT_DURATION_BEGIN:
@@ -768,10 +874,29 @@ static void set_bit(uint8_t *set, unsigned i, uint64_t *rereg) {
     set[i >> 3] |= (uint8_t)(1u << (i & 7));
 }
 
-/* Per-kind and per-provider record counts, then the kinds that feed the summary. */
-int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
-    st_range_t *rg = ctx;
+/* Adds the events st_on_record counted in rg to the state and rg->prov, before anything that may
+ * change or move the provider's entry, and before a merge. */
+static void flush_events(st_range_t *rg) {
+    if (rg->ev_n) {
+        st_state_t *s = &rg->s;
+        s->records += rg->ev_n;
+        s->kinds[FXT_KIND_EVENT].count += rg->ev_n;
+        s->kinds[FXT_KIND_EVENT].bytes += rg->ev_bytes;
+        rg->prov->records += rg->ev_n;
+        rg->prov->bytes += rg->ev_bytes;
+        rg->prov->events += rg->ev_n;
+        s->have_span = 1;
+        rg->ev_n = 0;
+        rg->ev_bytes = 0;
+    }
+}
+
+/* Per-kind and per-provider record counts, then the kinds that feed the summary, for all but
+ * events of the current provider (st_on_record): out of line, so the event path keeps a small
+ * frame. 1 when rec is an event for on_event. */
+CLI_NOINLINE int on_other(st_range_t *rg, fxt_reader_t *r, const fxt_record_t *rec) {
     st_state_t *s = &rg->s;
+    flush_events(rg);
     s->records++;
     s->kinds[rec->kind].count++;
     s->kinds[rec->kind].bytes += rec->size;
@@ -796,8 +921,9 @@ int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     p->bytes += rec->size;
     switch (rec->kind) {
     case FXT_KIND_EVENT:
-        on_event(rg, rec, p);
-        break;
+        p->events++;
+        s->have_span = 1;
+        return 1;
     case FXT_KIND_PROVIDER_INFO:
         /* The name length is 8 bits (spec: Provider info metadata): it always fits. */
         snprintf(p->name, sizeof p->name, "%.*s", (int)rec->u.provider_info.name.len,
@@ -865,6 +991,19 @@ int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     return 0;
 }
 
+int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
+    st_range_t *rg = ctx;
+    /* Events of the current provider, counted in rg (flush_events); the rest out of line. */
+    if (rec->kind == FXT_KIND_EVENT && rg->prov != NULL && rg->prov_count == rg->s.providers.count) {
+        rg->ev_n++;
+        rg->ev_bytes += rec->size;
+    } else if (!on_other(rg, r, rec)) {
+        return 0;
+    }
+    on_event(rg, rec);
+    return 0;
+}
+
 /* Damaged records are counted; the first ST_MAX_ERRMSG are kept for stderr, printed in order. */
 void st_on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     st_state_t *s = ctx;
@@ -918,6 +1057,7 @@ static void merge_bits(uint8_t *gset, const uint8_t *lset, size_t n, uint64_t *r
 
 int st_merge(st_state_t *g, st_state_t *l) {
     int rc = 0;
+    flush_events((st_range_t *)l); /* l is the first member of its st_range_t */
     uint32_t *nmap = NULL, *tmap = NULL, *node_map = NULL;
     uint64_t *cmap = NULL;
     g->records += l->records;
