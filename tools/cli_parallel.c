@@ -63,7 +63,6 @@ typedef struct prange {
     uint64_t log_before; /* position in the state log of the state records before `begin` */
     void *state;
     int done, last;
-    int mine; /* decoded by the main thread as it went (fuse): workers skip it */
 } prange_t;
 
 /*
@@ -95,8 +94,6 @@ typedef struct par {
     pthread_mutex_t merge_mu; /* held by the one thread merging */
     prange_t *ranges;
     size_t cap, published, next_take, next_merge, max_inflight;
-    size_t avail;          /* published ranges a worker can take (not mine, not taken) */
-    uint32_t feed;         /* the record types that change decoding state, as a bit set */
     int scan_done, failed; /* failed: an exit code or CLI_PAR_RERUN; later ranges are not decoded */
     int short_read;        /* the file ended before its size at open: it shrank */
     /* The state log: the state-changing records, back to back in blocks of LOGBLK that never
@@ -107,10 +104,7 @@ typedef struct par {
     uint64_t *log_used;
     size_t log_nblocks;
     uint64_t log_pos;
-    /* The main thread's readers: one for its own ranges (fuse), one for the workers' ranges it
-     * takes when too many are in flight or after the pre-scan. A reader only moves forward, and
-     * those are behind the main thread's own. */
-    wctx_t main_w, help_w;
+    wctx_t main_w; /* the main thread's, when it decodes ranges from publish() */
 } par_t;
 
 /* Feeds state records [from, to) of the log to w's reader, then sets its offset to range g's start. */
@@ -139,16 +133,8 @@ static int catch_up(par_t *p, wctx_t *w, const prange_t *g, uint64_t from) {
     return fxt_reader_rebase(w->r, g->begin) == FXT_OK ? 0 : CLI_EXIT_LIMIT;
 }
 
-static int log_append(par_t *p, const uint8_t *rec, uint64_t n);
-
-/*
- * Decodes range k on thread w, read in chunks; the callbacks get the command's range state.
- * With cut > 0 the range is the main thread's (fuse): its end is not known yet. It runs to the
- * first record end at or past cut where the reader stands between records, sets g->end there
- * (or g->last at the end of the input) and copies the state records it decodes into the log,
- * as the pre-scan does for the ranges it cuts.
- */
-static int decode_range(par_t *p, wctx_t *w, prange_t *g, size_t k, uint64_t from, uint64_t cut) {
+/* Decodes range k on thread w, read in chunks; the callbacks get the command's range state. */
+static int decode_range(par_t *p, wctx_t *w, prange_t *g, size_t k, uint64_t from) {
     if (w->r == NULL && fxt_reader_create(p->opt, &w->r) != FXT_OK) {
         return CLI_EXIT_LIMIT;
     }
@@ -165,8 +151,8 @@ static int decode_range(par_t *p, wctx_t *w, prange_t *g, size_t k, uint64_t fro
         return CLI_EXIT_LIMIT;
     }
     fxt_record_t rec;
-    int rc = 0, ended = 0, cut_short = 0, stop = 0;
-    for (uint64_t pos = g->begin; pos < g->end && !ended && !stop && rc == 0;) {
+    int rc = 0, ended = 0, cut = 0;
+    for (uint64_t pos = g->begin; pos < g->end && !ended && rc == 0;) {
         uint64_t want = g->end - pos < CHUNK ? g->end - pos : CHUNK;
         int64_t got = pread_full(p->fd, w->buf, want, pos);
         if (got < 0) {
@@ -174,57 +160,35 @@ static int decode_range(par_t *p, wctx_t *w, prange_t *g, size_t k, uint64_t fro
             return CLI_EXIT_IO;
         }
         if ((uint64_t)got < want) {
-            cut_short = 1; /* the file shrank since it was opened: it ends here */
+            cut = 1; /* the file shrank since it was opened: it ends here */
         }
         fxt_in_buffer_t in = {w->buf, (size_t)got, 0};
         for (;;) {
             fxt_status st = fxt_reader_next(r, &in, &rec);
-            uint64_t rec_end;
             if (st == FXT_OK) {
                 (void)p->ops->on_record(g->state, r, &rec);
-                rec_end = rec.offset + rec.size;
-                if (cut && ((p->feed >> fxt_get_rec_type(rec.header)) & 1u) &&
-                    log_append(p, rec.bytes, rec.size) != 0) {
-                    rc = CLI_EXIT_LIMIT;
-                    break;
-                }
             } else if (st == FXT_NEED_INPUT) {
                 break;
             } else if (st == FXT_END) {
                 ended = 1;
                 break;
             } else {
-                const fxt_diag_t *d = fxt_reader_diag(r);
-                p->ops->on_error(g->state, r, d);
+                p->ops->on_error(g->state, r, fxt_reader_diag(r));
                 if (st == FXT_E_NOMEM) {
                     rc = CLI_EXIT_LIMIT;
                     break;
                 }
-                /* A damaged record is skipped whole; one the reader is still skipping (too
-                 * large) does not end here: no cut there. */
-                rec_end = d->header ? d->offset + 8u * (fxt_get_rec_type(d->header) == FXT_RECORD_LARGE
-                                                            ? fxt_get_large_size(d->header)
-                                                            : fxt_get_rec_size(d->header))
-                                    : 0;
-            }
-            if (cut && rec_end >= cut && rec_end == fxt_reader_offset(r) && rec_end < p->size) {
-                g->end = rec_end;
-                stop = 1;
-                break;
             }
         }
         pos += (uint64_t)got;
-        if (cut_short) {
+        if (cut) {
             __atomic_store_n(&p->short_read, 1, __ATOMIC_RELAXED);
             break;
         }
     }
-    if (cut && !stop) {
-        g->last = 1; /* the main thread's range ran to the end of the input */
-    }
     /* Only the last range (or a file cut short) can end inside a record: the pre-scan cuts at
      * record starts. */
-    if (rc == 0 && !ended && (g->last || cut_short) && fxt_reader_finish(r) != FXT_OK) {
+    if (rc == 0 && !ended && (g->last || cut) && fxt_reader_finish(r) != FXT_OK) {
         p->ops->on_error(g->state, r, fxt_reader_diag(r));
     }
     return rc;
@@ -258,21 +222,17 @@ static void merge_ready(par_t *p) {
 /* Takes and decodes one published range; 0 when none is waiting (without blocking). */
 static int work_one(par_t *p, wctx_t *w) {
     pthread_mutex_lock(&p->mu);
-    while (p->next_take < p->published && p->ranges[p->next_take].mine) {
-        p->next_take++; /* the main thread's (being decoded by it, or done) */
-    }
     if (p->failed || p->next_take >= p->published) {
         pthread_mutex_unlock(&p->mu);
         return 0;
     }
     size_t k = p->next_take++;
-    p->avail--;
     prange_t *g = &p->ranges[k];
     /* Ranges are taken in order, so the one after w's last is published: its state records
      * start where w's reader stands. */
     uint64_t from = w->last == SIZE_MAX ? 0 : p->ranges[w->last + 1].log_before;
     pthread_mutex_unlock(&p->mu);
-    int rc = decode_range(p, w, g, k, from, 0);
+    int rc = decode_range(p, w, g, k, from);
     pthread_mutex_lock(&p->mu);
     g->done = 1;
     if (rc != 0 && !p->failed) {
@@ -313,18 +273,7 @@ static void *worker(void *arg) {
     return NULL;
 }
 
-/* Holds the main thread while too many ranges are in flight (published, not merged): the
- * workers merge as they finish. (Taking a waiting range itself instead would leave a worker
- * without one until it is decoded.) */
-static void throttle(par_t *p) {
-    pthread_mutex_lock(&p->mu);
-    while (!p->failed && p->published - p->next_merge >= p->max_inflight) {
-        pthread_cond_wait(&p->cv, &p->mu);
-    }
-    pthread_mutex_unlock(&p->mu);
-}
-
-/* Makes range [begin, end) available to the workers. */
+/* Makes range [begin, end) available; the main thread decodes ranges itself while too many are in flight. */
 static void publish(par_t *p, uint64_t begin, uint64_t end, uint64_t log_before, int last) {
     pthread_mutex_lock(&p->mu);
     prange_t *g = &p->ranges[p->published];
@@ -333,40 +282,25 @@ static void publish(par_t *p, uint64_t begin, uint64_t end, uint64_t log_before,
     g->log_before = log_before;
     g->last = last;
     p->published++;
-    p->avail++;
     pthread_cond_broadcast(&p->cv);
     pthread_mutex_unlock(&p->mu);
-    throttle(p);
-}
-
-/* The main thread decodes the range from `begin` itself, cutting it near `cut` as it goes
- * (decode_range); *next gets where the next range starts. 1 when this range was the last. */
-static int fuse(par_t *p, uint64_t begin, uint64_t cut, uint64_t *next) {
-    pthread_mutex_lock(&p->mu);
-    size_t k = p->published++;
-    prange_t *g = &p->ranges[k];
-    g->begin = begin;
-    g->end = p->size;
-    g->log_before = p->log_pos;
-    g->mine = 1;
-    wctx_t *w = &p->main_w;
-    uint64_t from = w->last == SIZE_MAX ? 0 : p->ranges[w->last + 1].log_before;
-    pthread_mutex_unlock(&p->mu);
-    int rc = decode_range(p, w, g, k, from, cut);
-    pthread_mutex_lock(&p->mu);
-    g->done = 1;
-    if (rc != 0 && !p->failed) {
-        p->failed = rc;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        int full = !p->failed && p->published - p->next_merge >= p->max_inflight;
+        pthread_mutex_unlock(&p->mu);
+        if (!full || !work_one(p, &p->main_w)) {
+            break;
+        }
     }
-    int last = g->last || rc != 0 || p->failed;
-    pthread_cond_broadcast(&p->cv);
+    /* Still full with nothing to take: wait for merges rather than publish more. */
+    pthread_mutex_lock(&p->mu);
+    while (!p->failed && p->published - p->next_merge >= p->max_inflight) {
+        pthread_cond_wait(&p->cv, &p->mu);
+    }
     pthread_mutex_unlock(&p->mu);
-    merge_ready(p);
-    *next = g->end;
-    return last;
 }
 
-/* Appends a state record to the log; -1 when out of memory. Only the main thread appends. */
+/* Appends a state record to the log; -1 when out of memory. Only the pre-scan appends. */
 static int log_append(par_t *p, const uint8_t *rec, uint64_t n) {
     size_t b = (size_t)(p->log_pos / LOGBLK);
     if (p->log_pos % LOGBLK + n > LOGBLK) {
@@ -413,116 +347,94 @@ CLI_INLINE uint64_t hop(const uint8_t *win, uint64_t wbeg, uint64_t off, uint64_
     return wbeg + i;
 }
 
-/* The pre-scan's window on the file: it holds [wbeg, lim). */
-typedef struct scan {
-    uint8_t *win;
-    uint64_t wbeg, lim;
-    int first; /* the first record is logged whatever it is: it fixes a new reader's byte order */
-} scan_t;
-
 /*
- * The pre-scan of one range: reads the file through the window, hops from
- * header to header (sizes only) from *off to the first record start at or past
- * `cut` and copies the records that change decoding state (metadata,
- * initialization, string, thread; objects when the command keeps object
- * tables) into the state log, which the workers replay (catch_up). 0 with *off
- * at that record start; 1 where the reader would stop (a size-0 record, one
- * running past the end, the end of the file: the range takes the rest);
- * CLI_EXIT_LIMIT when out of memory.
+ * The pre-scan: reads the file through a window, hops from header to header
+ * (sizes only), cuts ranges at record starts and copies the records that change
+ * decoding state (metadata, initialization, string, thread; objects when the
+ * command keeps object tables) into the state log, which the workers replay
+ * (catch_up). It stops where the reader would: a size-0 record or one running
+ * past the end.
  */
-static int scan_range(par_t *p, scan_t *sc, uint64_t *offp, uint64_t cut) {
-    uint64_t size = p->size, off = *offp;
-    uint32_t feed = p->feed;
+static int prescan(par_t *p) {
+    /* The record types that change decoding state, as a bit set: the hop tests one bit. */
+    uint32_t feed = (1u << FXT_RECORD_METADATA) | (1u << FXT_RECORD_INITIALIZATION) |
+                    (1u << FXT_RECORD_STRING) | (1u << FXT_RECORD_THREAD);
+    if (!(p->opt && (p->opt->flags & FXT_READ_NO_OBJECT_TABLES))) {
+        feed |= (1u << FXT_RECORD_KERNEL_OBJECT) | (1u << FXT_RECORD_USERSPACE_OBJECT);
+    }
+    uint8_t *win = malloc(WINDOW);
+    if (win == NULL) {
+        pthread_mutex_lock(&p->mu);
+        p->scan_done = 1;
+        p->failed = p->failed ? p->failed : CLI_EXIT_LIMIT;
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+        return CLI_EXIT_LIMIT;
+    }
+    uint64_t size = p->size, wbeg = 0, wlen;
     int sw = p->sw;
+    uint64_t off = 0, begin = 0, cut = range_end(p, 0), log_begin = 0;
+    int rc = 0;
+    /* The first record is logged whatever it is: it fixes a new reader's byte order. */
+    int first = 1;
+    /* Every record once: hop() passes most; this loop handles the rest. lim: the end of what the
+     * window holds (a header must lie before it). */
+    uint64_t lim = 0;
     for (;;) {
-        if (!sc->first && off + 8 <= sc->lim) {
-            uint64_t stop = sc->lim - 7 < cut ? sc->lim - 7 : cut;
-            off = sw ? hop(sc->win, sc->wbeg, off, stop, size, feed, 1)
-                     : hop(sc->win, sc->wbeg, off, stop, size, feed, 0);
+        if (!first && off + 8 <= lim) {
+            uint64_t stop = lim - 7 < cut ? lim - 7 : cut;
+            off = sw ? hop(win, wbeg, off, stop, size, feed, 1) : hop(win, wbeg, off, stop, size, feed, 0);
         }
-        if (off + 8 > sc->lim) {
+        if (off + 8 > lim) {
             if (off + 8 > size) {
-                return 1;
+                break;
             }
-            int64_t got = pread_full(p->fd, sc->win, WINDOW, off);
+            int64_t got = pread_full(p->fd, win, WINDOW, off);
             if (got < 8) {
-                return 1; /* the file shrank (or a read error): the ranges' reads will say */
+                break; /* the file shrank (or a read error): the ranges' reads will say */
             }
-            sc->wbeg = off;
-            sc->lim = off + (uint64_t)got;
+            wbeg = off;
+            wlen = (uint64_t)got;
+            lim = wbeg + wlen;
         }
-        uint64_t h = fxt_load64_swapped(sc->win + (off - sc->wbeg), sw);
+        uint64_t h = fxt_load64_swapped(win + (off - wbeg), sw);
         unsigned type = (unsigned)fxt_get_rec_type(h);
         uint64_t n = (type == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h)) * 8u;
         if (n == 0 || n > size - off) {
-            return 1;
+            break;
         }
         if (off >= cut) {
-            *offp = off;
-            return 0;
+            if (p->published + 1 >= p->cap) {
+                break; /* no room for another range: the last one takes the rest */
+            }
+            publish(p, begin, off, log_begin, 0);
+            log_begin = p->log_pos;
+            begin = off;
+            cut = range_end(p, off);
         }
-        if (((feed >> type) & 1u) || sc->first) {
-            sc->first = 0;
-            if (off + n > sc->lim) {
-                int64_t got = pread_full(p->fd, sc->win, WINDOW, off);
+        if (((feed >> type) & 1u) || first) {
+            first = 0;
+            if (off + n > lim) {
+                int64_t got = pread_full(p->fd, win, WINDOW, off);
                 if (got < 0 || (uint64_t)got < n) {
-                    return 1;
+                    break;
                 }
-                sc->wbeg = off;
-                sc->lim = off + (uint64_t)got;
+                wbeg = off;
+                wlen = (uint64_t)got;
+                lim = wbeg + wlen;
             }
             /* A state record is a normal record (at most 4095 words); the first may be large. */
-            if (n <= LOGBLK && log_append(p, sc->win + (off - sc->wbeg), n) != 0) {
-                return CLI_EXIT_LIMIT;
+            if (n <= LOGBLK && log_append(p, win + (off - wbeg), n) != 0) {
+                rc = CLI_EXIT_LIMIT;
+                break;
             }
         }
         off += n;
     }
-}
-
-/*
- * The main thread cuts the ranges. It pre-scans one for the workers whenever
- * fewer than one per worker wait to be taken, else decodes the next range
- * itself (fuse), with the reader, which finds its end and its state records on
- * the way: what the main thread decodes costs no pre-scan, and the workers never
- * wait for one. Its own ranges are half the size of the workers' so it comes
- * back soon to feed them. Ranges shrink toward the end of the file and the
- * first is short (range_end), so the threads start soon and finish together.
- */
-static int prescan(par_t *p) {
-    scan_t sc = {malloc(WINDOW), 0, 0, 1};
-    int rc = sc.win == NULL ? CLI_EXIT_LIMIT : 0;
-    uint64_t off = 0;
-    while (rc == 0) {
-        uint64_t begin = off, cut = range_end(p, begin);
-        pthread_mutex_lock(&p->mu);
-        int failed = p->failed, scan = begin == 0 || p->avail < p->jobs - 1u;
-        int room = p->published + 2 < p->cap; /* this range and the last */
-        pthread_mutex_unlock(&p->mu);
-        if (failed) {
-            break; /* nothing more is decoded */
-        }
-        if (!scan && room) {
-            throttle(p);
-            uint64_t half = begin + (cut - begin) / 2;
-            cut = half - begin < p->range_lo ? begin + p->range_lo : half;
-            if (fuse(p, begin, cut, &off)) {
-                break;
-            }
-            continue;
-        }
-        uint64_t log_begin = p->log_pos;
-        int st = room ? scan_range(p, &sc, &off, cut) : 1;
-        if (st == CLI_EXIT_LIMIT) {
-            rc = st;
-        } else if (st == 0) {
-            publish(p, begin, off, log_begin, 0);
-        } else {
-            publish(p, begin, p->size, log_begin, 1); /* the last range takes the rest */
-            break;
-        }
+    free(win);
+    if (rc == 0) {
+        publish(p, begin, p->size, log_begin, 1);
     }
-    free(sc.win);
     pthread_mutex_lock(&p->mu);
     p->scan_done = 1;
     if (rc != 0 && !p->failed) {
@@ -634,17 +546,11 @@ static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_
     p.opt = opt;
     p.fd = fd;
     p.size = size;
-    p.max_inflight = 2u * jobs + 2u;
+    p.max_inflight = jobs + 2u;
     p.jobs = jobs;
     p.range_hi = range_bytes;
     p.range_lo = min_range < range_bytes ? min_range : range_bytes;
     p.main_w.last = SIZE_MAX;
-    p.help_w.last = SIZE_MAX;
-    p.feed = (1u << FXT_RECORD_METADATA) | (1u << FXT_RECORD_INITIALIZATION) | (1u << FXT_RECORD_STRING) |
-             (1u << FXT_RECORD_THREAD);
-    if (!(opt && (opt->flags & FXT_READ_NO_OBJECT_TABLES))) {
-        p.feed |= (1u << FXT_RECORD_KERNEL_OBJECT) | (1u << FXT_RECORD_USERSPACE_OBJECT);
-    }
     /* The first header word decides the byte order, as in the reader. */
     uint8_t w0[8];
     uint64_t first = pread_full(fd, w0, 8, 0) == 8 ? fxt_load64(w0) : 0;
@@ -674,7 +580,7 @@ static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_
         p.ranges[0].last = 1;
         p.published = 1;
         p.scan_done = 1;
-        work_one(&p, &p.help_w);
+        work_one(&p, &p.main_w);
     } else {
 #ifdef __GLIBC__
         /* Ranges allocate and free similar state one after another: glibc would hand the freed
@@ -693,7 +599,7 @@ static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_
             started++;
         }
         prescan(&p);
-        work_all(&p, &p.help_w);
+        work_all(&p, &p.main_w);
         for (unsigned i = 0; i < started; i++) {
             pthread_join(tids[i], NULL);
         }
@@ -702,7 +608,6 @@ static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_
     }
     int rc = p.failed;
     wctx_free(&p.main_w);
-    wctx_free(&p.help_w);
     for (size_t b = 0; b < p.log_nblocks; b++) {
         free(p.log[b]);
     }

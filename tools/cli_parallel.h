@@ -7,10 +7,6 @@
  * it replays the listed records between its previous range and this one
  * (fxt_reader_rebase then sets the offset), so it starts with the state a
  * sequential read has there. The per-range results are merged in range order.
- * The main thread pre-scans a range whenever fewer than one per worker wait,
- * and otherwise decodes the next range itself, half the workers' size, with
- * the reader cutting it and listing its state records as it goes: the bytes it
- * decodes need no pre-scan.
  *
  * A command provides per-range state (range_new), the usual record and error
  * callbacks (called with that state, on a worker thread) and range_merge
@@ -28,11 +24,10 @@
  * toward the end of the file and the first is short, so the threads start
  * soon and finish together. Stdin and compressed input are read sequentially
  * in chunks (cli_read_trace).
- * Memory: at most 2 x jobs + 2 ranges are in flight (published, not merged),
- * each holding the command's per-range state (the main thread's are half
- * size); per thread one reader and a 256 KiB buffer (two of each for the
- * main thread); and the state log: a copy of the input's state-changing records
- * (strings, threads, providers, objects).
+ * Memory: at most jobs + 2 ranges are in flight (published, not merged),
+ * each holding the command's per-range state; per thread one reader and a
+ * 256 KiB buffer; and the state log: a copy of the input's state-changing
+ * records (strings, threads, providers, objects).
  */
 #ifndef FXT_CLI_PARALLEL_H
 #define FXT_CLI_PARALLEL_H
