@@ -328,17 +328,19 @@ static uint64_t range_end(const par_t *p, uint64_t off) {
     return off + r;
 }
 
-/* The pre-scan's hot loop: hops from off over records that need nothing (not a state record, a
- * size of 0 or past the end) while their header lies before `stop` (a cut, or the window's end:
- * the window holds [wbeg, ...)); returns where it stopped. Inlined once per byte order. */
+/* The pre-scan's hot loop: hops from off over records that need nothing (not a state record, not
+ * large, a size of 0 or past the end) while their header lies before `stop` (a cut, or the
+ * window's end: the window holds [wbeg, ...)); returns where it stopped. Each hop waits for the
+ * previous record's size, so that is only the normal records' size field (a shift and a mask),
+ * the type tests beside it: large records (another size field) stop the loop like state records
+ * (`stops`), for the caller. Inlined once per byte order. */
 CLI_INLINE uint64_t hop(const uint8_t *win, uint64_t wbeg, uint64_t off, uint64_t stop, uint64_t size,
-                        uint32_t feed, int sw) {
+                        uint32_t stops, int sw) {
     uint64_t i = off - wbeg, end = stop - wbeg, left = size - off;
     while (i < end) {
         uint64_t h = fxt_load64_swapped(win + i, sw);
-        unsigned type = (unsigned)fxt_get_rec_type(h);
-        uint64_t n = (type == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h)) * 8u;
-        if (((feed >> type) & 1u) || n - 1 >= left) { /* n - 1 wraps for n == 0 */
+        uint64_t n = fxt_get_rec_size(h) * 8u;
+        if (((stops >> fxt_get_rec_type(h)) & 1u) || n - 1 >= left) { /* n - 1 wraps for n == 0 */
             break;
         }
         i += n;
@@ -362,6 +364,7 @@ static int prescan(par_t *p) {
     if (!(p->opt && (p->opt->flags & FXT_READ_NO_OBJECT_TABLES))) {
         feed |= (1u << FXT_RECORD_KERNEL_OBJECT) | (1u << FXT_RECORD_USERSPACE_OBJECT);
     }
+    uint32_t stops = feed | (1u << FXT_RECORD_LARGE);
     uint8_t *win = malloc(WINDOW);
     if (win == NULL) {
         pthread_mutex_lock(&p->mu);
@@ -383,7 +386,7 @@ static int prescan(par_t *p) {
     for (;;) {
         if (!first && off + 8 <= lim) {
             uint64_t stop = lim - 7 < cut ? lim - 7 : cut;
-            off = sw ? hop(win, wbeg, off, stop, size, feed, 1) : hop(win, wbeg, off, stop, size, feed, 0);
+            off = sw ? hop(win, wbeg, off, stop, size, stops, 1) : hop(win, wbeg, off, stop, size, stops, 0);
         }
         if (off + 8 > lim) {
             if (off + 8 > size) {
