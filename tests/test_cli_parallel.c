@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The CLI's parallel reader (tools/cli_parallel.c) on a file that shrinks
- * while it is read (it reads with pread, so the file simply ends early; a
- * mapping would have raised SIGBUS): it must stop there, say the file shrank,
- * and return CLI_EXIT_IO with every record it read delivered. The file is
- * truncated from the first record callback, so the cut is deterministic.
+ * while it is read (ranges read with pread, so the file simply ends early; the
+ * pre-scan's mapped window faults with SIGBUS, which its handler turns into
+ * zeros: shrink_parallel goes through that path): it must stop there, say the
+ * file shrank, and return CLI_EXIT_IO with every record it read delivered. The
+ * file is truncated from the first record callback, so the cut is deterministic.
  */
 #include "test.h"
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Parallel decoding of a trace file by ranges (see cli_parallel.h). */
+#define _GNU_SOURCE 1 /* MAP_POPULATE, MAP_ANONYMOUS */
 #include "cli_parallel.h"
 
 #include <fxt/format.h>
@@ -12,9 +13,11 @@
 #include <malloc.h>
 #endif
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,8 +29,13 @@
 /* A range is read in chunks of this size into its thread's buffer (reused, so its pages stay
  * mapped: on VMs a freshly touched page costs more than copying it from the page cache). */
 #define CHUNK (UINT64_C(256) << 10)
-/* The pre-scan's window on the file. */
+/* The pre-scan's window on the file: mapped (MAP_WINDOW), or read into a buffer (WINDOW) where
+ * mapping fails. */
 #define WINDOW (UINT64_C(256) << 10)
+#define MAP_WINDOW (UINT64_C(16) << 20)
+#ifndef MAP_POPULATE
+#define MAP_POPULATE 0 /* not Linux: pages are mapped as the pre-scan touches them */
+#endif
 /* The state log is kept in blocks of this size; a state record (at most 4095 words) fits. */
 #define LOGBLK (UINT64_C(1) << 20)
 /* read_ranges' internal answer: the file ended before the size it had when opened. */
@@ -350,8 +358,81 @@ CLI_INLINE uint64_t hop(const uint8_t *win, uint64_t wbeg, uint64_t off, uint64_
 }
 
 /*
- * The pre-scan: reads the file through a window, hops from header to header
- * (sizes only), cuts ranges at record starts and copies the records that change
+ * The pre-scan's window on the file: [beg, lim) at data. Mapped 16 MiB at a time, with its pages
+ * mapped up front (MAP_POPULATE): measured on 209.7 MB, hopping over mapped windows took 31 ms
+ * where reading 256 KiB windows with pread took 48 (a copy of every byte). Where mapping fails,
+ * the window is read into a buffer.
+ */
+/* The pre-scan's mapped window, for on_sigbus (per thread: the signal goes to the thread that
+ * faulted). */
+static _Thread_local const uint8_t *volatile scan_map;
+static _Thread_local volatile size_t scan_maplen;
+
+typedef struct window {
+    const uint8_t *data;
+    uint64_t beg, lim;
+    void *map; /* the current mapping, or NULL */
+    size_t maplen;
+    uint8_t *buf; /* WINDOW bytes, when reading */
+} window_t;
+
+static void window_unmap(window_t *w) {
+    if (w->map != NULL) {
+        scan_map = NULL;
+        munmap(w->map, w->maplen);
+        w->map = NULL;
+    }
+}
+
+/* Moves the window to start at or before off; bytes of the file it holds from off (0: the file
+ * ended there), or -1 when out of memory. */
+static int64_t window_fill(par_t *p, window_t *w, uint64_t off) {
+    window_unmap(w);
+    if (w->buf == NULL) {
+        uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+        uint64_t beg = off - off % page, len = p->size - beg < MAP_WINDOW ? p->size - beg : MAP_WINDOW;
+        void *m = off < p->size
+                      ? mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED | MAP_POPULATE, p->fd, (off_t)beg)
+                      : MAP_FAILED;
+        if (m != MAP_FAILED) {
+            w->map = m;
+            w->maplen = (size_t)len;
+            scan_maplen = (size_t)len;
+            scan_map = m;
+            w->data = m;
+            w->beg = beg;
+            w->lim = beg + len;
+            return (int64_t)(w->lim - off);
+        }
+        if ((w->buf = malloc(WINDOW)) == NULL) {
+            return -1;
+        }
+    }
+    int64_t got = pread_full(p->fd, w->buf, WINDOW, off);
+    w->data = w->buf;
+    w->beg = off;
+    w->lim = off + (uint64_t)(got < 0 ? 0 : got);
+    return got < 0 ? 0 : got;
+}
+
+/* A mapped window faults (SIGBUS) on pages past the end of a file that shrank after it was
+ * mapped: the window is then replaced with zeros and the access made again, so the pre-scan
+ * sees a size-0 record and stops there (the ranges, read with pread, find where the file ends
+ * now and report it). Any other SIGBUS takes the default action, as without the handler. */
+static void on_sigbus(int sig, siginfo_t *si, void *uc) {
+    (void)uc;
+    const uint8_t *a = si->si_addr, *m = scan_map;
+    if (m != NULL && a >= m && a < m + scan_maplen &&
+        mmap((void *)(uintptr_t)m, scan_maplen, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) !=
+            MAP_FAILED) {
+        return;
+    }
+    signal(sig, SIG_DFL);
+}
+
+/*
+ * The pre-scan: hops over the file's windows from header to header (sizes
+ * only), cuts ranges at record starts and copies the records that change
  * decoding state (metadata, initialization, string, thread; objects when the
  * command keeps object tables) into the state log, which the workers replay
  * (catch_up). It stops where the reader would: a size-0 record or one running
@@ -365,42 +446,39 @@ static int prescan(par_t *p) {
         feed |= (1u << FXT_RECORD_KERNEL_OBJECT) | (1u << FXT_RECORD_USERSPACE_OBJECT);
     }
     uint32_t stops = feed | (1u << FXT_RECORD_LARGE);
-    uint8_t *win = malloc(WINDOW);
-    if (win == NULL) {
-        pthread_mutex_lock(&p->mu);
-        p->scan_done = 1;
-        p->failed = p->failed ? p->failed : CLI_EXIT_LIMIT;
-        pthread_cond_broadcast(&p->cv);
-        pthread_mutex_unlock(&p->mu);
-        return CLI_EXIT_LIMIT;
-    }
-    uint64_t size = p->size, wbeg = 0, wlen;
-    int sw = p->sw;
-    uint64_t off = 0, begin = 0, cut = range_end(p, 0), log_begin = 0;
-    int rc = 0;
+    window_t win = {NULL, 0, 0, NULL, 0, NULL};
+    uint64_t size = p->size, off = 0, begin = 0, cut = range_end(p, 0), log_begin = 0;
+    int sw = p->sw, rc = 0;
+    struct sigaction sa, old_sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    int guarded = sigaction(SIGBUS, &sa, &old_sa) == 0;
     /* The first record is logged whatever it is: it fixes a new reader's byte order. */
     int first = 1;
-    /* Every record once: hop() passes most; this loop handles the rest. lim: the end of what the
-     * window holds (a header must lie before it). */
-    uint64_t lim = 0;
+    /* Every record once: hop() passes most; this loop handles the rest. A header must lie before
+     * the window's end (lim). */
     for (;;) {
-        if (!first && off + 8 <= lim) {
-            uint64_t stop = lim - 7 < cut ? lim - 7 : cut;
-            off = sw ? hop(win, wbeg, off, stop, size, stops, 1) : hop(win, wbeg, off, stop, size, stops, 0);
+        if (!first && off + 8 <= win.lim) {
+            uint64_t stop = win.lim - 7 < cut ? win.lim - 7 : cut;
+            off = sw ? hop(win.data, win.beg, off, stop, size, stops, 1)
+                     : hop(win.data, win.beg, off, stop, size, stops, 0);
         }
-        if (off + 8 > lim) {
+        if (off + 8 > win.lim) {
             if (off + 8 > size) {
                 break;
             }
-            int64_t got = pread_full(p->fd, win, WINDOW, off);
+            int64_t got = window_fill(p, &win, off);
+            if (got < 0) {
+                rc = CLI_EXIT_LIMIT;
+                break;
+            }
             if (got < 8) {
                 break; /* the file shrank (or a read error): the ranges' reads will say */
             }
-            wbeg = off;
-            wlen = (uint64_t)got;
-            lim = wbeg + wlen;
         }
-        uint64_t h = fxt_load64_swapped(win + (off - wbeg), sw);
+        uint64_t h = fxt_load64_swapped(win.data + (off - win.beg), sw);
         unsigned type = (unsigned)fxt_get_rec_type(h);
         uint64_t n = (type == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h)) * 8u;
         if (n == 0 || n > size - off) {
@@ -417,24 +495,29 @@ static int prescan(par_t *p) {
         }
         if (((feed >> type) & 1u) || first) {
             first = 0;
-            if (off + n > lim) {
-                int64_t got = pread_full(p->fd, win, WINDOW, off);
-                if (got < 0 || (uint64_t)got < n) {
+            if (off + n > win.lim) {
+                int64_t got = window_fill(p, &win, off);
+                if (got < 0) {
+                    rc = CLI_EXIT_LIMIT;
                     break;
                 }
-                wbeg = off;
-                wlen = (uint64_t)got;
-                lim = wbeg + wlen;
+                if ((uint64_t)got < n) {
+                    break;
+                }
             }
             /* A state record is a normal record (at most 4095 words); the first may be large. */
-            if (n <= LOGBLK && log_append(p, win + (off - wbeg), n) != 0) {
+            if (n <= LOGBLK && log_append(p, win.data + (off - win.beg), n) != 0) {
                 rc = CLI_EXIT_LIMIT;
                 break;
             }
         }
         off += n;
     }
-    free(win);
+    window_unmap(&win);
+    if (guarded) {
+        sigaction(SIGBUS, &old_sa, NULL);
+    }
+    free(win.buf);
     if (rc == 0) {
         publish(p, begin, p->size, log_begin, 1);
     }
