@@ -61,5 +61,11 @@ foreach(dir ${FXT_CLI_AREAS})
     add_test(NAME cli.${area}.${name} COMMAND bash ${FXT_CLI_RUNNER} case ${case})
     set_tests_properties(cli.${area}.${name} PROPERTIES FIXTURES_REQUIRED cli.${area}
       ENVIRONMENT "${env}" LABELS "${case_labels}" SKIP_RETURN_CODE 77 TIMEOUT 120)
+    # a "# lock: NAME" line: cases sharing NAME (a system resource) run one at a time
+    file(STRINGS ${case} locks REGEX "^# lock:")
+    foreach(line ${locks})
+      string(REGEX REPLACE "^# lock:[ \t]*" "" line "${line}")
+      set_property(TEST cli.${area}.${name} APPEND PROPERTY RESOURCE_LOCK ${line})
+    endforeach()
   endforeach()
 endforeach()

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# lock: tracefs
 # fxt record killed with SIGKILL cannot remove its socket directory (nor, with --sched, its
 # tracefs instance, whose kernel buffers stay allocated): the next fxt record removes those
 # of dead runs, and leaves a live run's and unexpected ones alone.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# lock: tracefs
 # A bare --sched takes no value: the options after it are fxt record's, CMD starts at
 # "--". (With or without root: without tracefs the processes are recorded anyway.)
 "$FXT" record --sched -o "$T/a.fxt" --mode circular -- "$PROG" emit 100 1 exit 2> "$T/err" ||

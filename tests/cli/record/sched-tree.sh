@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# lock: tracefs
 # needs: python3
 # fxt record --sched=tree: a kernel provider beside CMD's, with context switches and
 # wakeups on the archive's clock, CMD's threads named, the archive checks clean, and
