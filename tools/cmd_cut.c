@@ -1104,7 +1104,9 @@ static int range_replay(cut_t *c, cut_range_t *g) {
             fxt_status st = fxt_reader_next(c->mrd, &in, &rec);
             if (st == FXT_OK) {
                 rec.offset = it->off;
-                (void)on_record(c, c->mrd, &rec);
+                if (on_record(c, c->mrd, &rec) != 0) {
+                    return 0; /* the output failed: range_merge says so */
+                }
             } else if (st < 0) {
                 /* decoded by the worker with the same state: not expected */
                 fxt_diag_t d = *fxt_reader_diag(c->mrd);
@@ -1141,7 +1143,9 @@ static int range_merge(void *ctx, void *range) {
     cut_range_t *g = range;
     int rc = g->index == 0 ? 0 : range_replay(c, g);
     range_free(c, g);
-    return rc;
+    /* A write error (sticky in the writer) ends the read, as on_record's answer does at -j 1:
+     * no later range is decoded; cut_run reports it. */
+    return rc == 0 && fxt_writer_status(c->w) != FXT_OK ? CLI_EXIT_IO : rc;
 }
 
 static const cli_par_ops_t cut_par_ops = {range_new, range_record, range_error, range_merge, range_free};
@@ -1314,12 +1318,17 @@ static int cut_run(const cut_config_t *cfg) {
     }
     cli_map_free(&c.provs);
     cli_map_free(&c.stacks);
+    /* A write error is reported whatever ended the read (range_merge stops it with one). */
+    if (st == FXT_E_IO) {
+        fprintf(stderr, "fxt cut: error writing output: %s\n", fxt_status_str(st));
+        return CLI_EXIT_IO;
+    }
     if (rc != 0) {
         return rc;
     }
     if (st != FXT_OK) {
         fprintf(stderr, "fxt cut: %s\n", fxt_status_str(st));
-        return st == FXT_E_IO ? CLI_EXIT_IO : CLI_EXIT_LIMIT;
+        return CLI_EXIT_LIMIT;
     }
     cut_report(&c);
     /* Skipped or dropped records make the output partial: exit 1 (see the help text). */
