@@ -174,7 +174,11 @@ static int decode_range(par_t *p, wctx_t *w, prange_t *g, size_t k, uint64_t fro
         for (;;) {
             fxt_status st = fxt_reader_next(r, &in, &rec);
             if (st == FXT_OK) {
-                (void)p->ops->on_record(g->state, r, &rec);
+                int stop = p->ops->on_record(g->state, r, &rec);
+                if (stop != 0) {
+                    rc = stop; /* e.g. the output failed: the read ends (work_one) */
+                    break;
+                }
             } else if (st == FXT_NEED_INPUT) {
                 break;
             } else if (st == FXT_END) {

@@ -44,7 +44,8 @@
 typedef struct cli_par_ops {
     /* New per-range state for range `index` (thread-safe: called on workers); NULL = out of memory. */
     void *(*range_new)(void *ctx, size_t index);
-    /* Called with the range state; on_record's return value must be 0 (no early stop). */
+    /* Called with the range state. on_record returns 0, or a CLI exit code that ends the read
+     * (e.g. the output failed): no later range is decoded or merged, the read answers it. */
     cli_record_fn on_record;
     cli_error_fn on_error;
     /* Merge a range into ctx (in range order, never concurrently) and free it: 0, CLI_PAR_RERUN,

@@ -1035,7 +1035,9 @@ static int range_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
             fxt_in_buffer_t in = {rec->bytes, (size_t)rec->size, 0};
             c->mrd_oom = fxt_reader_next(c->mrd, &in, &tmp) == FXT_E_NOMEM;
         }
-        (void)on_record(c, r, rec); /* a sticky writer error leaves the rest unwritten */
+        if (on_record(c, r, rec) != 0) {
+            return CLI_EXIT_IO; /* the writer failed (sticky): the read ends, cut_run reports it */
+        }
         if (c->need_base && !c->base_pub && c->sel.have_base) {
             c->base_pub = 1;
             pthread_mutex_lock(&c->mu);

@@ -669,7 +669,8 @@ static int on_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
     g->skipping = 0;
     dlit_record(&g->d, rec);
     record(&g->d, rec);
-    return 0;
+    /* Range 0 writes to the output as it goes, the others to memory: a failure ends the read. */
+    return g->d.o.err ? (g->index == 0 ? CLI_EXIT_IO : CLI_EXIT_LIMIT) : 0;
 }
 
 static void on_error(void *range, fxt_reader_t *r, const fxt_diag_t *dg) {
@@ -699,7 +700,8 @@ static int range_out(dump_ctx_t *c, dump_range_t *g) {
         cli_jb_write(&c->out, g->d.o.p, g->d.o.n);
     }
     range_release(c, g);
-    return rc;
+    /* A write error ends the read: no later range is decoded (dump_run reports it). */
+    return rc == 0 && c->out.err ? CLI_EXIT_IO : rc;
 }
 
 static int range_merge(void *ctx, void *range) { return range_out(ctx, range); }
