@@ -132,6 +132,10 @@ typedef struct jctx {
     uint64_t lit_key;          /* jlit_provider */
     uint32_t lit_mix;
     jthr_t thr[1u << JTHR_BITS];
+    /* ts_put's digits of the last timestamp's integer microseconds, but the last two (ts_hi) */
+    uint64_t ts_hi; /* 0: none */
+    size_t ts_n;
+    char ts_d[24];
     /* filters */
     cli_select_t sel;
     uint64_t nel; /* elements of traceEvents written: all but the first need a comma */
@@ -180,11 +184,9 @@ static void jb_u128(cli_jbuf_t *b, u128 v) {
     cli_jb_mem(b, q, (size_t)(e - q));
 }
 
-/* ns as decimal microseconds at p (at most 24 bytes); returns the length. The fraction's 4
- * bytes are stored whole and its trailing zeros dropped by the length. */
-static inline size_t us_put(char *p, uint64_t ns) {
-    /* 64-bit division by a constant is a multiply */
-    size_t n = cli_u64_put(p, ns / 1000u);
+/* The fraction of ns as microseconds after the n integer digits at p; returns the new length.
+ * Its 4 bytes are stored whole and its trailing zeros dropped by the length. */
+CLI_INLINE size_t frac_put(char *p, size_t n, uint64_t ns) {
     unsigned frac = (unsigned)(ns % 1000u);
     if (frac) {
         p[n] = '.';
@@ -193,6 +195,30 @@ static inline size_t us_put(char *p, uint64_t ns) {
         n += frac % 100u == 0 ? 2 : frac % 10u == 0 ? 3 : 4;
     }
     return n;
+}
+
+/* ns as decimal microseconds at p (at most 24 bytes); returns the length. */
+static inline size_t us_put(char *p, uint64_t ns) {
+    /* 64-bit division by a constant is a multiply */
+    return frac_put(p, cli_u64_put(p, ns / 1000u), ns);
+}
+
+/* us_put for a timestamp (up to 24 bytes at p): events come nearly in time order, so the
+ * integer microseconds mostly differ from the previous timestamp's only in the last two digits,
+ * and the others are copied from it. */
+CLI_INLINE size_t ts_put(jctx_t *j, char *p, uint64_t ns) {
+    uint64_t us = ns / 1000u, hi = us / 100u;
+    if (hi == 0) {
+        return us_put(p, ns); /* fewer than 3 digits */
+    }
+    if (hi != j->ts_hi) {
+        j->ts_n = cli_u64_put(j->ts_d, us);
+        j->ts_hi = hi;
+    }
+    size_t n = j->ts_n;
+    memcpy(p, j->ts_d, sizeof j->ts_d);
+    memcpy(p + n - 2, cli_digit_pairs + 2 * (us - hi * 100u), 2);
+    return frac_put(p, n, ns);
 }
 
 /* Nanoseconds as decimal microseconds with only the needed fraction digits: 1234.5, 7, 0.001. */
@@ -385,8 +411,10 @@ static void note_time(jctx_t *j, u128 ns) {
 static void jb_ts(jctx_t *j, cli_jbuf_t *o, u128 ns) {
     if (j->rel_time) {
         jb_us_signed(o, j->base_ns, ns);
-    } else {
+    } else if (ns > UINT64_MAX) {
         jb_us(o, ns);
+    } else if (cli_jb_room(o, 24)) {
+        o->n += ts_put(j, o->p + o->n, (uint64_t)ns);
     }
 }
 
@@ -601,7 +629,7 @@ static void event_head(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, fxt_st
     p += nm->len;
     memcpy(p, ",\"ts\":", 6);
     p += 6;
-    p += us_put(p, (uint64_t)ns);
+    p += ts_put(j, p, (uint64_t)ns);
     memcpy(p, e->lit, sizeof e->lit);
     p += e->len;
     o->n += (size_t)(p - p0);
