@@ -471,8 +471,8 @@ static jpiece_t *add_piece(jctx_t *j, int kind) {
 /* ,"args":{...} with every argument of a known type (empty when there are none); with
  * `open`, the object was opened by the caller: arguments continue it and it is closed.
  * Returns how many were written. */
-static unsigned write_args(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, const char *extra_key,
-                           fxt_str_t extra, int open) {
+static unsigned write_args_of(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, const char *extra_key,
+                              fxt_str_t extra, int open) {
     /* Most arguments are written in place after one check for room: the lead (,"args":{ or a
      * comma), a cached name, its colon and any value but a string not cached (48 bytes). */
     static const char first[16] = ",\"args\":{", next[16] = ",";
@@ -581,6 +581,20 @@ static unsigned write_args(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, co
         CLI_JB_LIT(o, ",\"args\":{}");
     }
     return written - (open ? 1 : 0);
+}
+
+/* write_args, with an event without arguments (most) handled in line. */
+CLI_INLINE unsigned write_args(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, const char *extra_key,
+                               fxt_str_t extra, int open) {
+    if (rec->nargs != 0 || extra_key != NULL) {
+        return write_args_of(j, o, rec, extra_key, extra, open);
+    }
+    if (open) {
+        cli_jb_putc(o, '}');
+    } else {
+        CLI_JB_LIT(o, ",\"args\":{}");
+    }
+    return 0;
 }
 
 /* The keys of an event before its ts value: cat (every event has one: DevTools throws on a
