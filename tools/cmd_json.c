@@ -607,28 +607,27 @@ static void event_head_to_ts(jctx_t *j, cli_jbuf_t *o, fxt_str_t cat, fxt_str_t 
     CLI_JB_LIT(o, ",\"ts\":");
 }
 
-/* The keys after ts: pid, tid. */
-static void event_head_ids(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, const fxt_thread_ref_t *t) {
-    const jthr_t *e = jthr_of(j, rec, t);
+/* The keys after ts: pid, tid (e: the thread's jthr_of). */
+static void event_head_ids(cli_jbuf_t *o, const jthr_t *e) {
     if (cli_jb_room(o, sizeof e->lit)) {
         memcpy(o->p + o->n, e->lit, sizeof e->lit);
         o->n += e->len;
     }
 }
 
-/* Common keys of an event: cat, name, ts, pid, tid. */
-static void event_head(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, fxt_str_t cat, fxt_str_t name,
-                       u128 ns, const fxt_thread_ref_t *t) {
-    const jlit_t *c = jlit_hit(j, cat), *nm = jlit_hit(j, name);
+/* Common keys of an event: cat, name, ts, pid, tid (e: the thread's jthr_of). The strings by
+ * pointer: by value they would be passed on the stack. */
+static void event_head(jctx_t *j, cli_jbuf_t *o, const fxt_str_t *cat, const fxt_str_t *name, const jthr_t *e,
+                       u128 ns) {
+    const jlit_t *c = jlit_hit(j, *cat), *nm = jlit_hit(j, *name);
     if (c == NULL || nm == NULL || j->rel_time || ns > UINT64_MAX) {
-        event_head_to_ts(j, o, cat, name);
+        event_head_to_ts(j, o, *cat, *name);
         jb_ts(j, o, ns);
-        event_head_ids(j, o, rec, t);
+        event_head_ids(o, e);
         return;
     }
     /* The common case in one piece: cached literals and fixed-size copies after one check for
      * room (the copies may run past the bytes counted). */
-    const jthr_t *e = jthr_of(j, rec, t);
     if (!cli_jb_room(o, 8 + JLIT_MAX + 8 + JLIT_MAX + 8 + 24 + sizeof e->lit)) {
         return;
     }
@@ -649,10 +648,11 @@ static void event_head(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, fxt_st
     o->n += (size_t)(p - p0);
 }
 
-/* The open-begin state of the event's thread (its index in the map in *ix); NULL (and nomem
- * set) when out of memory. */
-static jthread_t *thread_of(jctx_t *j, const fxt_record_t *rec, size_t *ix) {
+/* The open-begin state of the event's thread (its index in the map in *ix, its jthr_of in *ep);
+ * NULL (and nomem set) when out of memory. */
+static jthread_t *thread_of(jctx_t *j, const fxt_record_t *rec, size_t *ix, const jthr_t **ep) {
     jthr_t *e = jthr_of(j, rec, &rec->u.event.thread);
+    *ep = e;
     if (e->ix1 == 0) {
         /* maps only grow: the index stays valid */
         uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, e->pid, e->tid};
@@ -671,7 +671,7 @@ static jthread_t *thread_of(jctx_t *j, const fxt_record_t *rec, size_t *ix) {
 /* A begin or end past JSON_MAX_DEPTH, written as it comes with its `ph` key. */
 static void write_as_is(jctx_t *j, const fxt_record_t *rec, u128 ns, const char *ph) {
     begin_event(j);
-    event_head(j, &j->out, rec, rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
+    event_head(j, &j->out, &rec->u.event.category, &rec->u.event.name, jthr_of(j, rec, &rec->u.event.thread), ns);
     cli_jb_mem(&j->out, ph, strlen(ph));
     write_args(j, &j->out, rec, NULL, rec->u.event.name, 0);
     cli_jb_putc(&j->out, '}');
@@ -682,7 +682,8 @@ static void write_as_is(jctx_t *j, const fxt_record_t *rec, u128 ns, const char 
  * which gives zero-length slices when threads interleave; its end writes one "X". */
 static void on_begin(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
     size_t ix;
-    jthread_t *th = thread_of(j, rec, &ix);
+    const jthr_t *e;
+    jthread_t *th = thread_of(j, rec, &ix, &e);
     if (th == NULL) {
         return;
     }
@@ -719,7 +720,7 @@ static void on_begin(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) 
     f->kept = selected;
     f->off = th->text.n;
     if (selected) {
-        event_head(j, &th->text, rec, rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
+        event_head(j, &th->text, &rec->u.event.category, &rec->u.event.name, e, ns);
     }
     f->args_off = th->text.n;
     f->has_args = selected && write_args(j, &th->text, rec, NULL, rec->u.event.name, 0) > 0;
@@ -747,7 +748,8 @@ static void write_complete(jctx_t *j, const jthread_t *th, const jframe_t *f, u1
  * added (as Chrome merges an "E" into its "B"); an end with no begin has no slice to close. */
 static void on_end(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
     size_t ix;
-    jthread_t *th = thread_of(j, rec, &ix);
+    const jthr_t *e;
+    jthread_t *th = thread_of(j, rec, &ix, &e);
     if (th == NULL) {
         return;
     }
@@ -849,11 +851,12 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     u128 at = ns;
     int defer = 0;
     size_t ix = 0;
+    const jthr_t *e = NULL; /* the thread's jthr_of, when looked up */
     if (rec->u.event.type >= FXT_EVENT_FLOW_BEGIN && rec->u.event.type <= FXT_EVENT_FLOW_END) {
         /* A flow event binds to its enclosing slice; DevTools finds that slice only by an equal
          * ts (and pid, tid, cat), so the event moves to the start of the innermost open
          * begin/end slice of its thread (docs/json.md, Flows). */
-        jthread_t *th = thread_of(j, rec, &ix);
+        jthread_t *th = thread_of(j, rec, &ix, &e);
         if (th != NULL && th->depth > 0 && th->deep == 0) {
             at = th->f[th->depth - 1].ns;
         } else if (th != NULL && j->part) {
@@ -868,9 +871,12 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
             p->ns = ns;
             p->v = ix;
         }
-        event_head_ids(j, o, rec, &rec->u.event.thread);
+        event_head_ids(o, e);
     } else {
-        event_head(j, o, rec, rec->u.event.category, rec->u.event.name, at, &rec->u.event.thread);
+        if (e == NULL) {
+            e = jthr_of(j, rec, &rec->u.event.thread);
+        }
+        event_head(j, o, &rec->u.event.category, &rec->u.event.name, e, at);
     }
     switch (rec->u.event.type) {
     case FXT_EVENT_INSTANT: {
@@ -1300,7 +1306,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         }
         begin_event(j);
         /* An empty category: a log has none, and DevTools throws on an event without "cat". */
-        event_head(j, &j->out, rec, nocat, logname, ns, &rec->u.log.thread);
+        event_head(j, &j->out, &nocat, &logname, jthr_of(j, rec, &rec->u.log.thread), ns);
         CLI_JB_LIT(&j->out, ",\"ph\":\"I\",\"s\":\"g\"");
         write_args(j, &j->out, rec, "message", rec->u.log.message, 0);
         cli_jb_putc(&j->out, '}');
@@ -1328,8 +1334,8 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
                 break;
             }
             begin_event(j);
-            event_head(j, &j->out, rec, rec->u.large_blob.category, rec->u.large_blob.name, ns,
-                       &rec->u.large_blob.thread);
+            event_head(j, &j->out, &rec->u.large_blob.category, &rec->u.large_blob.name,
+                       jthr_of(j, rec, &rec->u.large_blob.thread), ns);
             CLI_JB_LIT(&j->out, ",\"ph\":\"O\",\"id\":\"\",\"blob\":");
             jb_b64(&j->out, rec->u.large_blob.payload, rec->u.large_blob.size);
             cli_jb_putc(&j->out, '}');
