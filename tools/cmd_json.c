@@ -650,19 +650,25 @@ static void event_head(jctx_t *j, cli_jbuf_t *o, const fxt_str_t *cat, const fxt
 
 /* The open-begin state of the event's thread (its index in the map in *ix, its jthr_of in *ep);
  * NULL (and nomem set) when out of memory. */
+/* thread_of when the cache entry has no map index yet: the map looked up (and the entry filled). */
+CLI_NOINLINE jthread_t *thread_of_miss(jctx_t *j, const fxt_record_t *rec, size_t *ix, jthr_t *e) {
+    /* maps only grow: the index stays valid */
+    uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, e->pid, e->tid};
+    jthread_t *th = cli_map_get_ix(&j->threads, key, sizeof key, 1, ix);
+    if (th == NULL) {
+        j->nomem = 1;
+        return NULL;
+    }
+    th->text.grow = 1;
+    e->ix1 = *ix + 1;
+    return th;
+}
+
 static jthread_t *thread_of(jctx_t *j, const fxt_record_t *rec, size_t *ix, const jthr_t **ep) {
     jthr_t *e = jthr_of(j, rec, &rec->u.event.thread);
     *ep = e;
     if (e->ix1 == 0) {
-        /* maps only grow: the index stays valid */
-        uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, e->pid, e->tid};
-        jthread_t *th = cli_map_get_ix(&j->threads, key, sizeof key, 1, ix);
-        if (th == NULL) {
-            j->nomem = 1;
-            return NULL;
-        }
-        th->text.grow = 1;
-        e->ix1 = *ix + 1;
+        return thread_of_miss(j, rec, ix, e);
     }
     *ix = e->ix1 - 1;
     return cli_map_at(&j->threads, *ix, NULL, NULL);
