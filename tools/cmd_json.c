@@ -336,14 +336,8 @@ static inline void jb_istr(jctx_t *j, cli_jbuf_t *o, fxt_str_t s) {
     }
 }
 
-/* The cache entry of thread ref t of record rec, filled on a miss. */
-static inline jthr_t *jthr_of(jctx_t *j, const fxt_record_t *rec, const fxt_thread_ref_t *t) {
-    uint64_t pid = t->resolved ? t->pid : 0, tid = t->resolved ? t->tid : 0;
-    uint64_t prov = ((uint64_t)(uint32_t)rec->has_provider << 32 | rec->provider) + 1;
-    jthr_t *e = &j->thr[(tid * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - JTHR_BITS)];
-    if (e->prov == prov && e->pid == pid && e->tid == tid) {
-        return e;
-    }
+/* A jthr_of miss: entry e takes the thread. */
+CLI_NOINLINE jthr_t *jthr_fill(jthr_t *e, uint64_t prov, uint64_t pid, uint64_t tid) {
     e->prov = prov;
     e->pid = pid;
     e->tid = tid;
@@ -355,6 +349,17 @@ static inline jthr_t *jthr_of(jctx_t *j, const fxt_record_t *rec, const fxt_thre
     n += cli_u64_put(e->lit + n, tid);
     e->len = (uint32_t)n;
     return e;
+}
+
+/* The cache entry of thread ref t of record rec, filled on a miss. */
+static inline jthr_t *jthr_of(jctx_t *j, const fxt_record_t *rec, const fxt_thread_ref_t *t) {
+    uint64_t pid = t->resolved ? t->pid : 0, tid = t->resolved ? t->tid : 0;
+    uint64_t prov = ((uint64_t)(uint32_t)rec->has_provider << 32 | rec->provider) + 1;
+    jthr_t *e = &j->thr[(tid * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - JTHR_BITS)];
+    if (e->prov == prov && e->pid == pid && e->tid == tid) {
+        return e;
+    }
+    return jthr_fill(e, prov, pid, tid);
 }
 
 /* A double as a JSON number that reads back to the same binary64 (docs/json.md, Arguments),
