@@ -206,14 +206,21 @@ static inline size_t us_put(char *p, uint64_t ns) {
 /* us_put for a timestamp (up to 24 bytes at p): events come nearly in time order, so the
  * integer microseconds mostly differ from the previous timestamp's only in the last two digits,
  * and the others are copied from it. */
-CLI_INLINE size_t ts_put(jctx_t *j, char *p, uint64_t ns) {
+CLI_NOINLINE size_t ts_put_miss(jctx_t *j, char *p, uint64_t ns) {
     uint64_t us = ns / 1000u, hi = us / 100u;
     if (hi == 0) {
         return us_put(p, ns); /* fewer than 3 digits */
     }
-    if (hi != j->ts_hi) {
-        j->ts_n = cli_u64_put(j->ts_d, us);
-        j->ts_hi = hi;
+    j->ts_n = cli_u64_put(j->ts_d, us);
+    j->ts_hi = hi;
+    memcpy(p, j->ts_d, sizeof j->ts_d);
+    return frac_put(p, j->ts_n, ns);
+}
+
+CLI_INLINE size_t ts_put(jctx_t *j, char *p, uint64_t ns) {
+    uint64_t us = ns / 1000u, hi = us / 100u;
+    if (hi != j->ts_hi || hi == 0) {
+        return ts_put_miss(j, p, ns);
     }
     size_t n = j->ts_n;
     memcpy(p, j->ts_d, sizeof j->ts_d);
@@ -620,20 +627,25 @@ static void event_head_ids(cli_jbuf_t *o, const jthr_t *e) {
     }
 }
 
+/* event_head piece by piece: a string not cached, relative or 128-bit times, a buffer to flush
+ * or grow. */
+CLI_NOINLINE void event_head_slow(jctx_t *j, cli_jbuf_t *o, const fxt_str_t *cat, const fxt_str_t *name,
+                                  const jthr_t *e, u128 ns) {
+    event_head_to_ts(j, o, *cat, *name);
+    jb_ts(j, o, ns);
+    event_head_ids(o, e);
+}
+
 /* Common keys of an event: cat, name, ts, pid, tid (e: the thread's jthr_of). The strings by
  * pointer: by value they would be passed on the stack. */
 static void event_head(jctx_t *j, cli_jbuf_t *o, const fxt_str_t *cat, const fxt_str_t *name, const jthr_t *e,
                        u128 ns) {
     const jlit_t *c = jlit_hit(j, *cat), *nm = jlit_hit(j, *name);
-    if (c == NULL || nm == NULL || j->rel_time || ns > UINT64_MAX) {
-        event_head_to_ts(j, o, *cat, *name);
-        jb_ts(j, o, ns);
-        event_head_ids(o, e);
-        return;
-    }
-    /* The common case in one piece: cached literals and fixed-size copies after one check for
-     * room (the copies may run past the bytes counted). */
-    if (!cli_jb_room(o, 8 + JLIT_MAX + 8 + JLIT_MAX + 8 + 24 + sizeof e->lit)) {
+    /* The common case in one piece: cached literals and fixed-size copies with room for them
+     * (the copies may run past the bytes counted); making room is the slow path's. */
+    if (c == NULL || nm == NULL || j->rel_time || ns > UINT64_MAX ||
+        (o->grow ? o->cap : CLI_JB_CAP) - o->n < 8 + JLIT_MAX + 8 + JLIT_MAX + 8 + 24 + sizeof e->lit) {
+        event_head_slow(j, o, cat, name, e, ns);
         return;
     }
     char *p0 = o->p + o->n, *p = p0;
