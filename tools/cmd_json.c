@@ -200,7 +200,13 @@ CLI_INLINE size_t frac_put(char *p, size_t n, uint64_t ns) {
 /* ns as decimal microseconds at p (at most 24 bytes); returns the length. */
 static inline size_t us_put(char *p, uint64_t ns) {
     /* 64-bit division by a constant is a multiply */
-    return frac_put(p, cli_u64_put(p, ns / 1000u), ns);
+    uint64_t us = ns / 1000u;
+    if (us < 100u) {
+        /* most durations: both digits of the pair copied (the second scratch below 10) */
+        memcpy(p, cli_digit_pairs + 2 * us + (us < 10u), 2);
+        return frac_put(p, 2 - (us < 10u), ns);
+    }
+    return frac_put(p, cli_u64_put(p, us), ns);
 }
 
 /* us_put for a timestamp (up to 24 bytes at p): events come nearly in time order, so the
