@@ -270,8 +270,11 @@ static inline void jb_fstr(cli_jbuf_t *b, fxt_str_t s) {
 
 /* The record's provider in the cache's keys and slots: on_record sets it once per record. */
 static inline void jlit_provider(jctx_t *j, const fxt_record_t *rec) {
-    j->lit_key = (uint64_t)(rec->has_provider != 0) << 48 | (uint64_t)rec->provider << 16;
-    j->lit_mix = rec->provider * 2654435761u;
+    uint64_t key = (uint64_t)(rec->has_provider != 0) << 48 | (uint64_t)rec->provider << 16;
+    if (key != j->lit_key) {
+        j->lit_key = key;
+        j->lit_mix = rec->provider * 2654435761u;
+    }
 }
 
 static inline jlit_t *jlit_slot(const jctx_t *j, uint16_t index, uint64_t *key) {
