@@ -1352,7 +1352,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         break;
     case FXT_KIND_LOG: {
         u128 ns = ticks_ns(rec->u.log.ts, fxt_reader_ticks_per_second(r));
-        fxt_str_t logname = {"log", 3, 0, 0}, nocat = {"", 0, 0, 0};
+        fxt_str_t logname = {"log", 3, 0, 0};
         note_time(j, ns);
         /* A log has no category: any --category filter drops it; its name is "log". */
         if (!time_selected(j, ns) || j->sel.f.ncats > 0 ||
@@ -1360,8 +1360,11 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
             break;
         }
         begin_event(j);
-        /* An empty category: a log has none, and DevTools throws on an event without "cat". */
-        event_head(j, &j->out, &nocat, &logname, jthr_of(j, rec, &rec->u.log.thread), ns);
+        /* An empty category: a log has none, and DevTools throws on an event without "cat".
+         * The keys before ts are constant: copied whole (event_head would escape both strings). */
+        CLI_JB_LIT(&j->out, "{\"cat\":\"\",\"name\":\"log\",\"ts\":");
+        jb_ts(j, &j->out, ns);
+        event_head_ids(&j->out, jthr_of(j, rec, &rec->u.log.thread));
         CLI_JB_LIT(&j->out, ",\"ph\":\"I\",\"s\":\"g\"");
         write_args(j, &j->out, rec, "message", rec->u.log.message, 0);
         cli_jb_putc(&j->out, '}');
