@@ -726,7 +726,8 @@ static jthread_t *thread_of(jctx_t *j, const fxt_record_t *rec, size_t *ix, cons
 /* A begin or end past JSON_MAX_DEPTH, written as it comes with its `ph` key. */
 static void write_as_is(jctx_t *j, const fxt_record_t *rec, u128 ns, const char *ph) {
     begin_event(j);
-    event_head(j, &j->out, &rec->u.event.category, &rec->u.event.name, jthr_of(j, rec, &rec->u.event.thread), ns);
+    event_head(j, &j->out, &rec->u.event.category, &rec->u.event.name, jthr_of(j, rec, &rec->u.event.thread),
+               ns);
     cli_jb_mem(&j->out, ph, strlen(ph));
     write_args(j, &j->out, rec, NULL, rec->u.event.name, 0);
     cli_jb_putc(&j->out, '}');
