@@ -787,15 +787,29 @@ static void on_begin(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) 
  * "args" object is left open when the begin had arguments. */
 static void write_complete(jctx_t *j, const jthread_t *th, const jframe_t *f, u128 ns) {
     /* f is the innermost open begin: its text runs to the end of the thread's text */
+    static const char ph[] = ",\"ph\":\"X\",\"dur\":";
     cli_jbuf_t *o = &j->out;
     begin_event(j);
-    cli_jb_mem(o, th->text.p + f->off, f->args_off - f->off);
-    CLI_JB_LIT(o, ",\"ph\":\"X\",\"dur\":");
+    size_t head = f->args_off - f->off;
+    /* the begin's arguments without their closing brace, continued by the end's */
+    size_t args = f->has_args ? th->text.n - f->args_off - 1 : 0;
     /* Both ends converted the same way so ts + dur is exactly the end's time (docs/json.md). */
-    jb_us_signed(o, f->ns, ns);
-    if (f->has_args) {
-        /* the begin's arguments without their closing brace, continued by the end's */
-        cli_jb_mem(o, th->text.p + f->args_off, th->text.n - f->args_off - 1);
+    if (ns >= f->ns && ns - f->ns <= UINT64_MAX &&
+        (o->grow ? o->cap : CLI_JB_CAP) - o->n >= head + sizeof ph + 24 + args) {
+        /* the common case after one check for room */
+        char *p = o->p + o->n;
+        memcpy(p, th->text.p + f->off, head);
+        p += head;
+        memcpy(p, ph, sizeof ph);
+        p += sizeof ph - 1;
+        p += us_put(p, (uint64_t)(ns - f->ns));
+        memcpy(p, th->text.p + f->args_off, args);
+        o->n = (size_t)(p + args - o->p);
+    } else {
+        cli_jb_mem(o, th->text.p + f->off, head);
+        CLI_JB_LIT(o, ph);
+        jb_us_signed(o, f->ns, ns);
+        cli_jb_mem(o, th->text.p + f->args_off, args);
     }
     j->nevents++;
 }
