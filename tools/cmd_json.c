@@ -662,27 +662,43 @@ static void event_head_ids(cli_jbuf_t *o, const jthr_t *e) {
 /* event_head piece by piece: a string not cached, relative or 128-bit times, a buffer to flush
  * or grow. */
 CLI_NOINLINE void event_head_slow(jctx_t *j, cli_jbuf_t *o, const fxt_str_t *cat, const fxt_str_t *name,
-                                  const jthr_t *e, u128 ns) {
+                                  const jthr_t *e, u128 ns, int sep) {
+    if (sep) {
+        begin_event(j);
+    }
     event_head_to_ts(j, o, *cat, *name);
     jb_ts(j, o, ns);
     event_head_ids(o, e);
 }
 
-/* Common keys of an event: cat, name, ts, pid, tid (e: the thread's jthr_of). The strings by
- * pointer: by value they would be passed on the stack. */
+/* Common keys of an event: cat, name, ts, pid, tid (e: the thread's jthr_of), after begin_event's
+ * separator when sep is set (o is then j->out). The strings by pointer: by value they would be
+ * passed on the stack. */
 static void event_head(jctx_t *j, cli_jbuf_t *o, const fxt_str_t *cat, const fxt_str_t *name, const jthr_t *e,
-                       u128 ns) {
+                       u128 ns, int sep) {
+    /* the separator and the first key in one copy: none, the first element's, any other's */
+    static const char lead[3][16] = {"{\"cat\":", "\n{\"cat\":", ",\n{\"cat\":"};
     const jlit_t *c = jlit_hit(j, *cat), *nm = jlit_hit(j, *name);
     /* The common case in one piece: cached literals and fixed-size copies with room for them
      * (the copies may run past the bytes counted); making room is the slow path's. */
     if (c == NULL || nm == NULL || j->rel_time || ns > UINT64_MAX ||
-        (o->grow ? o->cap : CLI_JB_CAP) - o->n < 8 + JLIT_MAX + 8 + JLIT_MAX + 8 + 24 + sizeof e->lit) {
-        event_head_slow(j, o, cat, name, e, ns);
+        (o->grow ? o->cap : CLI_JB_CAP) - o->n < 16 + JLIT_MAX + 8 + JLIT_MAX + 8 + 24 + sizeof e->lit) {
+        event_head_slow(j, o, cat, name, e, ns, sep);
         return;
     }
+    size_t k = 0;
+    if (sep) {
+        /* begin_event's counting */
+        if (j->part) {
+            j->nel_out++;
+            k = 2;
+        } else {
+            k = j->nel++ > 0 ? 2 : 1;
+        }
+    }
     char *p0 = o->p + o->n, *p = p0;
-    memcpy(p, "{\"cat\":", 8);
-    p += 7;
+    memcpy(p, lead[k], 16);
+    p += 7 + k;
     memcpy(p, c->lit, JLIT_MAX);
     p += c->len;
     memcpy(p, ",\"name\":", 8);
@@ -697,8 +713,6 @@ static void event_head(jctx_t *j, cli_jbuf_t *o, const fxt_str_t *cat, const fxt
     o->n += (size_t)(p - p0);
 }
 
-/* The open-begin state of the event's thread (its index in the map in *ix, its jthr_of in *ep);
- * NULL (and nomem set) when out of memory. */
 /* thread_of when the cache entry has no map index yet: the map looked up (and the entry filled). */
 CLI_NOINLINE jthread_t *thread_of_miss(jctx_t *j, const fxt_record_t *rec, size_t *ix, jthr_t *e) {
     /* maps only grow: the index stays valid */
@@ -713,6 +727,8 @@ CLI_NOINLINE jthread_t *thread_of_miss(jctx_t *j, const fxt_record_t *rec, size_
     return th;
 }
 
+/* The open-begin state of the event's thread (its index in the map in *ix, its jthr_of in *ep);
+ * NULL (and nomem set) when out of memory. */
 static jthread_t *thread_of(jctx_t *j, const fxt_record_t *rec, size_t *ix, const jthr_t **ep) {
     jthr_t *e = jthr_of(j, rec, &rec->u.event.thread);
     *ep = e;
@@ -725,9 +741,8 @@ static jthread_t *thread_of(jctx_t *j, const fxt_record_t *rec, size_t *ix, cons
 
 /* A begin or end past JSON_MAX_DEPTH, written as it comes with its `ph` key. */
 static void write_as_is(jctx_t *j, const fxt_record_t *rec, u128 ns, const char *ph) {
-    begin_event(j);
     event_head(j, &j->out, &rec->u.event.category, &rec->u.event.name, jthr_of(j, rec, &rec->u.event.thread),
-               ns);
+               ns, 1);
     cli_jb_mem(&j->out, ph, strlen(ph));
     write_args(j, &j->out, rec, NULL, rec->u.event.name, 0);
     cli_jb_putc(&j->out, '}');
@@ -776,7 +791,7 @@ static void on_begin(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) 
     f->kept = selected;
     f->off = th->text.n;
     if (selected) {
-        event_head(j, &th->text, &rec->u.event.category, &rec->u.event.name, e, ns);
+        event_head(j, &th->text, &rec->u.event.category, &rec->u.event.name, e, ns, 0);
     }
     f->args_off = th->text.n;
     f->has_args = selected && write_args(j, &th->text, rec, NULL, rec->u.event.name, 0) > 0;
@@ -933,8 +948,8 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
             defer = 1; /* the slice, if any, was opened before the range */
         }
     }
-    begin_event(j);
     if (defer) {
+        begin_event(j);
         event_head_to_ts(j, o, rec->u.event.category, rec->u.event.name);
         jpiece_t *p = add_piece(j, PC_FLOW_TS);
         if (p != NULL) {
@@ -946,7 +961,7 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
         if (e == NULL) {
             e = jthr_of(j, rec, &rec->u.event.thread);
         }
-        event_head(j, o, &rec->u.event.category, &rec->u.event.name, e, at);
+        event_head(j, o, &rec->u.event.category, &rec->u.event.name, e, at, 1);
     }
     switch (rec->u.event.type) {
     case FXT_EVENT_INSTANT: {
@@ -1406,9 +1421,8 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
                 !cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.large_blob.name)) {
                 break;
             }
-            begin_event(j);
             event_head(j, &j->out, &rec->u.large_blob.category, &rec->u.large_blob.name,
-                       jthr_of(j, rec, &rec->u.large_blob.thread), ns);
+                       jthr_of(j, rec, &rec->u.large_blob.thread), ns, 1);
             CLI_JB_LIT(&j->out, ",\"ph\":\"O\",\"id\":\"\",\"blob\":");
             jb_b64(&j->out, rec->u.large_blob.payload, rec->u.large_blob.size);
             cli_jb_putc(&j->out, '}');
