@@ -485,6 +485,16 @@ static void begin_event(jctx_t *j) {
     }
 }
 
+/* begin_event's counting where the caller has made room and writes the separator: its length,
+ * 2 for ",\n", 1 for the first element's "\n". */
+CLI_INLINE size_t sep_count(jctx_t *j) {
+    if (j->part) {
+        j->nel_out++;
+        return 2;
+    }
+    return j->nel++ > 0 ? 2 : 1;
+}
+
 /* A deferred item of a range at the current end of its stream (growing: amortised, not per record). */
 static jpiece_t *add_piece(jctx_t *j, int kind) {
     if (j->npc == j->cappc) {
@@ -686,16 +696,7 @@ static void event_head(jctx_t *j, cli_jbuf_t *o, const fxt_str_t *cat, const fxt
         event_head_slow(j, o, cat, name, e, ns, sep);
         return;
     }
-    size_t k = 0;
-    if (sep) {
-        /* begin_event's counting */
-        if (j->part) {
-            j->nel_out++;
-            k = 2;
-        } else {
-            k = j->nel++ > 0 ? 2 : 1;
-        }
-    }
+    size_t k = sep ? sep_count(j) : 0;
     char *p0 = o->p + o->n, *p = p0;
     memcpy(p, lead[k], 16);
     p += 7 + k;
@@ -804,15 +805,18 @@ static void write_complete(jctx_t *j, const jthread_t *th, const jframe_t *f, u1
     /* f is the innermost open begin: its text runs to the end of the thread's text */
     static const char ph[] = ",\"ph\":\"X\",\"dur\":";
     cli_jbuf_t *o = &j->out;
-    begin_event(j);
     size_t head = f->args_off - f->off;
     /* the begin's arguments without their closing brace, continued by the end's */
     size_t args = f->has_args ? th->text.n - f->args_off - 1 : 0;
     /* Both ends converted the same way so ts + dur is exactly the end's time (docs/json.md). */
     if (ns >= f->ns && ns - f->ns <= UINT64_MAX &&
-        (o->grow ? o->cap : CLI_JB_CAP) - o->n >= head + sizeof ph + 24 + args) {
+        (o->grow ? o->cap : CLI_JB_CAP) - o->n >= 2 + head + sizeof ph + 24 + args) {
         /* the common case after one check for room */
         char *p = o->p + o->n;
+        size_t k = sep_count(j);
+        p[0] = ',';
+        p[k - 1] = '\n'; /* ",\n", or "\n" over the comma */
+        p += k;
         memcpy(p, th->text.p + f->off, head);
         p += head;
         memcpy(p, ph, sizeof ph);
@@ -821,6 +825,7 @@ static void write_complete(jctx_t *j, const jthread_t *th, const jframe_t *f, u1
         memcpy(p, th->text.p + f->args_off, args);
         o->n = (size_t)(p + args - o->p);
     } else {
+        begin_event(j);
         cli_jb_mem(o, th->text.p + f->off, head);
         CLI_JB_LIT(o, ph);
         jb_us_signed(o, f->ns, ns);
