@@ -651,6 +651,18 @@ CLI_INLINE unsigned write_args(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec
     return 0;
 }
 
+/* An event's arguments as write_args writes them, then its closing brace. */
+CLI_INLINE void write_args_end(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, int open) {
+    if (rec->nargs != 0) {
+        write_args_of(j, o, rec, NULL, rec->u.event.name, open);
+        cli_jb_putc(o, '}');
+    } else if (open) {
+        CLI_JB_LIT(o, "}}");
+    } else {
+        CLI_JB_LIT(o, ",\"args\":{}}");
+    }
+}
+
 /* The keys of an event before its ts value: cat (every event has one: DevTools throws on a
  * missing one), name. */
 static void event_head_to_ts(jctx_t *j, cli_jbuf_t *o, fxt_str_t cat, fxt_str_t name) {
@@ -745,8 +757,7 @@ static void write_as_is(jctx_t *j, const fxt_record_t *rec, u128 ns, const char 
     event_head(j, &j->out, &rec->u.event.category, &rec->u.event.name, jthr_of(j, rec, &rec->u.event.thread),
                ns, 1);
     cli_jb_mem(&j->out, ph, strlen(ph));
-    write_args(j, &j->out, rec, NULL, rec->u.event.name, 0);
-    cli_jb_putc(&j->out, '}');
+    write_args_end(j, &j->out, rec, 0);
     j->nevents++;
 }
 
@@ -870,8 +881,7 @@ static void on_end(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
     if (f->kept) {
         cli_jbuf_t *o = &j->out;
         write_complete(j, th, f, ns);
-        write_args(j, o, rec, NULL, rec->u.event.name, f->has_args);
-        cli_jb_putc(o, '}');
+        write_args_end(j, o, rec, f->has_args);
     }
     th->text.n = f->off;
 }
@@ -1029,8 +1039,7 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     default:
         break;
     }
-    write_args(j, o, rec, NULL, rec->u.event.name, 0);
-    cli_jb_putc(o, '}');
+    write_args_end(j, o, rec, 0);
     j->nevents++;
 }
 
