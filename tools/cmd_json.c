@@ -138,6 +138,7 @@ typedef struct jctx {
     char ts_d[24];
     /* filters */
     cli_select_t sel;
+    int filtered; /* any: a time range, categories or names */
     uint64_t nel; /* elements of traceEvents written: all but the first need a comma */
     /* a range after the first (part): its output and stderr lines wait for its merge */
     int part;
@@ -930,12 +931,13 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     uint64_t tps = fxt_reader_ticks_per_second(r);
     u128 ns = ticks_ns(rec->u.event.ts, tps);
     note_time(j, ns);
-    /* no call per event without patterns */
-    int selected = time_selected(j, ns) &&
-                   (j->sel.f.ncats == 0 ||
-                    cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats, rec->u.event.category)) &&
-                   (j->sel.f.nnames == 0 ||
-                    cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.event.name));
+    /* no call per event without patterns, one test without any filter */
+    int selected =
+        !j->filtered || (time_selected(j, ns) &&
+                         (j->sel.f.ncats == 0 ||
+                          cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats, rec->u.event.category)) &&
+                         (j->sel.f.nnames == 0 ||
+                          cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.event.name)));
     /* A pair is selected by its begin: the end follows it (docs/json.md, Filters). */
     if (rec->u.event.type == FXT_EVENT_DURATION_BEGIN) {
         on_begin(j, rec, ns, selected);
@@ -2029,6 +2031,7 @@ static int json_run(const json_config_t *cfg) {
     static jctx_t j; /* holds the selection's scratch string: static, reset for in-process reruns */
     memset(&j, 0, sizeof j);
     cli_select_init(&j.sel, &cfg->filter);
+    j.filtered = cfg->filter.has_from || cfg->filter.has_to || cfg->filter.ncats || cfg->filter.nnames;
     cli_map_init(&j.threads, sizeof(jthread_t));
     cli_map_init(&j.comms, sizeof(comm_t));
     j.sysfmt = cfg->no_system_events ? SYS_NONE : (int)cfg->system_events;
