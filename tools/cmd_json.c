@@ -1583,6 +1583,7 @@ static void *range_new(void *ctx, size_t index) {
     g->have_base = pr->have_base;
     g->base_ns = pr->base_ns;
     g->sel = pr->sel; /* bases found by json_find_bases; the scratch string is the range's own */
+    g->filtered = pr->filtered;
     cli_map_init(&g->threads, sizeof(jthread_t));
     cli_map_init(&g->comms, sizeof(comm_t));
     return g;
