@@ -1388,14 +1388,10 @@ static void say(jctx_t *j, char tag, const char *line) {
     }
 }
 
-/* Dispatches by record kind; metadata records (strings, threads, providers) are used by the reader. */
-static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
-    jctx_t *j = ctx;
-    jlit_provider(j, rec);
+/* on_record for the records that are not events, out of line: their code would make every
+ * event's call save registers. */
+CLI_NOINLINE void on_other(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     switch (rec->kind) {
-    case FXT_KIND_EVENT:
-        on_event(j, r, rec);
-        break;
     case FXT_KIND_LOG: {
         u128 ns = ticks_ns(rec->u.log.ts, fxt_reader_ticks_per_second(r));
         fxt_str_t logname = {"log", 3, 0, 0};
@@ -1469,6 +1465,17 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         break;
     default:
         break;
+    }
+}
+
+/* Dispatches by record kind; metadata records (strings, threads, providers) are used by the reader. */
+static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
+    jctx_t *j = ctx;
+    jlit_provider(j, rec);
+    if (rec->kind == FXT_KIND_EVENT) {
+        on_event(j, r, rec);
+    } else {
+        on_other(j, r, rec);
     }
     return j->out.err | j->sys.err | j->nomem; /* stop reading when the output cannot be written */
 }
