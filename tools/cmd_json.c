@@ -128,7 +128,7 @@ typedef struct jctx {
     uint64_t nprocs, nthreads; /* sort indices given so far */
     cli_map_t threads;         /* (has_provider, provider, pid, tid) -> jthread_t */
     cli_map_t comms;           /* tid -> comm_t, thread names for the systrace lines */
-    jlits_t *lits;             /* NULL: out of memory, strings are escaped as they come */
+    jlits_t *lits;             /* &jlit_none: out of memory, strings are escaped as they come */
     uint64_t lit_key;          /* jlit_provider */
     uint32_t lit_mix;
     jthr_t thr[1u << JTHR_BITS];
@@ -284,19 +284,32 @@ static inline jlit_t *jlit_slot(const jctx_t *j, uint16_t index, uint64_t *key) 
     return &j->lits->e[(index ^ j->lit_mix) & ((1u << JLIT_BITS) - 1)];
 }
 
+/* The cache of a context whose own could not be allocated: all zeros, it never hits (a cached
+ * string's key has a non-zero index) and is never written, so lookups need no test for it. */
+static jlits_t jlit_none;
+
+static jlits_t *jlits_new(void) {
+    jlits_t *t = calloc(1, sizeof *t);
+    return t != NULL ? t : &jlit_none; /* no cache, the same output */
+}
+
+static void jlits_free(jlits_t *t) {
+    if (t != &jlit_none) {
+        free(t);
+    }
+}
+
 /* A string record: the entry of its index, if cached, is stale. */
 static void jlit_forget(jctx_t *j, const fxt_record_t *rec) {
     uint64_t key;
-    if (j->lits != NULL) {
-        jlit_t *e = jlit_slot(j, rec->u.string.index, &key);
-        if (e->key == key) {
-            e->stamp = 0;
-        }
+    jlit_t *e = jlit_slot(j, rec->u.string.index, &key);
+    if (e->key == key && j->lits != &jlit_none) { /* index 0 would match jlit_none's zeros */
+        e->stamp = 0;
     }
 }
 
 static void jlit_drop_all(jctx_t *j) {
-    if (j->lits != NULL) {
+    if (j->lits != &jlit_none) {
         j->lits->base = j->lits->next;
     }
 }
@@ -305,7 +318,7 @@ static void jlit_drop_all(jctx_t *j) {
  * cached. */
 static inline const jlit_t *jlit_hit(const jctx_t *j, fxt_str_t s) {
     const jlits_t *t = j->lits;
-    if (t == NULL || (uint16_t)(s.ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s.unresolved) {
+    if ((uint16_t)(s.ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s.unresolved) {
         return NULL; /* index 0 (the empty string) and inline strings are not cached */
     }
     uint64_t key;
@@ -318,7 +331,7 @@ static void jb_istr_miss(jctx_t *j, cli_jbuf_t *o, fxt_str_t s) {
     jlits_t *t = j->lits;
     /* Escaped in place with room for the worst case (6 bytes per byte), so nothing is flushed
      * between here and the copy into the slot. */
-    if (t == NULL || (uint16_t)(s.ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s.unresolved ||
+    if (t == &jlit_none || (uint16_t)(s.ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s.unresolved ||
         s.len + 2 > JLIT_MAX || !cli_jb_room(o, 6 * (size_t)s.len + 10)) {
         jb_fstr(o, s);
         return;
@@ -1545,7 +1558,7 @@ static void range_free(void *ctx, void *range) {
         free(g->sys.p);
         free(g->msg.p);
         free(g->pc);
-        free(g->lits);
+        jlits_free(g->lits);
         free(g);
     }
 }
@@ -1579,7 +1592,7 @@ static void *range_new(void *ctx, size_t index) {
     } else if ((g = calloc(1, sizeof *g)) == NULL) {
         return NULL;
     } else {
-        g->lits = calloc(1, sizeof *g->lits); /* NULL: no cache, the same output */
+        g->lits = jlits_new();
     }
     const jctx_t *pr = j->proto;
     g->part = 1;
@@ -2045,14 +2058,14 @@ static int json_run(const json_config_t *cfg) {
     j.sysfmt = cfg->no_system_events ? SYS_NONE : (int)cfg->system_events;
     j.rel_time = cfg->time_base == 1;
     j.path = cfg->in;
-    j.lits = calloc(1, sizeof *j.lits); /* NULL: no cache, the same output */
+    j.lits = jlits_new();
     int sys = j.sysfmt != SYS_NONE;
     j.out.p = malloc(CLI_JB_CAP);
     j.sys.p = sys ? malloc(CLI_JB_CAP) : NULL;
     if (j.out.p == NULL || (sys && j.sys.p == NULL)) {
         free(j.out.p);
         free(j.sys.p);
-        free(j.lits);
+        jlits_free(j.lits);
         cli_map_free(&j.threads);
         cli_map_free(&j.comms);
         fprintf(stderr, "fxt json: out of memory\n");
@@ -2096,7 +2109,7 @@ static int json_run(const json_config_t *cfg) {
     }
     free(j.out.p);
     free(j.sys.p);
-    free(j.lits);
+    jlits_free(j.lits);
     cli_map_free(&j.threads); /* emptied by json_close_threads unless the output failed to open */
     cli_map_free(&j.comms);
     return rc;
