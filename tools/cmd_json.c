@@ -128,12 +128,17 @@ typedef struct jctx {
     uint64_t nprocs, nthreads; /* sort indices given so far */
     cli_map_t threads;         /* (has_provider, provider, pid, tid) -> jthread_t */
     cli_map_t comms;           /* tid -> comm_t, thread names for the systrace lines */
-    jlits_t *lits;             /* NULL: out of memory, strings are escaped as they come */
+    jlits_t *lits;             /* &jlit_none: out of memory, strings are escaped as they come */
     uint64_t lit_key;          /* jlit_provider */
     uint32_t lit_mix;
     jthr_t thr[1u << JTHR_BITS];
+    /* ts_put's digits of the last timestamp's integer microseconds, but the last two (ts_hi) */
+    uint64_t ts_hi; /* 0: none */
+    size_t ts_n;
+    char ts_d[24];
     /* filters */
     cli_select_t sel;
+    int filtered; /* any: a time range, categories or names */
     uint64_t nel; /* elements of traceEvents written: all but the first need a comma */
     /* a range after the first (part): its output and stderr lines wait for its merge */
     int part;
@@ -180,11 +185,9 @@ static void jb_u128(cli_jbuf_t *b, u128 v) {
     cli_jb_mem(b, q, (size_t)(e - q));
 }
 
-/* ns as decimal microseconds at p (at most 24 bytes); returns the length. The fraction's 4
- * bytes are stored whole and its trailing zeros dropped by the length. */
-static inline size_t us_put(char *p, uint64_t ns) {
-    /* 64-bit division by a constant is a multiply */
-    size_t n = cli_u64_put(p, ns / 1000u);
+/* The fraction of ns as microseconds after the n integer digits at p; returns the new length.
+ * Its 4 bytes are stored whole and its trailing zeros dropped by the length. */
+CLI_INLINE size_t frac_put(char *p, size_t n, uint64_t ns) {
     unsigned frac = (unsigned)(ns % 1000u);
     if (frac) {
         p[n] = '.';
@@ -193,6 +196,43 @@ static inline size_t us_put(char *p, uint64_t ns) {
         n += frac % 100u == 0 ? 2 : frac % 10u == 0 ? 3 : 4;
     }
     return n;
+}
+
+/* ns as decimal microseconds at p (at most 24 bytes); returns the length. */
+static inline size_t us_put(char *p, uint64_t ns) {
+    /* 64-bit division by a constant is a multiply */
+    uint64_t us = ns / 1000u;
+    if (us < 100u) {
+        /* most durations: both digits of the pair copied (the second scratch below 10) */
+        memcpy(p, cli_digit_pairs + 2 * us + (us < 10u), 2);
+        return frac_put(p, 2 - (us < 10u), ns);
+    }
+    return frac_put(p, cli_u64_put(p, us), ns);
+}
+
+/* us_put for a timestamp (up to 24 bytes at p): events come nearly in time order, so the
+ * integer microseconds mostly differ from the previous timestamp's only in the last two digits,
+ * and the others are copied from it. */
+CLI_NOINLINE size_t ts_put_miss(jctx_t *j, char *p, uint64_t ns) {
+    uint64_t us = ns / 1000u, hi = us / 100u;
+    if (hi == 0) {
+        return us_put(p, ns); /* fewer than 3 digits */
+    }
+    j->ts_n = cli_u64_put(j->ts_d, us);
+    j->ts_hi = hi;
+    memcpy(p, j->ts_d, sizeof j->ts_d);
+    return frac_put(p, j->ts_n, ns);
+}
+
+CLI_INLINE size_t ts_put(jctx_t *j, char *p, uint64_t ns) {
+    uint64_t us = ns / 1000u, hi = us / 100u;
+    if (hi != j->ts_hi || hi == 0) {
+        return ts_put_miss(j, p, ns);
+    }
+    size_t n = j->ts_n;
+    memcpy(p, j->ts_d, sizeof j->ts_d);
+    memcpy(p + n - 2, cli_digit_pairs + 2 * (us - hi * 100u), 2);
+    return frac_put(p, n, ns);
 }
 
 /* Nanoseconds as decimal microseconds with only the needed fraction digits: 1234.5, 7, 0.001. */
@@ -231,8 +271,11 @@ static inline void jb_fstr(cli_jbuf_t *b, fxt_str_t s) {
 
 /* The record's provider in the cache's keys and slots: on_record sets it once per record. */
 static inline void jlit_provider(jctx_t *j, const fxt_record_t *rec) {
-    j->lit_key = (uint64_t)(rec->has_provider != 0) << 48 | (uint64_t)rec->provider << 16;
-    j->lit_mix = rec->provider * 2654435761u;
+    uint64_t key = (uint64_t)(rec->has_provider != 0) << 48 | (uint64_t)rec->provider << 16;
+    if (key != j->lit_key) {
+        j->lit_key = key;
+        j->lit_mix = rec->provider * 2654435761u;
+    }
 }
 
 static inline jlit_t *jlit_slot(const jctx_t *j, uint16_t index, uint64_t *key) {
@@ -241,19 +284,32 @@ static inline jlit_t *jlit_slot(const jctx_t *j, uint16_t index, uint64_t *key) 
     return &j->lits->e[(index ^ j->lit_mix) & ((1u << JLIT_BITS) - 1)];
 }
 
+/* The cache of a context whose own could not be allocated: all zeros, it never hits (a cached
+ * string's key has a non-zero index) and is never written, so lookups need no test for it. */
+static jlits_t jlit_none;
+
+static jlits_t *jlits_new(void) {
+    jlits_t *t = calloc(1, sizeof *t);
+    return t != NULL ? t : &jlit_none; /* no cache, the same output */
+}
+
+static void jlits_free(jlits_t *t) {
+    if (t != &jlit_none) {
+        free(t);
+    }
+}
+
 /* A string record: the entry of its index, if cached, is stale. */
 static void jlit_forget(jctx_t *j, const fxt_record_t *rec) {
     uint64_t key;
-    if (j->lits != NULL) {
-        jlit_t *e = jlit_slot(j, rec->u.string.index, &key);
-        if (e->key == key) {
-            e->stamp = 0;
-        }
+    jlit_t *e = jlit_slot(j, rec->u.string.index, &key);
+    if (e->key == key && j->lits != &jlit_none) { /* index 0 would match jlit_none's zeros */
+        e->stamp = 0;
     }
 }
 
 static void jlit_drop_all(jctx_t *j) {
-    if (j->lits != NULL) {
+    if (j->lits != &jlit_none) {
         j->lits->base = j->lits->next;
     }
 }
@@ -262,7 +318,7 @@ static void jlit_drop_all(jctx_t *j) {
  * cached. */
 static inline const jlit_t *jlit_hit(const jctx_t *j, fxt_str_t s) {
     const jlits_t *t = j->lits;
-    if (t == NULL || (uint16_t)(s.ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s.unresolved) {
+    if ((uint16_t)(s.ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s.unresolved) {
         return NULL; /* index 0 (the empty string) and inline strings are not cached */
     }
     uint64_t key;
@@ -275,7 +331,7 @@ static void jb_istr_miss(jctx_t *j, cli_jbuf_t *o, fxt_str_t s) {
     jlits_t *t = j->lits;
     /* Escaped in place with room for the worst case (6 bytes per byte), so nothing is flushed
      * between here and the copy into the slot. */
-    if (t == NULL || (uint16_t)(s.ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s.unresolved ||
+    if (t == &jlit_none || (uint16_t)(s.ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s.unresolved ||
         s.len + 2 > JLIT_MAX || !cli_jb_room(o, 6 * (size_t)s.len + 10)) {
         jb_fstr(o, s);
         return;
@@ -310,14 +366,8 @@ static inline void jb_istr(jctx_t *j, cli_jbuf_t *o, fxt_str_t s) {
     }
 }
 
-/* The cache entry of thread ref t of record rec, filled on a miss. */
-static inline jthr_t *jthr_of(jctx_t *j, const fxt_record_t *rec, const fxt_thread_ref_t *t) {
-    uint64_t pid = t->resolved ? t->pid : 0, tid = t->resolved ? t->tid : 0;
-    uint64_t prov = ((uint64_t)(uint32_t)rec->has_provider << 32 | rec->provider) + 1;
-    jthr_t *e = &j->thr[(tid * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - JTHR_BITS)];
-    if (e->prov == prov && e->pid == pid && e->tid == tid) {
-        return e;
-    }
+/* A jthr_of miss: entry e takes the thread. */
+CLI_NOINLINE jthr_t *jthr_fill(jthr_t *e, uint64_t prov, uint64_t pid, uint64_t tid) {
     e->prov = prov;
     e->pid = pid;
     e->tid = tid;
@@ -329,6 +379,40 @@ static inline jthr_t *jthr_of(jctx_t *j, const fxt_record_t *rec, const fxt_thre
     n += cli_u64_put(e->lit + n, tid);
     e->len = (uint32_t)n;
     return e;
+}
+
+/* The cache entry of thread ref t of record rec, filled on a miss. */
+static inline jthr_t *jthr_of(jctx_t *j, const fxt_record_t *rec, const fxt_thread_ref_t *t) {
+    uint64_t pid = t->resolved ? t->pid : 0, tid = t->resolved ? t->tid : 0;
+    uint64_t prov = ((uint64_t)(uint32_t)rec->has_provider << 32 | rec->provider) + 1;
+    jthr_t *e = &j->thr[(tid * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - JTHR_BITS)];
+    if (e->prov == prov && e->pid == pid && e->tid == tid) {
+        return e;
+    }
+    return jthr_fill(e, prov, pid, tid);
+}
+
+/* The 8 hex digits of x, the first at the lowest address (little-endian words). */
+static inline uint64_t hex8(uint32_t x) {
+    uint64_t w = x;
+    w = (w | w << 16) & UINT64_C(0x0000ffff0000ffff);
+    w = (w | w << 8) & UINT64_C(0x00ff00ff00ff00ff);
+    w = (w | w << 4) & UINT64_C(0x0f0f0f0f0f0f0f0f); /* nibble i in byte i */
+    uint64_t letters = ((w + UINT64_C(0x0606060606060606)) >> 4) & UINT64_C(0x0101010101010101);
+    return __builtin_bswap64(w + UINT64_C(0x3030303030303030) + letters * ('a' - '0' - 10));
+}
+
+/* cli_hex_put without a loop per digit: writes 18 bytes at p, returns the length. */
+static inline size_t hex_put_wide(char *p, uint64_t v) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    size_t nd = (64u - (unsigned)__builtin_clzll(v | 1u) + 3u) / 4u; /* digits: 1..16 */
+    uint64_t w[4] = {hex8((uint32_t)(v >> 32)), hex8((uint32_t)v), 0, 0};
+    memcpy(p, "0x", 2);
+    memcpy(p + 2, (const char *)w + 16 - nd, 16);
+    return 2 + nd;
+#else
+    return cli_hex_put(p, v);
+#endif
 }
 
 /* A double as a JSON number that reads back to the same binary64 (docs/json.md, Arguments),
@@ -385,8 +469,10 @@ static void note_time(jctx_t *j, u128 ns) {
 static void jb_ts(jctx_t *j, cli_jbuf_t *o, u128 ns) {
     if (j->rel_time) {
         jb_us_signed(o, j->base_ns, ns);
-    } else {
+    } else if (ns > UINT64_MAX) {
         jb_us(o, ns);
+    } else if (cli_jb_room(o, 24)) {
+        o->n += ts_put(j, o->p + o->n, (uint64_t)ns);
     }
 }
 
@@ -411,6 +497,16 @@ static void begin_event(jctx_t *j) {
             j->out.n++;
         }
     }
+}
+
+/* begin_event's counting where the caller has made room and writes the separator: its length,
+ * 2 for ",\n", 1 for the first element's "\n". */
+CLI_INLINE size_t sep_count(jctx_t *j) {
+    if (j->part) {
+        j->nel_out++;
+        return 2;
+    }
+    return j->nel++ > 0 ? 2 : 1;
 }
 
 /* A deferred item of a range at the current end of its stream (growing: amortised, not per record). */
@@ -443,8 +539,8 @@ static jpiece_t *add_piece(jctx_t *j, int kind) {
 /* ,"args":{...} with every argument of a known type (empty when there are none); with
  * `open`, the object was opened by the caller: arguments continue it and it is closed.
  * Returns how many were written. */
-static unsigned write_args(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, const char *extra_key,
-                           fxt_str_t extra, int open) {
+static unsigned write_args_of(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, const char *extra_key,
+                              fxt_str_t extra, int open) {
     /* Most arguments are written in place after one check for room: the lead (,"args":{ or a
      * comma), a cached name, its colon and any value but a string not cached (48 bytes). */
     static const char first[16] = ",\"args\":{", next[16] = ",";
@@ -512,7 +608,7 @@ static unsigned write_args(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, co
         }
         case FXT_ARG_POINTER:
             *p++ = '"';
-            p += cli_hex_put(p, a->v.pointer);
+            p += hex_put_wide(p, a->v.pointer);
             *p++ = '"';
             break;
         case FXT_ARG_KOID:
@@ -555,6 +651,32 @@ static unsigned write_args(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, co
     return written - (open ? 1 : 0);
 }
 
+/* write_args, with an event without arguments (most) handled in line. */
+CLI_INLINE unsigned write_args(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, const char *extra_key,
+                               fxt_str_t extra, int open) {
+    if (rec->nargs != 0 || extra_key != NULL) {
+        return write_args_of(j, o, rec, extra_key, extra, open);
+    }
+    if (open) {
+        cli_jb_putc(o, '}');
+    } else {
+        CLI_JB_LIT(o, ",\"args\":{}");
+    }
+    return 0;
+}
+
+/* An event's arguments as write_args writes them, then its closing brace. */
+CLI_INLINE void write_args_end(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, int open) {
+    if (rec->nargs != 0) {
+        write_args_of(j, o, rec, NULL, rec->u.event.name, open);
+        cli_jb_putc(o, '}');
+    } else if (open) {
+        CLI_JB_LIT(o, "}}");
+    } else {
+        CLI_JB_LIT(o, ",\"args\":{}}");
+    }
+}
+
 /* The keys of an event before its ts value: cat (every event has one: DevTools throws on a
  * missing one), name. */
 static void event_head_to_ts(jctx_t *j, cli_jbuf_t *o, fxt_str_t cat, fxt_str_t name) {
@@ -565,34 +687,45 @@ static void event_head_to_ts(jctx_t *j, cli_jbuf_t *o, fxt_str_t cat, fxt_str_t 
     CLI_JB_LIT(o, ",\"ts\":");
 }
 
-/* The keys after ts: pid, tid. */
-static void event_head_ids(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, const fxt_thread_ref_t *t) {
-    const jthr_t *e = jthr_of(j, rec, t);
+/* The keys after ts: pid, tid (e: the thread's jthr_of). */
+static void event_head_ids(cli_jbuf_t *o, const jthr_t *e) {
     if (cli_jb_room(o, sizeof e->lit)) {
         memcpy(o->p + o->n, e->lit, sizeof e->lit);
         o->n += e->len;
     }
 }
 
-/* Common keys of an event: cat, name, ts, pid, tid. */
-static void event_head(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, fxt_str_t cat, fxt_str_t name,
-                       u128 ns, const fxt_thread_ref_t *t) {
-    const jlit_t *c = jlit_hit(j, cat), *nm = jlit_hit(j, name);
-    if (c == NULL || nm == NULL || j->rel_time || ns > UINT64_MAX) {
-        event_head_to_ts(j, o, cat, name);
-        jb_ts(j, o, ns);
-        event_head_ids(j, o, rec, t);
+/* event_head piece by piece: a string not cached, relative or 128-bit times, a buffer to flush
+ * or grow. */
+CLI_NOINLINE void event_head_slow(jctx_t *j, cli_jbuf_t *o, const fxt_str_t *cat, const fxt_str_t *name,
+                                  const jthr_t *e, u128 ns, int sep) {
+    if (sep) {
+        begin_event(j);
+    }
+    event_head_to_ts(j, o, *cat, *name);
+    jb_ts(j, o, ns);
+    event_head_ids(o, e);
+}
+
+/* Common keys of an event: cat, name, ts, pid, tid (e: the thread's jthr_of), after begin_event's
+ * separator when sep is set (o is then j->out). The strings by pointer: by value they would be
+ * passed on the stack. */
+static void event_head(jctx_t *j, cli_jbuf_t *o, const fxt_str_t *cat, const fxt_str_t *name, const jthr_t *e,
+                       u128 ns, int sep) {
+    /* the separator and the first key in one copy: none, the first element's, any other's */
+    static const char lead[3][16] = {"{\"cat\":", "\n{\"cat\":", ",\n{\"cat\":"};
+    const jlit_t *c = jlit_hit(j, *cat), *nm = jlit_hit(j, *name);
+    /* The common case in one piece: cached literals and fixed-size copies with room for them
+     * (the copies may run past the bytes counted); making room is the slow path's. */
+    if (c == NULL || nm == NULL || j->rel_time || ns > UINT64_MAX ||
+        (o->grow ? o->cap : CLI_JB_CAP) - o->n < 16 + JLIT_MAX + 8 + JLIT_MAX + 8 + 24 + sizeof e->lit) {
+        event_head_slow(j, o, cat, name, e, ns, sep);
         return;
     }
-    /* The common case in one piece: cached literals and fixed-size copies after one check for
-     * room (the copies may run past the bytes counted). */
-    const jthr_t *e = jthr_of(j, rec, t);
-    if (!cli_jb_room(o, 8 + JLIT_MAX + 8 + JLIT_MAX + 8 + 24 + sizeof e->lit)) {
-        return;
-    }
+    size_t k = sep ? sep_count(j) : 0;
     char *p0 = o->p + o->n, *p = p0;
-    memcpy(p, "{\"cat\":", 8);
-    p += 7;
+    memcpy(p, lead[k], 16);
+    p += 7 + k;
     memcpy(p, c->lit, JLIT_MAX);
     p += c->len;
     memcpy(p, ",\"name\":", 8);
@@ -601,26 +734,33 @@ static void event_head(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, fxt_st
     p += nm->len;
     memcpy(p, ",\"ts\":", 6);
     p += 6;
-    p += us_put(p, (uint64_t)ns);
+    p += ts_put(j, p, (uint64_t)ns);
     memcpy(p, e->lit, sizeof e->lit);
     p += e->len;
     o->n += (size_t)(p - p0);
 }
 
-/* The open-begin state of the event's thread (its index in the map in *ix); NULL (and nomem
- * set) when out of memory. */
-static jthread_t *thread_of(jctx_t *j, const fxt_record_t *rec, size_t *ix) {
+/* thread_of when the cache entry has no map index yet: the map looked up (and the entry filled). */
+CLI_NOINLINE jthread_t *thread_of_miss(jctx_t *j, const fxt_record_t *rec, size_t *ix, jthr_t *e) {
+    /* maps only grow: the index stays valid */
+    uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, e->pid, e->tid};
+    jthread_t *th = cli_map_get_ix(&j->threads, key, sizeof key, 1, ix);
+    if (th == NULL) {
+        j->nomem = 1;
+        return NULL;
+    }
+    th->text.grow = 1;
+    e->ix1 = *ix + 1;
+    return th;
+}
+
+/* The open-begin state of the event's thread (its index in the map in *ix, its jthr_of in *ep);
+ * NULL (and nomem set) when out of memory. */
+static jthread_t *thread_of(jctx_t *j, const fxt_record_t *rec, size_t *ix, const jthr_t **ep) {
     jthr_t *e = jthr_of(j, rec, &rec->u.event.thread);
+    *ep = e;
     if (e->ix1 == 0) {
-        /* maps only grow: the index stays valid */
-        uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, e->pid, e->tid};
-        jthread_t *th = cli_map_get_ix(&j->threads, key, sizeof key, 1, ix);
-        if (th == NULL) {
-            j->nomem = 1;
-            return NULL;
-        }
-        th->text.grow = 1;
-        e->ix1 = *ix + 1;
+        return thread_of_miss(j, rec, ix, e);
     }
     *ix = e->ix1 - 1;
     return cli_map_at(&j->threads, *ix, NULL, NULL);
@@ -628,11 +768,10 @@ static jthread_t *thread_of(jctx_t *j, const fxt_record_t *rec, size_t *ix) {
 
 /* A begin or end past JSON_MAX_DEPTH, written as it comes with its `ph` key. */
 static void write_as_is(jctx_t *j, const fxt_record_t *rec, u128 ns, const char *ph) {
-    begin_event(j);
-    event_head(j, &j->out, rec, rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
+    event_head(j, &j->out, &rec->u.event.category, &rec->u.event.name, jthr_of(j, rec, &rec->u.event.thread),
+               ns, 1);
     cli_jb_mem(&j->out, ph, strlen(ph));
-    write_args(j, &j->out, rec, NULL, rec->u.event.name, 0);
-    cli_jb_putc(&j->out, '}');
+    write_args_end(j, &j->out, rec, 0);
     j->nevents++;
 }
 
@@ -640,7 +779,8 @@ static void write_as_is(jctx_t *j, const fxt_record_t *rec, u128 ns, const char 
  * which gives zero-length slices when threads interleave; its end writes one "X". */
 static void on_begin(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
     size_t ix;
-    jthread_t *th = thread_of(j, rec, &ix);
+    const jthr_t *e;
+    jthread_t *th = thread_of(j, rec, &ix, &e);
     if (th == NULL) {
         return;
     }
@@ -677,7 +817,7 @@ static void on_begin(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) 
     f->kept = selected;
     f->off = th->text.n;
     if (selected) {
-        event_head(j, &th->text, rec, rec->u.event.category, rec->u.event.name, ns, &rec->u.event.thread);
+        event_head(j, &th->text, &rec->u.event.category, &rec->u.event.name, e, ns, 0);
     }
     f->args_off = th->text.n;
     f->has_args = selected && write_args(j, &th->text, rec, NULL, rec->u.event.name, 0) > 0;
@@ -688,15 +828,33 @@ static void on_begin(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) 
  * "args" object is left open when the begin had arguments. */
 static void write_complete(jctx_t *j, const jthread_t *th, const jframe_t *f, u128 ns) {
     /* f is the innermost open begin: its text runs to the end of the thread's text */
+    static const char ph[] = ",\"ph\":\"X\",\"dur\":";
     cli_jbuf_t *o = &j->out;
-    begin_event(j);
-    cli_jb_mem(o, th->text.p + f->off, f->args_off - f->off);
-    CLI_JB_LIT(o, ",\"ph\":\"X\",\"dur\":");
+    size_t head = f->args_off - f->off;
+    /* the begin's arguments without their closing brace, continued by the end's */
+    size_t args = f->has_args ? th->text.n - f->args_off - 1 : 0;
     /* Both ends converted the same way so ts + dur is exactly the end's time (docs/json.md). */
-    jb_us_signed(o, f->ns, ns);
-    if (f->has_args) {
-        /* the begin's arguments without their closing brace, continued by the end's */
-        cli_jb_mem(o, th->text.p + f->args_off, th->text.n - f->args_off - 1);
+    if (ns >= f->ns && ns - f->ns <= UINT64_MAX &&
+        (o->grow ? o->cap : CLI_JB_CAP) - o->n >= 2 + head + sizeof ph + 24 + args) {
+        /* the common case after one check for room */
+        char *p = o->p + o->n;
+        size_t k = sep_count(j);
+        p[0] = ',';
+        p[k - 1] = '\n'; /* ",\n", or "\n" over the comma */
+        p += k;
+        memcpy(p, th->text.p + f->off, head);
+        p += head;
+        memcpy(p, ph, sizeof ph);
+        p += sizeof ph - 1;
+        p += us_put(p, (uint64_t)(ns - f->ns));
+        memcpy(p, th->text.p + f->args_off, args);
+        o->n = (size_t)(p + args - o->p);
+    } else {
+        begin_event(j);
+        cli_jb_mem(o, th->text.p + f->off, head);
+        CLI_JB_LIT(o, ph);
+        jb_us_signed(o, f->ns, ns);
+        cli_jb_mem(o, th->text.p + f->args_off, args);
     }
     j->nevents++;
 }
@@ -705,7 +863,8 @@ static void write_complete(jctx_t *j, const jthread_t *th, const jframe_t *f, u1
  * added (as Chrome merges an "E" into its "B"); an end with no begin has no slice to close. */
 static void on_end(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
     size_t ix;
-    jthread_t *th = thread_of(j, rec, &ix);
+    const jthr_t *e;
+    jthread_t *th = thread_of(j, rec, &ix, &e);
     if (th == NULL) {
         return;
     }
@@ -736,8 +895,7 @@ static void on_end(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
     if (f->kept) {
         cli_jbuf_t *o = &j->out;
         write_complete(j, th, f, ns);
-        write_args(j, o, rec, NULL, rec->u.event.name, f->has_args);
-        cli_jb_putc(o, '}');
+        write_args_end(j, o, rec, f->has_args);
     }
     th->text.n = f->off;
 }
@@ -786,12 +944,13 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     uint64_t tps = fxt_reader_ticks_per_second(r);
     u128 ns = ticks_ns(rec->u.event.ts, tps);
     note_time(j, ns);
-    /* no call per event without patterns */
-    int selected = time_selected(j, ns) &&
-                   (j->sel.f.ncats == 0 ||
-                    cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats, rec->u.event.category)) &&
-                   (j->sel.f.nnames == 0 ||
-                    cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.event.name));
+    /* no call per event without patterns, one test without any filter */
+    int selected =
+        !j->filtered || (time_selected(j, ns) &&
+                         (j->sel.f.ncats == 0 ||
+                          cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats, rec->u.event.category)) &&
+                         (j->sel.f.nnames == 0 ||
+                          cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.event.name)));
     /* A pair is selected by its begin: the end follows it (docs/json.md, Filters). */
     if (rec->u.event.type == FXT_EVENT_DURATION_BEGIN) {
         on_begin(j, rec, ns, selected);
@@ -807,28 +966,32 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     u128 at = ns;
     int defer = 0;
     size_t ix = 0;
+    const jthr_t *e = NULL; /* the thread's jthr_of, when looked up */
     if (rec->u.event.type >= FXT_EVENT_FLOW_BEGIN && rec->u.event.type <= FXT_EVENT_FLOW_END) {
         /* A flow event binds to its enclosing slice; DevTools finds that slice only by an equal
          * ts (and pid, tid, cat), so the event moves to the start of the innermost open
          * begin/end slice of its thread (docs/json.md, Flows). */
-        jthread_t *th = thread_of(j, rec, &ix);
+        jthread_t *th = thread_of(j, rec, &ix, &e);
         if (th != NULL && th->depth > 0 && th->deep == 0) {
             at = th->f[th->depth - 1].ns;
         } else if (th != NULL && j->part) {
             defer = 1; /* the slice, if any, was opened before the range */
         }
     }
-    begin_event(j);
     if (defer) {
+        begin_event(j);
         event_head_to_ts(j, o, rec->u.event.category, rec->u.event.name);
         jpiece_t *p = add_piece(j, PC_FLOW_TS);
         if (p != NULL) {
             p->ns = ns;
             p->v = ix;
         }
-        event_head_ids(j, o, rec, &rec->u.event.thread);
+        event_head_ids(o, e);
     } else {
-        event_head(j, o, rec, rec->u.event.category, rec->u.event.name, at, &rec->u.event.thread);
+        if (e == NULL) {
+            e = jthr_of(j, rec, &rec->u.event.thread);
+        }
+        event_head(j, o, &rec->u.event.category, &rec->u.event.name, e, at, 1);
     }
     switch (rec->u.event.type) {
     case FXT_EVENT_INSTANT: {
@@ -891,8 +1054,7 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     default:
         break;
     }
-    write_args(j, o, rec, NULL, rec->u.event.name, 0);
-    cli_jb_putc(o, '}');
+    write_args_end(j, o, rec, 0);
     j->nevents++;
 }
 
@@ -1239,17 +1401,13 @@ static void say(jctx_t *j, char tag, const char *line) {
     }
 }
 
-/* Dispatches by record kind; metadata records (strings, threads, providers) are used by the reader. */
-static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
-    jctx_t *j = ctx;
-    jlit_provider(j, rec);
+/* on_record for the records that are not events, out of line: their code would make every
+ * event's call save registers. */
+CLI_NOINLINE void on_other(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     switch (rec->kind) {
-    case FXT_KIND_EVENT:
-        on_event(j, r, rec);
-        break;
     case FXT_KIND_LOG: {
         u128 ns = ticks_ns(rec->u.log.ts, fxt_reader_ticks_per_second(r));
-        fxt_str_t logname = {"log", 3, 0, 0}, nocat = {"", 0, 0, 0};
+        fxt_str_t logname = {"log", 3, 0, 0};
         note_time(j, ns);
         /* A log has no category: any --category filter drops it; its name is "log". */
         if (!time_selected(j, ns) || j->sel.f.ncats > 0 ||
@@ -1257,8 +1415,11 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
             break;
         }
         begin_event(j);
-        /* An empty category: a log has none, and DevTools throws on an event without "cat". */
-        event_head(j, &j->out, rec, nocat, logname, ns, &rec->u.log.thread);
+        /* An empty category: a log has none, and DevTools throws on an event without "cat".
+         * The keys before ts are constant: copied whole (event_head would escape both strings). */
+        CLI_JB_LIT(&j->out, "{\"cat\":\"\",\"name\":\"log\",\"ts\":");
+        jb_ts(j, &j->out, ns);
+        event_head_ids(&j->out, jthr_of(j, rec, &rec->u.log.thread));
         CLI_JB_LIT(&j->out, ",\"ph\":\"I\",\"s\":\"g\"");
         write_args(j, &j->out, rec, "message", rec->u.log.message, 0);
         cli_jb_putc(&j->out, '}');
@@ -1285,9 +1446,8 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
                 !cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.large_blob.name)) {
                 break;
             }
-            begin_event(j);
-            event_head(j, &j->out, rec, rec->u.large_blob.category, rec->u.large_blob.name, ns,
-                       &rec->u.large_blob.thread);
+            event_head(j, &j->out, &rec->u.large_blob.category, &rec->u.large_blob.name,
+                       jthr_of(j, rec, &rec->u.large_blob.thread), ns, 1);
             CLI_JB_LIT(&j->out, ",\"ph\":\"O\",\"id\":\"\",\"blob\":");
             jb_b64(&j->out, rec->u.large_blob.payload, rec->u.large_blob.size);
             cli_jb_putc(&j->out, '}');
@@ -1318,6 +1478,17 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         break;
     default:
         break;
+    }
+}
+
+/* Dispatches by record kind; metadata records (strings, threads, providers) are used by the reader. */
+static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
+    jctx_t *j = ctx;
+    jlit_provider(j, rec);
+    if (rec->kind == FXT_KIND_EVENT) {
+        on_event(j, r, rec);
+    } else {
+        on_other(j, r, rec);
     }
     return j->out.err | j->sys.err | j->nomem; /* stop reading when the output cannot be written */
 }
@@ -1387,7 +1558,7 @@ static void range_free(void *ctx, void *range) {
         free(g->sys.p);
         free(g->msg.p);
         free(g->pc);
-        free(g->lits);
+        jlits_free(g->lits);
         free(g);
     }
 }
@@ -1421,7 +1592,7 @@ static void *range_new(void *ctx, size_t index) {
     } else if ((g = calloc(1, sizeof *g)) == NULL) {
         return NULL;
     } else {
-        g->lits = calloc(1, sizeof *g->lits); /* NULL: no cache, the same output */
+        g->lits = jlits_new();
     }
     const jctx_t *pr = j->proto;
     g->part = 1;
@@ -1432,6 +1603,7 @@ static void *range_new(void *ctx, size_t index) {
     g->have_base = pr->have_base;
     g->base_ns = pr->base_ns;
     g->sel = pr->sel; /* bases found by json_find_bases; the scratch string is the range's own */
+    g->filtered = pr->filtered;
     cli_map_init(&g->threads, sizeof(jthread_t));
     cli_map_init(&g->comms, sizeof(comm_t));
     return g;
@@ -1880,19 +2052,20 @@ static int json_run(const json_config_t *cfg) {
     static jctx_t j; /* holds the selection's scratch string: static, reset for in-process reruns */
     memset(&j, 0, sizeof j);
     cli_select_init(&j.sel, &cfg->filter);
+    j.filtered = cfg->filter.has_from || cfg->filter.has_to || cfg->filter.ncats || cfg->filter.nnames;
     cli_map_init(&j.threads, sizeof(jthread_t));
     cli_map_init(&j.comms, sizeof(comm_t));
     j.sysfmt = cfg->no_system_events ? SYS_NONE : (int)cfg->system_events;
     j.rel_time = cfg->time_base == 1;
     j.path = cfg->in;
-    j.lits = calloc(1, sizeof *j.lits); /* NULL: no cache, the same output */
+    j.lits = jlits_new();
     int sys = j.sysfmt != SYS_NONE;
     j.out.p = malloc(CLI_JB_CAP);
     j.sys.p = sys ? malloc(CLI_JB_CAP) : NULL;
     if (j.out.p == NULL || (sys && j.sys.p == NULL)) {
         free(j.out.p);
         free(j.sys.p);
-        free(j.lits);
+        jlits_free(j.lits);
         cli_map_free(&j.threads);
         cli_map_free(&j.comms);
         fprintf(stderr, "fxt json: out of memory\n");
@@ -1936,7 +2109,7 @@ static int json_run(const json_config_t *cfg) {
     }
     free(j.out.p);
     free(j.sys.p);
-    free(j.lits);
+    jlits_free(j.lits);
     cli_map_free(&j.threads); /* emptied by json_close_threads unless the output failed to open */
     cli_map_free(&j.comms);
     return rc;
