@@ -1615,7 +1615,11 @@ static int range_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
         g->have_off = 1;
         g->first_off = rec->offset;
     }
-    (void)on_record(g, r, rec); /* no early stop in ranges (cli_parallel.h): errors end at the merge */
+    if (on_record(g, r, rec) != 0) {
+        /* Range 0 writes the output as it goes: a write error ends the read (json_run reports
+         * it). The other ranges write to memory. */
+        return !g->part && (g->out.err | g->sys.err) ? CLI_EXIT_IO : CLI_EXIT_LIMIT;
+    }
     return 0;
 }
 
@@ -1817,7 +1821,15 @@ static int range_merge(void *ctx, void *range) {
     return rc;
 }
 
-static const cli_par_ops_t json_ops = {range_new, range_record, range_error, range_merge, range_free};
+/* range_merge, and a write error of the output ends the read: no later range is decoded
+ * (json_run reports it). */
+static int range_merge_out(void *ctx, void *range) {
+    jctx_t *j = ctx;
+    int rc = range_merge(ctx, range);
+    return rc == 0 && (j->out.err | j->sys.err) ? CLI_EXIT_IO : rc;
+}
+
+static const cli_par_ops_t json_ops = {range_new, range_record, range_error, range_merge_out, range_free};
 
 /* The probe of json_find_bases: stops once the bases a range needs are known. */
 static int probe_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
