@@ -70,3 +70,36 @@ fxt_has_zio() {
     *) return 1 ;;
   esac
 }
+
+# damage_last_event IN OUT: copies IN to OUT with its last event record damaged (15 arguments
+# in the header, which run past the record's size: reported, then reading goes on) and prints
+# that record's offset. Needs python3 and jq.
+damage_last_event() {
+  local last
+  last=$("$FXT" dump --json "$1" | jq -r 'select(.kind=="event") | .offset' | tail -1)
+  "$PYTHON" - "$1" "$last" "$2" << 'PY'
+import sys
+s = bytearray(open(sys.argv[1], "rb").read())
+s[int(sys.argv[2]) + 2] |= 0xf0
+open(sys.argv[3], "wb").write(bytes(s))
+PY
+  echo "$last"
+}
+
+# stops_on_write_error LAST ARGS...: `fxt ARGS -j N -o /dev/full` for N = 1 and 3 (64 KiB
+# ranges) exits 3 with "error writing output" and says nothing of the record at offset LAST
+# (damage_last_event's, past the first failed write: the read ended before it).
+stops_on_write_error() {
+  local last=$1 j rc
+  shift
+  for j in 1 3; do
+    rc=0
+    FXT_RANGE_BYTES=65536 "$FXT" "$@" -j $j -o /dev/full 2> "$T/err$j" || rc=$?
+    cat "$T/err$j" >&2
+    expect_eq "-j $j exit status" $rc 3
+    grep -q "error writing output" "$T/err$j" || fail "-j $j: no 'error writing output' message"
+    if grep -q "$last" "$T/err$j"; then
+      fail "-j $j: read on to the end after the write error"
+    fi
+  done
+}
