@@ -563,3 +563,58 @@ void cli_jb_str(cli_jbuf_t *b, const char *s, size_t len) {
 slow:
     cli_json_str_to(cli_jb_put, b, s, len);
 }
+
+/* ---- interned strings' literals -------------------------------------------------------- */
+
+static cli_slits_t slits_none;
+
+cli_slits_t *cli_slits_new(void) {
+    cli_slits_t *t = calloc(1, sizeof *t);
+    return t != NULL ? t : &slits_none; /* no cache, the same output */
+}
+
+void cli_slits_free(cli_slits_t *t) {
+    if (t != &slits_none) {
+        free(t);
+    }
+}
+
+void cli_slit_forget(cli_slitc_t *c, uint16_t index) {
+    uint64_t key;
+    cli_slit_t *e = cli_slit_slot(c, index, &key);
+    if (e->key == key && c->t != &slits_none) { /* index 0 would match slits_none's zeros */
+        e->stamp = 0;
+    }
+}
+
+void cli_slit_drop_all(cli_slitc_t *c) {
+    if (c->t != &slits_none) {
+        c->t->base = c->t->next;
+    }
+}
+
+void cli_slit_miss(cli_slitc_t *c, cli_jbuf_t *o, fxt_str_t s) {
+    cli_slits_t *t = c->t;
+    /* Escaped in place with room for the worst case (6 bytes per byte), so nothing is flushed
+     * between here and the copy into the slot. */
+    if (t == &slits_none || (uint16_t)(s.ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s.unresolved ||
+        s.len + 2 > CLI_SLIT_MAX || !cli_jb_room(o, 6 * (size_t)s.len + 10)) {
+        cli_jb_str(o, s.ptr ? s.ptr : "", s.ptr ? s.len : 0);
+        return;
+    }
+    uint64_t key;
+    cli_slit_t *e = cli_slit_slot(c, s.ref, &key);
+    size_t at = o->n;
+    cli_jb_str(o, s.ptr, s.len);
+    size_t n = o->n - at;
+    if (n <= CLI_SLIT_MAX && !o->err) {
+        if (t->next == UINT32_MAX) {
+            memset(t->e, 0, sizeof t->e); /* stamps wrapped: start over */
+            t->base = t->next = 0;
+        }
+        e->key = key;
+        e->stamp = ++t->next;
+        e->len = (uint32_t)n;
+        memcpy(e->lit, o->p + at, n);
+    }
+}

@@ -215,4 +215,71 @@ static inline void cli_jb_hex(cli_jbuf_t *b, uint64_t v) {
     }
 }
 
+/*
+ * Interned strings' JSON literals, quotes included, by (provider, string index), for the
+ * writers of JSON (fxt json, fxt dump --json): most strings written are interned (categories,
+ * names, argument names, many values), so each is checked and escaped once, then copied. An
+ * entry is valid while its stamp is above the table's base: a string record for its index
+ * clears it (cli_slit_forget); what may change strings without one (a provider info record, a
+ * damaged record, another reader) drops all by raising the base (cli_slit_drop_all). Fixed
+ * size: strings beyond CLI_SLIT_MAX bytes or colliding are escaped as they come.
+ */
+#define CLI_SLIT_BITS 13
+#define CLI_SLIT_MAX 48
+
+typedef struct cli_slit {
+    uint64_t key; /* has_provider, provider, index (cli_slit_slot) */
+    uint32_t stamp;
+    uint32_t len;
+    char lit[CLI_SLIT_MAX];
+} cli_slit_t;
+
+typedef struct cli_slits {
+    uint32_t base, next; /* valid entries have base < stamp <= next */
+    cli_slit_t e[1u << CLI_SLIT_BITS];
+} cli_slits_t;
+
+/* A writer's table and the provider context of the record it writes (cli_slit_provider). */
+typedef struct cli_slitc {
+    cli_slits_t *t;
+    uint64_t key;
+    uint32_t mix;
+} cli_slitc_t;
+
+/* A table (0.5 MiB); without memory, a shared all-zero one that never hits and is never written,
+ * so lookups need no test for it. */
+cli_slits_t *cli_slits_new(void);
+void cli_slits_free(cli_slits_t *t);
+/* The entry of a string record's index, if cached, is stale. */
+void cli_slit_forget(cli_slitc_t *c, uint16_t index);
+void cli_slit_drop_all(cli_slitc_t *c);
+/* s (a null pointer: the empty string) as a JSON literal; an interned string is also kept in
+ * the table when it fits. */
+void cli_slit_miss(cli_slitc_t *c, cli_jbuf_t *o, fxt_str_t s);
+
+/* The record's provider context, in the keys and slots of what follows. */
+static inline void cli_slit_provider(cli_slitc_t *c, int has_provider, uint32_t provider) {
+    uint64_t key = (uint64_t)(has_provider != 0) << 48 | (uint64_t)provider << 16;
+    if (key != c->key) {
+        c->key = key;
+        c->mix = provider * 2654435761u;
+    }
+}
+
+static inline cli_slit_t *cli_slit_slot(const cli_slitc_t *c, uint16_t index, uint64_t *key) {
+    *key = c->key | index;
+    /* one provider's indices below 2^CLI_SLIT_BITS never collide */
+    return &c->t->e[(index ^ c->mix) & ((1u << CLI_SLIT_BITS) - 1)];
+}
+
+/* The cached literal of s; NULL when it is not interned or not cached. */
+static inline const cli_slit_t *cli_slit_hit(const cli_slitc_t *c, fxt_str_t s) {
+    if ((uint16_t)(s.ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s.unresolved) {
+        return NULL; /* index 0 (the empty string) and inline strings are not cached */
+    }
+    uint64_t key;
+    const cli_slit_t *e = cli_slit_slot(c, s.ref, &key);
+    return e->key == key && e->stamp > c->t->base ? e : NULL;
+}
+
 #endif /* FXT_CLI_JSON_H */

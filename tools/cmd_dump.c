@@ -16,31 +16,6 @@
 #include "cli_json.h"
 #include "cli_parallel.h"
 
-/*
- * An interned string's JSON literal, quotes included, by string index in the provider context
- * of the records being written: categories, names and argument names repeat on most lines, so
- * each is checked and escaped once, then copied. An entry is valid while its stamp is above
- * the table's base; a string record clears its index's entry, and anything else that may
- * change the strings (another provider context, a provider info record, a damaged record)
- * drops all by raising the base. Strings longer than a slot, or colliding, are escaped as
- * they come.
- */
-#define DLIT_BITS 11
-#define DLIT_MAX 56 /* copied whole, by copy_words */
-
-typedef struct dlit {
-    char lit[DLIT_MAX];
-    uint32_t stamp;
-    uint16_t index;
-    uint8_t len;
-} dlit_t;
-
-typedef struct dlits {
-    uint32_t base, next; /* valid entries have base < stamp <= next */
-    uint64_t prov;       /* (has_provider << 32 | provider) + 1 of the entries; 0: none yet */
-    dlit_t e[1u << DLIT_BITS];
-} dlits_t;
-
 /* A thread ref's ,"pid":P,"tid":T (or nulls), formatted once per (resolved, pid, tid): checked
  * against the values, so nothing invalidates it. */
 #define DTHR_BITS 6
@@ -56,7 +31,7 @@ typedef struct dump {
     cli_jbuf_t o; /* stdout, written in large blocks: no stdio call per field */
     int json;
     uint64_t records, errors;
-    dlits_t *lits; /* NULL: out of memory, strings are escaped as they come */
+    cli_slitc_t lit; /* interned strings' JSON literals (cli_json.h; never a null table) */
     dthr_t thr[1u << DTHR_BITS];
 } dump_t;
 
@@ -78,80 +53,36 @@ CLI_INLINE void copy_words(char *dst, const char *src, size_t n) {
     }
 }
 
-/* Drops the cached strings when the record is read in another provider context than they were,
- * or may have changed the strings (see dlits_t). */
-static void dlit_record(dump_t *d, const fxt_record_t *rec) {
-    dlits_t *t = d->lits;
-    if (t == NULL) {
-        return;
-    }
-    uint64_t prov = ((uint64_t)(rec->has_provider != 0) << 32 | rec->provider) + 1;
-    if (prov != t->prov || rec->kind == FXT_KIND_PROVIDER_INFO) {
-        t->prov = prov;
-        t->base = t->next;
-    } else if (rec->kind == FXT_KIND_STRING) {
-        dlit_t *e = &t->e[rec->u.string.index & ((1u << DLIT_BITS) - 1)];
-        if (e->index == rec->u.string.index) {
-            e->stamp = 0;
-        }
+/* Keeps the string cache in step with the record (cli_slit). */
+static void slit_record(dump_t *d, const fxt_record_t *rec) {
+    cli_slit_provider(&d->lit, rec->has_provider, rec->provider);
+    if (rec->kind == FXT_KIND_STRING) {
+        cli_slit_forget(&d->lit, rec->u.string.index);
+    } else if (rec->kind == FXT_KIND_PROVIDER_INFO) {
+        cli_slit_drop_all(&d->lit);
     }
 }
 
-/* The cache slot of an interned string, NULL for an inline, empty or unresolved one or without
- * a cache. */
-static inline dlit_t *dlit_slot(const dump_t *d, const fxt_str_t *s) {
-    if (d->lits == NULL || (uint16_t)(s->ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s->unresolved) {
-        return NULL;
-    }
-    return &d->lits->e[s->ref & ((1u << DLIT_BITS) - 1)];
-}
-
-/* s as a JSON literal (null when unresolved: the dump contract), escaped, and kept in its cache
- * slot when it fits. */
-static void str_miss(dump_t *d, const fxt_str_t *s) {
-    cli_jbuf_t *o = &d->o;
-    if (s->unresolved) {
-        LIT(o, "null");
-        return;
-    }
-    dlit_t *e = dlit_slot(d, s);
-    /* Room for the worst case (6 bytes per byte) first, so nothing is flushed before the copy. */
-    if (e == NULL || s->len + 2 > DLIT_MAX || !cli_jb_room(o, 6 * (size_t)s->len + 10)) {
-        cli_jb_str(o, s->ptr, s->len);
-        return;
-    }
-    size_t at = o->n;
-    cli_jb_str(o, s->ptr, s->len);
-    size_t n = o->n - at;
-    dlits_t *t = d->lits;
-    if (n <= DLIT_MAX && !o->err) {
-        if (t->next == UINT32_MAX) {
-            memset(t->e, 0, sizeof t->e); /* stamps wrapped: start over */
-            t->base = t->next = 0;
-        }
-        e->stamp = ++t->next;
-        e->index = s->ref;
-        e->len = (uint8_t)n;
-        memcpy(e->lit, o->p + at, n);
-    }
-}
-
-/* A key literal k (kn bytes, may be empty) and string s as a JSON literal, from the cache when
- * it is there. */
+/* A key literal k (kn bytes, may be empty) and string s as a JSON literal (null when unresolved:
+ * the dump contract), from the cache when it is there. */
 CLI_INLINE void key_str(dump_t *d, const char *k, size_t kn, const fxt_str_t *s) {
     cli_jbuf_t *o = &d->o;
-    const dlit_t *e = dlit_slot(d, s);
-    if (e != NULL && e->index == s->ref && e->stamp > d->lits->base) {
-        if (cli_jb_room(o, kn + DLIT_MAX)) {
+    const cli_slit_t *e = cli_slit_hit(&d->lit, *s);
+    if (e != NULL) {
+        if (cli_jb_room(o, kn + CLI_SLIT_MAX)) {
             /* the whole slot copied (there is room for it), the length counted */
             memcpy(o->p + o->n, k, kn);
-            copy_words(o->p + o->n + kn, e->lit, DLIT_MAX);
+            copy_words(o->p + o->n + kn, e->lit, CLI_SLIT_MAX);
             o->n += kn + e->len;
         }
         return;
     }
     cli_jb_mem(o, k, kn);
-    str_miss(d, s);
+    if (s->unresolved) {
+        LIT(o, "null");
+    } else {
+        cli_slit_miss(&d->lit, o, *s);
+    }
 }
 
 #define KEY_STR(d, k, s) key_str((d), (k), sizeof(k) - 1, (s))
@@ -605,8 +536,9 @@ typedef struct dump_range {
     int skipping;
 } dump_range_t;
 
-/* Output buffers of merged ranges, reused: fresh multi-MB buffers cost more in page faults than
- * formatting the records does. At most jobs + 2 are in use at once, so a few are kept. */
+/* Output buffers and string tables of merged ranges, reused: fresh multi-MB buffers cost more
+ * in page faults than formatting the records does, and a fresh table is 0.5 MiB to clear. At
+ * most jobs + 2 are in use at once, so a few are kept. */
 #define DUMP_POOL 16
 
 typedef struct dump_ctx {
@@ -616,6 +548,8 @@ typedef struct dump_ctx {
     pthread_mutex_t mu; /* guards the pool: taken once per range, not per record */
     char *pool[DUMP_POOL];
     size_t pool_cap[DUMP_POOL], npool;
+    cli_slits_t *pool_lits[DUMP_POOL];
+    size_t nlits;
 } dump_ctx_t;
 
 static void *range_new(void *ctx, size_t index) {
@@ -643,7 +577,14 @@ static void *range_new(void *ctx, size_t index) {
         }
         pthread_mutex_unlock(&c->mu);
     }
-    g->d.lits = calloc(1, sizeof *g->d.lits); /* NULL: no cache, the same output */
+    pthread_mutex_lock(&c->mu);
+    g->d.lit.t = c->nlits ? c->pool_lits[--c->nlits] : NULL;
+    pthread_mutex_unlock(&c->mu);
+    if (g->d.lit.t == NULL) {
+        g->d.lit.t = cli_slits_new();
+    } else {
+        cli_slit_drop_all(&g->d.lit); /* another range: another reader */
+    }
     return g;
 }
 
@@ -658,8 +599,14 @@ static void range_release(dump_ctx_t *c, dump_range_t *g) {
         }
         pthread_mutex_unlock(&c->mu);
     }
+    pthread_mutex_lock(&c->mu);
+    if (c->nlits < DUMP_POOL) {
+        c->pool_lits[c->nlits++] = g->d.lit.t;
+        g->d.lit.t = NULL;
+    }
+    pthread_mutex_unlock(&c->mu);
     free(g->d.o.p);
-    free(g->d.lits);
+    cli_slits_free(g->d.lit.t);
     free(g);
 }
 
@@ -667,7 +614,7 @@ static int on_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
     dump_range_t *g = range;
     (void)r;
     g->skipping = 0;
-    dlit_record(&g->d, rec);
+    slit_record(&g->d, rec);
     record(&g->d, rec);
     /* Range 0 writes to the output as it goes, the others to memory: a failure ends the read. */
     return g->d.o.err ? (g->index == 0 ? CLI_EXIT_IO : CLI_EXIT_LIMIT) : 0;
@@ -680,9 +627,7 @@ static void on_error(void *range, fxt_reader_t *r, const fxt_diag_t *dg) {
         return;
     }
     g->skipping = dg->status == FXT_E_LIMIT;
-    if (g->d.lits != NULL) {
-        g->d.lits->base = g->d.lits->next; /* damage is rare: whatever it did to the strings */
-    }
+    cli_slit_drop_all(&g->d.lit); /* damage is rare: whatever it did to the strings */
     error(&g->d, r, dg);
 }
 
@@ -758,6 +703,9 @@ static int dump_run(const dump_config_t *cfg) {
     int rc = cli_read_parallel_max("dump", cfg->in, NULL, jobs, 0, DUMP_MAX_RANGE, &dump_ops, &c, NULL);
     while (c.npool) {
         free(c.pool[--c.npool]);
+    }
+    while (c.nlits) {
+        cli_slits_free(c.pool_lits[--c.nlits]);
     }
     pthread_mutex_destroy(&c.mu);
     /* A write error (e.g. a closed pipe or a full disk) must not pass as success. */

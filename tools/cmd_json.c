@@ -80,26 +80,7 @@ typedef struct jpiece {
     uint8_t kind, has_args;
 } jpiece_t;
 
-/* An interned string's JSON literal, quotes included, by (provider, string index): most strings
- * written are interned (categories, names, argument names, many values), so each is checked
- * and escaped once, then copied. An entry is valid while its stamp is above the table's base:
- * a string record for its index clears it; what may change strings without one (a provider
- * info record, a damaged record, a replay, a range context reused) drops all by raising the
- * base. Fixed size: strings beyond JLIT_MAX or colliding are escaped as they come. */
-#define JLIT_BITS 13
-#define JLIT_MAX 48
-
-typedef struct jlit {
-    uint64_t key; /* has_provider, provider, index (jlit_slot) */
-    uint32_t stamp;
-    uint32_t len;
-    char lit[JLIT_MAX];
-} jlit_t;
-
-typedef struct jlits {
-    uint32_t base, next; /* valid entries have base < stamp <= next */
-    jlit_t e[1u << JLIT_BITS];
-} jlits_t;
+/* Interned strings' literals are cached by cli_slit (cli_json.h). */
 
 /* A thread's ,"pid":P,"tid":T formatted once, and its index in the context's thread map, by
  * (provider, pid, tid): checked against the values, so nothing invalidates it (a reused range
@@ -128,9 +109,7 @@ typedef struct jctx {
     uint64_t nprocs, nthreads; /* sort indices given so far */
     cli_map_t threads;         /* (has_provider, provider, pid, tid) -> jthread_t */
     cli_map_t comms;           /* tid -> comm_t, thread names for the systrace lines */
-    jlits_t *lits;             /* &jlit_none: out of memory, strings are escaped as they come */
-    uint64_t lit_key;          /* jlit_provider */
-    uint32_t lit_mix;
+    cli_slitc_t lit;           /* interned strings' literals (never a null table) */
     jthr_t thr[1u << JTHR_BITS];
     /* ts_put's digits of the last timestamp's integer microseconds, but the last two (ts_hi) */
     uint64_t ts_hi; /* 0: none */
@@ -267,101 +246,17 @@ static inline void jb_fstr(cli_jbuf_t *b, fxt_str_t s) {
     cli_jb_str(b, s.ptr ? s.ptr : "", s.ptr ? s.len : 0);
 }
 
-/* ---- the caches (jlit_t, jthr_t) ---------------------------------------------------- */
-
-/* The record's provider in the cache's keys and slots: on_record sets it once per record. */
-static inline void jlit_provider(jctx_t *j, const fxt_record_t *rec) {
-    uint64_t key = (uint64_t)(rec->has_provider != 0) << 48 | (uint64_t)rec->provider << 16;
-    if (key != j->lit_key) {
-        j->lit_key = key;
-        j->lit_mix = rec->provider * 2654435761u;
-    }
-}
-
-static inline jlit_t *jlit_slot(const jctx_t *j, uint16_t index, uint64_t *key) {
-    *key = j->lit_key | index;
-    /* one provider's indices below 2^JLIT_BITS never collide */
-    return &j->lits->e[(index ^ j->lit_mix) & ((1u << JLIT_BITS) - 1)];
-}
-
-/* The cache of a context whose own could not be allocated: all zeros, it never hits (a cached
- * string's key has a non-zero index) and is never written, so lookups need no test for it. */
-static jlits_t jlit_none;
-
-static jlits_t *jlits_new(void) {
-    jlits_t *t = calloc(1, sizeof *t);
-    return t != NULL ? t : &jlit_none; /* no cache, the same output */
-}
-
-static void jlits_free(jlits_t *t) {
-    if (t != &jlit_none) {
-        free(t);
-    }
-}
-
-/* A string record: the entry of its index, if cached, is stale. */
-static void jlit_forget(jctx_t *j, const fxt_record_t *rec) {
-    uint64_t key;
-    jlit_t *e = jlit_slot(j, rec->u.string.index, &key);
-    if (e->key == key && j->lits != &jlit_none) { /* index 0 would match jlit_none's zeros */
-        e->stamp = 0;
-    }
-}
-
-static void jlit_drop_all(jctx_t *j) {
-    if (j->lits != &jlit_none) {
-        j->lits->base = j->lits->next;
-    }
-}
-
-/* The cached literal of string s of the current record; NULL when it is not interned or not
- * cached. */
-static inline const jlit_t *jlit_hit(const jctx_t *j, fxt_str_t s) {
-    const jlits_t *t = j->lits;
-    if ((uint16_t)(s.ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s.unresolved) {
-        return NULL; /* index 0 (the empty string) and inline strings are not cached */
-    }
-    uint64_t key;
-    const jlit_t *e = jlit_slot(j, s.ref, &key);
-    return e->key == key && e->stamp > t->base ? e : NULL;
-}
-
-/* s as jb_fstr writes it; an interned string is also kept in the cache when it fits. */
-static void jb_istr_miss(jctx_t *j, cli_jbuf_t *o, fxt_str_t s) {
-    jlits_t *t = j->lits;
-    /* Escaped in place with room for the worst case (6 bytes per byte), so nothing is flushed
-     * between here and the copy into the slot. */
-    if (t == &jlit_none || (uint16_t)(s.ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s.unresolved ||
-        s.len + 2 > JLIT_MAX || !cli_jb_room(o, 6 * (size_t)s.len + 10)) {
-        jb_fstr(o, s);
-        return;
-    }
-    uint64_t key;
-    jlit_t *e = jlit_slot(j, s.ref, &key);
-    size_t at = o->n;
-    cli_jb_str(o, s.ptr, s.len);
-    size_t n = o->n - at;
-    if (n <= JLIT_MAX && !o->err) {
-        if (t->next == UINT32_MAX) {
-            memset(t->e, 0, sizeof t->e); /* stamps wrapped: start over */
-            t->base = t->next = 0;
-        }
-        e->key = key;
-        e->stamp = ++t->next;
-        e->len = (uint32_t)n;
-        memcpy(e->lit, o->p + at, n);
-    }
-}
+/* ---- the caches (cli_slit, jthr_t) -------------------------------------------------- */
 
 /* A string of the current record as a JSON literal: an interned one from the cache, any other as
  * jb_fstr. */
 static inline void jb_istr(jctx_t *j, cli_jbuf_t *o, fxt_str_t s) {
-    const jlit_t *e = jlit_hit(j, s);
+    const cli_slit_t *e = cli_slit_hit(&j->lit, s);
     if (e == NULL) {
-        jb_istr_miss(j, o, s);
-    } else if (cli_jb_room(o, JLIT_MAX)) {
+        cli_slit_miss(&j->lit, o, s);
+    } else if (cli_jb_room(o, CLI_SLIT_MAX)) {
         /* the whole slot copied (the buffer's room allows it), the length counted */
-        memcpy(o->p + o->n, e->lit, JLIT_MAX);
+        memcpy(o->p + o->n, e->lit, CLI_SLIT_MAX);
         o->n += e->len;
     }
 }
@@ -551,13 +446,13 @@ static unsigned write_args_of(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec,
             continue; /* unknown argument types have no JSON form */
         }
         int lead_first = written++ == 0;
-        const jlit_t *e = jlit_hit(j, a->name);
+        const cli_slit_t *e = cli_slit_hit(&j->lit, a->name);
         char *p;
-        if (e != NULL && cli_jb_room(o, 16 + JLIT_MAX + 1 + 48)) {
+        if (e != NULL && cli_jb_room(o, 16 + CLI_SLIT_MAX + 1 + 48)) {
             p = o->p + o->n;
             memcpy(p, lead_first ? first : next, 16);
             p += lead_first ? 9 : 1;
-            memcpy(p, e->lit, JLIT_MAX);
+            memcpy(p, e->lit, CLI_SLIT_MAX);
             p += e->len;
             *p++ = ':';
         } else {
@@ -594,14 +489,14 @@ static unsigned write_args_of(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec,
             p += double_put(p, a->v.f64);
             break;
         case FXT_ARG_STRING: {
-            const jlit_t *s = jlit_hit(j, a->str);
+            const cli_slit_t *s = cli_slit_hit(&j->lit, a->str);
             if (s != NULL) {
-                memcpy(p, s->lit, JLIT_MAX);
+                memcpy(p, s->lit, CLI_SLIT_MAX);
                 p += s->len;
             } else {
                 /* escaped as it comes (and cached): it checks for room itself */
                 o->n = (size_t)(p - o->p);
-                jb_istr_miss(j, o, a->str);
+                cli_slit_miss(&j->lit, o, a->str);
                 p = o->p + o->n;
             }
             break;
@@ -714,11 +609,12 @@ static void event_head(jctx_t *j, cli_jbuf_t *o, const fxt_str_t *cat, const fxt
                        u128 ns, int sep) {
     /* the separator and the first key in one copy: none, the first element's, any other's */
     static const char lead[3][16] = {"{\"cat\":", "\n{\"cat\":", ",\n{\"cat\":"};
-    const jlit_t *c = jlit_hit(j, *cat), *nm = jlit_hit(j, *name);
+    const cli_slit_t *c = cli_slit_hit(&j->lit, *cat), *nm = cli_slit_hit(&j->lit, *name);
     /* The common case in one piece: cached literals and fixed-size copies with room for them
      * (the copies may run past the bytes counted); making room is the slow path's. */
     if (c == NULL || nm == NULL || j->rel_time || ns > UINT64_MAX ||
-        (o->grow ? o->cap : CLI_JB_CAP) - o->n < 16 + JLIT_MAX + 8 + JLIT_MAX + 8 + 24 + sizeof e->lit) {
+        (o->grow ? o->cap : CLI_JB_CAP) - o->n <
+            16 + CLI_SLIT_MAX + 8 + CLI_SLIT_MAX + 8 + 24 + sizeof e->lit) {
         event_head_slow(j, o, cat, name, e, ns, sep);
         return;
     }
@@ -726,11 +622,11 @@ static void event_head(jctx_t *j, cli_jbuf_t *o, const fxt_str_t *cat, const fxt
     char *p0 = o->p + o->n, *p = p0;
     memcpy(p, lead[k], 16);
     p += 7 + k;
-    memcpy(p, c->lit, JLIT_MAX);
+    memcpy(p, c->lit, CLI_SLIT_MAX);
     p += c->len;
     memcpy(p, ",\"name\":", 8);
     p += 8;
-    memcpy(p, nm->lit, JLIT_MAX);
+    memcpy(p, nm->lit, CLI_SLIT_MAX);
     p += nm->len;
     memcpy(p, ",\"ts\":", 6);
     p += 6;
@@ -1471,10 +1367,11 @@ CLI_NOINLINE void on_other(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) 
         j->skipped++;
         break;
     case FXT_KIND_STRING:
-        jlit_forget(j, rec);
+        cli_slit_forget(&j->lit, rec->u.string.index);
         break;
     case FXT_KIND_PROVIDER_INFO:
-        jlit_drop_all(j); /* the reader keeps a provider's strings; dropped all the same, it is rare */
+        cli_slit_drop_all(
+            &j->lit); /* the reader keeps a provider's strings; dropped all the same, it is rare */
         break;
     default:
         break;
@@ -1484,7 +1381,7 @@ CLI_NOINLINE void on_other(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) 
 /* Dispatches by record kind; metadata records (strings, threads, providers) are used by the reader. */
 static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     jctx_t *j = ctx;
-    jlit_provider(j, rec);
+    cli_slit_provider(&j->lit, rec->has_provider, rec->provider);
     if (rec->kind == FXT_KIND_EVENT) {
         on_event(j, r, rec);
     } else {
@@ -1498,7 +1395,7 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     jctx_t *j = ctx;
     char line[sizeof d->msg + 64];
     (void)r;
-    jlit_drop_all(j); /* damage is rare: whatever a damaged record did to the strings */
+    cli_slit_drop_all(&j->lit); /* damage is rare: whatever a damaged record did to the strings */
     snprintf(line, sizeof line, "fxt json: offset %" PRIu64 ": %s\n", d->offset, d->msg);
     say(j, 'E', line);
 }
@@ -1558,7 +1455,7 @@ static void range_free(void *ctx, void *range) {
         free(g->sys.p);
         free(g->msg.p);
         free(g->pc);
-        jlits_free(g->lits);
+        cli_slits_free(g->lit.t);
         free(g);
     }
 }
@@ -1587,12 +1484,12 @@ static void *range_new(void *ctx, size_t index) {
         g->msg.cap = old.msg.cap;
         g->pc = old.pc;
         g->cappc = old.cappc;
-        g->lits = old.lits;
-        jlit_drop_all(g); /* another range: another reader */
+        g->lit.t = old.lit.t;
+        cli_slit_drop_all(&g->lit); /* another range: another reader */
     } else if ((g = calloc(1, sizeof *g)) == NULL) {
         return NULL;
     } else {
-        g->lits = jlits_new();
+        g->lit.t = cli_slits_new();
     }
     const jctx_t *pr = j->proto;
     g->part = 1;
@@ -1650,7 +1547,7 @@ static void replay_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
 static int json_replay(jctx_t *j, jctx_t *g) {
     j->replayed = 1;
     j->replay_from = g->first_off;
-    jlit_drop_all(j); /* a new reader, and string records before replay_from are not seen */
+    cli_slit_drop_all(&j->lit); /* a new reader, and string records before replay_from are not seen */
     range_free(j, g);
     return cli_read_trace("json", j->path, &json_reader_opts, replay_record, replay_error, j, NULL);
 }
@@ -2070,14 +1967,14 @@ static int json_run(const json_config_t *cfg) {
     j.sysfmt = cfg->no_system_events ? SYS_NONE : (int)cfg->system_events;
     j.rel_time = cfg->time_base == 1;
     j.path = cfg->in;
-    j.lits = jlits_new();
+    j.lit.t = cli_slits_new();
     int sys = j.sysfmt != SYS_NONE;
     j.out.p = malloc(CLI_JB_CAP);
     j.sys.p = sys ? malloc(CLI_JB_CAP) : NULL;
     if (j.out.p == NULL || (sys && j.sys.p == NULL)) {
         free(j.out.p);
         free(j.sys.p);
-        jlits_free(j.lits);
+        cli_slits_free(j.lit.t);
         cli_map_free(&j.threads);
         cli_map_free(&j.comms);
         fprintf(stderr, "fxt json: out of memory\n");
@@ -2121,7 +2018,7 @@ static int json_run(const json_config_t *cfg) {
     }
     free(j.out.p);
     free(j.sys.p);
-    jlits_free(j.lits);
+    cli_slits_free(j.lit.t);
     cli_map_free(&j.threads); /* emptied by json_close_threads unless the output failed to open */
     cli_map_free(&j.comms);
     return rc;
