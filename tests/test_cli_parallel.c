@@ -259,7 +259,7 @@ static void test_ranges_sequential(void) {
 }
 
 /* A record callback that answers an exit code ends the read (a failed output, say): at -j 1
- * right there, at -j N with no range after the failing one merged; the code is the answer. */
+ * right there, at -j N within the ranges in flight; the code is the read's answer. */
 static uint64_t stop_at; /* the offset whose record answers CLI_EXIT_IO */
 static uint64_t stop_seen;
 static int stop_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
@@ -268,25 +268,7 @@ static int stop_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     __atomic_add_fetch(&stop_seen, 1, __ATOMIC_RELAXED);
     return rec->offset == stop_at ? CLI_EXIT_IO : 0;
 }
-static int stop_merge(void *ctx, void *range) {
-    (void)range;
-    (*(int *)ctx)++;
-    return 0;
-}
-static void stop_free(void *ctx, void *range) {
-    (void)ctx;
-    (void)range;
-}
-static void *stop_new(void *ctx, size_t index) {
-    (void)index;
-    return ctx;
-}
-static void stop_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
-    (void)ctx;
-    (void)r;
-    (void)d;
-}
-static const cli_par_ops_t stop_ops = {stop_new, stop_record, stop_error, stop_merge, stop_free};
+static const cli_par_ops_t stop_ops = {range_new, stop_record, on_error, range_merge, range_free};
 
 static void test_record_answer_stops(void) {
     char *path = write_ranges_trace();
@@ -295,9 +277,10 @@ static void test_record_answer_stops(void) {
     stop_at = one.v[one.n / 4].offset; /* a quarter in */
     for (unsigned jobs = 1; jobs <= 3; jobs++) {
         setenv("FXT_RANGE_BYTES", "65536", 1);
-        int merged = 0;
+        memset(&sh, 0, sizeof sh); /* on_error counts into it: no error expected */
         stop_seen = 0;
-        CHECK_EQ_I64(cli_read_parallel("test", path, NULL, jobs, 0, &stop_ops, &merged, NULL), CLI_EXIT_IO);
+        CHECK_EQ_I64(cli_read_parallel("test", path, NULL, jobs, 0, &stop_ops, &sh, NULL), CLI_EXIT_IO);
+        CHECK_EQ_U64(sh.errors, 0);
         unsetenv("FXT_RANGE_BYTES");
         if (jobs == 1) {
             CHECK_EQ_U64(stop_seen, one.n / 4 + 1); /* up to the failing record, not one more */

@@ -370,17 +370,17 @@ CLI_INLINE uint64_t hop(const uint8_t *win, uint64_t wbeg, uint64_t off, uint64_
     return wbeg + i;
 }
 
+/* The pre-scan's mapped window, for on_sigbus (per thread: the signal goes to the thread that
+ * faulted). */
+static _Thread_local const uint8_t *volatile scan_map;
+static _Thread_local volatile size_t scan_maplen;
+
 /*
  * The pre-scan's window on the file: [beg, lim) at data. Mapped 16 MiB at a time, with its pages
  * mapped up front (MAP_POPULATE): measured on 209.7 MB, hopping over mapped windows took 31 ms
  * where reading 256 KiB windows with pread took 48 (a copy of every byte). Where mapping fails,
  * the window is read into a buffer.
  */
-/* The pre-scan's mapped window, for on_sigbus (per thread: the signal goes to the thread that
- * faulted). */
-static _Thread_local const uint8_t *volatile scan_map;
-static _Thread_local volatile size_t scan_maplen;
-
 typedef struct window {
     const uint8_t *data;
     uint64_t beg, lim;

@@ -73,8 +73,8 @@ int cli_read_trace(const char *cmd, const char *path, const fxt_reader_options_t
 }
 
 uint64_t cli_ticks_to_ns_slow(uint64_t ticks, uint64_t tps) {
-    if (tps == 1000000000u || tps == 0) {
-        return ticks; /* as cli_ticks_to_ns, for direct callers */
+    if (tps == 0) {
+        return ticks; /* as cli_ticks_to_ns: no division by zero, whoever calls */
     }
     __extension__ typedef unsigned __int128 u128;
     /* Multiply before dividing, in 128 bits: exact for any rate, and ticks * 1e9 cannot overflow. */
