@@ -52,6 +52,13 @@ static void strrefs_and_padding(void) {
     CHECK(!fxt_strref_is_inline(0x0005));
     CHECK_EQ_U64(fxt_strref_value(0x8005), 5);
     CHECK_EQ_U64(fxt_strref_inline(5), 0x8005);
+    /* an index names a table entry: 1..0x7fff; not the empty ref 0, not an inline one */
+    CHECK(!fxt_strref_is_index(0));
+    CHECK(fxt_strref_is_index(1));
+    CHECK(fxt_strref_is_index(0x7fff));
+    CHECK(!fxt_strref_is_index(0x8000));
+    CHECK(!fxt_strref_is_index(0x8005));
+    CHECK(!fxt_strref_is_index(0xffff));
     CHECK_EQ_U64(fxt_pad8(0), 0);
     CHECK_EQ_U64(fxt_pad8(1), 8);
     CHECK_EQ_U64(fxt_pad8(8), 8);

@@ -597,8 +597,8 @@ void cli_slit_miss(cli_slitc_t *c, cli_jbuf_t *o, fxt_str_t s) {
     cli_slits_t *t = c->t;
     /* Escaped in place with room for the worst case (6 bytes per byte), so nothing is flushed
      * between here and the copy into the slot. */
-    if (t == &slits_none || (uint16_t)(s.ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s.unresolved ||
-        s.len + 2 > CLI_SLIT_MAX || !cli_jb_room(o, 6 * (size_t)s.len + 10)) {
+    if (t == &slits_none || !fxt_strref_is_index(s.ref) || s.unresolved || s.len + 2 > CLI_SLIT_MAX ||
+        !cli_jb_room(o, 6 * (size_t)s.len + 10)) {
         cli_jb_str(o, s.ptr ? s.ptr : "", s.ptr ? s.len : 0);
         return;
     }

@@ -274,7 +274,7 @@ static inline cli_slit_t *cli_slit_slot(const cli_slitc_t *c, uint16_t index, ui
 
 /* The cached literal of s; NULL when it is not interned or not cached. */
 static inline const cli_slit_t *cli_slit_hit(const cli_slitc_t *c, fxt_str_t s) {
-    if ((uint16_t)(s.ref - 1u) >= FXT_STRREF_INLINE_FLAG - 1u || s.unresolved) {
+    if (!fxt_strref_is_index(s.ref) || s.unresolved) {
         return NULL; /* index 0 (the empty string) and inline strings are not cached */
     }
     uint64_t key;

@@ -502,8 +502,7 @@ CLI_INLINE void check_args(crange_t *c, const fxt_record_t *rec) {
     for (unsigned i = 0, n = rec->nargs; i < n; i++) {
         const fxt_arg_t *a = &rec->args[i];
         unsigned t = a->type & 15u;
-        /* (uint16_t)(ref - 1) < 0x7fff: an index (1..0x7fff), neither inline nor 0 */
-        if ((uint16_t)(a->name.ref - 1) >= 0x7fff || a->name.unresolved || (a->header & arg_clean[t].mask) ||
+        if (!fxt_strref_is_index(a->name.ref) || a->name.unresolved || (a->header & arg_clean[t].mask) ||
             a->size_words > arg_clean[t].words) {
             check_arg(c, rec, i);
         }
@@ -533,8 +532,7 @@ static uint64_t str_hash(const fxt_str_t *s) { return s->ptr == NULL ? 0 : cli_h
 CLI_NOINLINE uint64_t name_hash_slow(crange_t *c, const fxt_record_t *rec, size_t slot) {
     const fxt_str_t *cat = &rec->u.event.category, *name = &rec->u.event.name;
     uint64_t h = (str_hash(cat) * 0x9e3779b97f4a7c15ull) ^ str_hash(name);
-    /* (uint16_t)(ref - 1) < 0x7fff: an index (1..0x7fff), neither inline nor 0 */
-    if ((uint16_t)(cat->ref - 1) < 0x7fff && (uint16_t)(name->ref - 1) < 0x7fff && !cat->unresolved &&
+    if (fxt_strref_is_index(cat->ref) && fxt_strref_is_index(name->ref) && !cat->unresolved &&
         !name->unresolved) {
         c->hcache[slot].gen = c->hgen;
         c->hcache[slot].cat = cat->ref;

@@ -152,6 +152,8 @@ enum fxt_obj_type { FXT_OBJ_PROCESS = 1, FXT_OBJ_THREAD = 2 };
 
 static inline int fxt_strref_is_inline(uint16_t ref) { return (ref & FXT_STRREF_INLINE_FLAG) != 0; }
 static inline int fxt_strref_is_empty(uint16_t ref) { return ref == FXT_STRREF_EMPTY; }
+/* An indexed ref naming a table entry (1..0x7fff): neither inline nor empty, in one compare. */
+static inline int fxt_strref_is_index(uint16_t ref) { return (uint16_t)(ref - 1u) < FXT_STRREF_VALUE_MASK; }
 /* For an inline ref: its length in bytes. For an indexed ref: its index. */
 static inline uint16_t fxt_strref_value(uint16_t ref) { return (uint16_t)(ref & FXT_STRREF_VALUE_MASK); }
 static inline uint16_t fxt_strref_inline(uint16_t len) {
