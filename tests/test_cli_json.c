@@ -154,6 +154,28 @@ static void test_doubles_same_as_printf(void) {
     CHECK_EQ_U64(bad, 0);
 }
 
+/* cli_hex_put (18 bytes written, the length returned) spells what printf's "0x%" PRIx64 does:
+ * every digit count, 0, all ones, random values. */
+static void test_hex_same_as_printf(void) {
+    uint64_t s = 11;
+    int bad = 0;
+    for (int i = 0; i < 20000; i++) {
+        uint64_t r = xorshift(&s);
+        uint64_t v = i < 65 ? (i == 64 ? UINT64_MAX : UINT64_C(1) << i) : r >> (r % 64);
+        if (i == 0) {
+            v = 0;
+        }
+        char got[32], want[32];
+        memset(got, '#', sizeof got);
+        size_t n = cli_hex_put(got, v);
+        int wn = snprintf(want, sizeof want, "0x%" PRIx64, v);
+        if (n != (size_t)wn || memcmp(got, want, n) != 0 || got[18] != '#') {
+            bad++;
+        }
+    }
+    CHECK_EQ_I64(bad, 0);
+}
+
 static void test_jbuf_same_as_stdio(void) {
     uint64_t s = 11;
     int bad = 0;
@@ -191,5 +213,6 @@ int main(int argc, char **argv) {
     RUN(test_doubles);
     RUN(test_doubles_same_as_printf);
     RUN(test_jbuf_same_as_stdio);
+    RUN(test_hex_same_as_printf);
     return TEST_EXIT();
 }

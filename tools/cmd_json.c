@@ -287,29 +287,6 @@ static inline jthr_t *jthr_of(jctx_t *j, const fxt_record_t *rec, const fxt_thre
     return jthr_fill(e, prov, pid, tid);
 }
 
-/* The 8 hex digits of x, the first at the lowest address (little-endian words). */
-static inline uint64_t hex8(uint32_t x) {
-    uint64_t w = x;
-    w = (w | w << 16) & UINT64_C(0x0000ffff0000ffff);
-    w = (w | w << 8) & UINT64_C(0x00ff00ff00ff00ff);
-    w = (w | w << 4) & UINT64_C(0x0f0f0f0f0f0f0f0f); /* nibble i in byte i */
-    uint64_t letters = ((w + UINT64_C(0x0606060606060606)) >> 4) & UINT64_C(0x0101010101010101);
-    return __builtin_bswap64(w + UINT64_C(0x3030303030303030) + letters * ('a' - '0' - 10));
-}
-
-/* cli_hex_put without a loop per digit: writes 18 bytes at p, returns the length. */
-static inline size_t hex_put_wide(char *p, uint64_t v) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    size_t nd = (64u - (unsigned)__builtin_clzll(v | 1u) + 3u) / 4u; /* digits: 1..16 */
-    uint64_t w[4] = {hex8((uint32_t)(v >> 32)), hex8((uint32_t)v), 0, 0};
-    memcpy(p, "0x", 2);
-    memcpy(p + 2, (const char *)w + 16 - nd, 16);
-    return 2 + nd;
-#else
-    return cli_hex_put(p, v);
-#endif
-}
-
 /* A double as a JSON number that reads back to the same binary64 (docs/json.md, Arguments),
  * at p (CLI_JSON_DOUBLE_MAX bytes of room); returns the length. */
 static size_t double_put(char *p, double v) {
@@ -503,7 +480,7 @@ static unsigned write_args_of(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec,
         }
         case FXT_ARG_POINTER:
             *p++ = '"';
-            p += hex_put_wide(p, a->v.pointer);
+            p += cli_hex_put(p, a->v.pointer);
             *p++ = '"';
             break;
         case FXT_ARG_KOID:
