@@ -665,13 +665,9 @@ static const cli_spec_t stats_spec = {
     1,
 };
 
-static unsigned stats_top; /* range_new has only the context of the run */
-static int stats_tree;
-
 static void *range_new(void *ctx, size_t index) {
-    (void)ctx;
     (void)index;
-    return st_new(stats_top, stats_tree);
+    return st_new_range(ctx);
 }
 
 static int range_merge(void *ctx, void *range) {
@@ -693,10 +689,8 @@ static int stats_run(const stats_config_t *cfg) {
     uint64_t bytes = 0;
     st_state_t *s;
     int rc;
-    stats_top = cfg->top;
-    stats_tree = cfg->tree || cfg->folded;
     for (;;) {
-        s = st_new(cfg->top, stats_tree);
+        s = st_new(cfg->top, cfg->tree || cfg->folded);
         if (s == NULL) {
             fprintf(stderr, "fxt stats: out of memory\n");
             return CLI_EXIT_LIMIT;
@@ -710,6 +704,11 @@ static int stats_run(const stats_config_t *cfg) {
         /* A limit was reached in a way that depends on the split: the exact answer needs one range. */
         st_free(s);
         jobs = 1;
+    }
+    /* The ranges counted durations into their threads' histograms: added up once, here. */
+    if (rc == 0 && st_fold(s) != 0) {
+        fprintf(stderr, "fxt stats: out of memory\n");
+        rc = CLI_EXIT_LIMIT;
     }
     for (unsigned i = 0; i < s->nerrmsg; i++) {
         fprintf(stderr, "fxt stats: %s\n", s->errmsg[i]);

@@ -16,6 +16,7 @@
 
 #include <fxt/reader.h>
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include "cli_map.h"
@@ -30,16 +31,32 @@
 #define ST_ARGS_BYTES 192   /* the arguments kept with an open duration, for --top's slowest events */
 #define ST_MAX_ERRMSG 10    /* damaged records reported on stderr */
 
+/* A duration histogram's rows (st_name_t.hist). */
+typedef struct st_hist {
+    uint32_t *rows;
+    uint8_t lo, nrows;
+} st_hist_t;
+
 typedef struct st_name {
     uint64_t events; /* events of this (category, name) */
     uint64_t ndur;   /* durations measured */
     uint64_t total, self, min, max;
     /* Rows [hlo, hlo + hrows) of the histogram, 16 buckets each: only the span of powers of two the
-     * durations reach is allocated (a name's durations rarely span more than a few), which keeps
-     * the per-range states of fxt stats -j small. */
+     * durations reach is allocated (a name's durations rarely span more than a few). */
     uint32_t *hist;
     uint8_t hlo, hrows;
+    /* A range's: the histogram is its decoding thread's for the name, in the thread's accumulator
+     * (counts are sums: the merge never copies them, st_fold adds each thread's up once), and hist,
+     * hlo and hrows are a copy of *acc while the range is decoded. NULL in the trace, which owns hist. */
+    st_hist_t *acc;
 } st_name_t;
+
+/* The histograms of one decoding thread in one read: name key -> st_hist_t *, each allocated
+ * alone so names can point at it. */
+typedef struct st_acc {
+    cli_map_t hists;
+    struct st_acc *next; /* the trace's list of its threads' accumulators */
+} st_acc_t;
 
 typedef struct st_kind {
     uint64_t count, bytes;
@@ -149,10 +166,20 @@ typedef struct st_state {
     char *keybuf;
     int tree_full;   /* a node could not be created */
     unsigned merged; /* ranges merged into this state */
+    st_acc_t *acc;   /* a range's: its thread's accumulator (st_name_t.acc) */
+    /* The trace only: run identifies this read (never 0), so a thread's accumulator of an earlier
+     * read (a CLI_PAR_RERUN re-read) is never used again; accs are the read's threads' accumulators,
+     * registered under acc_mu by st_new_range and added up by st_fold. */
+    uint64_t run;
+    st_acc_t *accs;
+    pthread_mutex_t acc_mu;
 } st_state_t;
 
-/* New empty state (a range or the whole trace); NULL when out of memory. */
+/* New empty state of the whole trace; NULL when out of memory. */
 st_state_t *st_new(unsigned top, int tree);
+/* New empty state of a range of `trace`, decoded on the calling thread (thread-safe: it shares the
+ * thread's accumulator of the read); NULL when out of memory. */
+st_state_t *st_new_range(st_state_t *trace);
 void st_free(st_state_t *s);
 /* cli_record_fn / cli_error_fn for one range (ctx = the range's st_state_t). */
 int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec);
@@ -160,6 +187,9 @@ void st_on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d);
 /* Merge range `rg` into the trace `g` (ranges in order): 0, or CLI_PAR_RERUN when the
  * result could depend on where ranges start (limits reached). Does not free rg. */
 int st_merge(st_state_t *g, st_state_t *rg);
+/* After the read, every range merged: adds the threads' histograms into the trace's and frees them
+ * (a key lookup per thread and name). 0, or CLI_EXIT_LIMIT when out of memory. */
+int st_fold(st_state_t *g);
 
 /* Percentile q of a name's durations (docs/stats.md). */
 uint64_t st_percentile(const st_name_t *ns, double q);

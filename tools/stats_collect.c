@@ -102,7 +102,7 @@ static void strings_changed(st_range_t *rg) {
     memset(rg->scache, 0, sizeof rg->scache);
 }
 
-st_state_t *st_new(unsigned top, int tree) {
+static st_state_t *state_new(unsigned top, int tree) {
     st_range_t *rg = calloc(1, sizeof *rg);
     if (rg == NULL) {
         return NULL;
@@ -134,13 +134,96 @@ st_state_t *st_new(unsigned top, int tree) {
     return s;
 }
 
+static st_acc_t *acc_new(void) {
+    st_acc_t *a = calloc(1, sizeof *a);
+    if (a) {
+        cli_map_init(&a->hists, sizeof(st_hist_t *));
+    }
+    return a;
+}
+
+static void acc_free(st_acc_t *a) {
+    if (a == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < a->hists.count; i++) {
+        st_hist_t **h = cli_map_at(&a->hists, i, NULL, NULL);
+        if (*h) {
+            free((*h)->rows);
+            free(*h);
+        }
+    }
+    cli_map_free(&a->hists);
+    free(a);
+}
+
+/* The histogram of name key in accumulator a, created empty; NULL when out of memory. A thread's
+ * accumulator holds the pairs of all its ranges: past ST_MAX_NAMES + 1 of them (a range has at most
+ * that many, "(other)" included) the trace has more than ST_MAX_NAMES pairs in more than one range,
+ * so the merge asks for a re-read with one thread: the rest are refused as out of memory (never
+ * shown), which bounds the memory. */
+static st_hist_t *acc_hist(st_acc_t *a, const char *key, size_t kl) {
+    st_hist_t **h = cli_map_get(&a->hists, key, kl, a->hists.count <= ST_MAX_NAMES);
+    if (h != NULL && *h == NULL) {
+        *h = calloc(1, sizeof **h);
+    }
+    return h ? *h : NULL;
+}
+
+/* Read ids (st_state_t.run) and the calling thread's accumulator for one of them. */
+static uint64_t st_runs;
+static _Thread_local struct {
+    uint64_t run;
+    st_acc_t *acc;
+} thread_acc;
+
+st_state_t *st_new(unsigned top, int tree) {
+    st_state_t *s = state_new(top, tree);
+    if (s == NULL) {
+        return NULL;
+    }
+    s->run = __atomic_add_fetch(&st_runs, 1, __ATOMIC_RELAXED);
+    pthread_mutex_init(&s->acc_mu, NULL);
+    return s;
+}
+
+st_state_t *st_new_range(st_state_t *trace) {
+    if (thread_acc.run != trace->run) {
+        st_acc_t *a = acc_new();
+        if (a == NULL) {
+            return NULL;
+        }
+        pthread_mutex_lock(&trace->acc_mu);
+        a->next = trace->accs;
+        trace->accs = a;
+        pthread_mutex_unlock(&trace->acc_mu);
+        thread_acc.run = trace->run;
+        thread_acc.acc = a;
+    }
+    st_state_t *s = state_new(trace->top, trace->tree);
+    if (s) {
+        s->acc = thread_acc.acc;
+    }
+    return s;
+}
+
 void st_free(st_state_t *s) {
     if (s == NULL) {
         return;
     }
     for (size_t i = 0; i < s->names.count; i++) {
         st_name_t *n = cli_map_at(&s->names, i, NULL, NULL);
-        free(n->hist);
+        if (n->acc == NULL) { /* else the rows are the accumulator's */
+            free(n->hist);
+        }
+    }
+    if (s->run) { /* the trace */
+        while (s->accs) {
+            st_acc_t *next = s->accs->next;
+            acc_free(s->accs);
+            s->accs = next;
+        }
+        pthread_mutex_destroy(&s->acc_mu);
     }
     for (size_t i = 0; i < s->threads.count; i++) {
         st_thread_t *t = cli_map_at(&s->threads, i, NULL, NULL);
@@ -198,37 +281,48 @@ uint64_t st_percentile(const st_name_t *ns, double q) {
 /* Widens the histogram to hold rows [lo, hi] (allocated on the first duration: most pairs,
  * instants and counters, never need one); -1 when out of memory. add_duration asks for a row
  * of slack on each side, so a spread of durations widens it a few times, not once per row. */
-static int hist_fit(st_name_t *ns, unsigned lo, unsigned hi) {
-    if (ns->hist != NULL && lo >= ns->hlo && hi < (unsigned)ns->hlo + ns->hrows) {
+static int hist_fit(st_hist_t *h, unsigned lo, unsigned hi) {
+    if (h->rows != NULL && lo >= h->lo && hi < (unsigned)h->lo + h->nrows) {
         return 0;
     }
-    if (ns->hist == NULL) {
-        ns->min = UINT64_MAX; /* so the first duration sets it */
-    } else {
-        lo = lo < ns->hlo ? lo : ns->hlo;
-        hi = hi >= (unsigned)ns->hlo + ns->hrows ? hi : (unsigned)ns->hlo + ns->hrows - 1u;
+    if (h->rows != NULL) {
+        lo = lo < h->lo ? lo : h->lo;
+        hi = hi >= (unsigned)h->lo + h->nrows ? hi : (unsigned)h->lo + h->nrows - 1u;
     }
-    unsigned rows = hi - lo + 1u;
-    uint32_t *h = calloc(16u * rows, sizeof *h);
-    if (h == NULL) {
+    unsigned nrows = hi - lo + 1u;
+    uint32_t *rows = calloc(16u * nrows, sizeof *rows);
+    if (rows == NULL) {
         return -1;
     }
-    if (ns->hist != NULL) {
-        memcpy(h + 16u * (ns->hlo - lo), ns->hist, 16u * ns->hrows * sizeof *h);
-        free(ns->hist);
+    if (h->rows != NULL) {
+        memcpy(rows + 16u * (h->lo - lo), h->rows, 16u * h->nrows * sizeof *rows);
+        free(h->rows);
     }
-    ns->hist = h;
-    ns->hlo = (uint8_t)lo;
-    ns->hrows = (uint8_t)rows;
+    *h = (st_hist_t){rows, (uint8_t)lo, (uint8_t)nrows};
+    return 0;
+}
+
+/* hist_fit of a name's histogram, and of the thread's that a range's name is a copy of. */
+static int name_fit(st_name_t *ns, unsigned lo, unsigned hi) {
+    st_hist_t h = {ns->hist, ns->hlo, ns->hrows};
+    if (hist_fit(&h, lo, hi) != 0) {
+        return -1;
+    }
+    ns->hist = h.rows;
+    ns->hlo = h.lo;
+    ns->hrows = h.nrows;
+    if (ns->acc) {
+        *ns->acc = h;
+    }
     return 0;
 }
 
 /* Without memory for the histogram the duration is not counted. */
 static inline void add_duration(st_name_t *ns, uint64_t d, uint64_t self) {
     unsigned b = hbucket(d), row = b / 16u;
-    /* inline test: hist_fit is a call, and nearly every duration lands in the rows there */
+    /* inline test: name_fit is a call, and nearly every duration lands in the rows there */
     if ((ns->hist == NULL || row < ns->hlo || row >= (unsigned)ns->hlo + ns->hrows) &&
-        hist_fit(ns, row > 0 ? row - 1u : 0u, row + 1u < ST_HROWS ? row + 1u : row) != 0) {
+        name_fit(ns, row > 0 ? row - 1u : 0u, row + 1u < ST_HROWS ? row + 1u : row) != 0) {
         return;
     }
     ns->ndur++;
@@ -422,12 +516,16 @@ static const char other_key[] = "(other)\0(other)";
  * against adversarial traces (docs/stats.md). 0 when out of memory. */
 static uint32_t name_ix(cli_map_t *names, const char *key, size_t n) {
     size_t ix = 0;
-    void *v = cli_map_get_ix(names, key, n, 0, &ix);
+    st_name_t *v = cli_map_get_ix(names, key, n, 0, &ix);
     if (v == NULL) {
-        if (names->count >= ST_MAX_NAMES) {
+        size_t had = names->count;
+        if (had >= ST_MAX_NAMES) {
             v = cli_map_get_ix(names, other_key, sizeof other_key, 1, &ix);
         } else {
             v = cli_map_get_ix(names, key, n, 1, &ix);
+        }
+        if (v && names->count > had) {
+            v->min = UINT64_MAX; /* so the first duration sets it */
         }
     }
     return v ? (uint32_t)ix + 1 : 0;
@@ -725,13 +823,28 @@ CLI_NOINLINE const name_cache_t *names_find(st_range_t *rg, const fxt_record_t *
     const uint8_t *names_at = s->names.entries, *cats_at = s->cats.entries;
     size_t n = name_key(s->keybuf, *c, *nm);
     uint32_t name = name_ix(&s->names, s->keybuf, n);
+    const char *key = NULL;
+    size_t kl = 0;
+    st_name_t *ne = name ? cli_map_at(&s->names, name - 1, &key, &kl) : NULL;
+    if (ne && ne->acc == NULL) {
+        /* A new pair of the range: its histogram is the thread's (stats.h). */
+        ne->acc = acc_hist(s->acc, key, kl);
+        if (ne->acc == NULL) {
+            ne = NULL;
+            name = 0; /* out of memory */
+        } else {
+            ne->hist = ne->acc->rows;
+            ne->hlo = ne->acc->lo;
+            ne->hrows = ne->acc->nrows;
+        }
+    }
     size_t cix = 0;
     uint64_t *cat = cli_map_get_ix(&s->cats, cp, cl, 1, &cix);
     if (s->names.entries != names_at || s->cats.entries != cats_at) {
         names_clear(rg);
         memset(rg->icache, 0, sizeof rg->icache);
     }
-    name_cache_t found = {0, 0, 0, name, name ? cli_map_at(&s->names, name - 1, NULL, NULL) : NULL, cat};
+    name_cache_t found = {0, 0, 0, name, ne, cat};
     if (name == 0) {
         e = &rg->nfound; /* not cached: out of memory */
     } else if (e) {
@@ -1130,19 +1243,13 @@ int st_merge(st_state_t *g, st_state_t *l) {
         }
         st_name_t *gn = cli_map_at(&g->names, nmap[i] - 1, NULL, NULL);
         gn->events += ln->events;
+        /* Not the histogram: the range's durations are in its thread's (st_fold). */
         if (ln->ndur) {
-            if (hist_fit(gn, ln->hlo, ln->hlo + ln->hrows - 1u) != 0) {
-                goto nomem;
-            }
             gn->ndur += ln->ndur;
             gn->total += ln->total;
             gn->self += ln->self;
             gn->min = ln->min < gn->min ? ln->min : gn->min;
             gn->max = ln->max > gn->max ? ln->max : gn->max;
-            uint32_t *gh = gn->hist + 16u * (ln->hlo - gn->hlo);
-            for (unsigned b = 0; b < 16u * ln->hrows; b++) {
-                gh[b] += ln->hist[b];
-            }
         }
     }
     /* Pooling into "(other)" and a full call tree depend on what earlier ranges saw: exact only in one. */
@@ -1323,5 +1430,43 @@ done:
     free(tmap);
     free(node_map);
     free(cmap);
+    return rc;
+}
+
+int st_fold(st_state_t *g) {
+    int rc = 0;
+    while (g->accs) {
+        st_acc_t *a = g->accs;
+        for (size_t i = 0; i < a->hists.count && rc == 0; i++) {
+            const char *key;
+            size_t kl;
+            st_hist_t **lh = cli_map_at(&a->hists, i, &key, &kl);
+            st_hist_t *l = *lh;
+            if (l == NULL || l->rows == NULL) {
+                continue; /* no durations */
+            }
+            /* Every range is merged: the pair is in the trace (or pooled as the merge pooled it). */
+            uint32_t ix = name_ix(&g->names, key, kl);
+            st_name_t *gn = ix ? cli_map_at(&g->names, ix - 1, NULL, NULL) : NULL;
+            if (gn != NULL && gn->hist == NULL) {
+                /* The first histogram of the pair (all of them with one thread): taken, not copied. */
+                gn->hist = l->rows;
+                gn->hlo = l->lo;
+                gn->hrows = l->nrows;
+                l->rows = NULL;
+                continue;
+            }
+            if (gn == NULL || name_fit(gn, l->lo, l->lo + l->nrows - 1u) != 0) {
+                rc = CLI_EXIT_LIMIT;
+                break;
+            }
+            uint32_t *gh = gn->hist + 16u * (l->lo - gn->hlo);
+            for (unsigned b = 0; b < 16u * l->nrows; b++) {
+                gh[b] += l->rows[b];
+            }
+        }
+        g->accs = a->next;
+        acc_free(a);
+    }
     return rc;
 }
