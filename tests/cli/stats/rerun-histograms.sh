@@ -3,7 +3,8 @@
 # Histograms are kept per decoding thread, not per range, and added up after the read: none may
 # leak across ranges or into the re-read that a split-dependent limit asks for. Every record its
 # own range (FXT_RANGE_BYTES=8) and 300 nested durations make -j 2 and -j 3 read again with one
-# thread (more than 256 open across a boundary), on the main thread, which decoded ranges before.
+# thread (more than 256 open across a boundary), on the main thread, which decodes some of the
+# first read's ~1000 ranges itself (too many in flight).
 # Percentiles sit on a bucket boundary (983040 is the bucket of 1 ms): one duration counted twice
 # or lost moves them.
 "$PYTHON" - "$T/deep.fxt" <<'PY'
