@@ -7,5 +7,5 @@ if(FXT_BUILD_CLI)
 endif()
 # The parallel reader on a file truncated while it is mapped (tools/cli_parallel.c).
 if(FXT_BUILD_CLI)
-  fxt_add_unit_test(unit.cli_parallel SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_parallel.c LIBS fxt_cli_objs)
+  fxt_add_unit_test(unit.cli_parallel SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_parallel.c LIBS fxt_cli_objs LABELS threads)
 endif()

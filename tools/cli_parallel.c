@@ -29,13 +29,16 @@
 /* A range is read in chunks of this size into its thread's buffer (reused, so its pages stay
  * mapped: on VMs a freshly touched page costs more than copying it from the page cache). */
 #define CHUNK (UINT64_C(256) << 10)
-/* The pre-scan's window on the file: mapped (MAP_WINDOW), or read into a buffer (WINDOW) where
- * mapping fails. */
+/* The pre-scan's window on the file where it is not mapped: read into a buffer. */
 #define WINDOW (UINT64_C(256) << 10)
-#define MAP_WINDOW (UINT64_C(16) << 20)
-#ifndef MAP_POPULATE
-#define MAP_POPULATE 0 /* not Linux: pages are mapped as the pre-scan touches them */
-#endif
+/* A mapped file's pages are mapped ahead of the reads this many bytes at a time (one call, not a
+ * fault per 64 KiB), handed to a range's reader this many at a time, and unmapped behind a range's
+ * reads (they stay in the page cache) this many at a time. */
+#define POPULATE_STEP (UINT64_C(16) << 20)
+#define MAP_STEP (UINT64_C(1) << 20)
+#define DROP_STEP (UINT64_C(16) << 20)
+/* Ranges of a mapped file are at most this long, so that the mapped part stays bounded. */
+#define MAX_MAPPED_RANGE (UINT64_C(32) << 20)
 /* The state log is kept in blocks of this size; a state record (at most 4095 words) fits. */
 #define LOGBLK (UINT64_C(1) << 20)
 /* read_ranges' internal answer: the file ended before the size it had when opened. */
@@ -112,8 +115,57 @@ typedef struct par {
     uint64_t *log_used;
     size_t log_nblocks;
     uint64_t log_pos;
-    wctx_t main_w; /* the main thread's, when it decodes ranges from publish() */
+    wctx_t main_w;      /* the main thread's, when it decodes ranges from publish() */
+    const uint8_t *map; /* the whole file mapped, or NULL (read with pread) */
+    uint64_t populated; /* the map's pages up to here were asked for (populate_to) */
+    uint64_t dropped;   /* and up to here unmapped again behind the merged ranges (merge_ready) */
+    uint64_t page;
 } par_t;
+
+/* Test hook (cli_parallel.h): read with pread even where the file can be mapped. */
+int cli_par_no_map;
+
+/* Maps the file's pages up to `off` (in POPULATE_STEP steps from the start) ahead of whoever reads
+ * them: the pre-scan, or with one range its reader. Where the kernel cannot do it (no
+ * MADV_POPULATE_READ: before Linux 5.14, other systems) the pages fault in as they are read. */
+static void populate_to(par_t *p, uint64_t off) {
+#ifdef MADV_POPULATE_READ
+    uint64_t have = __atomic_load_n(&p->populated, __ATOMIC_RELAXED);
+    while (have < off && have < p->size) {
+        uint64_t n = p->size - have < POPULATE_STEP ? p->size - have : POPULATE_STEP;
+        if (__atomic_compare_exchange_n(&p->populated, &have, have + n, 0, __ATOMIC_RELAXED,
+                                        __ATOMIC_RELAXED)) {
+            /* Fails on pages past the end of a file that shrank (EFAULT, no signal): read, they fault. */
+            madvise((void *)(uintptr_t)(p->map + have), (size_t)n, MADV_POPULATE_READ);
+            have += n;
+        }
+    }
+#else
+    (void)p;
+    (void)off;
+#endif
+}
+
+/* Unmaps the pages wholly inside [from, to) of the mapped file: they stay in the page cache, and
+ * read again they are mapped again. Keeps the mapped part of a large file to what is being read. */
+static void drop_pages(const par_t *p, uint64_t from, uint64_t to) {
+#ifdef MADV_DONTNEED
+    uint64_t a = (from + p->page - 1) / p->page * p->page, b = to / p->page * p->page;
+    if (b > a) {
+        madvise((void *)(uintptr_t)(p->map + a), (size_t)(b - a), MADV_DONTNEED);
+    }
+#else
+    (void)p;
+    (void)from;
+    (void)to;
+#endif
+}
+
+/* Whether the file is now shorter than when it was opened (a mapped read found zeros or faulted). */
+static int file_shrank(const par_t *p) {
+    struct stat sb;
+    return fstat(p->fd, &sb) == 0 && (uint64_t)sb.st_size < p->size;
+}
 
 /* Feeds state records [from, to) of the log to w's reader, then sets its offset to range g's start. */
 static int catch_up(par_t *p, wctx_t *w, const prange_t *g, uint64_t from) {
@@ -146,7 +198,7 @@ static int decode_range(par_t *p, wctx_t *w, prange_t *g, size_t k, uint64_t fro
     if (w->r == NULL && fxt_reader_create(p->opt, &w->r) != FXT_OK) {
         return CLI_EXIT_LIMIT;
     }
-    if (w->buf == NULL && (w->buf = malloc(CHUNK)) == NULL) {
+    if (p->map == NULL && w->buf == NULL && (w->buf = malloc(CHUNK)) == NULL) {
         return CLI_EXIT_LIMIT;
     }
     fxt_reader_t *r = w->r;
@@ -159,18 +211,35 @@ static int decode_range(par_t *p, wctx_t *w, prange_t *g, size_t k, uint64_t fro
         return CLI_EXIT_LIMIT;
     }
     fxt_record_t rec;
-    int rc = 0, ended = 0, cut = 0;
+    int rc = 0, ended = 0, cut = 0, shrank = 0;
+    uint64_t step = p->map != NULL ? MAP_STEP : CHUNK, dropped = g->begin;
     for (uint64_t pos = g->begin; pos < g->end && !ended && rc == 0;) {
-        uint64_t want = g->end - pos < CHUNK ? g->end - pos : CHUNK;
-        int64_t got = pread_full(p->fd, w->buf, want, pos);
-        if (got < 0) {
-            fprintf(stderr, "fxt %s: read error at byte %" PRIu64 ": %s\n", p->cmd, pos, strerror(errno));
-            return CLI_EXIT_IO;
+        uint64_t want = g->end - pos < step ? g->end - pos : step;
+        const uint8_t *src = w->buf;
+        int64_t got = (int64_t)want;
+        if (p->map != NULL) {
+            /* A file cut short ends at its new end, as with pread: a record it cuts is damaged, not
+             * read with zeros for its missing bytes (only a cut during this step's decoding can do
+             * that; the file_shrank test below then stops the range). */
+            struct stat sb;
+            if (fstat(p->fd, &sb) == 0 && (uint64_t)sb.st_size < pos + want) {
+                want = (uint64_t)sb.st_size > pos ? (uint64_t)sb.st_size - pos : 0;
+                cut = 1;
+            }
+            populate_to(p, pos + POPULATE_STEP); /* done already when a pre-scan went ahead */
+            src = p->map + pos;
+            got = (int64_t)want;
+        } else {
+            got = pread_full(p->fd, w->buf, want, pos);
+            if (got < 0) {
+                fprintf(stderr, "fxt %s: read error at byte %" PRIu64 ": %s\n", p->cmd, pos, strerror(errno));
+                return CLI_EXIT_IO;
+            }
+            if ((uint64_t)got < want) {
+                cut = 1; /* the file shrank since it was opened: it ends here */
+            }
         }
-        if ((uint64_t)got < want) {
-            cut = 1; /* the file shrank since it was opened: it ends here */
-        }
-        fxt_in_buffer_t in = {w->buf, (size_t)got, 0};
+        fxt_in_buffer_t in = {src, (size_t)got, 0};
         for (;;) {
             fxt_status st = fxt_reader_next(r, &in, &rec);
             if (st == FXT_OK) {
@@ -185,6 +254,12 @@ static int decode_range(par_t *p, wctx_t *w, prange_t *g, size_t k, uint64_t fro
                 ended = 1;
                 break;
             } else {
+                /* Mapped, a file cut short reads as zeros past its new end (on_sigbus): a record of
+                 * size 0 there is the end, not damage. */
+                if (p->map != NULL && file_shrank(p)) {
+                    shrank = 1;
+                    break;
+                }
                 p->ops->on_error(g->state, r, fxt_reader_diag(r));
                 if (st == FXT_E_NOMEM) {
                     rc = CLI_EXIT_LIMIT;
@@ -193,14 +268,18 @@ static int decode_range(par_t *p, wctx_t *w, prange_t *g, size_t k, uint64_t fro
             }
         }
         pos += (uint64_t)got;
-        if (cut) {
+        if (shrank || cut) {
             __atomic_store_n(&p->short_read, 1, __ATOMIC_RELAXED);
             break;
+        }
+        if (p->map != NULL && pos - dropped >= DROP_STEP) {
+            drop_pages(p, dropped, pos); /* a long range (one thread: the whole file) */
+            dropped = pos;
         }
     }
     /* Only the last range (or a file cut short) can end inside a record: the pre-scan cuts at
      * record starts. */
-    if (rc == 0 && !ended && (g->last || cut) && fxt_reader_finish(r) != FXT_OK) {
+    if (rc == 0 && !ended && !shrank && (g->last || cut) && fxt_reader_finish(r) != FXT_OK) {
         p->ops->on_error(g->state, r, fxt_reader_diag(r));
     }
     return rc;
@@ -220,6 +299,10 @@ static void merge_ready(par_t *p) {
         }
         int rc = p->ops->range_merge(p->ctx, g->state);
         g->state = NULL;
+        if (p->map != NULL && g->end - p->dropped >= DROP_STEP) {
+            drop_pages(p, p->dropped, g->end); /* every range before is merged: read */
+            p->dropped = g->end;
+        }
         pthread_mutex_lock(&p->mu);
         p->next_merge++;
         if (rc != 0 && !p->failed) {
@@ -370,56 +453,27 @@ CLI_INLINE uint64_t hop(const uint8_t *win, uint64_t wbeg, uint64_t off, uint64_
     return wbeg + i;
 }
 
-/* The pre-scan's mapped window, for on_sigbus (per thread: the signal goes to the thread that
- * faulted). */
-static _Thread_local const uint8_t *volatile scan_map;
-static _Thread_local volatile size_t scan_maplen;
-
-/*
- * The pre-scan's window on the file: [beg, lim) at data. Mapped 16 MiB at a time, with its pages
- * mapped up front (MAP_POPULATE): measured once on 209.7 MB (a throwaway program), hopping over mapped
- * windows took 31 ms where reading 256 KiB windows with pread took 48 (a copy of every byte). Where mapping
- * fails, the window is read into a buffer.
- */
+/* The pre-scan's window on the file: [beg, lim) at data. On a mapped file, the map itself, with lim
+ * the end of the pages populated so far; otherwise WINDOW bytes read into buf. */
 typedef struct window {
     const uint8_t *data;
     uint64_t beg, lim;
-    void *map; /* the current mapping, or NULL */
-    size_t maplen;
     uint8_t *buf; /* WINDOW bytes, when reading */
 } window_t;
-
-static void window_unmap(window_t *w) {
-    if (w->map != NULL) {
-        scan_map = NULL;
-        munmap(w->map, w->maplen);
-        w->map = NULL;
-    }
-}
 
 /* Moves the window to start at or before off; bytes of the file it holds from off (0: the file
  * ended there), or -1 when out of memory. */
 static int64_t window_fill(par_t *p, window_t *w, uint64_t off) {
-    window_unmap(w);
-    if (w->buf == NULL) {
-        uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-        uint64_t beg = off - off % page, len = p->size - beg < MAP_WINDOW ? p->size - beg : MAP_WINDOW;
-        void *m = off < p->size
-                      ? mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED | MAP_POPULATE, p->fd, (off_t)beg)
-                      : MAP_FAILED;
-        if (m != MAP_FAILED) {
-            w->map = m;
-            w->maplen = (size_t)len;
-            scan_maplen = (size_t)len;
-            scan_map = m;
-            w->data = m;
-            w->beg = beg;
-            w->lim = beg + len;
-            return (int64_t)(w->lim - off);
-        }
-        if ((w->buf = malloc(WINDOW)) == NULL) {
-            return -1;
-        }
+    if (p->map != NULL) {
+        uint64_t lim = p->size - off < POPULATE_STEP ? p->size : off + POPULATE_STEP;
+        populate_to(p, lim);
+        w->data = p->map;
+        w->beg = 0;
+        w->lim = lim;
+        return (int64_t)(lim - off);
+    }
+    if (w->buf == NULL && (w->buf = malloc(WINDOW)) == NULL) {
+        return -1;
     }
     int64_t got = pread_full(p->fd, w->buf, WINDOW, off);
     w->data = w->buf;
@@ -428,17 +482,25 @@ static int64_t window_fill(par_t *p, window_t *w, uint64_t off) {
     return got < 0 ? 0 : got;
 }
 
-/* A mapped window faults (SIGBUS) on pages past the end of a file that shrank after it was
- * mapped: the window is then replaced with zeros and the access made again, so the pre-scan
- * sees a size-0 record and stops there (the ranges, read with pread, find where the file ends
- * now and report it). Any other SIGBUS takes the default action, as without the handler. */
+/* The mapped file, for on_sigbus: process-wide, as any thread reading it may fault. */
+static const uint8_t *volatile bus_map;
+static volatile size_t bus_len, bus_page;
+
+/* A mapped file faults (SIGBUS) on pages past the end of a file that shrank after it was mapped:
+ * those pages, from the faulting one to the map's end, are replaced with zeros and the access made
+ * again, so a reader sees a record of size 0 there and stops (the pre-scan as at a damaged record;
+ * a range, which then finds the file shorter, as at its end: decode_range). Any other SIGBUS takes
+ * the default action, as without the handler. */
 static void on_sigbus(int sig, siginfo_t *si, void *uc) {
     (void)uc;
-    const uint8_t *a = si->si_addr, *m = scan_map;
-    if (m != NULL && a >= m && a < m + scan_maplen &&
-        mmap((void *)(uintptr_t)m, scan_maplen, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) !=
-            MAP_FAILED) {
-        return;
+    const uint8_t *a = si->si_addr, *m = bus_map;
+    size_t len = bus_len;
+    if (m != NULL && a >= m && a < m + len) {
+        const uint8_t *from = m + ((size_t)(a - m) / bus_page * bus_page);
+        if (mmap((void *)(uintptr_t)from, (size_t)(m + len - from), PROT_READ,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
+            return;
+        }
     }
     signal(sig, SIG_DFL);
 }
@@ -459,15 +521,9 @@ static int prescan(par_t *p) {
         feed |= (1u << FXT_RECORD_KERNEL_OBJECT) | (1u << FXT_RECORD_USERSPACE_OBJECT);
     }
     uint32_t stops = feed | (1u << FXT_RECORD_LARGE);
-    window_t win = {NULL, 0, 0, NULL, 0, NULL};
+    window_t win = {NULL, 0, 0, NULL};
     uint64_t size = p->size, off = 0, begin = 0, cut = range_end(p, 0), log_begin = 0;
     int sw = p->sw, rc = 0;
-    struct sigaction sa, old_sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_sigbus;
-    sa.sa_flags = SA_SIGINFO;
-    sigemptyset(&sa.sa_mask);
-    int guarded = sigaction(SIGBUS, &sa, &old_sa) == 0;
     /* The first record is logged whatever it is: it fixes a new reader's byte order. */
     int first = 1;
     /* Every record once: hop() passes most; this loop handles the rest. A header must lie before
@@ -525,10 +581,6 @@ static int prescan(par_t *p) {
             }
         }
         off += n;
-    }
-    window_unmap(&win);
-    if (guarded) {
-        sigaction(SIGBUS, &old_sa, NULL);
     }
     free(win.buf);
     if (rc == 0) {
@@ -634,6 +686,15 @@ static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_
         /* A command bounding its ranges (its per-range state grows with them) gets its bound. */
         min_range = max_range && max_range < DEFAULT_MIN_RANGE ? max_range : DEFAULT_MIN_RANGE;
     }
+    /* The file is read through one mapping of it (no copy of each byte; shared by the pre-scan and
+     * the ranges), or with pread where it cannot be mapped (address space). */
+    void *map = MAP_FAILED;
+    if (!cli_par_no_map && size <= SIZE_MAX) {
+        map = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, fd, 0);
+    }
+    if (map != MAP_FAILED) {
+        max_range = max_range && max_range < MAX_MAPPED_RANGE ? max_range : MAX_MAPPED_RANGE;
+    }
     uint64_t range_bytes = size / ((uint64_t)jobs * RANGES_PER_JOB);
     range_bytes = max_range && range_bytes > max_range ? max_range : range_bytes;
     range_bytes = range_bytes < min_range ? min_range : range_bytes;
@@ -650,6 +711,8 @@ static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_
     p.range_hi = range_bytes;
     p.range_lo = min_range < range_bytes ? min_range : range_bytes;
     p.main_w.last = SIZE_MAX;
+    p.map = map != MAP_FAILED ? map : NULL;
+    p.page = (uint64_t)sysconf(_SC_PAGESIZE);
     /* The first header word decides the byte order, as in the reader. */
     uint8_t w0[8];
     uint64_t first = pread_full(fd, w0, 8, 0) == 8 ? fxt_load64(w0) : 0;
@@ -666,8 +729,29 @@ static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_
         free(p.ranges);
         free(p.log);
         free(p.log_used);
+        if (p.map != NULL) {
+            munmap(map, (size_t)size);
+        }
         fprintf(stderr, "fxt %s: out of memory\n", cmd);
         return CLI_EXIT_LIMIT;
+    }
+    struct sigaction sa, old_sa;
+    int guarded = 0;
+    if (p.map != NULL) {
+        bus_page = (size_t)p.page;
+        bus_len = (size_t)size;
+        bus_map = p.map;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_sigbus;
+        sa.sa_flags = SA_SIGINFO;
+        sigemptyset(&sa.sa_mask);
+        guarded = sigaction(SIGBUS, &sa, &old_sa) == 0;
+        if (!guarded) {
+            /* unguarded, a file cut short would kill the process: read it with pread */
+            bus_map = NULL;
+            munmap(map, (size_t)size);
+            p.map = NULL;
+        }
     }
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.cv, NULL);
@@ -706,6 +790,11 @@ static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_
         merge_ready(&p);
     }
     int rc = p.failed;
+    if (p.map != NULL) {
+        sigaction(SIGBUS, &old_sa, NULL);
+        bus_map = NULL;
+        munmap(map, (size_t)size);
+    }
     wctx_free(&p.main_w);
     for (size_t b = 0; b < p.log_nblocks; b++) {
         free(p.log[b]);

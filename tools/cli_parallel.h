@@ -15,22 +15,28 @@
  * (e.g. a limit depends on where ranges start) returns CLI_PAR_RERUN and the
  * command reads again with jobs = 1.
  *
- * Regular uncompressed files are read with pread, each range in 256 KiB chunks
- * into its thread's buffer (also with jobs = 1, so every -j decodes the same
- * way): a file truncated meanwhile simply ends early there, with every record
- * before the new end delivered. (Mapped ranges were faster in a one-off
- * experiment, stats -j 1 ~14% in-process, but would need the zero-window trick below in every thread,
- * under the commands' callbacks: not done.) The pre-scan, which reads each byte once and only looks at
- * headers, maps the file in 16 MiB windows instead (populated up front: no copy of each byte; a one-off
- * measurement on 209.7 MB, not kept in bench/: 31 ms against 48 with pread); a window whose file shrank after
- * it was mapped is replaced with zeros by a SIGBUS handler, so the pre-scan stops there as at a damaged
- * record (the ranges' reads then see the new end). (A pool the pre-scan reads into and the ranges decode
- * from, saving the second copy, was measured no faster: its copies go to memory out of cache.) Ranges shrink
- * toward the end of the file and the first is short, so the threads start soon and finish together. Stdin and
- * compressed input are read sequentially in chunks (cli_read_trace). Memory: at most jobs + 2 ranges are in
- * flight (published, not merged), each holding the command's per-range state; per thread one reader and a 256
- * KiB buffer; and the state log: a copy of the input's state-changing records (strings, threads, providers,
- * objects).
+ * Regular uncompressed files are mapped whole, and the pre-scan and the ranges
+ * read the mapping (no copy of each byte; also with jobs = 1, so every -j
+ * decodes the same way). The pages are mapped 16 MiB at a time ahead of the
+ * reads (MADV_POPULATE_READ: one call instead of a fault per 64 KiB) and
+ * unmapped again 16 MiB at a time behind them (they stay in the page cache), so
+ * the mapped part of the file is at most the ranges in flight plus 32 MiB; ranges
+ * of a mapped file are at most 32 MiB. A file truncated meanwhile ends early
+ * where it ends now: each 1 MiB step of a range checks the size first, and pages
+ * past the new end, which fault with SIGBUS, are replaced with zeros by a
+ * handler, so a reader there sees a record of size 0 (the pre-scan stops as at
+ * a damaged record; a range, finding the file shorter, as at its end). Every
+ * record before the new end is delivered; only a cut made while a step is
+ * being decoded can make the record it cuts read zeros for its missing bytes.
+ * Where the file cannot be mapped (address space), it is read with pread
+ * instead: the pre-scan in 256 KiB windows, each range in 256 KiB chunks into
+ * its thread's buffer. Ranges shrink toward the end of the file and the first
+ * is short, so the threads start soon and finish together. Stdin and
+ * compressed input are read sequentially in chunks (cli_read_trace). Memory:
+ * at most jobs + 2 ranges are in flight (published, not merged), each holding
+ * the command's per-range state; per thread one reader (and a 256 KiB buffer
+ * when reading with pread); and the state log: a copy of the input's
+ * state-changing records (strings, threads, providers, objects).
  */
 #ifndef FXT_CLI_PARALLEL_H
 #define FXT_CLI_PARALLEL_H
@@ -87,5 +93,8 @@ int cli_read_parallel(const char *cmd, const char *path, const fxt_reader_option
 int cli_read_parallel_max(const char *cmd, const char *path, const fxt_reader_options_t *opt, unsigned jobs,
                           uint64_t min_range, uint64_t max_range, const cli_par_ops_t *ops, void *ctx,
                           uint64_t *bytes_read);
+
+/* Test hook: when set, files are read with pread, as where they cannot be mapped. */
+extern int cli_par_no_map;
 
 #endif
