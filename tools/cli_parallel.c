@@ -125,19 +125,18 @@ typedef struct par {
 /* Test hook (cli_parallel.h): read with pread even where the file can be mapped. */
 int cli_par_no_map;
 
-/* Maps the file's pages up to `off` (in POPULATE_STEP steps from the start) ahead of whoever reads
- * them: the pre-scan, or with one range its reader. Where the kernel cannot do it (no
- * MADV_POPULATE_READ: before Linux 5.14, other systems) the pages fault in as they are read. */
+/* Maps the file's pages up to `off` ahead of whoever reads them: the pre-scan, or with one range its
+ * reader. Where the kernel cannot do it (no MADV_POPULATE_READ: before Linux 5.14, other systems)
+ * the pages fault in as they are read. */
 static void populate_to(par_t *p, uint64_t off) {
 #ifdef MADV_POPULATE_READ
-    uint64_t have = __atomic_load_n(&p->populated, __ATOMIC_RELAXED);
-    while (have < off && have < p->size) {
-        uint64_t n = p->size - have < POPULATE_STEP ? p->size - have : POPULATE_STEP;
-        if (__atomic_compare_exchange_n(&p->populated, &have, have + n, 0, __ATOMIC_RELAXED,
-                                        __ATOMIC_RELAXED)) {
+    uint64_t have = __atomic_load_n(&p->populated, __ATOMIC_RELAXED), to = off < p->size ? off : p->size;
+    while (have < to) {
+        if (__atomic_compare_exchange_n(&p->populated, &have, to, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
             /* Fails on pages past the end of a file that shrank (EFAULT, no signal): read, they fault. */
-            madvise((void *)(uintptr_t)(p->map + have), (size_t)n, MADV_POPULATE_READ);
-            have += n;
+            madvise((void *)(uintptr_t)(p->map + have / p->page * p->page),
+                    (size_t)(to - have / p->page * p->page), MADV_POPULATE_READ);
+            break;
         }
     }
 #else
@@ -226,7 +225,9 @@ static int decode_range(par_t *p, wctx_t *w, prange_t *g, size_t k, uint64_t fro
                 want = (uint64_t)sb.st_size > pos ? (uint64_t)sb.st_size - pos : 0;
                 cut = 1;
             }
-            populate_to(p, pos + POPULATE_STEP); /* done already when a pre-scan went ahead */
+            if (__atomic_load_n(&p->populated, __ATOMIC_RELAXED) < pos + want) {
+                populate_to(p, pos + POPULATE_STEP); /* done already when a pre-scan went ahead */
+            }
             src = p->map + pos;
             got = (int64_t)want;
         } else {
@@ -465,7 +466,11 @@ typedef struct window {
  * ended there), or -1 when out of memory. */
 static int64_t window_fill(par_t *p, window_t *w, uint64_t off) {
     if (p->map != NULL) {
-        uint64_t lim = p->size - off < POPULATE_STEP ? p->size : off + POPULATE_STEP;
+        /* Short windows at first (1, 1, 2, 4, 8 MiB), so that the first range is cut soon. */
+        uint64_t step = off < (UINT64_C(1) << 20) ? UINT64_C(1) << 20
+                        : off < POPULATE_STEP     ? off
+                                                  : POPULATE_STEP;
+        uint64_t lim = p->size - off < step ? p->size : off + step;
         populate_to(p, lim);
         w->data = p->map;
         w->beg = 0;
