@@ -66,7 +66,7 @@ void cli_map_init(cli_map_t *m, size_t vsize) {
 #define KEY_BLOCK 4096
 typedef struct key_block {
     struct key_block *next;
-    size_t used;
+    size_t used, cap;
     max_align_t data[]; /* aligned as malloc's were, for callers that read keys in place */
 } key_block_t;
 
@@ -77,14 +77,21 @@ static char *key_copy(cli_map_t *m, const void *key, size_t klen) {
     }
     key_block_t *b = m->keys;
     if (b == NULL || n > m->kleft) {
-        size_t cap = n > KEY_BLOCK ? n : KEY_BLOCK;
-        if ((b = malloc(sizeof *b + cap)) == NULL) {
-            return NULL;
+        key_block_t *sp = m->spare;
+        if (sp != NULL && sp->cap >= n) {
+            b = sp;
+            m->spare = sp->next;
+        } else {
+            size_t cap = n > KEY_BLOCK ? n : KEY_BLOCK;
+            if ((b = malloc(sizeof *b + cap)) == NULL) {
+                return NULL;
+            }
+            b->cap = cap;
         }
         b->next = m->keys;
         b->used = 0;
         m->keys = b;
-        m->kleft = cap;
+        m->kleft = b->cap;
     }
     char *k = (char *)b->data + b->used;
     b->used += n;
@@ -95,14 +102,37 @@ static char *key_copy(cli_map_t *m, const void *key, size_t klen) {
     return k;
 }
 
-void cli_map_free(cli_map_t *m) {
-    for (key_block_t *b = m->keys, *next; b != NULL; b = next) {
+static void free_blocks(key_block_t *b) {
+    for (key_block_t *next; b != NULL; b = next) {
         next = b->next;
         free(b);
     }
+}
+
+void cli_map_free(cli_map_t *m) {
+    free_blocks(m->keys);
+    free_blocks(m->spare);
     free(m->entries);
     free(m->index);
     memset(m, 0, sizeof *m);
+}
+
+void cli_map_clear(cli_map_t *m) {
+    /* The key blocks in use join the spare ones (their order does not matter: any holds a key). */
+    key_block_t *b = m->keys;
+    if (b != NULL) {
+        while (b->next != NULL) {
+            b = b->next;
+        }
+        b->next = m->spare;
+        m->spare = m->keys;
+    }
+    m->keys = NULL;
+    m->kleft = 0;
+    m->count = 0;
+    if (m->index != NULL) {
+        memset(m->index, 0, m->icap * sizeof *m->index);
+    }
 }
 
 /* Rebuilds the index at twice the size from the stored hashes; keys are not rehashed. */

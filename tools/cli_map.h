@@ -20,6 +20,7 @@ typedef struct cli_map {
     size_t icap;      /* power of two */
     void *keys;       /* the keys' copies: blocks (cli_map.c), newest first */
     size_t kleft;     /* bytes free in the newest block */
+    void *spare;      /* key blocks emptied by cli_map_clear, used again before new ones */
 } cli_map_t;
 
 /* The map's hash of key[0..n) (never 0), for callers that keep hashes of their own. */
@@ -31,6 +32,8 @@ int cli_grow(void *arr, size_t *cap, size_t need, size_t elem, size_t first);
 
 void cli_map_init(cli_map_t *m, size_t vsize);
 void cli_map_free(cli_map_t *m);
+/* Empties the map, keeping its memory (entries, index, key blocks) for the keys to come. */
+void cli_map_clear(cli_map_t *m);
 /* The value for key, created (zeroed) if absent and `create`; NULL if absent or out of memory. */
 void *cli_map_get(cli_map_t *m, const void *key, size_t klen, int create);
 /* Same, also giving the entry's insertion index (for cli_map_at). */

@@ -672,14 +672,11 @@ static void *range_new(void *ctx, size_t index) {
 
 static int range_merge(void *ctx, void *range) {
     int rc = st_merge(ctx, range);
-    st_free(range);
+    st_release(ctx, range);
     return rc;
 }
 
-static void range_free(void *ctx, void *range) {
-    (void)ctx;
-    st_free(range);
-}
+static void range_free(void *ctx, void *range) { st_release(ctx, range); }
 
 static const cli_par_ops_t stats_ops = {range_new, st_on_record, st_on_error, range_merge, range_free};
 

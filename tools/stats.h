@@ -169,17 +169,25 @@ typedef struct st_state {
     st_acc_t *acc;   /* a range's: its thread's accumulator (st_name_t.acc) */
     /* The trace only: run identifies this read (never 0), so a thread's accumulator of an earlier
      * read (a CLI_PAR_RERUN re-read) is never used again; accs are the read's threads' accumulators,
-     * registered under acc_mu by st_new_range and added up by st_fold. */
+     * registered by st_new_range and added up by st_fold; pool holds the range states given back
+     * (st_release) for st_new_range to reuse; both under mu. */
     uint64_t run;
     st_acc_t *accs;
-    pthread_mutex_t acc_mu;
+    struct st_range *pool;
+    pthread_mutex_t mu;
+    /* The trace only: st_merge's maps from a range's indexes to the trace's, kept for the next. */
+    uint32_t *mbuf;
+    size_t mcap;
 } st_state_t;
 
 /* New empty state of the whole trace; NULL when out of memory. */
 st_state_t *st_new(unsigned top, int tree);
 /* New empty state of a range of `trace`, decoded on the calling thread (thread-safe: it shares the
- * thread's accumulator of the read); NULL when out of memory. */
+ * thread's accumulator of the read): one given back by st_release, emptied, if any; NULL when out
+ * of memory. */
 st_state_t *st_new_range(st_state_t *trace);
+/* Gives range state rg back to `trace` for a later range (thread-safe); st_free(trace) frees it. */
+void st_release(st_state_t *trace, st_state_t *rg);
 void st_free(st_state_t *s);
 /* cli_record_fn / cli_error_fn for one range (ctx = the range's st_state_t). */
 int st_on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec);

@@ -82,8 +82,11 @@ typedef struct st_range {
     series_cache_t scache[CCACHE];
     thread_cache_t tcache[256];
     inline_cache_t icache[ICACHE];
+    uint16_t iused[ICACHE]; /* icache entries filled since it was last emptied (icache_clear) */
+    uint32_t niused;
     name_cache_t nfound; /* names_find's answer when it cannot be cached */
     inline_thread_t itcache[64];
+    struct st_range *next; /* in the trace's pool */
 } st_range_t;
 
 /* Empties the pair cache: only the entries filled since the last time, as merged traces switch
@@ -93,6 +96,13 @@ static void names_clear(st_range_t *rg) {
         rg->ncache[rg->nused[i]].refs = 0;
     }
     rg->nnused = 0;
+}
+
+static void icache_clear(st_range_t *rg) {
+    for (uint32_t i = 0; i < rg->niused; i++) {
+        rg->icache[rg->iused[i]].c.name = 0;
+    }
+    rg->niused = 0;
 }
 
 /* A provider switch changes every string: the cached pairs are dropped. */
@@ -132,6 +142,49 @@ static st_state_t *state_new(unsigned top, int tree) {
     cli_map_init(&s->cpus, sizeof(st_cpu_t));
     cli_map_init(&s->oncpu, sizeof(uint64_t));
     return s;
+}
+
+/* The state's maps, for loops over all of them. */
+#define ST_MAPS(s)                                                                                           \
+    {                                                                                                        \
+        &(s)->providers, &(s)->threads, &(s)->names, &(s)->cats, &(s)->counters, &(s)->series, &(s)->objects, \
+            &(s)->nodes, &(s)->cpus, &(s)->oncpu                                                              \
+    }
+
+static void free_threads(st_state_t *s) {
+    for (size_t i = 0; i < s->threads.count; i++) {
+        st_thread_t *t = cli_map_at(&s->threads, i, NULL, NULL);
+        free(t->stack);
+        free(t->pops);
+    }
+}
+
+/* Makes a used range state as state_new leaves one, touching only what its last range filled:
+ * the maps keep their memory, the string versions their values (no cache entry is left to
+ * compare with them) and the thread caches are dropped by a new generation. */
+static void range_reset(st_range_t *rg) {
+    st_state_t *s = &rg->s;
+    free_threads(s);
+    cli_map_t *maps[] = ST_MAPS(s);
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+        cli_map_clear(maps[i]);
+    }
+    s->records = s->errors = s->inline_strings = s->inline_bytes = 0;
+    s->nerrmsg = 0;
+    memset(s->kinds, 0, sizeof s->kinds);
+    s->have_span = 0;
+    s->first_ns = UINT64_MAX;
+    s->last_ns = 0;
+    s->nslow = 0;
+    s->slow_floor = s->top ? 0 : UINT64_MAX;
+    s->tree_full = 0;
+    rg->gen++;
+    rg->prov = NULL;
+    rg->prov_count = 0;
+    rg->tps = 0;
+    rg->ev_n = rg->ev_bytes = 0;
+    strings_changed(rg);
+    icache_clear(rg);
 }
 
 static st_acc_t *acc_new(void) {
@@ -183,28 +236,44 @@ st_state_t *st_new(unsigned top, int tree) {
         return NULL;
     }
     s->run = __atomic_add_fetch(&st_runs, 1, __ATOMIC_RELAXED);
-    pthread_mutex_init(&s->acc_mu, NULL);
+    pthread_mutex_init(&s->mu, NULL);
     return s;
 }
 
 st_state_t *st_new_range(st_state_t *trace) {
-    if (thread_acc.run != trace->run) {
-        st_acc_t *a = acc_new();
-        if (a == NULL) {
-            return NULL;
-        }
-        pthread_mutex_lock(&trace->acc_mu);
+    st_acc_t *a = NULL;
+    if (thread_acc.run != trace->run && (a = acc_new()) == NULL) {
+        return NULL;
+    }
+    pthread_mutex_lock(&trace->mu);
+    if (a) {
         a->next = trace->accs;
         trace->accs = a;
-        pthread_mutex_unlock(&trace->acc_mu);
         thread_acc.run = trace->run;
         thread_acc.acc = a;
     }
-    st_state_t *s = state_new(trace->top, trace->tree);
-    if (s) {
-        s->acc = thread_acc.acc;
+    st_range_t *rg = trace->pool;
+    if (rg) {
+        trace->pool = rg->next;
     }
+    pthread_mutex_unlock(&trace->mu);
+    st_state_t *s;
+    if (rg) {
+        range_reset(rg); /* here, on the range's thread, not in the merge */
+        s = &rg->s;
+    } else if ((s = state_new(trace->top, trace->tree)) == NULL) {
+        return NULL;
+    }
+    s->acc = thread_acc.acc;
     return s;
+}
+
+void st_release(st_state_t *trace, st_state_t *s) {
+    st_range_t *rg = (st_range_t *)s; /* s is the first member of its st_range_t */
+    pthread_mutex_lock(&trace->mu);
+    rg->next = trace->pool;
+    trace->pool = rg;
+    pthread_mutex_unlock(&trace->mu);
 }
 
 void st_free(st_state_t *s) {
@@ -223,15 +292,16 @@ void st_free(st_state_t *s) {
             acc_free(s->accs);
             s->accs = next;
         }
-        pthread_mutex_destroy(&s->acc_mu);
+        while (s->pool) {
+            st_range_t *next = s->pool->next;
+            st_free(&s->pool->s);
+            s->pool = next;
+        }
+        pthread_mutex_destroy(&s->mu);
+        free(s->mbuf);
     }
-    for (size_t i = 0; i < s->threads.count; i++) {
-        st_thread_t *t = cli_map_at(&s->threads, i, NULL, NULL);
-        free(t->stack);
-        free(t->pops);
-    }
-    cli_map_t *maps[] = {&s->providers, &s->threads, &s->names, &s->cats, &s->counters,
-                         &s->series,    &s->objects, &s->nodes, &s->cpus, &s->oncpu};
+    free_threads(s);
+    cli_map_t *maps[] = ST_MAPS(s);
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
         cli_map_free(maps[i]);
     }
@@ -842,7 +912,7 @@ CLI_NOINLINE const name_cache_t *names_find(st_range_t *rg, const fxt_record_t *
     uint64_t *cat = cli_map_get_ix(&s->cats, cp, cl, 1, &cix);
     if (s->names.entries != names_at || s->cats.entries != cats_at) {
         names_clear(rg);
-        memset(rg->icache, 0, sizeof rg->icache);
+        icache_clear(rg);
     }
     name_cache_t found = {0, 0, 0, name, ne, cat};
     if (name == 0) {
@@ -855,6 +925,9 @@ CLI_NOINLINE const name_cache_t *names_find(st_range_t *rg, const fxt_record_t *
         found.cat_ver = rg->str_ver[c->ref];
         found.name_ver = rg->str_ver[nm->ref];
     } else {
+        if (ie->c.name == 0) {
+            rg->iused[rg->niused++] = (uint16_t)(ie - rg->icache);
+        }
         ie->cat_len = (uint32_t)cl;
         e = &ie->c;
     }
@@ -1159,20 +1232,26 @@ static void advance(st_state_t *g, st_thread_t *gt, const uint64_t *tkey, st_thr
     }
 }
 
-static int popcount8(uint8_t v) { return __builtin_popcount(v); }
-
+/* A word at a time, skipping the range's empty words (most: ranges register few indexes). n is a
+ * multiple of 8. */
 static void merge_bits(uint8_t *gset, const uint8_t *lset, size_t n, uint64_t *rereg) {
-    for (size_t i = 0; i < n; i++) {
-        *rereg += (uint64_t)popcount8(gset[i] & lset[i]);
-        gset[i] |= lset[i];
+    for (size_t i = 0; i < n; i += 8) {
+        uint64_t g, l;
+        memcpy(&l, lset + i, 8);
+        if (l == 0) {
+            continue;
+        }
+        memcpy(&g, gset + i, 8);
+        *rereg += (uint64_t)__builtin_popcountll(g & l);
+        g |= l;
+        memcpy(gset + i, &g, 8);
     }
 }
 
 int st_merge(st_state_t *g, st_state_t *l) {
     int rc = 0;
     flush_events((st_range_t *)l); /* l is the first member of its st_range_t */
-    uint32_t *nmap = NULL, *tmap = NULL, *node_map = NULL;
-    uint64_t *cmap = NULL;
+    uint32_t *nmap, *tmap, *node_map, *cmap;
     g->records += l->records;
     g->errors += l->errors;
     for (unsigned i = 0; i < l->nerrmsg && g->nerrmsg < ST_MAX_ERRMSG; i++) {
@@ -1226,13 +1305,15 @@ int st_merge(st_state_t *g, st_state_t *l) {
         }
         *gc += *lc;
     }
-    nmap = calloc(l->names.count + 1, sizeof *nmap);
-    tmap = calloc(l->threads.count + 1, sizeof *tmap);
-    node_map = calloc(l->nodes.count + 1, sizeof *node_map);
-    cmap = calloc(l->counters.count + 1, sizeof *cmap);
-    if (nmap == NULL || tmap == NULL || node_map == NULL || cmap == NULL) {
+    /* Every entry is set before it is read: the buffer needs no clearing. */
+    if (cli_grow(&g->mbuf, &g->mcap, l->names.count + l->threads.count + l->nodes.count + l->counters.count,
+                 sizeof *g->mbuf, 256) != 0) {
         goto nomem;
     }
+    nmap = g->mbuf;
+    tmap = nmap + l->names.count;
+    node_map = tmap + l->threads.count;
+    cmap = node_map + l->nodes.count;
     for (size_t i = 0; i < l->names.count; i++) {
         const char *key;
         size_t kl;
@@ -1280,7 +1361,7 @@ int st_merge(st_state_t *g, st_state_t *l) {
         if (gc == NULL) {
             goto nomem;
         }
-        cmap[i] = gix;
+        cmap[i] = (uint32_t)gix;
         if (gc->samples == 0) {
             gc->first_ns = lc->first_ns;
         }
@@ -1426,10 +1507,6 @@ int st_merge(st_state_t *g, st_state_t *l) {
 nomem:
     rc = CLI_EXIT_LIMIT;
 done:
-    free(nmap);
-    free(tmap);
-    free(node_map);
-    free(cmap);
     return rc;
 }
 
