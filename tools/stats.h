@@ -175,6 +175,9 @@ typedef struct st_state {
     st_acc_t *accs;
     struct st_range *pool;
     pthread_mutex_t mu;
+    /* The trace only: its slow_floor once `top` events are kept, for new ranges (atomic): a shorter
+     * duration cannot be among the slowest, so ranges need not keep it. */
+    uint64_t range_floor;
     /* The trace only: st_merge's maps from a range's indexes to the trace's, kept for the next. */
     uint32_t *mbuf;
     size_t mcap;

@@ -265,6 +265,10 @@ st_state_t *st_new_range(st_state_t *trace) {
         return NULL;
     }
     s->acc = thread_acc.acc;
+    /* The trace keeps `top` events at least this slow (and keeps them for good): shorter ones in the
+     * range would only be dropped by the merge. */
+    uint64_t floor = __atomic_load_n(&trace->range_floor, __ATOMIC_RELAXED);
+    s->slow_floor = floor > s->slow_floor ? floor : s->slow_floor;
     return s;
 }
 
@@ -1503,6 +1507,9 @@ int st_merge(st_state_t *g, st_state_t *l) {
         goto done;
     }
     g->merged++;
+    if (g->top && g->nslow == g->top) {
+        __atomic_store_n(&g->range_floor, g->slow_floor, __ATOMIC_RELAXED);
+    }
     goto done;
 nomem:
     rc = CLI_EXIT_LIMIT;
