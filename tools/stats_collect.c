@@ -49,9 +49,9 @@ typedef struct thread_cache {
     st_thread_t *t;
 } thread_cache_t;
 
-/* Events with inline strings, by the strings' bytes (names_find: no string versions), and inline
- * threads (valid for one `gen`). */
-#define ICACHE 1024
+/* Pairs by their strings' bytes (names_find: no string versions; events with inline strings, and
+ * those the ref cache misses), and inline threads (valid for one `gen`). */
+#define ICACHE 4096
 typedef struct inline_cache {
     uint32_t cat_len;
     name_cache_t c; /* name and entries only; c.name 0 = empty entry */
@@ -87,6 +87,15 @@ typedef struct st_range {
     name_cache_t nfound; /* names_find's answer when it cannot be cached */
     inline_thread_t itcache[64];
     struct st_range *next; /* in the trace's pool */
+    /* The names map keeps its pairs from range to range (range_reset), so the inline cache holds
+     * and known pairs are neither inserted nor looked up in the trace again: a pair is "used" by a
+     * range (its acc set, from the range's thread) when the range first meets it; met lists them
+     * in that order, and gix gives each pair's index + 1 in the trace once a merge found it (0:
+     * not yet). */
+    uint32_t *met;
+    size_t nmet, metcap;
+    uint32_t *gix;
+    size_t gixcap;
 } st_range_t;
 
 /* Empties the pair cache: only the entries filled since the last time, as merged traces switch
@@ -144,13 +153,6 @@ static st_state_t *state_new(unsigned top, int tree) {
     return s;
 }
 
-/* The state's maps, for loops over all of them. */
-#define ST_MAPS(s)                                                                                           \
-    {                                                                                                        \
-        &(s)->providers, &(s)->threads, &(s)->names, &(s)->cats, &(s)->counters, &(s)->series, &(s)->objects, \
-            &(s)->nodes, &(s)->cpus, &(s)->oncpu                                                              \
-    }
-
 static void free_threads(st_state_t *s) {
     for (size_t i = 0; i < s->threads.count; i++) {
         st_thread_t *t = cli_map_at(&s->threads, i, NULL, NULL);
@@ -159,13 +161,37 @@ static void free_threads(st_state_t *s) {
     }
 }
 
+/* Pairs and categories a state keeps for its next range while they are at most twice the pairs
+ * its last range met plus this many, and categories at most this many. */
+#define KEEP_SLACK 4096
+
 /* Makes a used range state as state_new leaves one, touching only what its last range filled:
  * the maps keep their memory, the string versions their values (no cache entry is left to
- * compare with them) and the thread caches are dropped by a new generation. */
+ * compare with them) and the thread caches are dropped by a new generation. The pairs and
+ * categories (and the inline cache of their entries) stay, unused with zero counts (st_range_t),
+ * unless they are many more than a range meets: resetting and merging cost what a range used. */
 static void range_reset(st_range_t *rg) {
     st_state_t *s = &rg->s;
     free_threads(s);
-    cli_map_t *maps[] = ST_MAPS(s);
+    if (s->names.count <= 2 * rg->nmet + KEEP_SLACK && s->cats.count <= KEEP_SLACK) {
+        for (size_t i = 0; i < rg->nmet; i++) {
+            *(st_name_t *)cli_map_at(&s->names, rg->met[i], NULL, NULL) = (st_name_t){.min = UINT64_MAX};
+        }
+        for (size_t i = 0; i < s->cats.count; i++) {
+            *(uint64_t *)cli_map_at(&s->cats, i, NULL, NULL) = 0;
+        }
+    } else {
+        size_t known = s->names.count < rg->gixcap ? s->names.count : rg->gixcap;
+        if (known) {
+            memset(rg->gix, 0, known * sizeof *rg->gix);
+        }
+        cli_map_clear(&s->names);
+        cli_map_clear(&s->cats);
+        icache_clear(rg);
+    }
+    rg->nmet = 0;
+    cli_map_t *maps[] = {&s->providers, &s->threads, &s->counters, &s->series,
+                         &s->objects,   &s->nodes,   &s->cpus,     &s->oncpu};
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
         cli_map_clear(maps[i]);
     }
@@ -184,7 +210,6 @@ static void range_reset(st_range_t *rg) {
     rg->tps = 0;
     rg->ev_n = rg->ev_bytes = 0;
     strings_changed(rg);
-    icache_clear(rg);
 }
 
 static st_acc_t *acc_new(void) {
@@ -305,13 +330,17 @@ void st_free(st_state_t *s) {
         free(s->mbuf);
     }
     free_threads(s);
-    cli_map_t *maps[] = ST_MAPS(s);
+    cli_map_t *maps[] = {&s->providers, &s->threads, &s->names, &s->cats, &s->counters,
+                         &s->series,    &s->objects, &s->nodes, &s->cpus, &s->oncpu};
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
         cli_map_free(maps[i]);
     }
     free(s->keybuf);
     free(s->slow);
-    free(s); /* s is the first member of its st_range_t */
+    st_range_t *rg = (st_range_t *)s; /* s is the first member of its st_range_t */
+    free(rg->met);
+    free(rg->gix);
+    free(rg);
 }
 
 /* ---- histograms ------------------------------------------------------------------- */
@@ -864,6 +893,20 @@ static inline uint32_t str_sig(const char *p, size_t n) {
     return (a * 2654435761u ^ b) * 2246822519u + (uint32_t)n;
 }
 
+/* The range's first event of pair `ne` (index + 1 `name`, key `key`): its histogram is its thread's
+ * (stats.h). -1 when out of memory (the pair is then not counted). */
+static int name_use(st_range_t *rg, st_name_t *ne, uint32_t name, const char *key, size_t kl) {
+    if (cli_grow(&rg->met, &rg->metcap, rg->nmet + 1, sizeof *rg->met, 256) != 0 ||
+        (ne->acc = acc_hist(rg->s.acc, key, kl)) == NULL) {
+        return -1;
+    }
+    rg->met[rg->nmet++] = name - 1;
+    ne->hist = ne->acc->rows;
+    ne->hlo = ne->acc->lo;
+    ne->hrows = ne->acc->nrows;
+    return 0;
+}
+
 /* event_names when the ref cache cannot answer (e: its entry to fill, NULL when a string is
  * inline: counted here). Out of line: rare, and a large frame. */
 CLI_NOINLINE const name_cache_t *names_find(st_range_t *rg, const fxt_record_t *rec, name_cache_t *e) {
@@ -871,7 +914,6 @@ CLI_NOINLINE const name_cache_t *names_find(st_range_t *rg, const fxt_record_t *
     const fxt_str_t *c = &rec->u.event.category, *nm = &rec->u.event.name;
     const char *cp = c->unresolved ? "?" : c->ptr, *np = nm->unresolved ? "?" : nm->ptr;
     size_t cl = c->unresolved ? 1 : c->len, nl = nm->unresolved ? 1 : nm->len;
-    inline_cache_t *ie = NULL;
     if (e == NULL) {
         if (fxt_strref_is_inline(c->ref)) {
             s->inline_strings++;
@@ -881,60 +923,64 @@ CLI_NOINLINE const name_cache_t *names_find(st_range_t *rg, const fxt_record_t *
             s->inline_strings++;
             s->inline_bytes += nm->len;
         }
-        /* Inline strings, cached by their bytes: the entry holds if the pair's key in the names map
-         * is the one name_key would build (the category's length tells where it ends). */
-        ie = &rg->icache[((str_sig(cp, cl) * 2654435761u ^ str_sig(np, nl)) * 2246822519u) >> 22];
-        if (ie->c.name && ie->cat_len == cl) {
-            const char *key;
-            size_t kl;
-            cli_map_at(&s->names, ie->c.name - 1, &key, &kl);
-            if (kl == cl + nl + 2 && key[cl] == '\0' && (cl == 0 || memcmp(key, cp, cl) == 0) &&
-                (nl == 0 || memcmp(key + cl + 1, np, nl) == 0)) {
-                return &ie->c;
-            }
-        }
     }
-    const uint8_t *names_at = s->names.entries, *cats_at = s->cats.entries;
-    size_t n = name_key(s->keybuf, *c, *nm);
-    uint32_t name = name_ix(&s->names, s->keybuf, n);
+    /* Pairs cached by their strings' bytes: inline strings have no ref to cache by, and a pair met
+     * by refs is found here again when its strings are registered anew or the state's next range
+     * starts (st_range_t keeps the pairs). The entry holds if the pair's key in the names map is
+     * the one name_key would build (the category's length tells where it ends). */
+    inline_cache_t *ie = &rg->icache[((str_sig(cp, cl) * 2654435761u ^ str_sig(np, nl)) * 2246822519u) >> 20];
+    name_cache_t found;
     const char *key = NULL;
     size_t kl = 0;
-    st_name_t *ne = name ? cli_map_at(&s->names, name - 1, &key, &kl) : NULL;
-    if (ne && ne->acc == NULL) {
-        /* A new pair of the range: its histogram is the thread's (stats.h). */
-        ne->acc = acc_hist(s->acc, key, kl);
-        if (ne->acc == NULL) {
+    if (ie->c.name && ie->cat_len == cl) {
+        cli_map_at(&s->names, ie->c.name - 1, &key, &kl);
+    }
+    if (key && kl == cl + nl + 2 && key[cl] == '\0' && (cl == 0 || memcmp(key, cp, cl) == 0) &&
+        (nl == 0 || memcmp(key + cl + 1, np, nl) == 0)) {
+        /* The entry may be from an earlier range of this state: the pair is then unused. */
+        if (ie->c.np->acc == NULL && name_use(rg, ie->c.np, ie->c.name, key, kl) != 0) {
+            rg->nfound = (name_cache_t){0, 0, 0, 0, NULL, ie->c.cp};
+            return &rg->nfound;
+        }
+        if (e == NULL) {
+            return &ie->c;
+        }
+        found = ie->c;
+    } else {
+        const uint8_t *names_at = s->names.entries, *cats_at = s->cats.entries;
+        size_t n = name_key(s->keybuf, *c, *nm);
+        uint32_t name = name_ix(&s->names, s->keybuf, n);
+        st_name_t *ne = name ? cli_map_at(&s->names, name - 1, &key, &kl) : NULL;
+        if (ne && ne->acc == NULL && name_use(rg, ne, name, key, kl) != 0) {
             ne = NULL;
             name = 0; /* out of memory */
-        } else {
-            ne->hist = ne->acc->rows;
-            ne->hlo = ne->acc->lo;
-            ne->hrows = ne->acc->nrows;
         }
-    }
-    size_t cix = 0;
-    uint64_t *cat = cli_map_get_ix(&s->cats, cp, cl, 1, &cix);
-    if (s->names.entries != names_at || s->cats.entries != cats_at) {
-        names_clear(rg);
-        icache_clear(rg);
-    }
-    name_cache_t found = {0, 0, 0, name, ne, cat};
-    if (name == 0) {
-        e = &rg->nfound; /* not cached: out of memory */
-    } else if (e) {
-        if (e->refs == 0) {
-            rg->nused[rg->nnused++] = (uint16_t)(e - rg->ncache);
+        size_t cix = 0;
+        uint64_t *cat = cli_map_get_ix(&s->cats, cp, cl, 1, &cix);
+        if (s->names.entries != names_at || s->cats.entries != cats_at) {
+            names_clear(rg);
+            icache_clear(rg);
         }
-        found.refs = ((uint32_t)c->ref << 16 | nm->ref) + 1;
-        found.cat_ver = rg->str_ver[c->ref];
-        found.name_ver = rg->str_ver[nm->ref];
-    } else {
+        found = (name_cache_t){0, 0, 0, name, ne, cat};
+        if (name == 0) {
+            rg->nfound = found; /* not cached: out of memory */
+            return &rg->nfound;
+        }
         if (ie->c.name == 0) {
             rg->iused[rg->niused++] = (uint16_t)(ie - rg->icache);
         }
         ie->cat_len = (uint32_t)cl;
-        e = &ie->c;
+        ie->c = found;
+        if (e == NULL) {
+            return &ie->c;
+        }
     }
+    if (e->refs == 0) {
+        rg->nused[rg->nnused++] = (uint16_t)(e - rg->ncache);
+    }
+    found.refs = ((uint32_t)c->ref << 16 | nm->ref) + 1;
+    found.cat_ver = rg->str_ver[c->ref];
+    found.name_ver = rg->str_ver[nm->ref];
     *e = found;
     return e;
 }
@@ -1254,7 +1300,8 @@ static void merge_bits(uint8_t *gset, const uint8_t *lset, size_t n, uint64_t *r
 
 int st_merge(st_state_t *g, st_state_t *l) {
     int rc = 0;
-    flush_events((st_range_t *)l); /* l is the first member of its st_range_t */
+    st_range_t *lr = (st_range_t *)l; /* l is the first member of its st_range_t */
+    flush_events(lr);
     uint32_t *nmap, *tmap, *node_map, *cmap;
     g->records += l->records;
     g->errors += l->errors;
@@ -1303,6 +1350,9 @@ int st_merge(st_state_t *g, st_state_t *l) {
         const char *key;
         size_t kl;
         uint64_t *lc = cli_map_at(&l->cats, i, &key, &kl);
+        if (*lc == 0) {
+            continue; /* kept from an earlier range (range_reset): in the trace already */
+        }
         uint64_t *gc = cli_map_get(&g->cats, key, kl, 1);
         if (gc == NULL) {
             goto nomem;
@@ -1310,20 +1360,24 @@ int st_merge(st_state_t *g, st_state_t *l) {
         *gc += *lc;
     }
     /* Every entry is set before it is read: the buffer needs no clearing. */
-    if (cli_grow(&g->mbuf, &g->mcap, l->names.count + l->threads.count + l->nodes.count + l->counters.count,
-                 sizeof *g->mbuf, 256) != 0) {
+    size_t had = lr->gixcap;
+    if (cli_grow(&g->mbuf, &g->mcap, l->threads.count + l->nodes.count + l->counters.count, sizeof *g->mbuf,
+                 256) != 0 ||
+        cli_grow(&lr->gix, &lr->gixcap, l->names.count, sizeof *lr->gix, 256) != 0) {
         goto nomem;
     }
-    nmap = g->mbuf;
-    tmap = nmap + l->names.count;
+    memset(lr->gix + had, 0, (lr->gixcap - had) * sizeof *lr->gix);
+    nmap = lr->gix; /* the pairs the range met are all there once this loop is done */
+    tmap = g->mbuf;
     node_map = tmap + l->threads.count;
     cmap = node_map + l->nodes.count;
-    for (size_t i = 0; i < l->names.count; i++) {
+    /* The pairs in the order the range met them: new ones join the trace in the order they would
+     * from a range of fresh state (pairs kept from earlier ranges are in it already). */
+    for (size_t k = 0; k < lr->nmet; k++) {
         const char *key;
-        size_t kl;
+        size_t kl, i = lr->met[k];
         st_name_t *ln = cli_map_at(&l->names, i, &key, &kl);
-        nmap[i] = name_ix(&g->names, key, kl);
-        if (nmap[i] == 0) {
+        if (nmap[i] == 0 && (nmap[i] = name_ix(&g->names, key, kl)) == 0) {
             goto nomem;
         }
         st_name_t *gn = cli_map_at(&g->names, nmap[i] - 1, NULL, NULL);
