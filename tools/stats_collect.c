@@ -121,13 +121,8 @@ static void strings_changed(st_range_t *rg) {
     memset(rg->scache, 0, sizeof rg->scache);
 }
 
-static st_state_t *state_new(unsigned top, int tree) {
-    st_range_t *rg = calloc(1, sizeof *rg);
-    if (rg == NULL) {
-        return NULL;
-    }
-    st_state_t *s = &rg->s;
-    rg->gen = 1;
+/* Sets up a zeroed state: 0, or -1 when out of memory. */
+static int state_init(st_state_t *s, unsigned top, int tree) {
     s->first_ns = UINT64_MAX;
     s->slow_floor = top ? 0 : UINT64_MAX;
     s->top = top;
@@ -137,8 +132,7 @@ static st_state_t *state_new(unsigned top, int tree) {
     if (s->keybuf == NULL || s->slow == NULL) {
         free(s->keybuf);
         free(s->slow);
-        free(rg);
-        return NULL;
+        return -1;
     }
     cli_map_init(&s->providers, sizeof(st_prov_t));
     cli_map_init(&s->threads, sizeof(st_thread_t));
@@ -150,7 +144,18 @@ static st_state_t *state_new(unsigned top, int tree) {
     cli_map_init(&s->nodes, sizeof(st_node_t));
     cli_map_init(&s->cpus, sizeof(st_cpu_t));
     cli_map_init(&s->oncpu, sizeof(uint64_t));
-    return s;
+    return 0;
+}
+
+/* A new range state with its caches (the trace has none: it is a bare st_state_t). */
+static st_state_t *range_new(unsigned top, int tree) {
+    st_range_t *rg = calloc(1, sizeof *rg);
+    if (rg == NULL || state_init(&rg->s, top, tree) != 0) {
+        free(rg);
+        return NULL;
+    }
+    rg->gen = 1;
+    return &rg->s;
 }
 
 static void free_threads(st_state_t *s) {
@@ -165,7 +170,7 @@ static void free_threads(st_state_t *s) {
  * its last range met plus this many, and categories at most this many. */
 #define KEEP_SLACK 4096
 
-/* Makes a used range state as state_new leaves one, touching only what its last range filled:
+/* Makes a used range state as range_new leaves one, touching only what its last range filled:
  * the maps keep their memory, the string versions their values (no cache entry is left to
  * compare with them) and the thread caches are dropped by a new generation. The pairs and
  * categories (and the inline cache of their entries) stay, unused with zero counts (st_range_t),
@@ -256,8 +261,9 @@ static _Thread_local struct {
 } thread_acc;
 
 st_state_t *st_new(unsigned top, int tree) {
-    st_state_t *s = state_new(top, tree);
-    if (s == NULL) {
+    st_state_t *s = calloc(1, sizeof *s);
+    if (s == NULL || state_init(s, top, tree) != 0) {
+        free(s);
         return NULL;
     }
     s->run = __atomic_add_fetch(&st_runs, 1, __ATOMIC_RELAXED);
@@ -286,7 +292,7 @@ st_state_t *st_new_range(st_state_t *trace) {
     if (rg) {
         range_reset(rg); /* here, on the range's thread, not in the merge */
         s = &rg->s;
-    } else if ((s = state_new(trace->top, trace->tree)) == NULL) {
+    } else if ((s = range_new(trace->top, trace->tree)) == NULL) {
         return NULL;
     }
     s->acc = thread_acc.acc;
@@ -337,6 +343,10 @@ void st_free(st_state_t *s) {
     }
     free(s->keybuf);
     free(s->slow);
+    if (s->run) {
+        free(s);
+        return;
+    }
     st_range_t *rg = (st_range_t *)s; /* s is the first member of its st_range_t */
     free(rg->met);
     free(rg->gix);
@@ -1359,11 +1369,11 @@ int st_merge(st_state_t *g, st_state_t *l) {
         }
         *gc += *lc;
     }
-    /* Every entry is set before it is read: the buffer needs no clearing. */
+    /* Every entry is set before it is read: the buffer needs no clearing (+ 1: never NULL). */
     size_t had = lr->gixcap;
-    if (cli_grow(&g->mbuf, &g->mcap, l->threads.count + l->nodes.count + l->counters.count, sizeof *g->mbuf,
-                 256) != 0 ||
-        cli_grow(&lr->gix, &lr->gixcap, l->names.count, sizeof *lr->gix, 256) != 0) {
+    if (cli_grow(&g->mbuf, &g->mcap, l->threads.count + l->nodes.count + l->counters.count + 1,
+                 sizeof *g->mbuf, 256) != 0 ||
+        cli_grow(&lr->gix, &lr->gixcap, l->names.count + 1, sizeof *lr->gix, 256) != 0) {
         goto nomem;
     }
     memset(lr->gix + had, 0, (lr->gixcap - had) * sizeof *lr->gix);
