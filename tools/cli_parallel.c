@@ -333,6 +333,9 @@ static int work_one(par_t *p, wctx_t *w) {
     g->done = 1;
     if (rc != 0 && !p->failed) {
         p->failed = rc;
+        /* merge_ready merges nothing more now, so it wakes no one: a pre-scan waiting in publish()
+         * for room must learn it here (it would wait for ever). */
+        pthread_cond_broadcast(&p->cv);
     }
     pthread_mutex_unlock(&p->mu);
     merge_ready(p);
