@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Parallel decoding of a trace file by ranges (see cli_parallel.h). */
-#define _GNU_SOURCE 1 /* MAP_POPULATE, MAP_ANONYMOUS */
+#define _GNU_SOURCE 1 /* MADV_POPULATE_READ, MAP_ANONYMOUS */
 #include "cli_parallel.h"
 
 #include <fxt/format.h>
@@ -160,10 +160,10 @@ static void drop_pages(const par_t *p, uint64_t from, uint64_t to) {
 #endif
 }
 
-/* Whether the file is now shorter than when it was opened (a mapped read found zeros or faulted). */
-static int file_shrank(const par_t *p) {
+/* The file's size now (it may have shrunk since it was opened); its size at open if fstat fails. */
+static uint64_t size_now(const par_t *p) {
     struct stat sb;
-    return fstat(p->fd, &sb) == 0 && (uint64_t)sb.st_size < p->size;
+    return fstat(p->fd, &sb) == 0 && (uint64_t)sb.st_size < p->size ? (uint64_t)sb.st_size : p->size;
 }
 
 /* Feeds state records [from, to) of the log to w's reader, then sets its offset to range g's start. */
@@ -220,9 +220,9 @@ static int decode_range(par_t *p, wctx_t *w, prange_t *g, size_t k, uint64_t fro
             /* A file cut short ends at its new end, as with pread: a record it cuts is damaged, not
              * read with zeros for its missing bytes (only a cut during this step's decoding can do
              * that; the file_shrank test below then stops the range). */
-            struct stat sb;
-            if (fstat(p->fd, &sb) == 0 && (uint64_t)sb.st_size < pos + want) {
-                want = (uint64_t)sb.st_size > pos ? (uint64_t)sb.st_size - pos : 0;
+            uint64_t now = size_now(p);
+            if (now < pos + want) {
+                want = now > pos ? now - pos : 0;
                 cut = 1;
             }
             if (__atomic_load_n(&p->populated, __ATOMIC_RELAXED) < pos + want) {
@@ -257,7 +257,7 @@ static int decode_range(par_t *p, wctx_t *w, prange_t *g, size_t k, uint64_t fro
             } else {
                 /* Mapped, a file cut short reads as zeros past its new end (on_sigbus): a record of
                  * size 0 there is the end, not damage. */
-                if (p->map != NULL && file_shrank(p)) {
+                if (p->map != NULL && size_now(p) < p->size) {
                     shrank = 1;
                     break;
                 }
@@ -370,7 +370,7 @@ static void *worker(void *arg) {
 #ifdef __GLIBC__
     /* glibc gives a thread its own heap and grows it by the page as ranges allocate (about 480
      * mprotect calls on 209.7 MB, each taking the process's memory map lock that the pre-scan's
-     * populating mmap and the other thread's page faults need). Grown once here, and kept (the
+     * populating madvise and the other thread's page faults need). Grown once here, and kept (the
      * trim threshold set in read_ranges), it serves the ranges' state with none. volatile: a
      * malloc and free of an unused block would be elided. */
     void *volatile grow = malloc(8u << 20);
@@ -744,7 +744,6 @@ static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_
         return CLI_EXIT_LIMIT;
     }
     struct sigaction sa, old_sa;
-    int guarded = 0;
     if (p.map != NULL) {
         bus_page = (size_t)p.page;
         bus_len = (size_t)size;
@@ -753,8 +752,7 @@ static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_
         sa.sa_sigaction = on_sigbus;
         sa.sa_flags = SA_SIGINFO;
         sigemptyset(&sa.sa_mask);
-        guarded = sigaction(SIGBUS, &sa, &old_sa) == 0;
-        if (!guarded) {
+        if (sigaction(SIGBUS, &sa, &old_sa) != 0) {
             /* unguarded, a file cut short would kill the process: read it with pread */
             bus_map = NULL;
             munmap(map, (size_t)size);
