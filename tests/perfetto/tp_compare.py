@@ -127,7 +127,7 @@ QUERIES = {
 def tp_load(path):
     sql = "".join("select '%s' as q, * from (%s);\n" % (k, v) for k, v in QUERIES.items())
     try:
-        r = run([TP, "-q", "/dev/stdin", path], input=sql.encode(), timeout=240)
+        r = run([TP, "-q", "/dev/stdin", path], input=sql.encode(), timeout=100)
     except OSError as e:
         skip("trace_processor does not start: %s" % e)
     if r.returncode != 0:
