@@ -93,6 +93,12 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
     g_from_process = si != NULL && si->si_code == SI_USER;
 }
 
+/* record_sched_named_fn: what the providers' sections named keeps its name (docs/manager.md) */
+static int provider_named(void *ctx, uint32_t obj_type, uint64_t koid) {
+    int named = 0;
+    return fxt_manager_object_named(ctx, obj_type, koid, &named) == FXT_OK && named;
+}
+
 static uint64_t now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -205,6 +211,8 @@ static int record_run(const record_config_t *cfg) {
         so.ticks_per_second = fxt_manager_ticks_per_second(m, &is_tsc);
         so.clock = is_tsc ? RECORD_SCHED_CLOCK_TSC : RECORD_SCHED_CLOCK_MONO;
         so.tree_only = cfg->sched == 2;
+        so.named = provider_named;
+        so.named_ctx = m;
         if (record_sched_start(&so, &sched, err, sizeof err) != FXT_OK) {
             fprintf(stderr, "fxt record: --sched: %s; recording the processes' own traces only\n", err);
             sched = NULL;

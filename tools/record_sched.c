@@ -347,7 +347,8 @@ fxt_status record_sched_finish(record_sched_t *s, fxt_writer_t *w, uint32_t prov
     uint64_t klost = kernel_lost(s);
     s->model.lost += klost > s->dec.missed ? klost : s->dec.missed;
     sched_write_opts_t o = {s->opt.tree_only, atomic_load(&s->root),
-                            s->opt.ticks_per_second ? s->opt.ticks_per_second : 1000000000u};
+                            s->opt.ticks_per_second ? s->opt.ticks_per_second : 1000000000u, s->opt.named,
+                            s->opt.named_ctx};
     return sched_model_write(&s->model, w, provider_id, &o, sum);
 }
 
