@@ -261,6 +261,8 @@ static int record_run(const record_config_t *cfg) {
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     record_sched_t *sched = NULL;
+    /* any run removes what a killed --sched run left in the kernel (docs/manager.md) */
+    record_sched_sweep();
     if (cfg->sched != 0) {
         /* the kernel's events on the archive's clock, so they line up with the providers' */
         int is_tsc = 0;
@@ -377,9 +379,13 @@ static int record_run(const record_config_t *cfg) {
         fprintf(stderr, "fxt record: writing %s: %s\n", path, fxt_status_str(st));
     }
     if (child > 0 && !child_done) {
-        /* recording stopped before CMD ended (--duration, signals): end it */
+        /* recording stopped before CMD ended (--duration, signals): end it, SIGTERM and 5 s
+         * to exit; after a second signal, or one that comes during those 5 s, SIGKILL now */
         kill(child, SIGTERM);
-        for (int i = 0; i < 500 && waitpid(child, &child_status, WNOHANG) == 0; i++) {
+        int signals = g_signals;
+        for (int i = 0;
+             i < 500 && signals < 2 && g_signals == signals && waitpid(child, &child_status, WNOHANG) == 0;
+             i++) {
             struct timespec d = {0, 10000000};
             nanosleep(&d, NULL);
         }

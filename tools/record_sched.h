@@ -85,6 +85,9 @@ void record_sched_set_root(record_sched_t *s, int pid);
  */
 fxt_status record_sched_finish(record_sched_t *s, fxt_writer_t *w, uint32_t provider_id,
                                record_sched_summary_t *sum);
+/* Remove the tracefs instances left by recorders that died (SIGKILL) with tracing on; any
+ * fxt record calls it, with or without --sched (and without libtracefs). Best effort, silent. */
+void record_sched_sweep(void);
 /* Stop if still running, remove the tracefs instance, free everything; NULL is a no-op. */
 void record_sched_destroy(record_sched_t *s);
 

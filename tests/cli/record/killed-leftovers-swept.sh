@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: MIT
 # lock: tracefs
 # fxt record killed with SIGKILL cannot remove its socket directory (nor, with --sched, its
-# tracefs instance, whose kernel buffers stay allocated): the next fxt record removes those
-# of dead runs, and leaves a live run's and unexpected ones alone.
+# tracefs instance, with tracing on and its kernel buffers allocated): the next fxt record,
+# with or without --sched, removes those of dead runs, and leaves a live run's and
+# unexpected ones alone (an instance whose buffers someone holds open: a recorder in
+# another pid namespace, whose pid looks dead here).
 # a short private base: the socket path must fit sun_path (a deep $T would be passed over)
 XDG_RUNTIME_DIR=$(mktemp -d /tmp/fxt-test-run.XXXXXX)
 export XDG_RUNTIME_DIR
-trap 'rm -rf "$XDG_RUNTIME_DIR"' EXIT
+trap 'rm -rf "$XDG_RUNTIME_DIR"; rmdir /sys/kernel/tracing/instances/fxt-sched-999999999-0 2> /dev/null || true' EXIT
 mkdir -m 700 "$XDG_RUNTIME_DIR/fxt-record-999999999-keep" # a pid that cannot exist...
 touch "$XDG_RUNTIME_DIR/fxt-record-999999999-keep/other" # ...but a file fxt did not make
 sched=--sched
@@ -23,7 +25,20 @@ inst=/sys/kernel/tracing/instances/fxt-sched-$rec-0
 if [ -n "$sched" ]; then
   [ -d "$inst" ] || fail "no tracefs instance left by the killed run"
 fi
-"$FXT" record $sched -o "$T/b.fxt" -- true 2> "$T/err2" || fail "second run: $(cat "$T/err2")"
+held=/sys/kernel/tracing/instances/fxt-sched-999999999-0
+if [ -n "$sched" ]; then
+  [ "$(cat "$inst/tracing_on")" = 1 ] || fail "the killed run's instance has tracing off"
+  mkdir "$held"
+  exec 3< "$held/per_cpu/cpu0/trace_pipe_raw"
+fi
+# no --sched: any run sweeps
+"$FXT" record -o "$T/b.fxt" -- true 2> "$T/err2" || fail "second run: $(cat "$T/err2")"
+if [ -n "$sched" ]; then
+  [ -d "$held" ] || fail "an instance in use was removed"
+  exec 3<&-
+  "$FXT" record -o "$T/c.fxt" -- true 2> "$T/err2" || fail "third run: $(cat "$T/err2")"
+  [ ! -d "$held" ] || fail "an instance no longer in use, of a dead pid, is still there"
+fi
 if ls -d "$XDG_RUNTIME_DIR/fxt-record-$rec-"* > /dev/null 2>&1; then
   fail "the dead run's directory is still there"
 fi
