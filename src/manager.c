@@ -140,7 +140,26 @@ static void note_named(fxt_manager_t *m, uint32_t type, uint64_t koid) {
     }
 }
 
-/* Enter p's section: provider info, initialization and process the first time. */
+/*
+ * The process name the program gives itself, from its shared header (NUL-terminated
+ * there by contract, not trusted: copied and cut): it names the provider when it
+ * differs from HELLO's default (argv0). 1 when p->name changed.
+ */
+static int take_header_name(prov_t *p) {
+    char name[sizeof p->name];
+    if (p->h == NULL) {
+        return 0;
+    }
+    memcpy(name, (const char *)p->h->name, sizeof name < sizeof p->h->name ? sizeof name : sizeof p->h->name);
+    name[sizeof name - 1] = '\0';
+    if (name[0] == '\0' || strcmp(name, p->name) == 0) {
+        return 0;
+    }
+    memcpy(p->name, name, sizeof name);
+    return 1;
+}
+
+/* Enter p's section: provider info ("name (pid)"), initialization and process the first time. */
 static void enter_section(fxt_manager_t *m, prov_t *p) {
     if (m->section == p->id) {
         return;
@@ -151,6 +170,7 @@ static void enter_section(fxt_manager_t *m, prov_t *p) {
         return;
     }
     p->started = 1;
+    take_header_name(p);
     char label[96];
     snprintf(label, sizeof label, "%s (%" PRIu64 ")", p->name, p->pid);
     fxt_write_provider_info(m->w, p->id, fxt_str_inline(fxt_cstr(label)));
@@ -290,6 +310,11 @@ static void collect(fxt_manager_t *m, prov_t *p) {
             fxt_write_loss_report(m->w, p->id, p->pid, mgr_now(m), "chunks_overwritten", prov_overwritten(p));
         }
         write_chunks(m, p, 0);
+        if (take_header_name(p)) {
+            /* renamed since its section started (streaming): the program's name is the last word */
+            fxt_write_kernel_object(m->w, p->pid, FXT_OBJ_PROCESS, fxt_str_inline(fxt_cstr(p->name)), NULL,
+                                    0);
+        }
         fxt_write_loss_report(m->w, p->id, p->pid, mgr_now(m), "records_dropped", prov_dropped(p));
         fxt_provider_end end;
         int status;
