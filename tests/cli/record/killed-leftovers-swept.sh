@@ -17,19 +17,28 @@ grep -q -- "--sched:" "$T/probe.err" && sched="" # no tracefs here: the socket p
 "$FXT" record $sched --mode streaming -o "$T/a.fxt" -- "$PROG" emit 20000 1 hang > "$T/ready" 2> "$T/err" &
 rec=$!
 while ! grep -q ready "$T/ready"; do sleep 0.01; done
+# Other cases' fxt record runs (any run sweeps, and they take no lock) may remove the dead
+# run's instance as soon as it is dead: what it leaves is checked while it is alive.
+inst=/sys/kernel/tracing/instances/fxt-sched-$rec-0
+if [ -n "$sched" ]; then
+  [ -d "$inst" ] || fail "no tracefs instance for the run"
+  [ "$(cat "$inst/tracing_on")" = 1 ] || fail "the run's instance has tracing off"
+fi
 kill -9 $rec
 wait $rec || true
 kill -9 "$(cut -d' ' -f2 "$T/ready")"
 ls -d "$XDG_RUNTIME_DIR/fxt-record-$rec-"* > /dev/null 2>&1 || fail "no directory left by the killed run"
-inst=/sys/kernel/tracing/instances/fxt-sched-$rec-0
-if [ -n "$sched" ]; then
-  [ -d "$inst" ] || fail "no tracefs instance left by the killed run"
-fi
 held=/sys/kernel/tracing/instances/fxt-sched-999999999-0
 if [ -n "$sched" ]; then
-  [ "$(cat "$inst/tracing_on")" = 1 ] || fail "the killed run's instance has tracing off"
-  mkdir "$held"
-  exec 3< "$held/per_cpu/cpu0/trace_pipe_raw"
+  # an instance of a pid dead here but in use (a recorder in another pid namespace); a
+  # concurrent sweep may take it between mkdir and open: try again
+  for _ in 1 2 3 4 5; do
+    mkdir "$held" 2> /dev/null || true
+    if exec 3< "$held/per_cpu/cpu0/trace_pipe_raw"; then
+      break
+    fi
+  done 2> /dev/null
+  [ -d "$held" ] || fail "could not make an instance in use"
 fi
 # no --sched: any run sweeps
 "$FXT" record -o "$T/b.fxt" -- true 2> "$T/err2" || fail "second run: $(cat "$T/err2")"
