@@ -76,6 +76,11 @@ struct fxt_manager {
     uint8_t *scratch; /* one chunk, copied before it is written */
     size_t scratch_cap;
     int stopped;
+    /* kernel objects (process, thread) the providers' sections named: a source appended
+     * after them (the kernel's scheduling) must not rename them (fxt_manager_object_named) */
+    struct named_obj *named; /* open addressing, a power of two of slots */
+    size_t nnamed, named_cap;
+    int named_oom; /* the set could not grow: every object counts as named */
 };
 
 static uint64_t mgr_now(const fxt_manager_t *m) {
@@ -91,7 +96,70 @@ static uint64_t mgr_now(const fxt_manager_t *m) {
 
 /* ---- archive --------------------------------------------------------------------------------- */
 
-/* Enter p's section: provider info, initialization and process the first time. */
+typedef struct named_obj {
+    uint64_t koid;
+    uint32_t type; /* enum fxt_obj_type; 0 = empty slot */
+    uint32_t pad;
+} named_obj_t;
+
+static size_t named_slot(const named_obj_t *tab, size_t cap, uint32_t type, uint64_t koid) {
+    uint64_t h = (koid ^ (uint64_t)type << 56) * UINT64_C(0x9e3779b97f4a7c15);
+    size_t i = (size_t)(h >> 32) & (cap - 1);
+    while (tab[i].type != 0 && (tab[i].type != type || tab[i].koid != koid)) {
+        i = (i + 1) & (cap - 1);
+    }
+    return i;
+}
+
+/* Note that a provider named kernel object (type, koid): once per chunk, not per record. */
+static void note_named(fxt_manager_t *m, uint32_t type, uint64_t koid) {
+    if (type == 0 || m->named_oom) {
+        return;
+    }
+    if ((m->nnamed + 1) * 2 > m->named_cap) {
+        size_t cap = m->named_cap ? m->named_cap * 2 : 256;
+        named_obj_t *t = calloc(cap, sizeof *t);
+        if (t == NULL) {
+            m->named_oom = 1; /* err on the side of the program's names */
+            return;
+        }
+        for (size_t i = 0; i < m->named_cap; i++) {
+            if (m->named[i].type != 0) {
+                t[named_slot(t, cap, m->named[i].type, m->named[i].koid)] = m->named[i];
+            }
+        }
+        free(m->named);
+        m->named = t;
+        m->named_cap = cap;
+    }
+    named_obj_t *e = &m->named[named_slot(m->named, m->named_cap, type, koid)];
+    if (e->type == 0) {
+        e->type = type;
+        e->koid = koid;
+        m->nnamed++;
+    }
+}
+
+/*
+ * The process name the program gives itself, from its shared header (NUL-terminated
+ * there by contract, not trusted: copied and cut): it names the provider when it
+ * differs from HELLO's default (argv0). 1 when p->name changed.
+ */
+static int take_header_name(prov_t *p) {
+    char name[sizeof p->name];
+    if (p->h == NULL) {
+        return 0;
+    }
+    memcpy(name, (const char *)p->h->name, sizeof name < sizeof p->h->name ? sizeof name : sizeof p->h->name);
+    name[sizeof name - 1] = '\0';
+    if (name[0] == '\0' || strcmp(name, p->name) == 0) {
+        return 0;
+    }
+    memcpy(p->name, name, sizeof name);
+    return 1;
+}
+
+/* Enter p's section: provider info ("name (pid)"), initialization and process the first time. */
 static void enter_section(fxt_manager_t *m, prov_t *p) {
     if (m->section == p->id) {
         return;
@@ -102,10 +170,12 @@ static void enter_section(fxt_manager_t *m, prov_t *p) {
         return;
     }
     p->started = 1;
+    take_header_name(p);
     char label[96];
     snprintf(label, sizeof label, "%s (%" PRIu64 ")", p->name, p->pid);
     fxt_write_provider_info(m->w, p->id, fxt_str_inline(fxt_cstr(label)));
     fxt_write_init(m->w, m->tps);
+    note_named(m, FXT_OBJ_PROCESS, p->pid);
     if (p->h != NULL) {
         fxt_write_process_clock(m->w, p->pid, p->name, p->h->anchor_ticks, m->tps, p->h->anchor_mono_ns,
                                 p->h->anchor_realtime_ns);
@@ -128,6 +198,13 @@ static void write_records(fxt_manager_t *m, prov_t *p, const uint8_t *b, size_t 
         }
         if (off == 0) {
             enter_section(m, p);
+        }
+        if (type == FXT_RECORD_KERNEL_OBJECT && words >= 2) {
+            uint64_t name = fxt_get_kobj_name(h), koid;
+            if (name != 0 && name != 0x8000u) { /* 0, or inline of length 0: no name */
+                memcpy(&koid, b + off + 8, 8);
+                note_named(m, (uint32_t)fxt_get_kobj_type(h), koid);
+            }
         }
         if (fxt_write_raw(m->w, b + off, (size_t)words * 8) != FXT_OK) {
             break;
@@ -233,6 +310,11 @@ static void collect(fxt_manager_t *m, prov_t *p) {
             fxt_write_loss_report(m->w, p->id, p->pid, mgr_now(m), "chunks_overwritten", prov_overwritten(p));
         }
         write_chunks(m, p, 0);
+        if (take_header_name(p)) {
+            /* renamed since its section started (streaming): the program's name is the last word */
+            fxt_write_kernel_object(m->w, p->pid, FXT_OBJ_PROCESS, fxt_str_inline(fxt_cstr(p->name)), NULL,
+                                    0);
+        }
         fxt_write_loss_report(m->w, p->id, p->pid, mgr_now(m), "records_dropped", prov_dropped(p));
         fxt_provider_end end;
         int status;
@@ -651,6 +733,15 @@ fxt_writer_t *fxt_manager_writer(fxt_manager_t *m) { return m ? m->w : NULL; }
 
 uint32_t fxt_manager_next_provider_id(fxt_manager_t *m) { return m ? m->next_id++ : 0; }
 
+fxt_status fxt_manager_object_named(const fxt_manager_t *m, uint32_t obj_type, uint64_t koid, int *named) {
+    if (m == NULL || named == NULL || obj_type > FXT_MAX_OBJ_TYPE) {
+        return FXT_E_INVALID_ARG;
+    }
+    *named = m->named_oom || (obj_type != 0 && m->named_cap != 0 &&
+                              m->named[named_slot(m->named, m->named_cap, obj_type, koid)].type != 0);
+    return FXT_OK;
+}
+
 size_t fxt_manager_provider_count(const fxt_manager_t *m) { return m ? m->np : 0; }
 
 void fxt_manager_get_provider(const fxt_manager_t *m, size_t i, fxt_manager_provider_t *out) {
@@ -714,6 +805,7 @@ void fxt_manager_destroy(fxt_manager_t *m) {
     free(m->p);
     free(m->exits);
     free(m->scratch);
+    free(m->named);
     free(m);
 }
 
@@ -740,6 +832,13 @@ size_t fxt_manager_connected(const fxt_manager_t *m) { return (void)m, 0; }
 fxt_status fxt_manager_stop(fxt_manager_t *m) { return (void)m, FXT_E_UNSUPPORTED; }
 fxt_writer_t *fxt_manager_writer(fxt_manager_t *m) { return (void)m, NULL; }
 uint32_t fxt_manager_next_provider_id(fxt_manager_t *m) { return (void)m, 0; }
+fxt_status fxt_manager_object_named(const fxt_manager_t *m, uint32_t obj_type, uint64_t koid, int *named) {
+    (void)m, (void)obj_type, (void)koid;
+    if (named != NULL) {
+        *named = 0;
+    }
+    return FXT_E_UNSUPPORTED;
+}
 size_t fxt_manager_provider_count(const fxt_manager_t *m) { return (void)m, 0; }
 void fxt_manager_get_provider(const fxt_manager_t *m, size_t i, fxt_manager_provider_t *out) {
     (void)m, (void)i;

@@ -175,7 +175,7 @@ static archive_t *write_read(record_sched_t *s, sched_model_t *m, int tree_only,
         CHECK(record_sched_finish(s, w, 1, sum) == FXT_OK);
         record_sched_destroy(s);
     } else {
-        sched_write_opts_t o = {tree_only, root, 0};
+        sched_write_opts_t o = {tree_only, root, 0, NULL, NULL};
         CHECK(sched_model_write(m, w, 1, &o, sum) == FXT_OK);
     }
     CHECK(fxt_writer_finish(w) == FXT_OK);
@@ -284,6 +284,41 @@ static void test_write_model(void) {
     CHECK(find_obj(a, 300, FXT_OBJ_PROCESS) != NULL);
     CHECK(a->provider_event);
     CHECK_EQ_U64(a->lost_events, 7);
+    free(a);
+    sched_model_free(&m);
+}
+
+/* Objects another provider named: process 101 and thread 102 (a program that traces). */
+static int named_101(void *ctx, uint32_t obj_type, uint64_t koid) {
+    ++*(int *)ctx;
+    return (obj_type == FXT_OBJ_PROCESS && koid == 101) || (obj_type == FXT_OBJ_THREAD && koid == 102);
+}
+
+/* The kernel section comes last: it names only what no provider named (issue #24.4). */
+static void test_write_keeps_provider_names(void) {
+    sched_model_t m;
+    synth(&m);
+    fxt_membuf_t mb;
+    fxt_writer_t *w = new_writer(&mb);
+    int asked = 0;
+    sched_write_opts_t o = {0, 0, 0, named_101, &asked};
+    record_sched_summary_t sum;
+    CHECK(sched_model_write(&m, w, 1, &o, &sum) == FXT_OK);
+    CHECK(fxt_writer_finish(w) == FXT_OK);
+    fxt_writer_destroy(w);
+    archive_t *a = malloc(sizeof *a);
+    read_archive(&mb, a);
+    fxt_membuf_free(&mb);
+    CHECK(asked > 0);
+    CHECK(find_obj(a, 101, FXT_OBJ_PROCESS) == NULL);
+    CHECK(find_obj(a, 102, FXT_OBJ_THREAD) == NULL);
+    /* the thread 101 (the process's leader) was not named by the provider: the kernel's name */
+    const obj_t *t101 = find_obj(a, 101, FXT_OBJ_THREAD);
+    CHECK(t101 != NULL && strcmp(t101->name, "child-name-is-1") == 0 && t101->process == 101);
+    CHECK(find_obj(a, 100, FXT_OBJ_PROCESS) != NULL);
+    CHECK(find_obj(a, 300, FXT_OBJ_THREAD) != NULL);
+    CHECK_EQ_U64(sum.tasks, 6);    /* the section's threads, named here or by their provider */
+    CHECK_EQ_U64(a->nsw_total, 5); /* the scheduling records are all there */
     free(a);
     sched_model_free(&m);
 }
@@ -774,6 +809,7 @@ int main(int argc, char **argv) {
     TEST_INIT(argc, argv);
     RUN(test_out_state);
     RUN(test_write_model);
+    RUN(test_write_keeps_provider_names);
     RUN(test_write_tree);
     RUN(test_write_bad_cpu);
     RUN(test_decode_fixture);

@@ -23,6 +23,7 @@
 
 #include "cli.h"
 #include "cli_io.h"
+#include "cli_trace.h"
 #include "record_sched.h"
 
 #define MAX_CMD_ARGS 4096
@@ -42,6 +43,40 @@ typedef struct record_config {
     unsigned sched; /* index into record_sched_scopes: 0 off */
 } record_config_t;
 
+/*
+ * --duration T: a bare number is seconds, as for timeout(1) (read as nanoseconds, "8" stopped
+ * a recording at once); or with a unit: ns, us, ms, s, m, h. Zero is refused: it would
+ * record nothing.
+ */
+static int parse_duration(void *config, const char *v, char *err, size_t errlen) {
+    record_config_t *cfg = config;
+    char buf[64];
+    size_t n = strlen(v), num = n;
+    while (num > 0 && ((v[num - 1] >= 'a' && v[num - 1] <= 'z'))) {
+        num--; /* v[num..]: the unit */
+    }
+    const char *unit = v + num;
+    uint64_t mul = 1, ns = 0;
+    int ok = num > 0 && n < sizeof buf - 1;
+    if (ok) {
+        memcpy(buf, v, num);
+        if (unit[0] == '\0' || strcmp(unit, "m") == 0 || strcmp(unit, "h") == 0) {
+            mul = unit[0] == 'm' ? 60 : unit[0] == 'h' ? 3600 : 1;
+            memcpy(buf + num, "s", 2); /* bare: seconds */
+        } else {
+            memcpy(buf + num, unit, n - num + 1); /* ns, us, ms, s: cli_parse_ns refuses others */
+        }
+        ok = cli_parse_ns(buf, &ns) == 0 && ns <= UINT64_MAX / mul && ns > 0;
+    }
+    if (!ok) {
+        snprintf(err, errlen, "a duration > 0: seconds, or with a unit: 500ms, 2.5s, 10m, 1h");
+        return -1;
+    }
+    cfg->duration_ns = ns * mul;
+    cfg->has_duration = 1;
+    return 0;
+}
+
 static const char *const record_modes[] = {"oneshot", "circular", "streaming", NULL};
 static const char *const record_clocks[] = {"auto", "monotonic", "tsc", NULL};
 static const char *const record_sched_scopes[] = {"off", "all", "tree", NULL};
@@ -54,8 +89,9 @@ static const cli_opt_t record_opts[] = {
              "buffer bytes per process (default 32M)"),
     CLI_STRING(record_config_t, categories, "categories", 0, "LIST",
                "enabled categories, e.g. 'gfx*,io' (default: all)"),
-    CLI_TIME(record_config_t, duration_ns, has_duration, "duration", "T",
-             "stop recording after T (e.g. 5s), then end CMD with SIGTERM"),
+    CLI_CUSTOM("duration", parse_duration, "T",
+               "stop recording after T, then end CMD with SIGTERM; a bare number is seconds "
+               "(as for timeout), else a unit: ns, us, ms, s, m, h (500ms, 1.5m)"),
     CLI_CHOICE(record_config_t, clock, "clock", record_clocks, "CLOCK",
                "auto (TSC when invariant, else CLOCK_MONOTONIC), monotonic or tsc"),
     CLI_FLAG(record_config_t, attach, "attach", 0,
@@ -91,6 +127,12 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
     g_signals++;
     /* sent by a process (kill), not by the terminal: CMD did not get it, forward it */
     g_from_process = si != NULL && si->si_code == SI_USER;
+}
+
+/* record_sched_named_fn: what the providers' sections named keeps its name (docs/manager.md) */
+static int provider_named(void *ctx, uint32_t obj_type, uint64_t koid) {
+    int named = 0;
+    return fxt_manager_object_named(ctx, obj_type, koid, &named) == FXT_OK && named;
 }
 
 static uint64_t now_ns(void) {
@@ -130,6 +172,27 @@ static void describe_end(const fxt_manager_provider_t *p, char *out, size_t cap)
     default:
         snprintf(out, cap, "still running when recording stopped");
         break;
+    }
+}
+
+/* An empty archive is not silent: say why it may be (issue #24.6); the exit status stays CMD's. */
+static void explain_empty(const record_config_t *cfg, size_t nproc, uint64_t events) {
+    const char *cats = cfg->categories != NULL && cfg->categories[0] != '\0' ? cfg->categories : NULL;
+    if (nproc == 0 && cfg->attach) {
+        fprintf(stderr, "fxt record: no process registered: none joined with %s set to the socket\n",
+                FXT_MANAGER_ENV);
+    } else if (nproc == 0) {
+        fprintf(stderr,
+                "fxt record: no process registered: the archive is empty. Likely: CMD (and what it "
+                "starts) is not linked with libfxt, was built with FXT_NO_TRACE, made no trace call "
+                "(no FXT_* macro reached, no fxt_session_start()), or lost %s from its environment "
+                "before its first trace call\n",
+                FXT_MANAGER_ENV);
+    } else if (events == 0) {
+        fprintf(stderr,
+                "fxt record: no event recorded: %zu process%s registered but emitted no event%s%s%s\n", nproc,
+                nproc == 1 ? "" : "es", cats ? " in the enabled categories (--categories '" : "",
+                cats ? cats : "", cats ? "')" : "");
     }
 }
 
@@ -198,6 +261,8 @@ static int record_run(const record_config_t *cfg) {
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     record_sched_t *sched = NULL;
+    /* any run removes what a killed --sched run left in the kernel (docs/manager.md) */
+    record_sched_sweep();
     if (cfg->sched != 0) {
         /* the kernel's events on the archive's clock, so they line up with the providers' */
         int is_tsc = 0;
@@ -205,6 +270,8 @@ static int record_run(const record_config_t *cfg) {
         so.ticks_per_second = fxt_manager_ticks_per_second(m, &is_tsc);
         so.clock = is_tsc ? RECORD_SCHED_CLOCK_TSC : RECORD_SCHED_CLOCK_MONO;
         so.tree_only = cfg->sched == 2;
+        so.named = provider_named;
+        so.named_ctx = m;
         if (record_sched_start(&so, &sched, err, sizeof err) != FXT_OK) {
             fprintf(stderr, "fxt record: --sched: %s; recording the processes' own traces only\n", err);
             sched = NULL;
@@ -297,14 +364,28 @@ static int record_run(const record_config_t *cfg) {
         st = FXT_E_IO;
     }
     print_summary(m, path);
+    {
+        uint64_t events = 0;
+        size_t np = fxt_manager_provider_count(m);
+        for (size_t i = 0; i < np; i++) {
+            fxt_manager_provider_t p;
+            fxt_manager_get_provider(m, i, &p);
+            events += p.events;
+        }
+        explain_empty(cfg, np, events);
+    }
     fxt_manager_destroy(m);
     if (st != FXT_OK) {
         fprintf(stderr, "fxt record: writing %s: %s\n", path, fxt_status_str(st));
     }
     if (child > 0 && !child_done) {
-        /* recording stopped before CMD ended (--duration, signals): end it */
+        /* recording stopped before CMD ended (--duration, signals): end it, SIGTERM and 5 s
+         * to exit; after a second signal, or one that comes during those 5 s, SIGKILL now */
         kill(child, SIGTERM);
-        for (int i = 0; i < 500 && waitpid(child, &child_status, WNOHANG) == 0; i++) {
+        int signals = g_signals;
+        for (int i = 0;
+             i < 500 && signals < 2 && g_signals == signals && waitpid(child, &child_status, WNOHANG) == 0;
+             i++) {
             struct timespec d = {0, 10000000};
             nanosleep(&d, NULL);
         }

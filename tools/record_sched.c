@@ -4,7 +4,7 @@
  * instance (libtracefs), decoded by sched_decode.c, written by sched_model.c.
  * Linux only; without libtracefs the entry points fail with one line.
  */
-#if defined(__linux__) && defined(FXT_HAVE_SCHED)
+#if defined(__linux__)
 #define _GNU_SOURCE /* tracefs.h declares functions taking cpu_set_t */
 #endif
 #include "record_sched.h"
@@ -12,6 +12,49 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(__linux__)
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*
+ * Remove the tracefs instances fxt-sched-PID-N whose recorder is gone (killed with SIGKILL:
+ * tracing stays on and the kernel keeps its buffers). Plain directory calls, no libtracefs,
+ * so that every fxt record sweeps, whatever it was built with. A PID that exists here is
+ * left alone; one that looks dead but belongs to a live recorder in another pid namespace
+ * sharing this tracefs is safe too: that recorder holds the instance's trace_pipe_raw open,
+ * and the kernel refuses to remove an instance in use (EBUSY).
+ */
+void record_sched_sweep(void) {
+    static const char *const bases[] = {"/sys/kernel/tracing/instances",
+                                        "/sys/kernel/debug/tracing/instances"};
+    for (size_t b = 0; b < sizeof bases / sizeof bases[0]; b++) {
+        DIR *d = opendir(bases[b]);
+        if (d == NULL) {
+            continue;
+        }
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            long pid;
+            int n, used = 0;
+            if (sscanf(e->d_name, "fxt-sched-%ld-%d%n", &pid, &n, &used) != 2 || e->d_name[used] != '\0' ||
+                pid <= 0 || pid > INT32_MAX || kill((pid_t)pid, 0) == 0 || errno != ESRCH) {
+                continue;
+            }
+            char path[512];
+            snprintf(path, sizeof path, "%s/%s", bases[b], e->d_name);
+            rmdir(path); /* EBUSY: in use; EACCES: not root: left, harmlessly */
+        }
+        closedir(d);
+        return; /* the same tracefs, when both paths exist */
+    }
+}
+#else
+void record_sched_sweep(void) {}
+#endif
 
 #if defined(__linux__) && defined(FXT_HAVE_SCHED)
 
@@ -189,31 +232,13 @@ void record_sched_destroy(record_sched_t *s) {
     free(s);
 }
 
-/* tracefs_instances_walk callback: removes fxt-sched-PID-N instances whose PID is gone (an fxt
- * record killed with SIGKILL leaves its instance, and the kernel keeps its buffers). */
-static int sweep_instance(const char *name, void *ctx) {
-    (void)ctx;
-    long pid;
-    int n, used = 0;
-    if (sscanf(name, "fxt-sched-%ld-%d%n", &pid, &n, &used) != 2 || name[used] != '\0' || pid <= 0 ||
-        kill((pid_t)pid, 0) == 0 || errno != ESRCH) {
-        return 0;
-    }
-    struct tracefs_instance *inst = tracefs_instance_alloc(NULL, name);
-    if (inst != NULL) {
-        tracefs_instance_destroy(inst);
-        tracefs_instance_free(inst);
-    }
-    return 0;
-}
-
 static fxt_status setup(record_sched_t *s, char *err, size_t errlen) {
     const char *dir = tracefs_tracing_dir(); /* mounts tracefs when it can */
     if (dir == NULL) {
         return fail(err, errlen, FXT_E_IO, "%s",
                     "tracefs is not available (mount it: mount -t tracefs nodev /sys/kernel/tracing)");
     }
-    tracefs_instances_walk(sweep_instance, NULL);
+    record_sched_sweep();
     /* a private instance: the top-level buffer and other tracers are left alone */
     for (int i = 0; i < 16 && s->inst == NULL; i++) {
         char name[64];
@@ -347,7 +372,8 @@ fxt_status record_sched_finish(record_sched_t *s, fxt_writer_t *w, uint32_t prov
     uint64_t klost = kernel_lost(s);
     s->model.lost += klost > s->dec.missed ? klost : s->dec.missed;
     sched_write_opts_t o = {s->opt.tree_only, atomic_load(&s->root),
-                            s->opt.ticks_per_second ? s->opt.ticks_per_second : 1000000000u};
+                            s->opt.ticks_per_second ? s->opt.ticks_per_second : 1000000000u, s->opt.named,
+                            s->opt.named_ctx};
     return sched_model_write(&s->model, w, provider_id, &o, sum);
 }
 

@@ -34,6 +34,10 @@ typedef enum {
     RECORD_SCHED_CLOCK_TSC   /* tracefs "x86-tsc": raw TSC ticks (x86 only) */
 } record_sched_clock;
 
+/* 1 when another provider of the archive already named kernel object (obj_type: 1 process, 2
+ * thread; koid); the kernel section then leaves it unnamed: a program's names win over comm. */
+typedef int (*record_sched_named_fn)(void *ctx, uint32_t obj_type, uint64_t koid);
+
 typedef struct {
     int tree_only;             /* 1: only root_pid and its descendants (--sched=tree); 0: system-wide */
     int root_pid;              /* the recorded command (tree_only); may be set after start with
@@ -42,14 +46,16 @@ typedef struct {
     uint64_t ticks_per_second; /* the init record's value; 0 = 1e9 for MONO (required for TSC:
                                   the providers' calibrated TSC rate) */
     size_t buffer_kb; /* per-CPU kernel buffer; 0 = 4096 KiB (less beyond 64 CPUs, 1024 KiB at least) */
+    record_sched_named_fn named; /* NULL: the kernel names every task; asked at finish */
+    void *named_ctx;
 } record_sched_options_t;
 #define RECORD_SCHED_OPTIONS_INIT                                                                            \
-    { 0, 0, RECORD_SCHED_CLOCK_MONO, 0, 0 }
+    { 0, 0, RECORD_SCHED_CLOCK_MONO, 0, 0, NULL, NULL }
 
 typedef struct {
     uint64_t switches; /* context switch records written (inferred ones included) */
     uint64_t wakeups;  /* thread wakeup records written */
-    uint64_t tasks;    /* thread kernel objects written */
+    uint64_t tasks;    /* threads of the section (named there, or already by their provider) */
     uint64_t lost;     /* kernel events lost (buffer overrun), reported in the archive too */
     uint64_t inferred; /* switches written to close a CPU's slice where one was missing (docs/sched.md) */
 } record_sched_summary_t;
@@ -70,7 +76,8 @@ void record_sched_set_root(record_sched_t *s, int pid);
 /*
  * Stop capture, drain what is left, write the kernel provider section into w:
  * provider info, init record (ticks per second), process and thread kernel
- * objects (names, the thread's `process` koid argument), context switch and
+ * objects (names, the thread's `process` koid argument; none for an object
+ * opt->named says another provider named), context switch and
  * thread wakeup records in time order (with an inferred switch where one is
  * missing, docs/sched.md), and for lost kernel events a provider event
  * (buffer full) plus an instant "lost_events" with the count. Fills *sum
@@ -78,6 +85,9 @@ void record_sched_set_root(record_sched_t *s, int pid);
  */
 fxt_status record_sched_finish(record_sched_t *s, fxt_writer_t *w, uint32_t provider_id,
                                record_sched_summary_t *sum);
+/* Remove the tracefs instances left by recorders that died (SIGKILL) with tracing on; any
+ * fxt record calls it, with or without --sched (and without libtracefs). Best effort, silent. */
+void record_sched_sweep(void);
 /* Stop if still running, remove the tracefs instance, free everything; NULL is a no-op. */
 void record_sched_destroy(record_sched_t *s);
 

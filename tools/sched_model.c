@@ -169,7 +169,9 @@ static fxt_str_t task_name(const sched_task_t *t, int32_t tid, char *buf, size_t
     return fxt_cstr(buf);
 }
 
-static fxt_status write_objects(sched_model_t *m, fxt_writer_t *w, int tree_only, uint64_t *threads) {
+static fxt_status write_objects(sched_model_t *m, fxt_writer_t *w, const sched_write_opts_t *o,
+                                uint64_t *threads) {
+    int tree_only = o->tree_only;
     char buf[32];
     /* a process whose leader was never seen gets one, named after the first thread seen */
     for (size_t i = 0, n = m->tasks.count; i < n; i++) {
@@ -197,6 +199,13 @@ static fxt_status write_objects(sched_model_t *m, fxt_writer_t *w, int tree_only
             if ((tree_only && !t->in_tree) || (pass == 0 && pid != tid) || (pass == 1 && t->synthetic)) {
                 continue;
             }
+            *threads += pass;
+            /* the kernel section comes last and readers keep an object's last name: what a
+             * provider named (its process, its threads) keeps the program's name */
+            uint32_t type = pass == 0 ? FXT_OBJ_PROCESS : FXT_OBJ_THREAD;
+            if (o->named != NULL && o->named(o->named_ctx, type, (uint64_t)tid)) {
+                continue;
+            }
             fxt_arg_t arg = fxt_arg_koid(fxt_cstr("process"), (uint64_t)pid);
             fxt_status st =
                 fxt_write_kernel_object(w, (uint64_t)tid, pass == 0 ? FXT_OBJ_PROCESS : FXT_OBJ_THREAD,
@@ -204,7 +213,6 @@ static fxt_status write_objects(sched_model_t *m, fxt_writer_t *w, int tree_only
             if (st != FXT_OK) {
                 return st;
             }
-            *threads += pass;
         }
     }
     return FXT_OK;
@@ -274,7 +282,7 @@ fxt_status sched_model_write(sched_model_t *m, fxt_writer_t *w, uint32_t provide
         st = fxt_write_init(w, o->ticks_per_second ? o->ticks_per_second : 1000000000u);
     }
     if (st == FXT_OK) {
-        st = write_objects(m, w, o->tree_only, &s.tasks);
+        st = write_objects(m, w, o, &s.tasks);
     }
     uint32_t ncpu = 0;
     for (uint64_t i = 0; i < m->n; i++) {

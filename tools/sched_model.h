@@ -79,15 +79,19 @@ uint32_t sched_out_state(int64_t prev_state);
 
 typedef struct {
     int tree_only;
-    int32_t root;              /* tree_only: root tid */
-    uint64_t ticks_per_second; /* init record */
+    int32_t root;                /* tree_only: root tid */
+    uint64_t ticks_per_second;   /* init record */
+    record_sched_named_fn named; /* NULL, or: objects named elsewhere get no kernel object here */
+    void *named_ctx;
 } sched_write_opts_t;
 
 /*
  * Write the kernel provider section (see record_sched_finish()): tasks with
  * an unknown tgid are taken as their own process; with tree_only, only the
  * root and tasks forked from it (transitively) get kernel objects and
- * wakeups, and a switch is kept when either side is one of them. Sorts the
+ * wakeups, and a switch is kept when either side is one of them; a process
+ * or thread that o->named says another provider named gets no kernel object
+ * (its provider's carries its name and process). Sorts the
  * log by time. Fills *sum when not NULL.
  */
 fxt_status sched_model_write(sched_model_t *m, fxt_writer_t *w, uint32_t provider_id,

@@ -165,6 +165,12 @@ FXT_API fxt_status fxt_manager_stop(fxt_manager_t *m);
 FXT_API fxt_writer_t *fxt_manager_writer(fxt_manager_t *m);
 /** A provider id not used by any provider of the archive. */
 FXT_API uint32_t fxt_manager_next_provider_id(fxt_manager_t *m);
+/** Whether a provider's section named kernel object (obj_type: FXT_OBJ_PROCESS, FXT_OBJ_THREAD,
+ *  koid: pid or tid) in *named: every provider's process, and each thread that wrote a chunk.
+ *  A source appended after stop (the kernel's scheduling) names only the others, so the
+ *  names a program gives its process and threads are the archive's last word. */
+FXT_API fxt_status fxt_manager_object_named(const fxt_manager_t *m, uint32_t obj_type, uint64_t koid,
+                                            int *named);
 /** Providers seen so far, and provider i's summary. */
 FXT_API size_t fxt_manager_provider_count(const fxt_manager_t *m);
 FXT_API void fxt_manager_get_provider(const fxt_manager_t *m, size_t i, fxt_manager_provider_t *out);
