@@ -15,6 +15,7 @@
  */
 #include <fxt/archive.h>
 
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -188,7 +189,8 @@ static void ensure_context(cut_t *c, int has, uint32_t id) {
 static uint64_t window_end_ticks(cut_t *c, uint64_t tps) {
     uint64_t ns = cli_select_end_ns(&c->sel);
     __extension__ typedef unsigned __int128 u128;
-    return (uint64_t)((u128)ns * tps / 1000000000u);
+    u128 t = (u128)ns * tps / 1000000000u;
+    return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t; /* saturated: a far --to at a fast rate */
 }
 
 /* Copy s into a reusable buffer (grown only when too small). */
@@ -1272,8 +1274,11 @@ static int cut_run(const cut_config_t *cfg) {
     char err[512];
     cli_output_t *out;
     int orc = cli_input_check("cut", cfg->in);
+    if (orc == 0) {
+        orc = cli_output_check("cut", cfg->out, &cfg->in, 1);
+    }
     if (orc != 0) {
-        return orc; /* no output file for a missing input */
+        return orc; /* no output file for a missing input, nor one written over the input */
     }
     orc = cli_output_open(cfg->out, cfg->compress, &out, err, sizeof err);
     if (orc != 0) {
@@ -1314,15 +1319,18 @@ static int cut_run(const cut_config_t *cfg) {
     cut_close_chains(&c);
     fxt_status st = fxt_writer_finish(c.w);
     fxt_writer_destroy(c.w);
-    /* On writer failure the compressor trailer is skipped; a close failure is an I/O error. */
-    if (cli_output_close(out, st != FXT_OK) != 0 && st == FXT_OK) {
+    /* On writer failure the compressor trailer is skipped, and on a failed read (I/O, memory)
+     * the output is not kept: a file cut short by an error must not look like the whole cut.
+     * Damaged records (exit 1) are reported and the rest is kept. A close failure is an I/O error. */
+    if (cli_output_close(out, st != FXT_OK || rc != 0) != 0 && st == FXT_OK && rc == 0) {
         st = FXT_E_IO;
     }
+    int werr = errno;
     cli_map_free(&c.provs);
     cli_map_free(&c.stacks);
     /* A write error is reported whatever ended the read (range_merge stops it with one). */
     if (st == FXT_E_IO) {
-        fprintf(stderr, "fxt cut: error writing output: %s\n", fxt_status_str(st));
+        cli_output_error("cut", werr);
         return CLI_EXIT_IO;
     }
     if (rc != 0) {
