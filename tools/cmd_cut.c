@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_io.h"
@@ -437,6 +438,16 @@ static int pend_resolve(cut_t *c, chain_t *ch, int kept, uint64_t begin_ts) {
     return ended;
 }
 
+/* Whether a record at `ns` is in the window. Relative windows count from the trace's earliest
+ * event (cut_base, set before the read): a record before it (a log or a scheduling record) is at
+ * a negative time, so only a window without --from holds it, never clamped to 0. */
+static int cut_in_window(cli_select_t *sel, uint64_t ns) {
+    if (!sel->f.absolute && sel->have_base && ns < sel->base_ns) {
+        return !sel->f.has_from;
+    }
+    return cli_select_time(sel, ns);
+}
+
 /* Selects one event and keeps duration pairs and async/flow chains whole (see the file header). */
 /* `pre`: -1 to select here, else the decision a range worker made (PRE_*): a light record
  * (no strings) that cannot be written itself (see cut_classify). */
@@ -448,7 +459,7 @@ static void on_event(cut_t *c, uint64_t tps, const fxt_record_t *rec, int pre) {
     }
     int inwin, selected;
     if (pre < 0) {
-        inwin = cli_select_time(&c->sel, cli_ticks_to_ns(rec->u.event.ts, tps));
+        inwin = cut_in_window(&c->sel, cli_ticks_to_ns(rec->u.event.ts, tps));
         selected = inwin && cli_select_match(&c->sel, c->sel.f.cats, c->sel.f.ncats, rec->u.event.category) &&
                    cli_select_match(&c->sel, c->sel.f.names, c->sel.f.nnames, rec->u.event.name);
     } else {
@@ -670,7 +681,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
          */
         uint64_t ts = 0;
         (void)record_ts(rec, &ts);
-        if (cli_select_time(&c->sel, cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r))) &&
+        if (cut_in_window(&c->sel, cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r))) &&
             c->sel.f.ncats == 0 && c->sel.f.nnames == 0) {
             ensure_context(c, rec->has_provider, rec->provider);
             put(c, fxt_write_record(c->w, rec, 0), rec);
@@ -902,7 +913,7 @@ static int range_time(cut_range_t *g, const fxt_record_t *rec, uint64_t ns) {
         g->sel.have_base = 1;
         g->sel.base_ns = base;
     }
-    return cli_select_time(&g->sel, ns);
+    return cut_in_window(&g->sel, ns);
 }
 
 /* Folds an event time into its provider's latest; 0 when the range folds too many providers. */
@@ -1154,6 +1165,121 @@ static int range_merge(void *ctx, void *range) {
 
 static const cli_par_ops_t cut_par_ops = {range_new, range_record, range_error, range_merge, range_free};
 
+/* ---- the window's base ----------------------------------------------------------------- */
+
+/* The earliest event time in ns (stats' first_ns), found by a read before the cut: the file's
+ * order is not time order (an archive's providers, threads' chunks). Per range, then folded. */
+typedef struct base_scan {
+    uint64_t min;
+    int found;
+} base_scan_t;
+
+static void *base_range_new(void *ctx, size_t index) {
+    (void)ctx;
+    (void)index;
+    base_scan_t *b = calloc(1, sizeof *b);
+    if (b != NULL) {
+        b->min = UINT64_MAX;
+    }
+    return b;
+}
+
+static int base_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
+    base_scan_t *b = range;
+    if (rec->kind == FXT_KIND_EVENT) {
+        uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, fxt_reader_ticks_per_second(r));
+        b->min = ns < b->min ? ns : b->min;
+        b->found = 1;
+    }
+    return 0;
+}
+
+/* Damaged records are reported by the cut's own read. */
+static void base_error(void *range, fxt_reader_t *r, const fxt_diag_t *d) {
+    (void)range;
+    (void)r;
+    (void)d;
+}
+
+static int base_merge(void *ctx, void *range) {
+    base_scan_t *t = ctx, *b = range;
+    t->min = b->min < t->min ? b->min : t->min;
+    t->found |= b->found;
+    free(b);
+    return 0;
+}
+
+static void base_free(void *ctx, void *range) {
+    (void)ctx;
+    free(range);
+}
+
+static const cli_par_ops_t base_ops = {base_range_new, base_record, base_error, base_merge, base_free};
+
+/* Standard input cannot be read twice: it is copied to an unlinked temporary file first (in
+ * $TMPDIR, else /tmp), read through /dev/fd. Returns the fd (path in `path`), or -1 after a
+ * message. */
+static int spool_stdin(char *path, size_t cap) {
+    const char *dir = getenv("TMPDIR");
+    char tmpl[4096];
+    snprintf(tmpl, sizeof tmpl, "%s/fxt-cut-XXXXXX", dir != NULL && *dir ? dir : "/tmp");
+    int fd = mkstemp(tmpl);
+    if (fd < 0) {
+        fprintf(stderr, "fxt cut: cannot copy standard input to read it twice: %s: %s\n", tmpl,
+                strerror(errno));
+        return -1;
+    }
+    unlink(tmpl);
+    static uint8_t buf[1 << 16];
+    for (;;) {
+        ssize_t n = read(0, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            fprintf(stderr, "fxt cut: <stdin>: %s\n", strerror(errno));
+            close(fd);
+            return -1;
+        }
+        if (n == 0) {
+            break;
+        }
+        for (ssize_t at = 0; at < n;) {
+            ssize_t w = write(fd, buf + at, (size_t)(n - at));
+            if (w < 0 && errno == EINTR) {
+                continue;
+            }
+            if (w < 0) {
+                fprintf(stderr, "fxt cut: cannot copy standard input to read it twice: %s\n",
+                        strerror(errno));
+                close(fd);
+                return -1;
+            }
+            at += w;
+        }
+    }
+    snprintf(path, cap, "/dev/fd/%d", fd);
+    return fd;
+}
+
+/* Sets the relative window's base to the earliest event of `path`: 0 or an exit code. */
+static int cut_base(cut_t *c, const char *path, unsigned jobs) {
+    base_scan_t b = {UINT64_MAX, 0};
+    fxt_reader_options_t ro = {sizeof ro, FXT_READ_LAZY_ARGS, 0};
+    int rc = cli_read_parallel("cut", path, &ro, jobs, 0, &base_ops, &b, NULL);
+    if (rc != 0) {
+        return rc == CLI_PAR_RERUN ? CLI_EXIT_LIMIT : rc;
+    }
+    if (b.found) {
+        /* Known before the read: range workers and the merge take it from here (range_time). */
+        c->sel.have_base = 1;
+        c->sel.base_ns = b.min;
+        c->base_known = c->base_pub = 1;
+        c->base_ns = b.min;
+    }
+    return 0;
+}
+
 /* ---- command ------------------------------------------------------------------------ */
 
 typedef struct cut_config {
@@ -1306,9 +1432,24 @@ static int cut_run(const cut_config_t *cfg) {
         c.mrd = NULL; /* range merges then fail: out of memory */
     }
     c.in = cfg->in;
-    int rc = jobs > 1
-                 ? cli_read_parallel_max("cut", cfg->in, NULL, jobs, 0, CUT_MAX_RANGE, &cut_par_ops, &c, NULL)
-                 : cli_read_trace("cut", cfg->in, NULL, on_record, on_error, &c, NULL);
+    int rc = 0, spool_fd = -1;
+    char spool[64];
+    if (c.need_base) {
+        if (cfg->in == NULL || strcmp(cfg->in, "-") == 0) {
+            spool_fd = spool_stdin(spool, sizeof spool);
+            rc = spool_fd < 0 ? CLI_EXIT_IO : 0;
+            c.in = spool;
+        }
+        if (rc == 0) {
+            rc = cut_base(&c, c.in, jobs);
+        }
+    }
+    rc = rc != 0    ? rc
+         : jobs > 1 ? cli_read_parallel_max("cut", c.in, NULL, jobs, 0, CUT_MAX_RANGE, &cut_par_ops, &c, NULL)
+                    : cli_read_trace("cut", c.in, NULL, on_record, on_error, &c, NULL);
+    if (spool_fd >= 0) {
+        close(spool_fd);
+    }
     fxt_reader_destroy(c.mrd);
     pthread_mutex_destroy(&c.mu);
     while (c.npool) {
