@@ -33,6 +33,8 @@
 #define MAX_DEPTH 256
 
 typedef struct prov {
+    int has; /* the key: whether it is a provider section, and its id */
+    uint32_t id;
     uint64_t max_ticks; /* latest event timestamp: where open chains are closed without --to */
     int announced;
     int has_init;
@@ -137,6 +139,8 @@ typedef struct cut {
 static prov_t *prov_of(cut_t *c, int has, uint32_t id) {
     prov_t *p = cli_map_get_u64(&c->provs, (uint64_t)has, id, 1);
     if (p && p->tps == 0) {
+        p->has = has;
+        p->id = id;
         /* No initialization record yet: the spec's default is 1 tick = 1 ns (spec-notes). */
         p->tps = 1000000000u;
     }
@@ -438,6 +442,30 @@ static int pend_resolve(cut_t *c, chain_t *ch, int kept, uint64_t begin_ts) {
     return ended;
 }
 
+/* The chain-id rule (docs/check.md#chain-ids): a continuation with no open chain of its id in
+ * its own provider matches the open chain of that id in another provider of the trace when
+ * exactly one has it open (a flow from a parent process to its child); none or several: no
+ * begin. `waiting` asks for chains waiting for their begin instead (a begin read after its
+ * continuations in another provider). Providers are few: each is probed. */
+static chain_t *chain_other(cut_t *c, const fxt_record_t *rec, int flow, int waiting) {
+    chain_t *found = NULL;
+    for (size_t i = 0; i < c->provs.count; i++) {
+        const prov_t *p = cli_map_at(&c->provs, i, NULL, NULL);
+        if (p->has == rec->has_provider && p->id == rec->provider) {
+            continue;
+        }
+        uint64_t h = chain_hash(p->has, p->id, rec->u.event.id, flow);
+        chain_t *ch = chain_find(&c->chains, p->has, p->id, rec->u.event.id, flow, h);
+        if (ch != NULL && (ch->state == CH_WAITING) == waiting) {
+            if (found != NULL) {
+                return NULL; /* ambiguous */
+            }
+            found = ch;
+        }
+    }
+    return found;
+}
+
 /* Whether a record at `ns` is in the window. Relative windows count from the trace's earliest
  * event (cut_base, set before the read): a record before it (a log or a scheduling record) is at
  * a negative time, so only a window without --from holds it, never clamped to 0. */
@@ -523,8 +551,8 @@ static void on_event(cut_t *c, uint64_t tps, const fxt_record_t *rec, int pre) {
             if (!selected) {
                 /* the begin was kept: close the pair at the window's end */
                 write_end(c, st, f, c->sel.f.has_to ? window_end_ticks(c, tps) : rec->u.event.ts);
-                c->closed++;
-                c->kept++;
+                c->closed++; /* an end cut wrote, not an input event kept (as for chains) */
+                c->dropped++;
                 return;
             }
         }
@@ -536,6 +564,17 @@ static void on_event(cut_t *c, uint64_t tps, const fxt_record_t *rec, int pre) {
         int end = type == FXT_EVENT_ASYNC_END || type == FXT_EVENT_FLOW_END;
         uint64_t h = chain_hash(rec->has_provider, rec->provider, rec->u.event.id, flow);
         chain_t *ch = chain_find(&c->chains, rec->has_provider, rec->provider, rec->u.event.id, flow, h);
+        chain_t *other = NULL; /* begin: the chain waiting for it in another provider */
+        int other_has = 0;
+        uint32_t other_prov = 0;
+        if (!begin && (ch == NULL || ch->state == CH_WAITING)) {
+            chain_t *o = chain_other(c, rec, flow, 0);
+            ch = o != NULL ? o : ch;
+        } else if (begin && ch == NULL && (other = chain_other(c, rec, flow, 1)) != NULL) {
+            /* its key: the pointer does not survive the table growing for the begin's chain */
+            other_has = other->has_provider;
+            other_prov = other->provider;
+        }
         if (begin && !selected && ch != NULL && ch->state == CH_KEPT) {
             /* a kept chain left open past the window reuses its id: it stays, to be closed */
             c->dropped++;
@@ -560,6 +599,19 @@ static void on_event(cut_t *c, uint64_t tps, const fxt_record_t *rec, int pre) {
                 /* continuations read earlier follow the begin now */
                 if (early_end || (waiting && pend_resolve(c, ch, selected, rec->u.event.ts))) {
                     chain_remove(&c->chains, ch);
+                } else if (other != NULL) {
+                    /* ... also those of another provider (written there); the waiting entry
+                     * goes, and the chain with it when they ended it */
+                    other = chain_find(&c->chains, other_has, other_prov, rec->u.event.id, flow,
+                                       chain_hash(other_has, other_prov, rec->u.event.id, flow));
+                    int ended = other->early_end;
+                    ended |= pend_resolve(c, other, selected, rec->u.event.ts);
+                    chain_remove(&c->chains, other);
+                    if (ended) {
+                        /* found again: removing `other` may have moved it (backward shift) */
+                        chain_remove(&c->chains, chain_find(&c->chains, rec->has_provider, rec->provider,
+                                                            rec->u.event.id, flow, h));
+                    }
                 }
                 return;
             }
@@ -1381,7 +1433,7 @@ static void cut_close_chains(cut_t *c) {
 static void cut_report(const cut_t *c) {
     fprintf(stderr,
             "fxt cut: kept %" PRIu64 " events, dropped %" PRIu64 ", closed %" PRIu64
-            " durations/chains at the window's end, dropped %" PRIu64 " unmatched ends",
+            " durations/chains with an added end, dropped %" PRIu64 " unmatched ends",
             c->kept, c->dropped, c->closed, c->dropped_ends);
     if (c->late) {
         fprintf(stderr, ", %" PRIu64 " continuations written after their later-read begins", c->late);
