@@ -9,3 +9,7 @@ endif()
 if(FXT_BUILD_CLI)
   fxt_add_unit_test(unit.cli_parallel SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_parallel.c LIBS fxt_cli_objs LABELS threads)
 endif()
+# Input and output of the fxt command (tools/cli_io.c): an input that shrinks while read sequentially.
+if(FXT_BUILD_CLI)
+  fxt_add_unit_test(unit.cli_io SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_cli_io.c LIBS fxt_cli_objs)
+endif()

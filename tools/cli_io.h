@@ -30,11 +30,27 @@ void cli_input_close(cli_input_t *in);
  * missing input leaves no output file or partial document behind.
  */
 int cli_input_check(const char *cmd, const char *path);
+/*
+ * Before a command creates its output: 0, or CLI_EXIT_USAGE after one line on
+ * stderr when the output `out` ("-"/NULL: stdout) is the same file (device and
+ * inode: also through a symlink, a hard link or another name) as one of the
+ * inputs `ins` ("-"/NULL: stdin), which writing it would destroy.
+ */
+int cli_output_check(const char *cmd, const char *out, const char *const *ins, size_t nins);
+/* Test hook: called after each chunk read from a file, with the input's name. */
+extern void (*cli_input_read_hook)(const char *name);
 
 #include <fxt/writer.h>
 
 /*
  * Output of the commands that write a file (-o): a file or "-"/NULL (stdout).
+ * A regular file (new or existing) is written to a temporary file beside it
+ * (".NAME.XXXXXX", the existing file's mode, else 0644 minus the umask) that
+ * cli_output_close() renames over it on success and removes on failure (also
+ * on SIGINT, SIGTERM, SIGHUP meanwhile), so a failed run never leaves a
+ * half-written file, and an existing one stays as it was. Outputs that are not
+ * regular files (stdout, a pipe or FIFO, /dev/null) are written directly, as
+ * is a file in a directory where no new file can be created.
  * `format` is "gzip", "zstd", "none", or NULL to choose from the name (.gz,
  * .zst, .zstd). Returns 0, or a CLI exit code with a message in err:
  * CLI_EXIT_USAGE for an unknown format or compression this build lacks
@@ -44,8 +60,26 @@ int cli_input_check(const char *cmd, const char *path);
  */
 typedef struct cli_output cli_output_t;
 int cli_output_open(const char *path, const char *format, cli_output_t **out, char *err, size_t errlen);
+/* CLI_OUTPUT_IN_PLACE: write the file itself, truncated first (fxt record: an archive that grows
+ * while the program runs and must survive fxt being killed). */
+#define CLI_OUTPUT_IN_PLACE 1
+int cli_output_open_flags(const char *path, const char *format, int flags, cli_output_t **out, char *err,
+                          size_t errlen);
 fxt_sink_t cli_output_sink(cli_output_t *o);
-/* Finish compression and close; returns -1 on a write error. `failed` skips the trailer. */
+/* "fxt CMD: error writing output: strerror(err)" on stderr; nothing for EPIPE (a closed pipe). */
+void cli_output_error(const char *cmd, int err);
+/* Removes the temporary file of the output being written, if any (async-signal-safe: for a
+ * signal handler that ends the process). */
+void cli_output_abandon(void);
+/* Why the output failed: the errno of the first failed write (ENOSPC: "No space left on
+ * device"), EIO when none was recorded. For cli_output_error(). */
+int cli_output_errno(const cli_output_t *o);
+/*
+ * Finish compression and close, then rename the temporary file over the output.
+ * `failed` (the command failed) skips the trailer and removes the temporary file.
+ * Returns -1 when the trailer, close or rename fails (the output is then removed too).
+ * Leaves errno set to the first write, close or rename error (EIO when none), for the message.
+ */
 int cli_output_close(cli_output_t *o, int failed);
 
 #endif /* FXT_CLI_IO_H */

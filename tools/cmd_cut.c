@@ -15,11 +15,13 @@
  */
 #include <fxt/archive.h>
 
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_io.h"
@@ -31,6 +33,8 @@
 #define MAX_DEPTH 256
 
 typedef struct prov {
+    int has; /* the key: whether it is a provider section, and its id */
+    uint32_t id;
     uint64_t max_ticks; /* latest event timestamp: where open chains are closed without --to */
     int announced;
     int has_init;
@@ -135,6 +139,8 @@ typedef struct cut {
 static prov_t *prov_of(cut_t *c, int has, uint32_t id) {
     prov_t *p = cli_map_get_u64(&c->provs, (uint64_t)has, id, 1);
     if (p && p->tps == 0) {
+        p->has = has;
+        p->id = id;
         /* No initialization record yet: the spec's default is 1 tick = 1 ns (spec-notes). */
         p->tps = 1000000000u;
     }
@@ -188,7 +194,8 @@ static void ensure_context(cut_t *c, int has, uint32_t id) {
 static uint64_t window_end_ticks(cut_t *c, uint64_t tps) {
     uint64_t ns = cli_select_end_ns(&c->sel);
     __extension__ typedef unsigned __int128 u128;
-    return (uint64_t)((u128)ns * tps / 1000000000u);
+    u128 t = (u128)ns * tps / 1000000000u;
+    return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t; /* saturated: a far --to at a fast rate */
 }
 
 /* Copy s into a reusable buffer (grown only when too small). */
@@ -435,6 +442,40 @@ static int pend_resolve(cut_t *c, chain_t *ch, int kept, uint64_t begin_ts) {
     return ended;
 }
 
+/* The chain-id rule (docs/check.md#chain-ids): a continuation with no open chain of its id in
+ * its own provider matches the open chain of that id in another provider of the trace when
+ * exactly one has it open (a flow from a parent process to its child); none or several: no
+ * begin. `waiting` asks for chains waiting for their begin instead (a begin read after its
+ * continuations in another provider). Providers are few: each is probed. */
+static chain_t *chain_other(cut_t *c, const fxt_record_t *rec, int flow, int waiting) {
+    chain_t *found = NULL;
+    for (size_t i = 0; i < c->provs.count; i++) {
+        const prov_t *p = cli_map_at(&c->provs, i, NULL, NULL);
+        if (p->has == rec->has_provider && p->id == rec->provider) {
+            continue;
+        }
+        uint64_t h = chain_hash(p->has, p->id, rec->u.event.id, flow);
+        chain_t *ch = chain_find(&c->chains, p->has, p->id, rec->u.event.id, flow, h);
+        if (ch != NULL && (ch->state == CH_WAITING) == waiting) {
+            if (found != NULL) {
+                return NULL; /* ambiguous */
+            }
+            found = ch;
+        }
+    }
+    return found;
+}
+
+/* Whether a record at `ns` is in the window. Relative windows count from the trace's earliest
+ * event (cut_base, set before the read): a record before it (a log or a scheduling record) is at
+ * a negative time, so only a window without --from holds it, never clamped to 0. */
+static int cut_in_window(cli_select_t *sel, uint64_t ns) {
+    if (!sel->f.absolute && sel->have_base && ns < sel->base_ns) {
+        return !sel->f.has_from;
+    }
+    return cli_select_time(sel, ns);
+}
+
 /* Selects one event and keeps duration pairs and async/flow chains whole (see the file header). */
 /* `pre`: -1 to select here, else the decision a range worker made (PRE_*): a light record
  * (no strings) that cannot be written itself (see cut_classify). */
@@ -446,7 +487,7 @@ static void on_event(cut_t *c, uint64_t tps, const fxt_record_t *rec, int pre) {
     }
     int inwin, selected;
     if (pre < 0) {
-        inwin = cli_select_time(&c->sel, cli_ticks_to_ns(rec->u.event.ts, tps));
+        inwin = cut_in_window(&c->sel, cli_ticks_to_ns(rec->u.event.ts, tps));
         selected = inwin && cli_select_match(&c->sel, c->sel.f.cats, c->sel.f.ncats, rec->u.event.category) &&
                    cli_select_match(&c->sel, c->sel.f.names, c->sel.f.nnames, rec->u.event.name);
     } else {
@@ -510,8 +551,8 @@ static void on_event(cut_t *c, uint64_t tps, const fxt_record_t *rec, int pre) {
             if (!selected) {
                 /* the begin was kept: close the pair at the window's end */
                 write_end(c, st, f, c->sel.f.has_to ? window_end_ticks(c, tps) : rec->u.event.ts);
-                c->closed++;
-                c->kept++;
+                c->closed++; /* an end cut wrote, not an input event kept (as for chains) */
+                c->dropped++;
                 return;
             }
         }
@@ -523,6 +564,17 @@ static void on_event(cut_t *c, uint64_t tps, const fxt_record_t *rec, int pre) {
         int end = type == FXT_EVENT_ASYNC_END || type == FXT_EVENT_FLOW_END;
         uint64_t h = chain_hash(rec->has_provider, rec->provider, rec->u.event.id, flow);
         chain_t *ch = chain_find(&c->chains, rec->has_provider, rec->provider, rec->u.event.id, flow, h);
+        chain_t *other = NULL; /* begin: the chain waiting for it in another provider */
+        int other_has = 0;
+        uint32_t other_prov = 0;
+        if (!begin && (ch == NULL || ch->state == CH_WAITING)) {
+            chain_t *o = chain_other(c, rec, flow, 0);
+            ch = o != NULL ? o : ch;
+        } else if (begin && ch == NULL && (other = chain_other(c, rec, flow, 1)) != NULL) {
+            /* its key: the pointer does not survive the table growing for the begin's chain */
+            other_has = other->has_provider;
+            other_prov = other->provider;
+        }
         if (begin && !selected && ch != NULL && ch->state == CH_KEPT) {
             /* a kept chain left open past the window reuses its id: it stays, to be closed */
             c->dropped++;
@@ -547,6 +599,19 @@ static void on_event(cut_t *c, uint64_t tps, const fxt_record_t *rec, int pre) {
                 /* continuations read earlier follow the begin now */
                 if (early_end || (waiting && pend_resolve(c, ch, selected, rec->u.event.ts))) {
                     chain_remove(&c->chains, ch);
+                } else if (other != NULL) {
+                    /* ... also those of another provider (written there); the waiting entry
+                     * goes, and the chain with it when they ended it */
+                    other = chain_find(&c->chains, other_has, other_prov, rec->u.event.id, flow,
+                                       chain_hash(other_has, other_prov, rec->u.event.id, flow));
+                    int ended = other->early_end;
+                    ended |= pend_resolve(c, other, selected, rec->u.event.ts);
+                    chain_remove(&c->chains, other);
+                    if (ended) {
+                        /* found again: removing `other` may have moved it (backward shift) */
+                        chain_remove(&c->chains, chain_find(&c->chains, rec->has_provider, rec->provider,
+                                                            rec->u.event.id, flow, h));
+                    }
                 }
                 return;
             }
@@ -668,7 +733,7 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
          */
         uint64_t ts = 0;
         (void)record_ts(rec, &ts);
-        if (cli_select_time(&c->sel, cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r))) &&
+        if (cut_in_window(&c->sel, cli_ticks_to_ns(ts, fxt_reader_ticks_per_second(r))) &&
             c->sel.f.ncats == 0 && c->sel.f.nnames == 0) {
             ensure_context(c, rec->has_provider, rec->provider);
             put(c, fxt_write_record(c->w, rec, 0), rec);
@@ -900,7 +965,7 @@ static int range_time(cut_range_t *g, const fxt_record_t *rec, uint64_t ns) {
         g->sel.have_base = 1;
         g->sel.base_ns = base;
     }
-    return cli_select_time(&g->sel, ns);
+    return cut_in_window(&g->sel, ns);
 }
 
 /* Folds an event time into its provider's latest; 0 when the range folds too many providers. */
@@ -1152,6 +1217,121 @@ static int range_merge(void *ctx, void *range) {
 
 static const cli_par_ops_t cut_par_ops = {range_new, range_record, range_error, range_merge, range_free};
 
+/* ---- the window's base ----------------------------------------------------------------- */
+
+/* The earliest event time in ns (stats' first_ns), found by a read before the cut: the file's
+ * order is not time order (an archive's providers, threads' chunks). Per range, then folded. */
+typedef struct base_scan {
+    uint64_t min;
+    int found;
+} base_scan_t;
+
+static void *base_range_new(void *ctx, size_t index) {
+    (void)ctx;
+    (void)index;
+    base_scan_t *b = calloc(1, sizeof *b);
+    if (b != NULL) {
+        b->min = UINT64_MAX;
+    }
+    return b;
+}
+
+static int base_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
+    base_scan_t *b = range;
+    if (rec->kind == FXT_KIND_EVENT) {
+        uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, fxt_reader_ticks_per_second(r));
+        b->min = ns < b->min ? ns : b->min;
+        b->found = 1;
+    }
+    return 0;
+}
+
+/* Damaged records are reported by the cut's own read. */
+static void base_error(void *range, fxt_reader_t *r, const fxt_diag_t *d) {
+    (void)range;
+    (void)r;
+    (void)d;
+}
+
+static int base_merge(void *ctx, void *range) {
+    base_scan_t *t = ctx, *b = range;
+    t->min = b->min < t->min ? b->min : t->min;
+    t->found |= b->found;
+    free(b);
+    return 0;
+}
+
+static void base_free(void *ctx, void *range) {
+    (void)ctx;
+    free(range);
+}
+
+static const cli_par_ops_t base_ops = {base_range_new, base_record, base_error, base_merge, base_free};
+
+/* Standard input cannot be read twice: it is copied to an unlinked temporary file first (in
+ * $TMPDIR, else /tmp), read through /dev/fd. Returns the fd (path in `path`), or -1 after a
+ * message. */
+static int spool_stdin(char *path, size_t cap) {
+    const char *dir = getenv("TMPDIR");
+    char tmpl[4096];
+    snprintf(tmpl, sizeof tmpl, "%s/fxt-cut-XXXXXX", dir != NULL && *dir ? dir : "/tmp");
+    int fd = mkstemp(tmpl);
+    if (fd < 0) {
+        fprintf(stderr, "fxt cut: cannot copy standard input to read it twice: %s: %s\n", tmpl,
+                strerror(errno));
+        return -1;
+    }
+    unlink(tmpl);
+    static uint8_t buf[1 << 16];
+    for (;;) {
+        ssize_t n = read(0, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            fprintf(stderr, "fxt cut: <stdin>: %s\n", strerror(errno));
+            close(fd);
+            return -1;
+        }
+        if (n == 0) {
+            break;
+        }
+        for (ssize_t at = 0; at < n;) {
+            ssize_t w = write(fd, buf + at, (size_t)(n - at));
+            if (w < 0 && errno == EINTR) {
+                continue;
+            }
+            if (w < 0) {
+                fprintf(stderr, "fxt cut: cannot copy standard input to read it twice: %s\n",
+                        strerror(errno));
+                close(fd);
+                return -1;
+            }
+            at += w;
+        }
+    }
+    snprintf(path, cap, "/dev/fd/%d", fd);
+    return fd;
+}
+
+/* Sets the relative window's base to the earliest event of `path`: 0 or an exit code. */
+static int cut_base(cut_t *c, const char *path, unsigned jobs) {
+    base_scan_t b = {UINT64_MAX, 0};
+    fxt_reader_options_t ro = {sizeof ro, FXT_READ_LAZY_ARGS, 0};
+    int rc = cli_read_parallel("cut", path, &ro, jobs, 0, &base_ops, &b, NULL);
+    if (rc != 0) {
+        return rc == CLI_PAR_RERUN ? CLI_EXIT_LIMIT : rc;
+    }
+    if (b.found) {
+        /* Known before the read: range workers and the merge take it from here (range_time). */
+        c->sel.have_base = 1;
+        c->sel.base_ns = b.min;
+        c->base_known = c->base_pub = 1;
+        c->base_ns = b.min;
+    }
+    return 0;
+}
+
 /* ---- command ------------------------------------------------------------------------ */
 
 typedef struct cut_config {
@@ -1253,7 +1433,7 @@ static void cut_close_chains(cut_t *c) {
 static void cut_report(const cut_t *c) {
     fprintf(stderr,
             "fxt cut: kept %" PRIu64 " events, dropped %" PRIu64 ", closed %" PRIu64
-            " durations/chains at the window's end, dropped %" PRIu64 " unmatched ends",
+            " durations/chains with an added end, dropped %" PRIu64 " unmatched ends",
             c->kept, c->dropped, c->closed, c->dropped_ends);
     if (c->late) {
         fprintf(stderr, ", %" PRIu64 " continuations written after their later-read begins", c->late);
@@ -1272,8 +1452,11 @@ static int cut_run(const cut_config_t *cfg) {
     char err[512];
     cli_output_t *out;
     int orc = cli_input_check("cut", cfg->in);
+    if (orc == 0) {
+        orc = cli_output_check("cut", cfg->out, &cfg->in, 1);
+    }
     if (orc != 0) {
-        return orc; /* no output file for a missing input */
+        return orc; /* no output file for a missing input, nor one written over the input */
     }
     orc = cli_output_open(cfg->out, cfg->compress, &out, err, sizeof err);
     if (orc != 0) {
@@ -1301,9 +1484,24 @@ static int cut_run(const cut_config_t *cfg) {
         c.mrd = NULL; /* range merges then fail: out of memory */
     }
     c.in = cfg->in;
-    int rc = jobs > 1
-                 ? cli_read_parallel_max("cut", cfg->in, NULL, jobs, 0, CUT_MAX_RANGE, &cut_par_ops, &c, NULL)
-                 : cli_read_trace("cut", cfg->in, NULL, on_record, on_error, &c, NULL);
+    int rc = 0, spool_fd = -1;
+    char spool[64];
+    if (c.need_base) {
+        if (cfg->in == NULL || strcmp(cfg->in, "-") == 0) {
+            spool_fd = spool_stdin(spool, sizeof spool);
+            rc = spool_fd < 0 ? CLI_EXIT_IO : 0;
+            c.in = spool;
+        }
+        if (rc == 0) {
+            rc = cut_base(&c, c.in, jobs);
+        }
+    }
+    rc = rc != 0    ? rc
+         : jobs > 1 ? cli_read_parallel_max("cut", c.in, NULL, jobs, 0, CUT_MAX_RANGE, &cut_par_ops, &c, NULL)
+                    : cli_read_trace("cut", c.in, NULL, on_record, on_error, &c, NULL);
+    if (spool_fd >= 0) {
+        close(spool_fd);
+    }
     fxt_reader_destroy(c.mrd);
     pthread_mutex_destroy(&c.mu);
     while (c.npool) {
@@ -1314,15 +1512,18 @@ static int cut_run(const cut_config_t *cfg) {
     cut_close_chains(&c);
     fxt_status st = fxt_writer_finish(c.w);
     fxt_writer_destroy(c.w);
-    /* On writer failure the compressor trailer is skipped; a close failure is an I/O error. */
-    if (cli_output_close(out, st != FXT_OK) != 0 && st == FXT_OK) {
+    /* On writer failure the compressor trailer is skipped, and on a failed read (I/O, memory)
+     * the output is not kept: a file cut short by an error must not look like the whole cut.
+     * Damaged records (exit 1) are reported and the rest is kept. A close failure is an I/O error. */
+    if (cli_output_close(out, st != FXT_OK || rc != 0) != 0 && st == FXT_OK && rc == 0) {
         st = FXT_E_IO;
     }
+    int werr = errno;
     cli_map_free(&c.provs);
     cli_map_free(&c.stacks);
     /* A write error is reported whatever ended the read (range_merge stops it with one). */
     if (st == FXT_E_IO) {
-        fprintf(stderr, "fxt cut: error writing output: %s\n", fxt_status_str(st));
+        cli_output_error("cut", werr);
         return CLI_EXIT_IO;
     }
     if (rc != 0) {

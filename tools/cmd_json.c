@@ -1961,6 +1961,9 @@ static int json_run(const json_config_t *cfg) {
     cli_output_t *out = NULL;
     FILE *spill = NULL;
     int rc = cli_input_check("json", cfg->in);
+    if (rc == 0) {
+        rc = cli_output_check("json", cfg->out, &cfg->in, 1); /* -o IN would destroy IN */
+    }
     if (rc != 0) {
         /* said; no output (a document with no events would look like an empty trace) */
     } else if ((rc = cli_output_open(cfg->out, cfg->compress, &out, err, sizeof err)) != 0) {
@@ -1986,7 +1989,9 @@ static int json_run(const json_config_t *cfg) {
     }
     /* a failed output gets no compressed-stream trailer; a close error (the trailer or
      * close(2) failing) is a write error too */
-    if (out != NULL && cli_output_close(out, j.out.err) != 0 && !j.out.err) {
+    /* a read that failed (I/O, memory) keeps no output: a document cut short must not look whole */
+    if (out != NULL && cli_output_close(out, j.out.err || rc == CLI_EXIT_IO || rc == CLI_EXIT_LIMIT) != 0 &&
+        !j.out.err) {
         rc = CLI_EXIT_IO;
         j.out.err = 1;
     }

@@ -48,7 +48,7 @@ typedef struct merge_config {
 static const cli_opt_t merge_opts[] = {
     CLI_OUTPUT_OPTS(merge_config_t, out, compress, "output (default: standard output); .gz/.zst compress"),
     CLI_LIST(merge_config_t, offsets, noffsets, "offset", "FILE=NS",
-             "shift FILE's clock by NS nanoseconds (may be negative; repeatable)"),
+             "shift FILE's clock by NS nanoseconds (may be negative, at most 5e17 either way; repeatable)"),
 };
 
 static const cli_spec_t merge_spec = {
@@ -64,6 +64,9 @@ static const cli_spec_t merge_spec = {
     MAX_INPUTS,
 };
 
+/* The largest --offset, in ns either way (see merge_offset). */
+#define MAX_OFFSET_NS 500000000000000000LL
+
 /* One --offset FILE=NS: the shift goes to every input named FILE. 0 or a usage error. */
 static int merge_offset(merge_config_t *cfg, const char *arg) {
     /* The last '=': a file name may contain '=' itself, a number cannot. */
@@ -77,6 +80,12 @@ static int merge_offset(merge_config_t *cfg, const char *arg) {
     long long ns = strtoll(eq + 1, &end, 10);
     if (*end || end == eq + 1 || errno == ERANGE) {
         fprintf(stderr, "fxt merge: bad offset '%s'\n", eq + 1);
+        return CLI_EXIT_USAGE;
+    }
+    /* The merger converts the offset to each provider's ticks in 64 bits: within this bound
+     * the shift fits for any rate up to 18.4 GHz (2^63 / 5e17 ticks per ns), never wrapped. */
+    if (ns > MAX_OFFSET_NS || ns < -MAX_OFFSET_NS) {
+        fprintf(stderr, "fxt merge: offset '%s' is beyond +-%lld ns (15.8 years)\n", eq + 1, MAX_OFFSET_NS);
         return CLI_EXIT_USAGE;
     }
     size_t flen = (size_t)(eq - arg);
@@ -105,8 +114,8 @@ static int merge_parse(int argc, char **argv, merge_config_t *cfg) {
 }
 
 /* Feed one input to the merger and report its damaged and refused records. 0 or an exit code. */
-static int merge_input(fxt_merger_t *m, const char *path, int64_t shift_ns, uint64_t *damaged,
-                       uint64_t *refused) {
+static int merge_input(fxt_merger_t *m, cli_output_t *out, const char *path, int64_t shift_ns,
+                       uint64_t *damaged, uint64_t *refused) {
     char err[512];
     cli_input_t *in;
     if (cli_input_open(path, &in, err, sizeof err) != 0) {
@@ -124,12 +133,24 @@ static int merge_input(fxt_merger_t *m, const char *path, int64_t shift_ns, uint
     size_t len;
     int got, rc = CLI_EXIT_OK;
     fxt_status st = FXT_OK;
+    fxt_merger_stats_t before;
+    fxt_merger_get_stats(m, &before);
     while ((got = cli_input_read(in, &data, &len, err, sizeof err)) > 0) {
         st = fxt_merger_feed(m, data, len);
         /* A feed error is the writer's (sink or memory); damaged input records are not errors here. */
         if (st != FXT_OK) {
             break;
         }
+        /* A record of size 0 is fatal: the reader ignores the rest of the input, so it is not read
+         * (/dev/zero would be read forever, a compression bomb decompressed whole). Known by its
+         * status, when this chunk counted damage and no refusal (whose status is the writer's). */
+        fxt_merger_stats_t now;
+        fxt_merger_get_stats(m, &now);
+        if (now.damaged > before.damaged && now.refused == before.refused &&
+            fxt_merger_diag(m)->status == FXT_E_BAD_RECORD_SIZE) {
+            break;
+        }
+        before = now;
     }
     if (got < 0) {
         fprintf(stderr, "fxt merge: %s\n", err);
@@ -137,9 +158,13 @@ static int merge_input(fxt_merger_t *m, const char *path, int64_t shift_ns, uint
     }
     /* Always ended, even after an error; FXT_E_TRUNCATED says the input was cut inside a record. */
     fxt_status est = fxt_merger_end_input(m);
-    if (st != FXT_OK) {
+    int werr = st == FXT_E_IO ? cli_output_errno(out) : 0;
+    if (st == FXT_E_IO) {
+        cli_output_error("merge", werr);
+        rc = CLI_EXIT_IO;
+    } else if (st != FXT_OK) {
         fprintf(stderr, "fxt merge: writing: %s\n", fxt_status_str(st));
-        rc = st == FXT_E_IO ? CLI_EXIT_IO : CLI_EXIT_LIMIT;
+        rc = CLI_EXIT_LIMIT;
     }
     fxt_merger_stats_t ms;
     fxt_merger_get_stats(m, &ms);
@@ -171,6 +196,9 @@ static int merge_run(const merge_config_t *cfg) {
             return CLI_EXIT_IO; /* no output file for a missing input */
         }
     }
+    if (cli_output_check("merge", cfg->out, cfg->inputs, cfg->ninputs) != 0) {
+        return CLI_EXIT_USAGE; /* writing it would destroy an input */
+    }
     int orc = cli_output_open(cfg->out, cfg->compress, &out, err, sizeof err);
     if (orc != 0) {
         fprintf(stderr, "fxt merge: %s\n", err);
@@ -190,19 +218,26 @@ static int merge_run(const merge_config_t *cfg) {
     uint64_t damaged = 0, refused = 0;
     /* An I/O or writer error stops the merge; damaged records only count towards exit 1. */
     for (unsigned i = 0; i < cfg->ninputs && rc == CLI_EXIT_OK; i++) {
-        rc = merge_input(m, cfg->inputs[i], cfg->shift_ns[i], &damaged, &refused);
+        rc = merge_input(m, out, cfg->inputs[i], cfg->shift_ns[i], &damaged, &refused);
     }
     fxt_status st = fxt_merger_finish(m);
     fxt_merger_stats_t ms;
     fxt_merger_get_stats(m, &ms);
     fxt_merger_destroy(m);
     fxt_writer_destroy(w);
-    /* A failed merge skips the compressor trailer; a close failure is an I/O error. */
-    if (cli_output_close(out, st != FXT_OK) != 0 && st == FXT_OK) {
+    /* A failed merge (output, input I/O, memory) skips the compressor trailer and keeps no
+     * output: a file missing an input must not look like the whole merge. A close failure is an
+     * I/O error. */
+    if (cli_output_close(out, st != FXT_OK || rc != CLI_EXIT_OK) != 0 && st == FXT_OK && rc == CLI_EXIT_OK) {
         st = FXT_E_IO;
     }
+    int werr = errno;
     if (st != FXT_OK && rc == CLI_EXIT_OK) {
-        fprintf(stderr, "fxt merge: %s\n", fxt_status_str(st));
+        if (st == FXT_E_IO) {
+            cli_output_error("merge", werr);
+        } else {
+            fprintf(stderr, "fxt merge: %s\n", fxt_status_str(st));
+        }
         rc = st == FXT_E_IO ? CLI_EXIT_IO : CLI_EXIT_LIMIT;
     }
     if (rc == CLI_EXIT_OK) {

@@ -230,7 +230,8 @@ static int record_run(const record_config_t *cfg) {
     const char *path = cfg->out ? cfg->out : "record.fxt";
     char err[512];
     cli_output_t *out;
-    int orc = cli_output_open(path, cfg->compress, &out, err, sizeof err);
+    /* in place: the archive must survive fxt itself being killed (cli_io.h) */
+    int orc = cli_output_open_flags(path, cfg->compress, CLI_OUTPUT_IN_PLACE, &out, err, sizeof err);
     if (orc != 0) {
         fprintf(stderr, "fxt record: %s\n", err);
         return orc;

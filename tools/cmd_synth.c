@@ -393,9 +393,22 @@ static const cli_spec_t synth_spec = {
     0,
 };
 
+/* The highest provider tick rate: UINT64_MAX / 1e9 (18.4 GHz, far above any real clock). */
+#define SYNTH_MAX_RATE (UINT64_MAX / 1000000000u)
+
 /* Parses the options, then applies the size default that depends on two options. */
 static int synth_parse(int argc, char **argv, synth_config_t *cfg) {
     int rc = cli_parse(&synth_spec, argc, argv, cfg);
+    /* Provider k ticks at N*k, and a timestamp is ns * rate / 1e9 (split into seconds and the
+     * rest, whose product must fit 64 bits): the highest rate stays below 2^64 / 1e9, so
+     * neither wraps. */
+    if (rc == 0 && cfg->ticks > SYNTH_MAX_RATE / cfg->providers) {
+        fprintf(stderr,
+                "fxt synth: --ticks-per-second %" PRIu64 " times %u providers is over %" PRIu64
+                " ticks per second\n",
+                cfg->ticks, cfg->providers, (uint64_t)SYNTH_MAX_RATE);
+        return CLI_EXIT_USAGE;
+    }
     if (rc == 0 && !cfg->size_given && cfg->events == 0) {
         cfg->size = 1u << 20; /* neither limit given: 1 MiB */
     }
@@ -517,9 +530,13 @@ static int synth_run(const synth_config_t *cfg) {
     if (cli_output_close(out, st != FXT_OK) != 0 && st == FXT_OK) {
         st = FXT_E_IO;
     }
+    if (st == FXT_E_IO) {
+        cli_output_error("synth", errno); /* "No space left on device", not "input/output error" */
+        return CLI_EXIT_IO;
+    }
     if (st != FXT_OK) {
         fprintf(stderr, "fxt synth: %s\n", fxt_status_str(st));
-        return st == FXT_E_IO ? CLI_EXIT_IO : CLI_EXIT_LIMIT;
+        return CLI_EXIT_LIMIT;
     }
     return CLI_EXIT_OK;
 }
