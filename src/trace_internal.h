@@ -185,6 +185,11 @@ struct fxt__trace_session {
     tls_t *threads;      /* every thread that ever traced (reused across sessions; never freed) */
     uint32_t full_fence; /* 1 until membarrier is registered: writers then need a full fence */
     int env_tried;       /* FXT_TRACE_* auto-start tried (or an explicit session started) */
+    /* a start from FXT_TRACE_* is under way (outside the lock: it reads the environment):
+     * call sites wait for it on start_cond rather than cache "off" (issue 24.1) */
+    int starting;
+    pthread_cond_t start_cond;
+    uint32_t site_epoch; /* fxt__gen_on / fxt__gen_off = 2 * site_epoch + 1 / + 2 */
     /* under a trace manager (FXT_TRACE_MANAGER): the connection; -1 standalone */
     int mgr_fd;
     int managed;
@@ -228,6 +233,11 @@ int fxt__trace_mgr_send_buffer(void);              /* 0, or -1 */
 void fxt__trace_mgr_notify_full(void);
 void fxt__trace_mgr_bye(const fxt_session_stats_t *s);
 void fxt__trace_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* trace_session.c */
+void fxt__trace_sites_next(void);        /* under the lock: every call site recomputes its state */
+void fxt__trace_wait_start_locked(void); /* under the lock: until no start from FXT_TRACE_* is under way */
+fxt_status fxt__trace_start_from_env(int automatic); /* automatic: a call site's, once per process */
 
 /* trace_categories.c */
 int fxt__trace_parse_cats(const char *spec); /* 0, or -1 when out of memory */

@@ -31,7 +31,23 @@ struct fxt__trace_session fxt__trace = {
     .out_status = FXT_OK,
     .full_fence = 1,
     .mgr_fd = -1,
+    .start_cond = PTHREAD_COND_INITIALIZER,
 };
+
+/* The thread running a start from FXT_TRACE_* (its own call sites must not wait for it). */
+static __thread int tl_starting;
+
+void fxt__trace_sites_next(void) {
+    uint32_t e = ++fxt__trace.site_epoch;
+    __atomic_store_n(&fxt__gen_on, 2 * e + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&fxt__gen_off, 2 * e + 2, __ATOMIC_RELEASE);
+}
+
+void fxt__trace_wait_start_locked(void) {
+    while (fxt__trace.starting && !tl_starting) {
+        pthread_cond_wait(&fxt__trace.start_cond, &fxt__trace.lock);
+    }
+}
 
 int fxt_session_active(void) { return __atomic_load_n(&fxt__trace.active, __ATOMIC_ACQUIRE); }
 
@@ -313,9 +329,8 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
     __atomic_store_n(&fxt__trace.gen, fxt__trace.gen + 1, __ATOMIC_RELEASE);
     fxt__trace_membarrier_register();
     __atomic_store_n(&fxt__trace.active, 1, __ATOMIC_RELEASE);
-    /* new generation numbers: every site recomputes its state once */
-    __atomic_store_n(&fxt__gen_on, 2 * fxt__trace.gen + 1, __ATOMIC_RELEASE);
-    __atomic_store_n(&fxt__gen_off, 2 * fxt__trace.gen + 2, __ATOMIC_RELEASE);
+    /* new site states: every site recomputes its state once */
+    fxt__trace_sites_next();
     /* read before the streaming writer thread starts: from then on it owns out_status */
     fxt_status st_out = fxt__trace.out_status;
     if (fxt__trace.mode == FXT_MODE_STREAMING && !managed) {
@@ -329,7 +344,8 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
     return st_out;
 }
 
-fxt_status fxt_session_start(const fxt_session_config_t *cfg) {
+/* wait: 0 when called by the start from FXT_TRACE_* (which is the start under way) */
+static fxt_status session_start(const fxt_session_config_t *cfg, int wait) {
     fxt_session_config_t c = FXT_SESSION_CONFIG_INIT;
     if (cfg == NULL || fxt__options_read(&c, sizeof c, cfg) != FXT_OK) {
         return FXT_E_INVALID_ARG;
@@ -342,6 +358,9 @@ fxt_status fxt_session_start(const fxt_session_config_t *cfg) {
         return FXT_E_INVALID_ARG;
     }
     pthread_mutex_lock(&fxt__trace.lock);
+    if (wait) {
+        fxt__trace_wait_start_locked();
+    }
     fxt__trace.env_tried = 1; /* an explicit session wins over FXT_TRACE_* auto-start */
     static int atexit_registered;
     if (!atexit_registered) {
@@ -353,6 +372,10 @@ fxt_status fxt_session_start(const fxt_session_config_t *cfg) {
         pthread_mutex_unlock(&fxt__trace.lock);
         return FXT_E_STATE;
     }
+    /* from here to the end of the start (under the lock) every call site that is
+     * evaluated waits for the lock, then sees the session: none skips an event
+     * because it cached "off" before the start */
+    fxt__trace_sites_next();
     /* kept for a fork child, which starts its own session from it */
     fxt__trace.cfg = c;
     fxt__trace.cfg.output_path = NULL;
@@ -372,6 +395,8 @@ fxt_status fxt_session_start(const fxt_session_config_t *cfg) {
     return st;
 }
 
+fxt_status fxt_session_start(const fxt_session_config_t *cfg) { return session_start(cfg, 1); }
+
 fxt_status fxt_session_stop(void) {
     pthread_mutex_lock(&fxt__trace.lock);
     if (!fxt__trace.active) {
@@ -380,8 +405,7 @@ fxt_status fxt_session_stop(void) {
     }
     __atomic_store_n(&fxt__trace.active, 0, __ATOMIC_RELEASE);
     /* disable every site, then give in-flight events a moment to finish */
-    __atomic_store_n(&fxt__gen_on, 2 * fxt__trace.gen + 3, __ATOMIC_RELEASE);
-    __atomic_store_n(&fxt__gen_off, 2 * fxt__trace.gen + 4, __ATOMIC_RELEASE);
+    fxt__trace_sites_next();
     tls_t *head = fxt__trace.threads; /* the list only grows at its head; nodes are never freed */
     pthread_mutex_unlock(&fxt__trace.lock);
     fxt__trace_wait_writers(head);
@@ -519,8 +543,7 @@ static void atfork_child(void) {
     if (fxt__trace.active) {
         __atomic_store_n(&fxt__trace.active, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&fxt__trace.gen, fxt__trace.gen + 1, __ATOMIC_RELAXED);
-        __atomic_store_n(&fxt__gen_on, 2 * fxt__trace.gen + 1, __ATOMIC_RELAXED);
-        __atomic_store_n(&fxt__gen_off, 2 * fxt__trace.gen + 2, __ATOMIC_RELAXED);
+        fxt__trace_sites_next();
         if (fxt__trace.mgr_fd >= 0) {
             close(fxt__trace.mgr_fd);
             fxt__trace.mgr_fd = -1;
@@ -584,7 +607,7 @@ static int parse_size(const char *s, size_t *out) {
     return 0;
 }
 
-fxt_status fxt_session_start_from_env(void) {
+static fxt_status env_start(void) {
     pthread_mutex_lock(&fxt__trace.lock);
     if (fxt__trace.fork_pending) {
         /* a fork child: the parent's session again, as a session of its own */
@@ -645,7 +668,7 @@ fxt_status fxt_session_start_from_env(void) {
     pthread_mutex_lock(&fxt__trace.lock);
     fxt__trace.from_env = 1;
     pthread_mutex_unlock(&fxt__trace.lock);
-    fxt_status st = fxt_session_start(&c);
+    fxt_status st = session_start(&c, 0);
     if (st != FXT_OK) {
         pthread_mutex_lock(&fxt__trace.lock);
         fxt__trace.from_env = 0;
@@ -653,3 +676,31 @@ fxt_status fxt_session_start_from_env(void) {
     }
     return st;
 }
+
+/*
+ * One start from FXT_TRACE_* at a time, marked `starting` while it reads the
+ * environment outside the lock: call sites evaluated meanwhile (other threads'
+ * first events) wait for it instead of caching "off" (issue 24.1).
+ */
+fxt_status fxt__trace_start_from_env(int automatic) {
+    pthread_mutex_lock(&fxt__trace.lock);
+    fxt__trace_wait_start_locked();
+    if (fxt__trace.active || (automatic && fxt__trace.env_tried)) {
+        pthread_mutex_unlock(&fxt__trace.lock);
+        return FXT_E_STATE;
+    }
+    fxt__trace.env_tried = 1;
+    fxt__trace.starting = 1;
+    tl_starting = 1;
+    fxt__trace_sites_next(); /* sites that cached "off" before re-evaluate, and wait */
+    pthread_mutex_unlock(&fxt__trace.lock);
+    fxt_status st = env_start();
+    pthread_mutex_lock(&fxt__trace.lock);
+    fxt__trace.starting = 0;
+    tl_starting = 0;
+    pthread_cond_broadcast(&fxt__trace.start_cond);
+    pthread_mutex_unlock(&fxt__trace.lock);
+    return st;
+}
+
+fxt_status fxt_session_start_from_env(void) { return fxt__trace_start_from_env(0); }
