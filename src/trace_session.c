@@ -168,8 +168,9 @@ static void atfork_child(void);
 
 /* The output path of this process: "%p" becomes the pid; a fork child (or a
  * process that inherited FXT_TRACE_OUTPUT from a traced parent) whose path has
- * no "%p" writes to "<path>.<pid>", never over its parent's file. */
-static int expand_path(const char *in, int child, char *out, size_t cap) {
+ * no "%p" writes to "<path>.<pid>", never over its parent's file; the n-th image
+ * (n >= 2, exec) of a process that wrote a trace from FXT_TRACE_* writes "<path>-<n>". */
+static int expand_path(const char *in, int child, int image, char *out, size_t cap) {
     size_t n = 0;
     int had_p = 0;
     for (const char *s = in; *s != '\0'; s++) {
@@ -191,8 +192,54 @@ static int expand_path(const char *in, int child, char *out, size_t cap) {
         if (k < 0 || (size_t)k >= cap - n) {
             return -1;
         }
+        n += (size_t)k;
+    }
+    if (image > 1) {
+        int k = snprintf(out + n, cap - n, "-%d", image);
+        if (k < 0 || (size_t)k >= cap - n) {
+            return -1;
+        }
     }
     return 0;
+}
+
+/*
+ * exec keeps the pid and the environment: FXT_TRACE_OUTPUT_IMAGES="<pid> <n>" says
+ * that n images of process <pid> wrote a trace from FXT_TRACE_* (or as a fork
+ * child), so that the next one does not write over them (issue 24.2).
+ */
+#define IMAGES_ENV "FXT_TRACE_OUTPUT_IMAGES"
+static int image_number(void) {
+    const char *v = getenv(IMAGES_ENV);
+    long pid = 0;
+    int n = 0;
+    if (v != NULL && sscanf(v, "%ld %d", &pid, &n) == 2 && pid == (long)getpid() && n >= 1) {
+        return n + 1;
+    }
+    return 1;
+}
+
+static void image_claim(int n) {
+    char v[64];
+    snprintf(v, sizeof v, "%ld %d", (long)getpid(), n);
+    setenv(IMAGES_ENV, v, 1);
+}
+
+/*
+ * FXT_TRACE_OUTPUT set when the program starts (libfxt loaded): this process owns
+ * the path, now, before it may fork. A child forked before the first trace call
+ * (no session to restart yet) then sees another owner and writes "<path>.<pid>",
+ * as a program it execs does; without this both wrote the one path (issue 24.2).
+ */
+__attribute__((constructor)) static void claim_output(void) {
+    const char *out = getenv("FXT_TRACE_OUTPUT");
+    const char *mgr = getenv(FXT_MANAGER_ENV);
+    if (out != NULL && out[0] != '\0' && (mgr == NULL || mgr[0] == '\0') &&
+        getenv("FXT_TRACE_OUTPUT_OWNER") == NULL) {
+        char me[32];
+        snprintf(me, sizeof me, "%ld", (long)getpid());
+        setenv("FXT_TRACE_OUTPUT_OWNER", me, 1);
+    }
 }
 
 /* Under the lock, no session active: start one from c (cfg, or the saved one of a fork child). */
@@ -223,8 +270,10 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
         fxt__trace.owns_fd = 0;
         fxt__trace.sink.write = NULL;
     } else if (c.output_path != NULL) {
-        char path[sizeof fxt__trace.cfg_path + 32];
-        if (expand_path(c.output_path, child, path, sizeof path) != 0) {
+        char path[sizeof fxt__trace.cfg_path + 64];
+        /* sessions from FXT_TRACE_* and fork children: one file per exec'd image */
+        int image = fxt__trace.from_env || child ? image_number() : 1;
+        if (expand_path(c.output_path, child, image, path, sizeof path) != 0) {
             fxt__trace_warn("trace output path too long: %s; not tracing", c.output_path);
             return FXT_E_INVALID_ARG;
         }
@@ -238,6 +287,9 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
         }
         fxt__trace.owns_fd = 1;
         fxt__trace.sink = fxt_sink_fd(&fxt__trace.fd);
+        if (fxt__trace.from_env || child) {
+            image_claim(image);
+        }
     } else if (child) {
         return FXT_E_STATE; /* the parent's sink is not ours to write to */
     } else {
