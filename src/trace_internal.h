@@ -199,10 +199,8 @@ struct fxt__trace_session {
     int from_env;  /* started from FXT_TRACE_*: loud drop summary at stop */
     /* what started the session, for a fork child's own session (see fxt__trace_atfork_child) */
     fxt_session_config_t cfg;
-    char cfg_path[4096];
-    char cfg_cats[1024];
-    char cfg_name[256];
-    int fork_pending; /* a fork child: start its own session at its first event */
+    char *cfg_path, *cfg_cats, *cfg_name; /* whole copies (malloc), kept until the next start */
+    int fork_pending;                     /* a fork child: start its own session at its first event */
 };
 
 /* Hidden: internal to the library (the static library still needs the fxt__ prefix). */

@@ -270,12 +270,14 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
         fxt__trace.owns_fd = 0;
         fxt__trace.sink.write = NULL;
     } else if (c.output_path != NULL) {
-        char path[sizeof fxt__trace.cfg_path + 64];
+        /* each "%p" (2 bytes) becomes at most 20 digits; then ".<pid>" and "-<n>" */
+        size_t cap = strlen(c.output_path) * 10 + 64;
+        char *path = malloc(cap);
         /* sessions from FXT_TRACE_* and fork children: one file per exec'd image */
         int image = fxt__trace.from_env || child ? image_number() : 1;
-        if (expand_path(c.output_path, child, image, path, sizeof path) != 0) {
-            fxt__trace_warn("trace output path too long: %s; not tracing", c.output_path);
-            return FXT_E_INVALID_ARG;
+        if (path == NULL || expand_path(c.output_path, child, image, path, cap) != 0) {
+            free(path);
+            return FXT_E_NOMEM;
         }
         /* close-on-exec: a program it starts must not inherit (and keep open) the trace */
         fxt__trace.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -283,8 +285,10 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
             if (fxt__trace.from_env || child) {
                 fxt__trace_warn("cannot write the trace to %s (%s); not tracing", path, strerror(errno));
             }
+            free(path);
             return FXT_E_IO;
         }
+        free(path);
         fxt__trace.owns_fd = 1;
         fxt__trace.sink = fxt_sink_fd(&fxt__trace.fd);
         if (fxt__trace.from_env || child) {
@@ -428,20 +432,23 @@ static fxt_status session_start(const fxt_session_config_t *cfg, int wait) {
      * evaluated waits for the lock, then sees the session: none skips an event
      * because it cached "off" before the start */
     fxt__trace_sites_next();
-    /* kept for a fork child, which starts its own session from it */
+    /* kept for a fork child, which starts its own session from it: whole copies, the
+     * child must not lose what a fixed-size copy would cut (issue 24.3) */
+    free(fxt__trace.cfg_path);
+    free(fxt__trace.cfg_cats);
+    free(fxt__trace.cfg_name);
+    fxt__trace.cfg_path = c.output_path != NULL ? strdup(c.output_path) : NULL;
+    fxt__trace.cfg_cats = strdup(c.categories != NULL ? c.categories : "");
+    fxt__trace.cfg_name = c.provider_name != NULL ? strdup(c.provider_name) : NULL;
+    if ((c.output_path != NULL && fxt__trace.cfg_path == NULL) || fxt__trace.cfg_cats == NULL ||
+        (c.provider_name != NULL && fxt__trace.cfg_name == NULL)) {
+        pthread_mutex_unlock(&fxt__trace.lock);
+        return FXT_E_NOMEM;
+    }
     fxt__trace.cfg = c;
-    fxt__trace.cfg.output_path = NULL;
-    if (c.output_path != NULL) {
-        snprintf(fxt__trace.cfg_path, sizeof fxt__trace.cfg_path, "%s", c.output_path);
-        fxt__trace.cfg.output_path = fxt__trace.cfg_path;
-    }
-    snprintf(fxt__trace.cfg_cats, sizeof fxt__trace.cfg_cats, "%s", c.categories ? c.categories : "");
+    fxt__trace.cfg.output_path = fxt__trace.cfg_path;
     fxt__trace.cfg.categories = fxt__trace.cfg_cats;
-    fxt__trace.cfg.provider_name = NULL;
-    if (c.provider_name != NULL) {
-        snprintf(fxt__trace.cfg_name, sizeof fxt__trace.cfg_name, "%s", c.provider_name);
-        fxt__trace.cfg.provider_name = fxt__trace.cfg_name;
-    }
+    fxt__trace.cfg.provider_name = fxt__trace.cfg_name;
     fxt_status st = start_locked(&c, 0);
     pthread_mutex_unlock(&fxt__trace.lock);
     return st;
@@ -536,7 +543,7 @@ fxt_status fxt_session_stop(void) {
         /* a silent 93 % loss looks like a quiet program: say it once, at the end */
         fxt__trace_warn("%s: %" PRIu64 " of %" PRIu64 " records dropped (buffer full; raise "
                         "FXT_TRACE_BUFFER_SIZE or use FXT_TRACE_MODE=circular/streaming)",
-                        fxt__trace.cfg_path[0] ? fxt__trace.cfg_path : "trace", s.dropped,
+                        fxt__trace.cfg_path != NULL ? fxt__trace.cfg_path : "trace", s.dropped,
                         s.records + s.dropped);
     }
     fxt__trace.from_env = 0;
@@ -703,7 +710,7 @@ static fxt_status env_start(void) {
         fxt__trace_warn("FXT_TRACE_CLOCK=%s is not auto, monotonic or tsc; not tracing", clock);
         return FXT_E_INVALID_ARG;
     }
-    char path[sizeof fxt__trace.cfg_path];
+    char *path = NULL;
     if (!managed) {
         /* a process that inherited FXT_TRACE_OUTPUT from a traced parent (exec) must
          * not overwrite the parent's trace: the first one marks the path as its own */
@@ -711,7 +718,12 @@ static fxt_status env_start(void) {
         char me[32];
         snprintf(me, sizeof me, "%ld", (long)getpid());
         if (owner != NULL && strcmp(owner, me) != 0 && strstr(out, "%p") == NULL) {
-            snprintf(path, sizeof path, "%s.%%p", out);
+            size_t cap = strlen(out) + 4;
+            path = malloc(cap);
+            if (path == NULL) {
+                return FXT_E_NOMEM;
+            }
+            snprintf(path, cap, "%s.%%p", out);
             c.output_path = path;
         } else if (owner == NULL) {
             setenv("FXT_TRACE_OUTPUT_OWNER", me, 1);
@@ -721,6 +733,7 @@ static fxt_status env_start(void) {
     fxt__trace.from_env = 1;
     pthread_mutex_unlock(&fxt__trace.lock);
     fxt_status st = session_start(&c, 0);
+    free(path);
     if (st != FXT_OK) {
         pthread_mutex_lock(&fxt__trace.lock);
         fxt__trace.from_env = 0;

@@ -29,11 +29,11 @@ typedef struct tr_summary {
     uint64_t process_names; /* how many process kernel objects named pid */
 } tr_summary_t;
 
-static int tr_name_is(fxt_str_t s, const char *c) {
+static inline int tr_name_is(fxt_str_t s, const char *c) {
     return s.len == strlen(c) && memcmp(s.ptr, c, s.len) == 0;
 }
 
-static int64_t tr_arg(const fxt_record_t *rec, const char *name) {
+static inline int64_t tr_arg(const fxt_record_t *rec, const char *name) {
     for (uint32_t i = 0; i < rec->nargs; i++) {
         if (tr_name_is(rec->args[i].name, name)) {
             return (int64_t)rec->args[i].v.u64;
@@ -43,7 +43,7 @@ static int64_t tr_arg(const fxt_record_t *rec, const char *name) {
 }
 
 /* Read the trace at path into *s (pid: the process the "ev" events must belong to, or 0). */
-static void tr_read(const char *path, uint64_t pid, tr_summary_t *s) {
+static inline void tr_read(const char *path, uint64_t pid, tr_summary_t *s) {
     memset(s, 0, sizeof *s);
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
@@ -100,7 +100,7 @@ static void tr_read(const char *path, uint64_t pid, tr_summary_t *s) {
 }
 
 /* Events {thread t, seq s} for t < nt, s < k that were not read exactly once. */
-static uint64_t tr_missing(const tr_summary_t *s, int nt, int k) {
+static inline uint64_t tr_missing(const tr_summary_t *s, int nt, int k) {
     uint64_t m = 0;
     for (int t = 0; t < nt; t++) {
         for (int q = 0; q < k; q++) {
