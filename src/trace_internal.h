@@ -199,6 +199,12 @@ struct fxt__trace_session {
     int from_env;  /* started from FXT_TRACE_*: loud drop summary at stop */
     /* what started the session, for a fork child's own session (see fxt__trace_atfork_child) */
     fxt_session_config_t cfg;
+    /* the process's name in the trace (fxt_set_process_name, FXT_PROCESS_NAME), "" for the
+     * provider name; process_name_set: set by a call (FXT_PROCESS_NAME is not read then);
+     * process_named: atomic, 1 once a name is set (chunks under a manager then carry it) */
+    char process_name[256];
+    int process_name_set;
+    int process_named;
     char *cfg_path, *cfg_cats, *cfg_name; /* whole copies (malloc), kept until the next start */
     int fork_pending;                     /* a fork child: start its own session at its first event */
 };
@@ -248,6 +254,9 @@ void fxt__trace_membarrier_register(void);
 void fxt__trace_wait_writers(tls_t *head);
 void fxt__trace_enqueue(chunk_t *c); /* under the lock: hand a chunk to the streaming writer */
 int fxt__trace_next_chunk(tls_t *t);
+#define FXT__PROCESS_NAME_MAX 255u /* bytes of a process name */
+/* under the lock: FXT_PROCESS_NAME as the process name unless a call set one (warns when invalid) */
+void fxt__trace_process_name_from_env(void);
 
 #pragma GCC visibility pop
 

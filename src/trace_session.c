@@ -69,7 +69,8 @@ static fxt_status out_sink(void *ctx, const void *data, size_t len) {
     return fxt__trace.out_status;
 }
 
-static void write_preamble(int with_threads) {
+/* pname: the process's name ("": the provider name), read under the lock by the caller */
+static void write_preamble(int with_threads, const char *pname) {
     fxt_sink_t s = {out_sink, NULL};
     fxt_writer_t *w;
     if (fxt_writer_create(NULL, s, &w) != FXT_OK) {
@@ -79,8 +80,9 @@ static void write_preamble(int with_threads) {
     fxt_write_magic(w);
     fxt_write_provider_info(w, 1, fxt_str_n(fxt__trace.provider_name, strlen(fxt__trace.provider_name)));
     fxt_write_init(w, fxt__trace.tps);
-    fxt_write_process_clock(w, fxt__trace.pid, fxt__trace.provider_name, fxt__trace.start_ticks,
-                            fxt__trace.tps, fxt__trace.start_mono_ns, fxt__trace.start_realtime_ns);
+    fxt_write_process_clock(w, fxt__trace.pid, pname[0] != '\0' ? pname : fxt__trace.provider_name,
+                            fxt__trace.start_ticks, fxt__trace.tps, fxt__trace.start_mono_ns,
+                            fxt__trace.start_realtime_ns);
     if (with_threads) {
         for (tls_t *t = fxt__trace.threads; t != NULL; t = t->next_all) {
             if (t->gen != fxt__trace.gen) {
@@ -128,7 +130,11 @@ static void *writer_main(void *arg) {
     (void)arg;
     /* the preamble needs the clock rate: measured here, while the program traces */
     settle_tps(20000000u);
-    write_preamble(0);
+    char pname[sizeof fxt__trace.process_name];
+    pthread_mutex_lock(&fxt__trace.lock);
+    memcpy(pname, fxt__trace.process_name, sizeof pname);
+    pthread_mutex_unlock(&fxt__trace.lock);
+    write_preamble(0, pname);
     pthread_mutex_lock(&fxt__trace.lock);
     for (;;) {
         while (fxt__trace.queue_head == NULL && !fxt__trace.writer_stop) {
@@ -254,6 +260,7 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
 #endif
     snprintf(fxt__trace.provider_name, sizeof fxt__trace.provider_name, "%s", pn ? pn : "process");
     fxt__trace.pid = (uint64_t)getpid();
+    fxt__trace_process_name_from_env();
     const char *mgr = getenv(FXT_MANAGER_ENV);
     int managed = mgr != NULL && mgr[0] != '\0'; /* fxt__trace.managed once the session runs */
     if (managed) {
@@ -507,7 +514,7 @@ fxt_status fxt_session_stop(void) {
         }
         pthread_mutex_lock(&fxt__trace.lock);
     } else {
-        write_preamble(1);
+        write_preamble(1, fxt__trace.process_name);
         /* circular: the oldest chunks were overwritten, so the kept events may
          * start with ends whose begins are gone; say so before them */
         write_loss_report("chunks_overwritten", s.overwritten);
@@ -632,6 +639,27 @@ static void atfork_child(void) {
         fxt__trace.env_tried = 0; /* the first call site evaluated starts the child's session */
     }
     pthread_mutex_unlock(&fxt__trace.lock);
+}
+
+/* ---- archive-unique ids ---------------------------------------------------------------------------- */
+
+/* The pid, cached (getpid() is a system call): 0 until the first id, reset in a fork child. */
+static uint64_t g_id_pid;
+static uint64_t g_id_counter;
+static pthread_once_t g_id_once = PTHREAD_ONCE_INIT;
+static void id_atfork_child(void) { __atomic_store_n(&g_id_pid, 0, __ATOMIC_RELAXED); }
+static void id_init(void) { pthread_atfork(NULL, NULL, id_atfork_child); }
+
+uint64_t fxt_unique_id(void) {
+    pthread_once(&g_id_once, id_init);
+    uint64_t pid = __atomic_load_n(&g_id_pid, __ATOMIC_RELAXED);
+    if (pid == 0) {
+        pid = (uint64_t)getpid();
+        __atomic_store_n(&g_id_pid, pid, __ATOMIC_RELAXED);
+    }
+    /* Linux pids are below 2^22 (pid_max): 24 bits hold them; 40 bits of counter */
+    uint64_t n = __atomic_add_fetch(&g_id_counter, 1, __ATOMIC_RELAXED) & ((UINT64_C(1) << 40) - 1);
+    return (pid & 0xffffffu) << 40 | (n != 0 ? n : 1);
 }
 
 /* ---- environment ------------------------------------------------------------------------------- */

@@ -99,6 +99,18 @@ FXT_API int fxt_category_enabled(const char *category);
 FXT_API uint64_t fxt_ticks(void);
 /** Name the calling thread in the trace (default: its pthread name). */
 FXT_API void fxt_set_thread_name(const char *name);
+/**
+ * Name this process in the trace (default: FXT_PROCESS_NAME from the environment, else
+ * the program's name): a kernel object record for the process koid. At any time; the
+ * last name wins. FXT_E_INVALID_ARG for NULL, "" or more than 255 bytes.
+ */
+FXT_API fxt_status fxt_set_process_name(const char *name);
+/**
+ * An id for FXT_FLOW_* and FXT_ASYNC_* events that no other process of the recording
+ * uses: the pid (bits 40-63) and a per-process counter (bits 0-39, from 1). Never 0;
+ * lock-free, no system call (the pid is cached, refreshed in a fork child).
+ */
+FXT_API uint64_t fxt_unique_id(void);
 
 /* ---- argument helpers -------------------------------------------------------------- */
 
