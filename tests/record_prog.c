@@ -12,6 +12,10 @@
  *                                a ring of pipes: test/send {token} before each
  *                                write, test/recv {token} after each read
  *   record_prog fork K           K events, fork (no exec), K more in each process
+ *   RECORD_PROG_PROGRESS=FILE    emit: after each test/ev, thread j stores how many
+ *                                it emitted (a uint64 at offset 8*j of FILE, shared
+ *                                mapping), so that a test that kills the program
+ *                                knows which events were committed
  *   record_prog race K T         T threads make the process's first trace calls at
  *                                once (thread 0 starts with test/start), K test/ev
  *                                {seq, thread} each; RECORD_PROG_SLOW_START=1 makes
@@ -25,11 +29,13 @@
 #define _GNU_SOURCE 1
 #include <fxt/trace.h>
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,6 +43,7 @@
 extern char **environ;
 
 static long g_k;
+static uint64_t *g_progress;  /* RECORD_PROG_PROGRESS: events emitted per thread */
 static int g_slow_start = -1; /* RECORD_PROG_SLOW_START read (-1: not yet) */
 
 /* libc's lookup (environ), slowed for FXT_TRACE_CATEGORIES when asked: this
@@ -63,12 +70,35 @@ static void *worker(void *arg) {
     fxt_set_thread_name(name);
     for (long i = 0; i < g_k; i++) {
         FXT_INSTANT("test", "ev", FXT_I64("seq", i), FXT_I64("thread", j));
+        if (g_progress != NULL) {
+            __atomic_store_n(&g_progress[j], (uint64_t)i + 1, __ATOMIC_RELEASE);
+        }
     }
     return NULL;
 }
 
+static void map_progress(void) {
+    const char *path = getenv("RECORD_PROG_PROGRESS");
+    if (path == NULL || path[0] == '\0') {
+        return;
+    }
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0 || ftruncate(fd, 64 * sizeof(uint64_t)) != 0) {
+        perror(path);
+        exit(2);
+    }
+    void *m = mmap(NULL, 64 * sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (m == MAP_FAILED) {
+        perror("mmap");
+        exit(2);
+    }
+    close(fd);
+    g_progress = m;
+}
+
 static int emit(long k, long nt, const char *end) {
     g_k = k;
+    map_progress();
     FXT_INSTANT("test", "start"); /* starts the session (and registers) on the main thread */
     pthread_t th[64];
     nt = nt < 1 ? 1 : nt > 64 ? 64 : nt;
