@@ -73,8 +73,9 @@ FXT_API fxt_status fxt_session_start(const fxt_session_config_t *cfg);
 /**
  * Start from the environment: FXT_TRACE_OUTPUT (path; required), FXT_TRACE_CATEGORIES,
  * FXT_TRACE_MODE (oneshot|circular|streaming), FXT_TRACE_BUFFER_SIZE (bytes, k/M/G
- * suffixes), FXT_TRACE_CLOCK (auto|monotonic|tsc). FXT_E_NOT_FOUND when
- * FXT_TRACE_OUTPUT is unset. The session is stopped at exit.
+ * suffixes), FXT_TRACE_CLOCK (auto|monotonic|tsc), FXT_PROCESS_NAME. FXT_E_NOT_FOUND
+ * when FXT_TRACE_OUTPUT is unset. The session is stopped at exit. Threads tracing while
+ * it runs wait for it (docs/trace.md, "What is guaranteed").
  */
 FXT_API fxt_status fxt_session_start_from_env(void);
 /** Stop: write the buffers out (oneshot, circular) or flush (streaming), close the output. */
