@@ -238,6 +238,9 @@ static void image_claim(int n) {
  * as a program it execs does; without this both wrote the one path (issue 24.2).
  */
 __attribute__((constructor)) static void claim_output(void) {
+    /* from the start, not at the first session: a fork while a start from FXT_TRACE_*
+     * is under way must leave the child a lock and a state it can use */
+    pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
     const char *out = getenv("FXT_TRACE_OUTPUT");
     const char *mgr = getenv(FXT_MANAGER_ENV);
     if (out != NULL && out[0] != '\0' && (mgr == NULL || mgr[0] == '\0') &&
@@ -429,7 +432,6 @@ static fxt_status session_start(const fxt_session_config_t *cfg, int wait) {
     if (!atexit_registered) {
         atexit_registered = 1;
         atexit(stop_at_exit); /* program exit writes / flushes a running session */
-        pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
     }
     if (fxt__trace.active) {
         pthread_mutex_unlock(&fxt__trace.lock);
@@ -637,6 +639,13 @@ static void atfork_child(void) {
         }
         fxt__trace.fork_pending = 1;
         fxt__trace.env_tried = 0; /* the first call site evaluated starts the child's session */
+    }
+    if (fxt__trace.starting) {
+        /* another thread of the parent was starting a session from FXT_TRACE_*: that
+         * thread is not here to finish it, and call sites would wait for it forever;
+         * the child's first call site starts its own */
+        fxt__trace.starting = 0;
+        fxt__trace.env_tried = 0;
     }
     pthread_mutex_unlock(&fxt__trace.lock);
 }

@@ -23,8 +23,8 @@
 
 extern char **environ;
 
-static volatile int g_slow;     /* 1: getenv() sleeps in the session start */
-static volatile int g_in_start; /* the slowed getenv() is running */
+static int g_slow;     /* 1: getenv() sleeps in the session start */
+static int g_in_start; /* the slowed getenv() is running */
 static const char *g_slow_name = "FXT_TRACE_CATEGORIES";
 static int g_slow_nth = 1; /* sleep at this call of getenv(g_slow_name) */
 static int g_slow_calls;
@@ -38,7 +38,7 @@ static void sleep_ms(long ms) {
 /* The interposer: libc's lookup (environ), 30 ms slower at the chosen call. */
 char *getenv(const char *name) {
     size_t n = strlen(name);
-    if (g_slow && strcmp(name, g_slow_name) == 0 &&
+    if (__atomic_load_n(&g_slow, __ATOMIC_SEQ_CST) && strcmp(name, g_slow_name) == 0 &&
         __atomic_add_fetch(&g_slow_calls, 1, __ATOMIC_SEQ_CST) == g_slow_nth) {
         __atomic_store_n(&g_in_start, 1, __ATOMIC_SEQ_CST);
         sleep_ms(30);
@@ -89,7 +89,7 @@ static void env_child(const char *mode) {
     setenv("FXT_TRACE_MODE", mode, 1);
     setenv("FXT_TRACE_CATEGORIES", "race", 1);
     setenv("FXT_TRACE_BUFFER_SIZE", "4M", 1);
-    g_slow = 1;
+    __atomic_store_n(&g_slow, 1, __ATOMIC_SEQ_CST);
     pthread_t th[NT];
     pthread_barrier_init(&g_bar, NULL, NT);
     for (long j = 0; j < NT; j++) {
@@ -126,7 +126,7 @@ static void test_env_start_race_streaming(void) { env_race("streaming"); }
 
 /* ---- fxt_session_start() while other threads trace ------------------------------------ */
 
-static volatile int g_stop;
+static int g_stop;
 static long g_first_after[NT]; /* first seq each thread emitted once the start was under way */
 
 static void *spin(void *arg) {
@@ -155,7 +155,8 @@ static void explicit_child(const char *path) {
     }
     pthread_barrier_wait(&g_bar);
     sleep_ms(20); /* the threads' sites are evaluated (no session: off) */
-    g_slow = 1;   /* only now: the sites' first evaluation read FXT_TRACE_MANAGER too */
+    __atomic_store_n(&g_slow, 1,
+                     __ATOMIC_SEQ_CST); /* only now: the sites' first evaluation read FXT_TRACE_MANAGER too */
     fxt_session_config_t cfg = FXT_SESSION_CONFIG_INIT;
     cfg.output_path = path;
     cfg.categories = "race";
