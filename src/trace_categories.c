@@ -79,16 +79,19 @@ static int cat_match(const char *cat) {
 
 /* Zero-code tracing: the first call site evaluated in a process with no session
  * starts one from FXT_TRACE_* when FXT_TRACE_OUTPUT is set (once per process;
- * an explicit fxt_session_start() before that wins: fxt__trace.env_tried). */
+ * an explicit fxt_session_start() before that wins: fxt__trace.env_tried). A site
+ * evaluated while a start is under way waits for it: caching "off" would lose the
+ * thread's events until the next refresh (issue 24.1). */
 int fxt__site_refresh(fxt__site_t *s) {
     pthread_mutex_lock(&fxt__trace.lock);
+    fxt__trace_wait_start_locked();
     int try_env = !fxt__trace.env_tried && !fxt__trace.active;
-    fxt__trace.env_tried = 1;
     pthread_mutex_unlock(&fxt__trace.lock);
     if (try_env) {
-        (void)fxt_session_start_from_env();
+        (void)fxt__trace_start_from_env(1);
     }
     pthread_mutex_lock(&fxt__trace.lock);
+    fxt__trace_wait_start_locked();
     int on = fxt__trace.active && cat_match(s->category);
     uint32_t st = on ? __atomic_load_n(&fxt__gen_on, __ATOMIC_RELAXED)
                      : __atomic_load_n(&fxt__gen_off, __ATOMIC_RELAXED);
@@ -97,6 +100,7 @@ int fxt__site_refresh(fxt__site_t *s) {
     if (s->category != NULL) {
         __atomic_store_n(&s->category_len, (uint32_t)strlen(s->category), __ATOMIC_RELAXED);
     }
+    /* a state computed before a later change is stale: its value is never current again */
     __atomic_store_n(&s->state, st, __ATOMIC_RELAXED);
     return on;
 }

@@ -137,6 +137,7 @@ tls_t *fxt__trace_tls_slow(tls_t *t) {
 }
 
 static void write_thread_kobj(uint8_t **p, const tls_t *t);
+static void write_process_kobj(uint8_t **p, uint64_t pid, const char *name);
 
 void fxt_set_thread_name(const char *name) {
     tls_t *t = get_tls();
@@ -155,6 +156,62 @@ void fxt_set_thread_name(const char *name) {
             leave(t);
         }
     }
+}
+
+/* Room for a process kernel object: header, koid, a name of at most 255 bytes (32 words). */
+#define PROCESS_KOBJ_BYTES (8u * (2u + 32u))
+
+fxt_status fxt_set_process_name(const char *name) {
+    if (name == NULL || name[0] == '\0' || strlen(name) > FXT__PROCESS_NAME_MAX) {
+        return FXT_E_INVALID_ARG;
+    }
+    pthread_mutex_lock(&fxt__trace.lock); /* the preamble and new chunks read the name */
+    memcpy(fxt__trace.process_name, name, strlen(name) + 1);
+    fxt__trace.process_name_set = 1;
+    __atomic_store_n(&fxt__trace.process_named, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&fxt__trace.lock);
+    /* oneshot and circular write the name in the preamble, at stop; where chunks go
+     * out as they fill (streaming, or under a manager) the preamble may be out
+     * already: say it now, in the calling thread's chunk */
+    tls_t *t = enter();
+    if (t == NULL) {
+        return FXT_OK;
+    }
+    if (fxt__trace.managed || fxt__trace.mode == FXT_MODE_STREAMING) {
+        if (t->cur == NULL || (size_t)(t->end - t->p) < PROCESS_KOBJ_BYTES) {
+            if (!fxt__trace_next_chunk(t)) {
+                BUMP(t->dropped); /* no chunk: the record is dropped, and counted */
+                leave(t);
+                return FXT_OK;
+            }
+            if (fxt__trace.managed) {
+                leave(t); /* a new chunk under a manager starts with the name */
+                return FXT_OK;
+            }
+        }
+        write_process_kobj(&t->p, t->pid, name);
+        commit(t);
+        BUMP(t->records);
+    }
+    leave(t);
+    return FXT_OK;
+}
+
+void fxt__trace_process_name_from_env(void) {
+    if (fxt__trace.process_name_set) {
+        return; /* the program named itself: that wins */
+    }
+    const char *v = getenv("FXT_PROCESS_NAME");
+    if (v == NULL || v[0] == '\0') {
+        return;
+    }
+    if (strlen(v) > FXT__PROCESS_NAME_MAX) {
+        fxt__trace_warn("FXT_PROCESS_NAME is longer than %u bytes; the process keeps its default name",
+                        FXT__PROCESS_NAME_MAX);
+        return;
+    }
+    memcpy(fxt__trace.process_name, v, strlen(v) + 1);
+    __atomic_store_n(&fxt__trace.process_named, 1, __ATOMIC_RELEASE);
 }
 
 void fxt__trace_membarrier_register(void) {
@@ -178,6 +235,13 @@ void fxt__trace_wait_writers(tls_t *head) {
             sched_yield();
         }
     }
+}
+
+static void write_process_kobj(uint8_t **p, uint64_t pid, const char *name) {
+    fxt__estr_t nm = fxt__estr_inline(name, (uint32_t)strlen(name));
+    put(p, fxt__hdr_kernel_object(2 + fxt__estr_words(&nm), FXT_OBJ_PROCESS, nm.ref, 0));
+    put(p, pid);
+    *p = fxt__put_estr(*p, &nm);
 }
 
 static void write_thread_kobj(uint8_t **p, const tls_t *t) {
@@ -363,6 +427,15 @@ int fxt__trace_next_chunk(tls_t *t) {
     if ((fxt__trace.mode == FXT_MODE_STREAMING && !t->named) || fxt__trace.managed) {
         write_thread_kobj(&t->p, t);
         t->named = 1;
+    }
+    /* a named process under a manager: every chunk says the name (circular mode may
+     * overwrite the chunk that said it first); a lock per chunk, not per record */
+    if (fxt__trace.managed && __atomic_load_n(&fxt__trace.process_named, __ATOMIC_ACQUIRE)) {
+        char name[FXT__PROCESS_NAME_MAX + 1];
+        pthread_mutex_lock(&fxt__trace.lock);
+        memcpy(name, fxt__trace.process_name, sizeof name);
+        pthread_mutex_unlock(&fxt__trace.lock);
+        write_process_kobj(&t->p, t->pid, name);
     }
     /* every chunk starts by registering its thread as index 1 */
     put(&t->p, fxt__hdr_thread(1));

@@ -185,6 +185,11 @@ struct fxt__trace_session {
     tls_t *threads;      /* every thread that ever traced (reused across sessions; never freed) */
     uint32_t full_fence; /* 1 until membarrier is registered: writers then need a full fence */
     int env_tried;       /* FXT_TRACE_* auto-start tried (or an explicit session started) */
+    /* a start from FXT_TRACE_* is under way (outside the lock: it reads the environment):
+     * call sites wait for it on start_cond rather than cache "off" (issue 24.1) */
+    int starting;
+    pthread_cond_t start_cond;
+    uint32_t site_epoch; /* fxt__gen_on / fxt__gen_off = 2 * site_epoch + 1 / + 2 */
     /* under a trace manager (FXT_TRACE_MANAGER): the connection; -1 standalone */
     int mgr_fd;
     int managed;
@@ -194,10 +199,14 @@ struct fxt__trace_session {
     int from_env;  /* started from FXT_TRACE_*: loud drop summary at stop */
     /* what started the session, for a fork child's own session (see fxt__trace_atfork_child) */
     fxt_session_config_t cfg;
-    char cfg_path[4096];
-    char cfg_cats[1024];
-    char cfg_name[256];
-    int fork_pending; /* a fork child: start its own session at its first event */
+    /* the process's name in the trace (fxt_set_process_name, FXT_PROCESS_NAME), "" for the
+     * provider name; process_name_set: set by a call (FXT_PROCESS_NAME is not read then);
+     * process_named: atomic, 1 once a name is set (chunks under a manager then carry it) */
+    char process_name[256];
+    int process_name_set;
+    int process_named;
+    char *cfg_path, *cfg_cats, *cfg_name; /* whole copies (malloc), kept until the next start */
+    int fork_pending;                     /* a fork child: start its own session at its first event */
 };
 
 /* Hidden: internal to the library (the static library still needs the fxt__ prefix). */
@@ -229,6 +238,11 @@ void fxt__trace_mgr_notify_full(void);
 void fxt__trace_mgr_bye(const fxt_session_stats_t *s);
 void fxt__trace_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* trace_session.c */
+void fxt__trace_sites_next(void);        /* under the lock: every call site recomputes its state */
+void fxt__trace_wait_start_locked(void); /* under the lock: until no start from FXT_TRACE_* is under way */
+fxt_status fxt__trace_start_from_env(int automatic); /* automatic: a call site's, once per process */
+
 /* trace_categories.c */
 int fxt__trace_parse_cats(const char *spec); /* 0, or -1 when out of memory */
 void fxt__trace_free_cats(void);
@@ -240,6 +254,9 @@ void fxt__trace_membarrier_register(void);
 void fxt__trace_wait_writers(tls_t *head);
 void fxt__trace_enqueue(chunk_t *c); /* under the lock: hand a chunk to the streaming writer */
 int fxt__trace_next_chunk(tls_t *t);
+#define FXT__PROCESS_NAME_MAX 255u /* bytes of a process name */
+/* under the lock: FXT_PROCESS_NAME as the process name unless a call set one (warns when invalid) */
+void fxt__trace_process_name_from_env(void);
 
 #pragma GCC visibility pop
 

@@ -31,7 +31,23 @@ struct fxt__trace_session fxt__trace = {
     .out_status = FXT_OK,
     .full_fence = 1,
     .mgr_fd = -1,
+    .start_cond = PTHREAD_COND_INITIALIZER,
 };
+
+/* The thread running a start from FXT_TRACE_* (its own call sites must not wait for it). */
+static __thread int tl_starting;
+
+void fxt__trace_sites_next(void) {
+    uint32_t e = ++fxt__trace.site_epoch;
+    __atomic_store_n(&fxt__gen_on, 2 * e + 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&fxt__gen_off, 2 * e + 2, __ATOMIC_RELEASE);
+}
+
+void fxt__trace_wait_start_locked(void) {
+    while (fxt__trace.starting && !tl_starting) {
+        pthread_cond_wait(&fxt__trace.start_cond, &fxt__trace.lock);
+    }
+}
 
 int fxt_session_active(void) { return __atomic_load_n(&fxt__trace.active, __ATOMIC_ACQUIRE); }
 
@@ -53,7 +69,8 @@ static fxt_status out_sink(void *ctx, const void *data, size_t len) {
     return fxt__trace.out_status;
 }
 
-static void write_preamble(int with_threads) {
+/* pname: the process's name ("": the provider name), read under the lock by the caller */
+static void write_preamble(int with_threads, const char *pname) {
     fxt_sink_t s = {out_sink, NULL};
     fxt_writer_t *w;
     if (fxt_writer_create(NULL, s, &w) != FXT_OK) {
@@ -63,8 +80,9 @@ static void write_preamble(int with_threads) {
     fxt_write_magic(w);
     fxt_write_provider_info(w, 1, fxt_str_n(fxt__trace.provider_name, strlen(fxt__trace.provider_name)));
     fxt_write_init(w, fxt__trace.tps);
-    fxt_write_process_clock(w, fxt__trace.pid, fxt__trace.provider_name, fxt__trace.start_ticks,
-                            fxt__trace.tps, fxt__trace.start_mono_ns, fxt__trace.start_realtime_ns);
+    fxt_write_process_clock(w, fxt__trace.pid, pname[0] != '\0' ? pname : fxt__trace.provider_name,
+                            fxt__trace.start_ticks, fxt__trace.tps, fxt__trace.start_mono_ns,
+                            fxt__trace.start_realtime_ns);
     if (with_threads) {
         for (tls_t *t = fxt__trace.threads; t != NULL; t = t->next_all) {
             if (t->gen != fxt__trace.gen) {
@@ -112,7 +130,11 @@ static void *writer_main(void *arg) {
     (void)arg;
     /* the preamble needs the clock rate: measured here, while the program traces */
     settle_tps(20000000u);
-    write_preamble(0);
+    char pname[sizeof fxt__trace.process_name];
+    pthread_mutex_lock(&fxt__trace.lock);
+    memcpy(pname, fxt__trace.process_name, sizeof pname);
+    pthread_mutex_unlock(&fxt__trace.lock);
+    write_preamble(0, pname);
     pthread_mutex_lock(&fxt__trace.lock);
     for (;;) {
         while (fxt__trace.queue_head == NULL && !fxt__trace.writer_stop) {
@@ -152,8 +174,9 @@ static void atfork_child(void);
 
 /* The output path of this process: "%p" becomes the pid; a fork child (or a
  * process that inherited FXT_TRACE_OUTPUT from a traced parent) whose path has
- * no "%p" writes to "<path>.<pid>", never over its parent's file. */
-static int expand_path(const char *in, int child, char *out, size_t cap) {
+ * no "%p" writes to "<path>.<pid>", never over its parent's file; the n-th image
+ * (n >= 2, exec) of a process that wrote a trace from FXT_TRACE_* writes "<path>-<n>". */
+static int expand_path(const char *in, int child, int image, char *out, size_t cap) {
     size_t n = 0;
     int had_p = 0;
     for (const char *s = in; *s != '\0'; s++) {
@@ -175,8 +198,57 @@ static int expand_path(const char *in, int child, char *out, size_t cap) {
         if (k < 0 || (size_t)k >= cap - n) {
             return -1;
         }
+        n += (size_t)k;
+    }
+    if (image > 1) {
+        int k = snprintf(out + n, cap - n, "-%d", image);
+        if (k < 0 || (size_t)k >= cap - n) {
+            return -1;
+        }
     }
     return 0;
+}
+
+/*
+ * exec keeps the pid and the environment: FXT_TRACE_OUTPUT_IMAGES="<pid> <n>" says
+ * that n images of process <pid> wrote a trace from FXT_TRACE_* (or as a fork
+ * child), so that the next one does not write over them (issue 24.2).
+ */
+#define IMAGES_ENV "FXT_TRACE_OUTPUT_IMAGES"
+static int image_number(void) {
+    const char *v = getenv(IMAGES_ENV);
+    long pid = 0;
+    int n = 0;
+    if (v != NULL && sscanf(v, "%ld %d", &pid, &n) == 2 && pid == (long)getpid() && n >= 1) {
+        return n + 1;
+    }
+    return 1;
+}
+
+static void image_claim(int n) {
+    char v[64];
+    snprintf(v, sizeof v, "%ld %d", (long)getpid(), n);
+    setenv(IMAGES_ENV, v, 1);
+}
+
+/*
+ * FXT_TRACE_OUTPUT set when the program starts (libfxt loaded): this process owns
+ * the path, now, before it may fork. A child forked before the first trace call
+ * (no session to restart yet) then sees another owner and writes "<path>.<pid>",
+ * as a program it execs does; without this both wrote the one path (issue 24.2).
+ */
+__attribute__((constructor)) static void claim_output(void) {
+    /* from the start, not at the first session: a fork while a start from FXT_TRACE_*
+     * is under way must leave the child a lock and a state it can use */
+    pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+    const char *out = getenv("FXT_TRACE_OUTPUT");
+    const char *mgr = getenv(FXT_MANAGER_ENV);
+    if (out != NULL && out[0] != '\0' && (mgr == NULL || mgr[0] == '\0') &&
+        getenv("FXT_TRACE_OUTPUT_OWNER") == NULL) {
+        char me[32];
+        snprintf(me, sizeof me, "%ld", (long)getpid());
+        setenv("FXT_TRACE_OUTPUT_OWNER", me, 1);
+    }
 }
 
 /* Under the lock, no session active: start one from c (cfg, or the saved one of a fork child). */
@@ -191,6 +263,7 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
 #endif
     snprintf(fxt__trace.provider_name, sizeof fxt__trace.provider_name, "%s", pn ? pn : "process");
     fxt__trace.pid = (uint64_t)getpid();
+    fxt__trace_process_name_from_env();
     const char *mgr = getenv(FXT_MANAGER_ENV);
     int managed = mgr != NULL && mgr[0] != '\0'; /* fxt__trace.managed once the session runs */
     if (managed) {
@@ -207,10 +280,14 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
         fxt__trace.owns_fd = 0;
         fxt__trace.sink.write = NULL;
     } else if (c.output_path != NULL) {
-        char path[sizeof fxt__trace.cfg_path + 32];
-        if (expand_path(c.output_path, child, path, sizeof path) != 0) {
-            fxt__trace_warn("trace output path too long: %s; not tracing", c.output_path);
-            return FXT_E_INVALID_ARG;
+        /* each "%p" (2 bytes) becomes at most 20 digits; then ".<pid>" and "-<n>" */
+        size_t cap = strlen(c.output_path) * 10 + 64;
+        char *path = malloc(cap);
+        /* sessions from FXT_TRACE_* and fork children: one file per exec'd image */
+        int image = fxt__trace.from_env || child ? image_number() : 1;
+        if (path == NULL || expand_path(c.output_path, child, image, path, cap) != 0) {
+            free(path);
+            return FXT_E_NOMEM;
         }
         /* close-on-exec: a program it starts must not inherit (and keep open) the trace */
         fxt__trace.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -218,10 +295,15 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
             if (fxt__trace.from_env || child) {
                 fxt__trace_warn("cannot write the trace to %s (%s); not tracing", path, strerror(errno));
             }
+            free(path);
             return FXT_E_IO;
         }
+        free(path);
         fxt__trace.owns_fd = 1;
         fxt__trace.sink = fxt_sink_fd(&fxt__trace.fd);
+        if (fxt__trace.from_env || child) {
+            image_claim(image);
+        }
     } else if (child) {
         return FXT_E_STATE; /* the parent's sink is not ours to write to */
     } else {
@@ -313,9 +395,8 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
     __atomic_store_n(&fxt__trace.gen, fxt__trace.gen + 1, __ATOMIC_RELEASE);
     fxt__trace_membarrier_register();
     __atomic_store_n(&fxt__trace.active, 1, __ATOMIC_RELEASE);
-    /* new generation numbers: every site recomputes its state once */
-    __atomic_store_n(&fxt__gen_on, 2 * fxt__trace.gen + 1, __ATOMIC_RELEASE);
-    __atomic_store_n(&fxt__gen_off, 2 * fxt__trace.gen + 2, __ATOMIC_RELEASE);
+    /* new site states: every site recomputes its state once */
+    fxt__trace_sites_next();
     /* read before the streaming writer thread starts: from then on it owns out_status */
     fxt_status st_out = fxt__trace.out_status;
     if (fxt__trace.mode == FXT_MODE_STREAMING && !managed) {
@@ -329,7 +410,8 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
     return st_out;
 }
 
-fxt_status fxt_session_start(const fxt_session_config_t *cfg) {
+/* wait: 0 when called by the start from FXT_TRACE_* (which is the start under way) */
+static fxt_status session_start(const fxt_session_config_t *cfg, int wait) {
     fxt_session_config_t c = FXT_SESSION_CONFIG_INIT;
     if (cfg == NULL || fxt__options_read(&c, sizeof c, cfg) != FXT_OK) {
         return FXT_E_INVALID_ARG;
@@ -342,35 +424,46 @@ fxt_status fxt_session_start(const fxt_session_config_t *cfg) {
         return FXT_E_INVALID_ARG;
     }
     pthread_mutex_lock(&fxt__trace.lock);
+    if (wait) {
+        fxt__trace_wait_start_locked();
+    }
     fxt__trace.env_tried = 1; /* an explicit session wins over FXT_TRACE_* auto-start */
     static int atexit_registered;
     if (!atexit_registered) {
         atexit_registered = 1;
         atexit(stop_at_exit); /* program exit writes / flushes a running session */
-        pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
     }
     if (fxt__trace.active) {
         pthread_mutex_unlock(&fxt__trace.lock);
         return FXT_E_STATE;
     }
-    /* kept for a fork child, which starts its own session from it */
+    /* from here to the end of the start (under the lock) every call site that is
+     * evaluated waits for the lock, then sees the session: none skips an event
+     * because it cached "off" before the start */
+    fxt__trace_sites_next();
+    /* kept for a fork child, which starts its own session from it: whole copies, the
+     * child must not lose what a fixed-size copy would cut (issue 24.3) */
+    free(fxt__trace.cfg_path);
+    free(fxt__trace.cfg_cats);
+    free(fxt__trace.cfg_name);
+    fxt__trace.cfg_path = c.output_path != NULL ? strdup(c.output_path) : NULL;
+    fxt__trace.cfg_cats = strdup(c.categories != NULL ? c.categories : "");
+    fxt__trace.cfg_name = c.provider_name != NULL ? strdup(c.provider_name) : NULL;
+    if ((c.output_path != NULL && fxt__trace.cfg_path == NULL) || fxt__trace.cfg_cats == NULL ||
+        (c.provider_name != NULL && fxt__trace.cfg_name == NULL)) {
+        pthread_mutex_unlock(&fxt__trace.lock);
+        return FXT_E_NOMEM;
+    }
     fxt__trace.cfg = c;
-    fxt__trace.cfg.output_path = NULL;
-    if (c.output_path != NULL) {
-        snprintf(fxt__trace.cfg_path, sizeof fxt__trace.cfg_path, "%s", c.output_path);
-        fxt__trace.cfg.output_path = fxt__trace.cfg_path;
-    }
-    snprintf(fxt__trace.cfg_cats, sizeof fxt__trace.cfg_cats, "%s", c.categories ? c.categories : "");
+    fxt__trace.cfg.output_path = fxt__trace.cfg_path;
     fxt__trace.cfg.categories = fxt__trace.cfg_cats;
-    fxt__trace.cfg.provider_name = NULL;
-    if (c.provider_name != NULL) {
-        snprintf(fxt__trace.cfg_name, sizeof fxt__trace.cfg_name, "%s", c.provider_name);
-        fxt__trace.cfg.provider_name = fxt__trace.cfg_name;
-    }
+    fxt__trace.cfg.provider_name = fxt__trace.cfg_name;
     fxt_status st = start_locked(&c, 0);
     pthread_mutex_unlock(&fxt__trace.lock);
     return st;
 }
+
+fxt_status fxt_session_start(const fxt_session_config_t *cfg) { return session_start(cfg, 1); }
 
 fxt_status fxt_session_stop(void) {
     pthread_mutex_lock(&fxt__trace.lock);
@@ -380,8 +473,7 @@ fxt_status fxt_session_stop(void) {
     }
     __atomic_store_n(&fxt__trace.active, 0, __ATOMIC_RELEASE);
     /* disable every site, then give in-flight events a moment to finish */
-    __atomic_store_n(&fxt__gen_on, 2 * fxt__trace.gen + 3, __ATOMIC_RELEASE);
-    __atomic_store_n(&fxt__gen_off, 2 * fxt__trace.gen + 4, __ATOMIC_RELEASE);
+    fxt__trace_sites_next();
     tls_t *head = fxt__trace.threads; /* the list only grows at its head; nodes are never freed */
     pthread_mutex_unlock(&fxt__trace.lock);
     fxt__trace_wait_writers(head);
@@ -424,7 +516,7 @@ fxt_status fxt_session_stop(void) {
         }
         pthread_mutex_lock(&fxt__trace.lock);
     } else {
-        write_preamble(1);
+        write_preamble(1, fxt__trace.process_name);
         /* circular: the oldest chunks were overwritten, so the kept events may
          * start with ends whose begins are gone; say so before them */
         write_loss_report("chunks_overwritten", s.overwritten);
@@ -460,7 +552,7 @@ fxt_status fxt_session_stop(void) {
         /* a silent 93 % loss looks like a quiet program: say it once, at the end */
         fxt__trace_warn("%s: %" PRIu64 " of %" PRIu64 " records dropped (buffer full; raise "
                         "FXT_TRACE_BUFFER_SIZE or use FXT_TRACE_MODE=circular/streaming)",
-                        fxt__trace.cfg_path[0] ? fxt__trace.cfg_path : "trace", s.dropped,
+                        fxt__trace.cfg_path != NULL ? fxt__trace.cfg_path : "trace", s.dropped,
                         s.records + s.dropped);
     }
     fxt__trace.from_env = 0;
@@ -519,8 +611,7 @@ static void atfork_child(void) {
     if (fxt__trace.active) {
         __atomic_store_n(&fxt__trace.active, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&fxt__trace.gen, fxt__trace.gen + 1, __ATOMIC_RELAXED);
-        __atomic_store_n(&fxt__gen_on, 2 * fxt__trace.gen + 1, __ATOMIC_RELAXED);
-        __atomic_store_n(&fxt__gen_off, 2 * fxt__trace.gen + 2, __ATOMIC_RELAXED);
+        fxt__trace_sites_next();
         if (fxt__trace.mgr_fd >= 0) {
             close(fxt__trace.mgr_fd);
             fxt__trace.mgr_fd = -1;
@@ -549,7 +640,35 @@ static void atfork_child(void) {
         fxt__trace.fork_pending = 1;
         fxt__trace.env_tried = 0; /* the first call site evaluated starts the child's session */
     }
+    if (fxt__trace.starting) {
+        /* another thread of the parent was starting a session from FXT_TRACE_*: that
+         * thread is not here to finish it, and call sites would wait for it forever;
+         * the child's first call site starts its own */
+        fxt__trace.starting = 0;
+        fxt__trace.env_tried = 0;
+    }
     pthread_mutex_unlock(&fxt__trace.lock);
+}
+
+/* ---- archive-unique ids ---------------------------------------------------------------------------- */
+
+/* The pid, cached (getpid() is a system call): 0 until the first id, reset in a fork child. */
+static uint64_t g_id_pid;
+static uint64_t g_id_counter;
+static pthread_once_t g_id_once = PTHREAD_ONCE_INIT;
+static void id_atfork_child(void) { __atomic_store_n(&g_id_pid, 0, __ATOMIC_RELAXED); }
+static void id_init(void) { pthread_atfork(NULL, NULL, id_atfork_child); }
+
+uint64_t fxt_unique_id(void) {
+    pthread_once(&g_id_once, id_init);
+    uint64_t pid = __atomic_load_n(&g_id_pid, __ATOMIC_RELAXED);
+    if (pid == 0) {
+        pid = (uint64_t)getpid();
+        __atomic_store_n(&g_id_pid, pid, __ATOMIC_RELAXED);
+    }
+    /* Linux pids are below 2^22 (pid_max): 24 bits hold them; 40 bits of counter */
+    uint64_t n = __atomic_add_fetch(&g_id_counter, 1, __ATOMIC_RELAXED) & ((UINT64_C(1) << 40) - 1);
+    return (pid & 0xffffffu) << 40 | (n != 0 ? n : 1);
 }
 
 /* ---- environment ------------------------------------------------------------------------------- */
@@ -584,7 +703,7 @@ static int parse_size(const char *s, size_t *out) {
     return 0;
 }
 
-fxt_status fxt_session_start_from_env(void) {
+static fxt_status env_start(void) {
     pthread_mutex_lock(&fxt__trace.lock);
     if (fxt__trace.fork_pending) {
         /* a fork child: the parent's session again, as a session of its own */
@@ -628,7 +747,7 @@ fxt_status fxt_session_start_from_env(void) {
         fxt__trace_warn("FXT_TRACE_CLOCK=%s is not auto, monotonic or tsc; not tracing", clock);
         return FXT_E_INVALID_ARG;
     }
-    char path[sizeof fxt__trace.cfg_path];
+    char *path = NULL;
     if (!managed) {
         /* a process that inherited FXT_TRACE_OUTPUT from a traced parent (exec) must
          * not overwrite the parent's trace: the first one marks the path as its own */
@@ -636,7 +755,12 @@ fxt_status fxt_session_start_from_env(void) {
         char me[32];
         snprintf(me, sizeof me, "%ld", (long)getpid());
         if (owner != NULL && strcmp(owner, me) != 0 && strstr(out, "%p") == NULL) {
-            snprintf(path, sizeof path, "%s.%%p", out);
+            size_t cap = strlen(out) + 4;
+            path = malloc(cap);
+            if (path == NULL) {
+                return FXT_E_NOMEM;
+            }
+            snprintf(path, cap, "%s.%%p", out);
             c.output_path = path;
         } else if (owner == NULL) {
             setenv("FXT_TRACE_OUTPUT_OWNER", me, 1);
@@ -645,7 +769,8 @@ fxt_status fxt_session_start_from_env(void) {
     pthread_mutex_lock(&fxt__trace.lock);
     fxt__trace.from_env = 1;
     pthread_mutex_unlock(&fxt__trace.lock);
-    fxt_status st = fxt_session_start(&c);
+    fxt_status st = session_start(&c, 0);
+    free(path);
     if (st != FXT_OK) {
         pthread_mutex_lock(&fxt__trace.lock);
         fxt__trace.from_env = 0;
@@ -653,3 +778,31 @@ fxt_status fxt_session_start_from_env(void) {
     }
     return st;
 }
+
+/*
+ * One start from FXT_TRACE_* at a time, marked `starting` while it reads the
+ * environment outside the lock: call sites evaluated meanwhile (other threads'
+ * first events) wait for it instead of caching "off" (issue 24.1).
+ */
+fxt_status fxt__trace_start_from_env(int automatic) {
+    pthread_mutex_lock(&fxt__trace.lock);
+    fxt__trace_wait_start_locked();
+    if (fxt__trace.active || (automatic && fxt__trace.env_tried)) {
+        pthread_mutex_unlock(&fxt__trace.lock);
+        return FXT_E_STATE;
+    }
+    fxt__trace.env_tried = 1;
+    fxt__trace.starting = 1;
+    tl_starting = 1;
+    fxt__trace_sites_next(); /* sites that cached "off" before re-evaluate, and wait */
+    pthread_mutex_unlock(&fxt__trace.lock);
+    fxt_status st = env_start();
+    pthread_mutex_lock(&fxt__trace.lock);
+    fxt__trace.starting = 0;
+    tl_starting = 0;
+    pthread_cond_broadcast(&fxt__trace.start_cond);
+    pthread_mutex_unlock(&fxt__trace.lock);
+    return st;
+}
+
+fxt_status fxt_session_start_from_env(void) { return fxt__trace_start_from_env(0); }

@@ -12,19 +12,56 @@
  *                                a ring of pipes: test/send {token} before each
  *                                write, test/recv {token} after each read
  *   record_prog fork K           K events, fork (no exec), K more in each process
+ *   RECORD_PROG_PROGRESS=FILE    emit: after each test/ev, thread j stores how many
+ *                                it emitted (a uint64 at offset 8*j of FILE, shared
+ *                                mapping), so that a test that kills the program
+ *                                knows which events were committed
+ *   record_prog race K T         T threads make the process's first trace calls at
+ *                                once (thread 0 starts with test/start), K test/ev
+ *                                {seq, thread} each; RECORD_PROG_SLOW_START=1 makes
+ *                                the session start 30 ms slower (a getenv() that
+ *                                sleeps for FXT_TRACE_CATEGORIES), as in issue 24.1
+ *   record_prog forkfirst K N    fork N children before any trace call; every
+ *                                process then emits K test/ev {seq, thread 0}
+ *   record_prog exec K N         K test/ev {seq, thread N}, then exec itself with
+ *                                N-1 (down to 0): one image per exec, one pid
  */
 #define _GNU_SOURCE 1
 #include <fxt/trace.h>
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+extern char **environ;
+
 static long g_k;
+static uint64_t *g_progress;  /* RECORD_PROG_PROGRESS: events emitted per thread */
+static int g_slow_start = -1; /* RECORD_PROG_SLOW_START read (-1: not yet) */
+
+/* libc's lookup (environ), slowed for FXT_TRACE_CATEGORIES when asked: this
+ * definition wins over libc's for the (static) engine too */
+char *getenv(const char *name) {
+    size_t n = strlen(name);
+    const char *v = NULL;
+    for (char **e = environ; e != NULL && *e != NULL && v == NULL; e++) {
+        if (strncmp(*e, name, n) == 0 && (*e)[n] == '=') {
+            v = *e + n + 1;
+        }
+    }
+    if (strcmp(name, "FXT_TRACE_CATEGORIES") == 0 && __atomic_load_n(&g_slow_start, __ATOMIC_RELAXED) == 1) {
+        struct timespec ts = {0, 30000000L};
+        nanosleep(&ts, NULL);
+    }
+    return (char *)v;
+}
 
 static void *worker(void *arg) {
     long j = (long)(intptr_t)arg;
@@ -33,12 +70,35 @@ static void *worker(void *arg) {
     fxt_set_thread_name(name);
     for (long i = 0; i < g_k; i++) {
         FXT_INSTANT("test", "ev", FXT_I64("seq", i), FXT_I64("thread", j));
+        if (g_progress != NULL) {
+            __atomic_store_n(&g_progress[j], (uint64_t)i + 1, __ATOMIC_RELEASE);
+        }
     }
     return NULL;
 }
 
+static void map_progress(void) {
+    const char *path = getenv("RECORD_PROG_PROGRESS");
+    if (path == NULL || path[0] == '\0') {
+        return;
+    }
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0 || ftruncate(fd, 64 * sizeof(uint64_t)) != 0) {
+        perror(path);
+        exit(2);
+    }
+    void *m = mmap(NULL, 64 * sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (m == MAP_FAILED) {
+        perror("mmap");
+        exit(2);
+    }
+    close(fd);
+    g_progress = m;
+}
+
 static int emit(long k, long nt, const char *end) {
     g_k = k;
+    map_progress();
     FXT_INSTANT("test", "start"); /* starts the session (and registers) on the main thread */
     pthread_t th[64];
     nt = nt < 1 ? 1 : nt > 64 ? 64 : nt;
@@ -128,7 +188,86 @@ static int forked(long k) {
     return 0;
 }
 
+static pthread_barrier_t g_bar;
+
+static void *race_worker(void *arg) {
+    long j = (long)(intptr_t)arg;
+    pthread_barrier_wait(&g_bar);
+    if (j == 0) {
+        FXT_INSTANT("test", "start");
+    }
+    for (long i = 0; i < g_k; i++) {
+        FXT_INSTANT("test", "ev", FXT_I64("seq", i), FXT_I64("thread", j));
+    }
+    return NULL;
+}
+
+static int race(long k, long nt) {
+    const char *slow = getenv("RECORD_PROG_SLOW_START");
+    __atomic_store_n(&g_slow_start, slow != NULL && strcmp(slow, "1") == 0, __ATOMIC_RELAXED);
+    g_k = k;
+    pthread_t th[64];
+    nt = nt < 1 ? 1 : nt > 64 ? 64 : nt;
+    pthread_barrier_init(&g_bar, NULL, (unsigned)nt);
+    for (long j = 0; j < nt; j++) {
+        pthread_create(&th[j], NULL, race_worker, (void *)(intptr_t)j);
+    }
+    for (long j = 0; j < nt; j++) {
+        pthread_join(th[j], NULL);
+    }
+    return 0;
+}
+
+static int forkfirst(long k, long n) {
+    pid_t me = 0;
+    for (long c = 0; c < n; c++) {
+        me = fork();
+        if (me < 0) {
+            return 1;
+        }
+        if (me == 0) {
+            break;
+        }
+    }
+    for (long i = 0; i < k; i++) {
+        FXT_INSTANT("test", "ev", FXT_I64("seq", i), FXT_I64("thread", 0));
+    }
+    if (me != 0) {
+        int bad = 0, status;
+        while (wait(&status) > 0) {
+            bad += !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+        }
+        return bad != 0;
+    }
+    return 0;
+}
+
+static int exec_chain(const char *self, long k, long n) {
+    for (long i = 0; i < k; i++) {
+        FXT_INSTANT("test", "ev", FXT_I64("seq", i), FXT_I64("thread", n));
+    }
+    if (n <= 0) {
+        return 0;
+    }
+    /* exec ends this image like _exit: its session must be written first */
+    fxt_session_stop();
+    char ks[32], ns[32];
+    snprintf(ks, sizeof ks, "%ld", k);
+    snprintf(ns, sizeof ns, "%ld", n - 1);
+    execl("/proc/self/exe", self, "exec", ks, ns, (char *)NULL);
+    return 1;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 4 && strcmp(argv[1], "race") == 0) {
+        return race(atol(argv[2]), atol(argv[3]));
+    }
+    if (argc == 4 && strcmp(argv[1], "forkfirst") == 0) {
+        return forkfirst(atol(argv[2]), atol(argv[3]));
+    }
+    if (argc == 4 && strcmp(argv[1], "exec") == 0) {
+        return exec_chain(argv[0], atol(argv[2]), atol(argv[3]));
+    }
     if (argc == 5 && strcmp(argv[1], "emit") == 0) {
         return emit(atol(argv[2]), atol(argv[3]), argv[4]);
     }
@@ -138,6 +277,8 @@ int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "fork") == 0) {
         return forked(atol(argv[2]));
     }
-    fprintf(stderr, "usage: record_prog emit K T END | ring N ROUNDS | fork K\n");
+    fprintf(
+        stderr,
+        "usage: record_prog emit K T END | ring N ROUNDS | fork K | race K T | forkfirst K N | exec K N\n");
     return 2;
 }

@@ -10,3 +10,7 @@ add_test(NAME unit.trace.compile/runtime_category_rejected
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/compile/category_literal.sh ${CMAKE_C_COMPILER} ${CMAKE_CXX_COMPILER}
                  ${PROJECT_SOURCE_DIR}/include ${CMAKE_CURRENT_BINARY_DIR}/compile-scratch)
 set_tests_properties(unit.trace.compile/runtime_category_rejected PROPERTIES LABELS unit)
+# Events emitted while a session starts (issue 24.1): recorded or counted.
+fxt_add_unit_test(unit.trace.race SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_trace_race.c LABELS threads)
+# Processes: fork children keep the whole configuration, process names, unique ids.
+fxt_add_unit_test(unit.trace.proc SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_trace_proc.c)

@@ -73,8 +73,9 @@ FXT_API fxt_status fxt_session_start(const fxt_session_config_t *cfg);
 /**
  * Start from the environment: FXT_TRACE_OUTPUT (path; required), FXT_TRACE_CATEGORIES,
  * FXT_TRACE_MODE (oneshot|circular|streaming), FXT_TRACE_BUFFER_SIZE (bytes, k/M/G
- * suffixes), FXT_TRACE_CLOCK (auto|monotonic|tsc). FXT_E_NOT_FOUND when
- * FXT_TRACE_OUTPUT is unset. The session is stopped at exit.
+ * suffixes), FXT_TRACE_CLOCK (auto|monotonic|tsc), FXT_PROCESS_NAME. FXT_E_NOT_FOUND
+ * when FXT_TRACE_OUTPUT is unset. The session is stopped at exit. Threads tracing while
+ * it runs wait for it (docs/trace.md, "What is guaranteed").
  */
 FXT_API fxt_status fxt_session_start_from_env(void);
 /** Stop: write the buffers out (oneshot, circular) or flush (streaming), close the output. */
@@ -99,6 +100,18 @@ FXT_API int fxt_category_enabled(const char *category);
 FXT_API uint64_t fxt_ticks(void);
 /** Name the calling thread in the trace (default: its pthread name). */
 FXT_API void fxt_set_thread_name(const char *name);
+/**
+ * Name this process in the trace (default: FXT_PROCESS_NAME from the environment, else
+ * the program's name): a kernel object record for the process koid. At any time; the
+ * last name wins. FXT_E_INVALID_ARG for NULL, "" or more than 255 bytes.
+ */
+FXT_API fxt_status fxt_set_process_name(const char *name);
+/**
+ * An id for FXT_FLOW_* and FXT_ASYNC_* events that no other process of the recording
+ * uses: the pid (bits 40-63) and a per-process counter (bits 0-39, from 1). Never 0;
+ * lock-free, no system call (the pid is cached, refreshed in a fork child).
+ */
+FXT_API uint64_t fxt_unique_id(void);
 
 /* ---- argument helpers -------------------------------------------------------------- */
 
