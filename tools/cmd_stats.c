@@ -154,7 +154,9 @@ static int cmp_nodes(const void *a, const void *b) {
     if (x->total != y->total) {
         return x->total < y->total ? 1 : -1;
     }
-    return ia < ib ? -1 : 1;
+    /* Siblings have distinct names, and names are numbered in the order the trace has them; nodes
+     * are not (a complete event's are made when its parent is known, which depends on the ranges). */
+    return p.name < q.name ? -1 : p.name > q.name ? 1 : 0;
 }
 
 static st_node_key_t node_key(const st_state_t *s, size_t ix) {
@@ -259,27 +261,37 @@ static void put_thread_frame(const st_state_t *s, uint32_t thread) {
     }
 }
 
-/* One line per call-tree node with self time: thread;a;b;c <self ns> (flamegraph.pl, speedscope). */
+/* The folded lines of the children of `parent` (path[0..depth) its path), depth first in tree order. */
+static void print_folded_at(const st_state_t *s, const size_t *order, uint32_t thread, uint32_t parent,
+                            uint32_t *path, unsigned depth) {
+    size_t lo, hi;
+    children(s, order, s->nodes.count, thread, parent, &lo, &hi);
+    for (size_t i = lo; i < hi && depth <= ST_MAX_DEPTH; i++) {
+        const st_node_t *n = cli_map_at(&s->nodes, order[i], NULL, NULL);
+        path[depth] = (uint32_t)order[i] + 1;
+        if (n->self != 0) {
+            put_thread_frame(s, thread);
+            for (unsigned d = 0; d <= depth; d++) {
+                const char *cat, *nm;
+                pair_of(s, node_key(s, path[d] - 1).name, &cat, &nm);
+                putchar(';');
+                put_frame(nm);
+            }
+            printf(" %" PRIu64 "\n", n->self);
+        }
+        print_folded_at(s, order, thread, path[depth], path, depth + 1);
+    }
+}
+
+/* One line per call-tree node with self time: thread;a;b;c <self ns> (flamegraph.pl, speedscope),
+ * in the order of --tree (the same for any -j). */
 static void print_folded(const st_state_t *s) {
     uint32_t path[ST_MAX_DEPTH + 1];
-    for (size_t i = 0; i < s->nodes.count; i++) {
-        const st_node_t *n = cli_map_at(&s->nodes, i, NULL, NULL);
-        if (n->self == 0) {
-            continue;
-        }
-        unsigned d = 0;
-        for (uint32_t at = (uint32_t)i + 1; at && d <= ST_MAX_DEPTH; at = node_key(s, at - 1).parent) {
-            path[d++] = at;
-        }
-        put_thread_frame(s, node_key(s, i).thread);
-        while (d > 0) {
-            const char *cat, *nm;
-            pair_of(s, node_key(s, path[--d] - 1).name, &cat, &nm);
-            putchar(';');
-            put_frame(nm);
-        }
-        printf(" %" PRIu64 "\n", n->self);
+    size_t *order = tree_order(s);
+    for (size_t t = 0; order && t < s->threads.count; t++) {
+        print_folded_at(s, order, (uint32_t)t + 1, 0, path, 0);
     }
+    free(order);
 }
 
 static int width_of(const st_state_t *s, const size_t *ix, size_t n, int which, int min) {

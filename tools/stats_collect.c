@@ -167,6 +167,7 @@ static void free_threads(st_state_t *s) {
         st_thread_t *t = cli_map_at(&s->threads, i, NULL, NULL);
         free(t->stack);
         free(t->pops);
+        free(t->pend);
     }
 }
 
@@ -213,6 +214,8 @@ static void range_reset(st_range_t *rg) {
     s->nslow = 0;
     s->slow_floor = s->top ? 0 : UINT64_MAX;
     s->tree_full = 0;
+    s->unnested = s->clamped = s->pairs_in_complete = 0;
+    s->pend_capped = 0;
     rg->gen++;
     rg->prov = NULL;
     rg->prov_count = 0;
@@ -702,7 +705,11 @@ static inline int push_frame(st_thread_t *t) {
 CLI_INLINE void close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey, uint32_t name, uint32_t node,
                             uint64_t begin, uint64_t dur, uint64_t child, uint64_t end_off,
                             const uint8_t *args, const fxt_record_t *rec) {
-    uint64_t self = dur > child ? dur - child : 0;
+    uint64_t self = dur - child;
+    if (child > dur) {
+        self = 0; /* children overlapping each other or their parent's end: counted (docs/stats.md) */
+        s->clamped++;
+    }
     if (name) {
         add_duration(cli_map_at(&s->names, name - 1, NULL, NULL), dur, self);
     }
@@ -728,6 +735,191 @@ CLI_INLINE void close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey,
     }
 }
 
+/* ---- nesting of complete events ----------------------------------------------------------
+ *
+ * A complete event is written when its scope ends, after the durations inside it: each closed
+ * duration of a thread waits in the thread's ring (st_pend_t) for a complete event that encloses it,
+ * until its parent is known: the pair open around it ends, ST_PEND_K more durations close on the
+ * thread, or the range ends. Complete events are measured (count, total, self, slowest) when they
+ * are read, since what they enclose came before them; their time goes to their parent, and their
+ * call-tree nodes are made, when they are settled. Begin/end pairs are counted in their enclosing
+ * pair when they end (as before); a complete event that encloses one moves its time. */
+
+static inline st_pend_t *pend_at(const st_thread_t *t, uint32_t i) {
+    return &t->pend[(t->phead + i) & (t->pcap - 1)];
+}
+
+/* Call-tree nodes of the settled complete event at ring position r and of those it encloses. */
+static void pend_nodes(st_state_t *s, const st_thread_t *t, uint32_t tix, uint32_t r, uint32_t parent,
+                       uint32_t ctx, unsigned depth) {
+    const st_pend_t *e = pend_at(t, r);
+    if (e->pair || depth > ST_MAX_DEPTH) {
+        return; /* a pair has its nodes (docs/stats.md); deeper frames are not in the tree */
+    }
+    uint32_t node = node_ix(s, tix, parent, ctx, e->name);
+    if (node == 0) {
+        return;
+    }
+    uint64_t dur = e->end - e->start;
+    node_add(s, node, dur, dur > e->child ? dur - e->child : 0);
+    for (uint32_t c = r, lo = r + 1 - e->size; c > lo; c -= pend_at(t, c - 1)->size) {
+        pend_nodes(s, t, tix, c - 1, node, 0, depth + 1);
+    }
+}
+
+/* Settles the block whose root is at ring position r: its time goes to the pair open around it (or
+ * the range's top level), its nodes under that pair's. `given_up`: by a limit, not by its parent. */
+static void pend_settle(st_state_t *s, st_thread_t *t, uint32_t tix, uint32_t r, int given_up) {
+    const st_pend_t *e = pend_at(t, r);
+    uint32_t lv = e->level;
+    st_frame_t *f = lv ? &t->stack[lv - 1] : NULL;
+    t->tail = e->start + 1 > t->tail ? e->start + 1 : t->tail;
+    if (given_up) {
+        uint64_t *fin = f ? &f->fin : &t->fin0;
+        *fin = e->start + 1 > *fin ? e->start + 1 : *fin;
+    }
+    if (e->pair) {
+        return; /* counted where it ended */
+    }
+    if (f) {
+        f->child_ns += e->end - e->start;
+    } else {
+        t->ctx_child += e->end - e->start;
+    }
+    if (s->tree && (f == NULL || f->node != 0)) {
+        pend_nodes(s, t, tix, r, f ? f->node : 0, f ? 0 : t->npops, lv + 1);
+    }
+}
+
+/* Settles the newest blocks down to those of `level` (all with level 0): their parent has ended. */
+static void pend_settle_above(st_state_t *s, st_thread_t *t, uint32_t tix, uint32_t level) {
+    while (t->pn > 0) {
+        const st_pend_t *e = pend_at(t, t->pn - 1);
+        if (e->level < level) {
+            break;
+        }
+        uint32_t size = e->size;
+        pend_settle(s, t, tix, t->pn - 1, 0);
+        t->pn -= size;
+    }
+}
+
+/* Gives up the oldest block (a limit): settled as it is. */
+static void pend_give_up_oldest(st_state_t *s, st_thread_t *t, uint32_t tix) {
+    uint32_t size = pend_at(t, 0)->head;
+    pend_settle(s, t, tix, size - 1, 1);
+    t->phead = (t->phead + size) & (t->pcap - 1);
+    t->pn -= size;
+}
+
+/* Room for one more entry: the ring grows up to ST_PEND_CAP, then gives up its oldest block. */
+static void pend_room(st_state_t *s, st_thread_t *t, uint32_t tix) {
+    if (t->pn < t->pcap) {
+        return;
+    }
+    if (t->pcap < ST_PEND_CAP) {
+        uint32_t ncap = t->pcap ? t->pcap * 2 : 16;
+        st_pend_t *np = malloc(ncap * sizeof *np);
+        if (np != NULL) {
+            for (uint32_t i = 0; i < t->pn; i++) {
+                np[i] = *pend_at(t, i);
+            }
+            free(t->pend);
+            t->pend = np;
+            t->pcap = ncap;
+            t->phead = 0;
+            return;
+        }
+    }
+    s->pend_capped = 1; /* depends on what the ring held: the same only in one range */
+    pend_give_up_oldest(s, t, tix);
+}
+
+/* Appends a closed duration enclosing the newest `size` - 1 entries, then applies ST_PEND_K. */
+static void pend_push(st_state_t *s, st_thread_t *t, uint32_t tix, st_pend_t e) {
+    e.seq = t->pseq++;
+    e.head = 1;
+    *pend_at(t, t->pn) = e;
+    t->pn++;
+    st_pend_t *first = pend_at(t, t->pn - e.size);
+    first->head = e.size > first->head ? e.size : first->head;
+    while (t->pn > 0 && t->pseq - 1 - pend_at(t, pend_at(t, 0)->head - 1)->seq >= ST_PEND_K) {
+        pend_give_up_oldest(s, t, tix);
+    }
+}
+
+/* A pair that ended on level `level`: a complete event written later may enclose it. */
+static void pend_pair(st_state_t *s, st_thread_t *t, uint32_t tix, uint64_t begin, uint64_t end,
+                      uint32_t level) {
+    pend_room(s, t, tix);
+    pend_push(s, t, tix, (st_pend_t){begin, end, 0, 0, 0, level, 1, 1, 1});
+}
+
+/* A complete event [begin, end]: encloses the newest blocks of its level that lie inside it; its
+ * child time is known now, so it is measured here (close_slice's measures, without the parent's). */
+CLI_NOINLINE void on_complete(st_state_t *s, st_thread_t *t, uint32_t tix, const fxt_record_t *rec,
+                              uint32_t name, uint64_t begin, uint64_t end) {
+    uint32_t lv = t->depth;
+    pend_room(s, t, tix);
+    uint64_t child = 0;
+    uint32_t k = t->pn;
+    int before = 0; /* a duration of its level ends before it begins: nothing older is inside it */
+    while (k > 0) {
+        const st_pend_t *e = pend_at(t, k - 1);
+        if (e->level != lv) {
+            break;
+        }
+        if (e->start < begin || e->end > end) {
+            if (e->end <= begin) {
+                before = 1;
+            } else {
+                s->unnested++; /* a partial overlap: not nesting */
+                before = 1;
+            }
+            break;
+        }
+        uint64_t d = e->end - e->start;
+        child += d;
+        if (e->pair) {
+            /* counted in the enclosing pair (or the top level) when it ended: moved here */
+            if (lv) {
+                t->stack[lv - 1].child_ns -= d;
+            } else {
+                t->ctx_child -= d;
+            }
+            s->pairs_in_complete++;
+        }
+        k -= e->size;
+    }
+    if (!before) {
+        uint64_t fin = lv ? t->stack[lv - 1].fin : t->fin0;
+        if (fin && begin < fin) {
+            s->unnested++; /* it encloses durations given up by the limits */
+        } else if (lv == 0 && fin == 0) {
+            /* nothing before it in this context: it may enclose what earlier ranges settled */
+            t->reach = t->reach == 0 || begin + 1 < t->reach ? begin + 1 : t->reach;
+        }
+    }
+    uint64_t dur = end - begin;
+    uint64_t self = dur - child;
+    if (child > dur) {
+        self = 0;
+        s->clamped++;
+    }
+    if (name) {
+        add_duration(cli_map_at(&s->names, name - 1, NULL, NULL), dur, self);
+    }
+    st_slow_t *sl = slow_slot(s, dur, begin, rec->offset);
+    if (sl) {
+        sl->provider = rec->provider;
+        sl->pid = rec->u.event.thread.pid;
+        sl->tid = rec->u.event.thread.tid;
+        sl->name = name;
+        args_save_slow(sl->args, rec);
+    }
+    pend_push(s, t, tix, (st_pend_t){begin, end, child, 0, name, lv, t->pn - k + 1, 1, 0});
+}
+
 /* Duration matching, call tree and self time of one begin, end or complete event. */
 CLI_INLINE void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const fxt_record_t *rec,
                             uint32_t name, uint64_t ns, uint64_t end_ns) {
@@ -737,6 +929,7 @@ CLI_INLINE void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const f
             st_frame_t *f = &t->stack[t->depth];
             f->begin_ns = ns;
             f->child_ns = 0;
+            f->fin = 0;
             f->name = name;
             f->node = s->tree ? frame_node(s, t, tix, name) : 0;
             f->args[0] = 0;
@@ -751,7 +944,10 @@ CLI_INLINE void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const f
         break;
     case FXT_EVENT_DURATION_END:
         if (t->depth == 0) {
-            /* Ends a frame opened before this range, if any: resolved by the merge. */
+            /* Ends a frame opened before this range, if any: resolved by the merge. What closed on
+             * the top level since the previous pop was inside it. */
+            pend_settle_above(s, t, tix, 0);
+            t->fin0 = 0;
             if (t->npops == t->popcap) {
                 uint32_t ncap = t->popcap ? t->popcap * 2 : 8;
                 st_pop_t *np = realloc(t->pops, ncap * sizeof *np);
@@ -767,22 +963,23 @@ CLI_INLINE void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const f
         }
         t->depth--;
         if (t->depth < ST_MAX_DEPTH) {
+            /* The durations still waiting inside it are its children. */
+            pend_settle_above(s, t, tix, t->depth + 1);
             const st_frame_t *f = &t->stack[t->depth];
             /* Clamped at 0: an end before its begin must not wrap around. */
             uint64_t dur = ns >= f->begin_ns ? ns - f->begin_ns : 0;
-            close_slice(s, t, NULL, f->name ? f->name : name, f->node, f->begin_ns, dur, f->child_ns,
-                        rec->offset, f->args, rec);
+            uint64_t begin = f->begin_ns;
+            close_slice(s, t, NULL, f->name ? f->name : name, f->node, begin, dur, f->child_ns, rec->offset,
+                        f->args, rec);
+            pend_pair(s, t, tix, begin, begin + dur, t->depth);
         }
         break;
-    case FXT_EVENT_DURATION_COMPLETE: {
-        /* A leaf: complete events carry no nesting of their own (docs/stats.md). */
-        if (t->depth > ST_MAX_DEPTH) {
-            break;
+    case FXT_EVENT_DURATION_COMPLETE:
+        if (t->depth <= ST_MAX_DEPTH && t->depth <= t->cap) {
+            /* An end before its start is an empty duration (never a wrapped one). */
+            on_complete(s, t, tix, rec, name, ns, end_ns >= ns ? end_ns : ns);
         }
-        uint32_t node = s->tree ? frame_node(s, t, tix, name) : 0;
-        close_slice(s, t, NULL, name, node, ns, end_ns >= ns ? end_ns - ns : 0, 0, rec->offset, NULL, rec);
         break;
-    }
     default:
         break;
     }
@@ -1283,6 +1480,8 @@ static void apply_pop(st_state_t *g, st_thread_t *gt, const uint64_t *tkey, cons
     }
     gt->depth--;
     st_frame_t f = gt->stack[gt->depth];
+    /* A complete event of a later range that begins before it may enclose it: read again. */
+    gt->tail = f.begin_ns + 1 > gt->tail ? f.begin_ns + 1 : gt->tail;
     uint64_t dur = pop->end_ns >= f.begin_ns ? pop->end_ns - f.begin_ns : 0;
     close_slice(g, gt, tkey, f.name, f.node, f.begin_ns, dur, f.child_ns, pop->end_off, f.args, NULL);
     /* close_slice gave the duration to the range's top level when the trace has no open frame left. */
@@ -1317,6 +1516,18 @@ int st_merge(st_state_t *g, st_state_t *l) {
     st_range_t *lr = (st_range_t *)l; /* l is the first member of its st_range_t */
     flush_events(lr);
     uint32_t *nmap, *tmap, *node_map, *cmap;
+    /* The range's end settles what still waits for an enclosing complete event: one that a later
+     * range has makes that range's merge ask for a read with one thread (st_thread_t.reach). */
+    for (size_t i = 0; i < l->threads.count; i++) {
+        st_thread_t *lt = cli_map_at(&l->threads, i, NULL, NULL);
+        pend_settle_above(l, lt, (uint32_t)i + 1, 0);
+    }
+    g->unnested += l->unnested;
+    g->clamped += l->clamped;
+    g->pairs_in_complete += l->pairs_in_complete;
+    if (g->merged > 0 && l->pend_capped) {
+        return CLI_PAR_RERUN; /* where the ring was full depends on where the range starts */
+    }
     g->records += l->records;
     g->errors += l->errors;
     for (unsigned i = 0; i < l->nerrmsg && g->nerrmsg < ST_MAX_ERRMSG; i++) {
@@ -1513,6 +1724,11 @@ int st_merge(st_state_t *g, st_state_t *l) {
         memcpy(tk, key, sizeof tk);
         advance(g, gt, tk, lt, lt->npops);
         give_child(gt, lt->ctx_child);
+        if (g->merged > 0 && lt->reach && lt->reach <= gt->tail) {
+            rc = CLI_PAR_RERUN; /* a complete event may enclose durations of earlier ranges */
+            goto done;
+        }
+        gt->tail = lt->tail > gt->tail ? lt->tail : gt->tail;
         /* Frames still open at the range's end stay open in the trace. */
         uint32_t stored = lt->depth < ST_MAX_DEPTH ? lt->depth : ST_MAX_DEPTH;
         for (uint32_t d = 0; d < stored; d++) {
