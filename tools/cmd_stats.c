@@ -305,6 +305,26 @@ static int width_of(const st_state_t *s, const size_t *ix, size_t n, int which, 
     return w;
 }
 
+/* What the durations' nesting could not reconstruct (docs/stats.md, "How durations are measured"). */
+static void print_nesting_notes(const st_state_t *s) {
+    if (s->unnested) {
+        printf("note: %" PRIu64 " complete events do not enclose every duration inside them (a partial "
+               "overlap, or more than %u durations closed on their thread in between): their self time "
+               "includes that time, and busy time may count it twice\n",
+               s->unnested, ST_PEND_K);
+    }
+    if (s->clamped) {
+        printf("note: %" PRIu64 " durations have children adding up to more than their own duration "
+               "(overlapping): their self time is counted as 0\n",
+               s->clamped);
+    }
+    if (s->pairs_in_complete) {
+        printf("note: %" PRIu64 " begin/end pairs lie inside a complete event written after them: their "
+               "time counts in it, the call tree shows them beside it\n",
+               s->pairs_in_complete);
+    }
+}
+
 /* The human-readable summary; the tables are limited to --top rows. */
 static void print_text(const st_state_t *s, uint64_t bytes, int tree) {
     printf("size: %" PRIu64 " bytes, %" PRIu64 " records", bytes, s->records);
@@ -419,6 +439,7 @@ static void print_text(const st_state_t *s, uint64_t bytes, int tree) {
         }
     }
     free(ix);
+    print_nesting_notes(s);
     if (s->nslow) {
         printf("\nslowest events (duration ns, start us, pid/tid, category/name, arguments):\n");
         for (unsigned i = 0; i < s->nslow; i++) {
@@ -631,6 +652,9 @@ static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
     }
     printf("],\"inline_strings\":%" PRIu64 ",\"inline_string_bytes\":%" PRIu64, s->inline_strings,
            s->inline_bytes);
+    printf(",\"nesting\":{\"complete_not_enclosing_all\":%" PRIu64 ",\"self_clamped\":%" PRIu64
+           ",\"pairs_in_later_complete\":%" PRIu64 "}",
+           s->unnested, s->clamped, s->pairs_in_complete);
     if (tree) {
         size_t *order = tree_order(s);
         printf(",\"tree_truncated\":%s,\"tree\":[", s->tree_full ? "true" : "false");

@@ -81,7 +81,7 @@ typedef struct st_prov {
 /* An open duration. Names and nodes are map index + 1 (0 = none). */
 typedef struct st_frame {
     uint64_t begin_ns, child_ns;
-    uint64_t fin; /* start + 1 of the latest duration of its level given to it by the limits (0: none) */
+    uint64_t fin; /* the latest end of a duration of its level given to it by the limits (0: none) */
     uint32_t name, node;
     uint8_t args[ST_ARGS_BYTES]; /* serialised arguments of the begin (st_args_*) */
 } st_frame_t;
@@ -90,6 +90,7 @@ typedef struct st_frame {
 typedef struct st_pop {
     uint64_t end_ns, end_off;
     uint64_t child_ns; /* top-level slices of the range between the previous pop and this one */
+    uint64_t reach;    /* st_thread_t.reach of the context this pop ends */
 } st_pop_t;
 
 /* A closed duration whose parent is not known yet (its thread's ring, st_thread_t.pend): a complete
@@ -100,11 +101,13 @@ typedef struct st_pend {
     uint64_t start, end, child; /* child: durations directly inside it */
     uint64_t seq;               /* the thread's closed durations before it */
     uint32_t name;
-    uint32_t level; /* open pairs on its thread when it closed */
-    uint32_t size;  /* entries of its subtree, itself included */
-    uint32_t head;  /* entries of the largest block of the ring that starts here */
-    uint32_t pair;
+    /* 16 bits: levels are at most ST_MAX_DEPTH, sizes at most ST_PEND_CAP (one store for a pair's) */
+    uint16_t level; /* open pairs on its thread when it closed */
+    uint16_t size;  /* entries of its subtree, itself included */
+    uint16_t head;  /* entries of the largest block of the ring that starts here */
+    uint16_t pair;
 } st_pend_t;
+_Static_assert(ST_MAX_DEPTH < 65536 && ST_PEND_CAP < 65536, "st_pend_t's 16-bit fields");
 
 typedef struct st_thread {
     uint64_t events, busy_ns;
@@ -120,10 +123,11 @@ typedef struct st_thread {
     st_pend_t *pend;
     uint32_t pcap, phead, pn;
     uint64_t pseq; /* closed durations pushed */
-    uint64_t fin0; /* start + 1 of the latest top-level duration of this context given up by the limits */
-    /* reach: the earliest start + 1 of a top-level complete event that may enclose durations of an
-     * earlier range (0: none); tail: the latest start + 1 of a duration settled (ranges: in it; the
-     * trace: in the ranges merged so far), which a later range's complete event cannot enclose. */
+    uint64_t fin0; /* the latest end of a top-level duration of this context given up by the limits */
+    /* reach: the earliest start + 1 of a top-level complete event of this context (of the range, since
+     * the last pop) that may enclose durations of an earlier range (0: none); tail: the latest end of
+     * a duration settled where a later range cannot see it (ranges: by a limit or the range's end; the
+     * trace: in the ranges merged so far, and the frames closed by pops). */
     uint64_t reach, tail;
 } st_thread_t;
 

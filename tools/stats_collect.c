@@ -745,6 +745,9 @@ CLI_INLINE void close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey,
  * call-tree nodes are made, when they are settled. Begin/end pairs are counted in their enclosing
  * pair when they end (as before); a complete event that encloses one moves its time. */
 
+/* Why a block is settled: its parent ended, a limit gave it up, or its range ended. */
+enum { PEND_PARENT, PEND_LIMIT, PEND_RANGE };
+
 static inline st_pend_t *pend_at(const st_thread_t *t, uint32_t i) {
     return &t->pend[(t->phead + i) & (t->pcap - 1)];
 }
@@ -768,15 +771,18 @@ static void pend_nodes(st_state_t *s, const st_thread_t *t, uint32_t tix, uint32
 }
 
 /* Settles the block whose root is at ring position r: its time goes to the pair open around it (or
- * the range's top level), its nodes under that pair's. `given_up`: by a limit, not by its parent. */
-static void pend_settle(st_state_t *s, st_thread_t *t, uint32_t tix, uint32_t r, int given_up) {
+ * the range's top level), its nodes under that pair's. */
+static void pend_settle(st_state_t *s, st_thread_t *t, uint32_t tix, uint32_t r, int how) {
     const st_pend_t *e = pend_at(t, r);
     uint32_t lv = e->level;
     st_frame_t *f = lv ? &t->stack[lv - 1] : NULL;
-    t->tail = e->start + 1 > t->tail ? e->start + 1 : t->tail;
-    if (given_up) {
+    if (how != PEND_PARENT) {
+        /* What a later range cannot see (a settled parent covers its children) */
+        t->tail = e->end > t->tail ? e->end : t->tail;
+    }
+    if (how == PEND_LIMIT) {
         uint64_t *fin = f ? &f->fin : &t->fin0;
-        *fin = e->start + 1 > *fin ? e->start + 1 : *fin;
+        *fin = e->end > *fin ? e->end : *fin;
     }
     if (e->pair) {
         return; /* counted where it ended */
@@ -791,32 +797,47 @@ static void pend_settle(st_state_t *s, st_thread_t *t, uint32_t tix, uint32_t r,
     }
 }
 
-/* Settles the newest blocks down to those of `level` (all with level 0): their parent has ended. */
-static void pend_settle_above(st_state_t *s, st_thread_t *t, uint32_t tix, uint32_t level) {
+/* pend_settle of the newest block. */
+CLI_NOINLINE void pend_settle_newest(st_state_t *s, st_thread_t *t, uint32_t tix, int how) {
+    uint32_t size = pend_at(t, t->pn - 1)->size;
+    pend_settle(s, t, tix, t->pn - 1, how);
+    t->pn -= size;
+}
+
+/* Settles the newest blocks down to those of `level` (all with level 0). A pair whose parent ended
+ * needs nothing: dropped inline. */
+CLI_INLINE void pend_settle_above(st_state_t *s, st_thread_t *t, uint32_t tix, uint32_t level, int how) {
     while (t->pn > 0) {
-        const st_pend_t *e = pend_at(t, t->pn - 1);
+        const st_pend_t *e = &t->pend[(t->phead + t->pn - 1) & (t->pcap - 1)];
         if (e->level < level) {
             break;
         }
-        uint32_t size = e->size;
-        pend_settle(s, t, tix, t->pn - 1, 0);
-        t->pn -= size;
+        if (e->pair && how == PEND_PARENT) {
+            t->pn--; /* a pair encloses no entry: size 1 */
+            continue;
+        }
+        pend_settle_newest(s, t, tix, how);
     }
 }
 
 /* Gives up the oldest block (a limit): settled as it is. */
 static void pend_give_up_oldest(st_state_t *s, st_thread_t *t, uint32_t tix) {
     uint32_t size = pend_at(t, 0)->head;
-    pend_settle(s, t, tix, size - 1, 1);
+    pend_settle(s, t, tix, size - 1, PEND_LIMIT);
     t->phead = (t->phead + size) & (t->pcap - 1);
     t->pn -= size;
 }
 
-/* Room for one more entry: the ring grows up to ST_PEND_CAP, then gives up its oldest block. */
-static void pend_room(st_state_t *s, st_thread_t *t, uint32_t tix) {
-    if (t->pn < t->pcap) {
-        return;
+/* Gives up the blocks that ST_PEND_K later durations have passed. */
+CLI_NOINLINE void pend_limit(st_state_t *s, st_thread_t *t, uint32_t tix) {
+    while (t->pn > 0 && t->pseq - 1 - pend_at(t, pend_at(t, 0)->head - 1)->seq >= ST_PEND_K) {
+        pend_give_up_oldest(s, t, tix);
     }
+}
+
+/* Room for one more entry: the ring grows up to ST_PEND_CAP, then gives up its oldest block. 0, or
+ * -1 when the ring is empty and cannot be allocated (out of memory: not kept). */
+CLI_NOINLINE int pend_room(st_state_t *s, st_thread_t *t, uint32_t tix) {
     if (t->pcap < ST_PEND_CAP) {
         uint32_t ncap = t->pcap ? t->pcap * 2 : 16;
         st_pend_t *np = malloc(ncap * sizeof *np);
@@ -828,31 +849,37 @@ static void pend_room(st_state_t *s, st_thread_t *t, uint32_t tix) {
             t->pend = np;
             t->pcap = ncap;
             t->phead = 0;
-            return;
+            return 0;
         }
+    }
+    if (t->pn == 0) {
+        return -1;
     }
     s->pend_capped = 1; /* depends on what the ring held: the same only in one range */
     pend_give_up_oldest(s, t, tix);
+    return 0;
 }
 
-/* Appends a closed duration enclosing the newest `size` - 1 entries, then applies ST_PEND_K. */
-static void pend_push(st_state_t *s, st_thread_t *t, uint32_t tix, st_pend_t e) {
-    e.seq = t->pseq++;
-    e.head = 1;
-    *pend_at(t, t->pn) = e;
-    t->pn++;
-    st_pend_t *first = pend_at(t, t->pn - e.size);
-    first->head = e.size > first->head ? e.size : first->head;
-    while (t->pn > 0 && t->pseq - 1 - pend_at(t, pend_at(t, 0)->head - 1)->seq >= ST_PEND_K) {
-        pend_give_up_oldest(s, t, tix);
+/* A pair that ended on level `level`: a complete event written later may enclose it. Inline: one
+ * per pair. */
+CLI_INLINE void pend_pair(st_state_t *s, st_thread_t *t, uint32_t tix, uint64_t begin, uint64_t end,
+                          uint32_t level) {
+    if (t->pn == t->pcap && pend_room(s, t, tix) != 0) {
+        return;
     }
-}
-
-/* A pair that ended on level `level`: a complete event written later may enclose it. */
-static void pend_pair(st_state_t *s, st_thread_t *t, uint32_t tix, uint64_t begin, uint64_t end,
-                      uint32_t level) {
-    pend_room(s, t, tix);
-    pend_push(s, t, tix, (st_pend_t){begin, end, 0, 0, 0, level, 1, 1, 1});
+    st_pend_t *e = &t->pend[(t->phead + t->pn) & (t->pcap - 1)];
+    e->start = begin;
+    e->end = end;
+    e->seq = t->pseq++;
+    e->level = (uint16_t)level;
+    e->size = 1;
+    e->head = 1;
+    e->pair = 1;
+    t->pn++;
+    /* the oldest entry is no older than its block's root: one compare tells the limit is far */
+    if (t->pseq - 1 - t->pend[t->phead].seq >= ST_PEND_K) {
+        pend_limit(s, t, tix);
+    }
 }
 
 /* A complete event [begin, end]: encloses the newest blocks of its level that lie inside it; its
@@ -860,7 +887,9 @@ static void pend_pair(st_state_t *s, st_thread_t *t, uint32_t tix, uint64_t begi
 CLI_NOINLINE void on_complete(st_state_t *s, st_thread_t *t, uint32_t tix, const fxt_record_t *rec,
                               uint32_t name, uint64_t begin, uint64_t end) {
     uint32_t lv = t->depth;
-    pend_room(s, t, tix);
+    if (t->pn == t->pcap && pend_room(s, t, tix) != 0) {
+        return;
+    }
     uint64_t child = 0;
     uint32_t k = t->pn;
     int before = 0; /* a duration of its level ends before it begins: nothing older is inside it */
@@ -870,12 +899,10 @@ CLI_NOINLINE void on_complete(st_state_t *s, st_thread_t *t, uint32_t tix, const
             break;
         }
         if (e->start < begin || e->end > end) {
-            if (e->end <= begin) {
-                before = 1;
-            } else {
+            if (e->end > begin) {
                 s->unnested++; /* a partial overlap: not nesting */
-                before = 1;
             }
+            before = 1;
             break;
         }
         uint64_t d = e->end - e->start;
@@ -893,11 +920,11 @@ CLI_NOINLINE void on_complete(st_state_t *s, st_thread_t *t, uint32_t tix, const
     }
     if (!before) {
         uint64_t fin = lv ? t->stack[lv - 1].fin : t->fin0;
-        if (fin && begin < fin) {
-            s->unnested++; /* it encloses durations given up by the limits */
-        } else if (lv == 0 && fin == 0) {
+        if (begin < fin) {
+            s->unnested++; /* it overlaps durations given up by the limits */
+        } else if (lv == 0 && fin == 0 && (t->reach == 0 || begin < t->reach - 1)) {
             /* nothing before it in this context: it may enclose what earlier ranges settled */
-            t->reach = t->reach == 0 || begin + 1 < t->reach ? begin + 1 : t->reach;
+            t->reach = begin + 1;
         }
     }
     uint64_t dur = end - begin;
@@ -917,7 +944,15 @@ CLI_NOINLINE void on_complete(st_state_t *s, st_thread_t *t, uint32_t tix, const
         sl->name = name;
         args_save_slow(sl->args, rec);
     }
-    pend_push(s, t, tix, (st_pend_t){begin, end, child, 0, name, lv, t->pn - k + 1, 1, 0});
+    uint32_t size = t->pn - k + 1;
+    st_pend_t *e = pend_at(t, t->pn);
+    *e = (st_pend_t){begin, end, child, t->pseq++, name, (uint16_t)lv, (uint16_t)size, 1, 0};
+    t->pn++;
+    st_pend_t *first = pend_at(t, k);
+    first->head = size > first->head ? (uint16_t)size : first->head;
+    if (t->pseq - 1 - t->pend[t->phead].seq >= ST_PEND_K) {
+        pend_limit(s, t, tix);
+    }
 }
 
 /* Duration matching, call tree and self time of one begin, end or complete event. */
@@ -946,7 +981,7 @@ CLI_INLINE void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const f
         if (t->depth == 0) {
             /* Ends a frame opened before this range, if any: resolved by the merge. What closed on
              * the top level since the previous pop was inside it. */
-            pend_settle_above(s, t, tix, 0);
+            pend_settle_above(s, t, tix, 0, PEND_PARENT);
             t->fin0 = 0;
             if (t->npops == t->popcap) {
                 uint32_t ncap = t->popcap ? t->popcap * 2 : 8;
@@ -957,14 +992,15 @@ CLI_INLINE void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const f
                 t->pops = np;
                 t->popcap = ncap;
             }
-            t->pops[t->npops++] = (st_pop_t){ns, rec->offset, t->ctx_child};
+            t->pops[t->npops++] = (st_pop_t){ns, rec->offset, t->ctx_child, t->reach};
             t->ctx_child = 0;
+            t->reach = 0;
             return;
         }
         t->depth--;
         if (t->depth < ST_MAX_DEPTH) {
             /* The durations still waiting inside it are its children. */
-            pend_settle_above(s, t, tix, t->depth + 1);
+            pend_settle_above(s, t, tix, t->depth + 1, PEND_PARENT);
             const st_frame_t *f = &t->stack[t->depth];
             /* Clamped at 0: an end before its begin must not wrap around. */
             uint64_t dur = ns >= f->begin_ns ? ns - f->begin_ns : 0;
@@ -1472,27 +1508,40 @@ static void give_child(st_thread_t *g, uint64_t ns) {
     }
 }
 
-/* Top-level time since the range's previous pop, then the pop: closes the trace's open frame. */
-static void apply_pop(st_state_t *g, st_thread_t *gt, const uint64_t *tkey, const st_pop_t *pop) {
+/* A complete event of the range that may enclose durations settled before it (st_thread_t.reach)
+ * begins before the end of one: the trace is read again with one thread. */
+static int reaches_back(const st_state_t *g, const st_thread_t *gt, uint64_t reach) {
+    return g->merged > 0 && reach != 0 && reach - 1 < gt->tail;
+}
+
+/* Top-level time since the range's previous pop, then the pop: closes the trace's open frame. 0, or
+ * CLI_PAR_RERUN. */
+static int apply_pop(st_state_t *g, st_thread_t *gt, const uint64_t *tkey, const st_pop_t *pop) {
     give_child(gt, pop->child_ns);
+    if (reaches_back(g, gt, pop->reach)) {
+        return CLI_PAR_RERUN;
+    }
     if (gt->depth == 0) {
-        return; /* an end without a begin: ignored (docs/stats.md) */
+        return 0; /* an end without a begin: ignored (docs/stats.md) */
     }
     gt->depth--;
     st_frame_t f = gt->stack[gt->depth];
-    /* A complete event of a later range that begins before it may enclose it: read again. */
-    gt->tail = f.begin_ns + 1 > gt->tail ? f.begin_ns + 1 : gt->tail;
+    gt->tail = pop->end_ns > gt->tail ? pop->end_ns : gt->tail;
     uint64_t dur = pop->end_ns >= f.begin_ns ? pop->end_ns - f.begin_ns : 0;
     close_slice(g, gt, tkey, f.name, f.node, f.begin_ns, dur, f.child_ns, pop->end_off, f.args, NULL);
     /* close_slice gave the duration to the range's top level when the trace has no open frame left. */
     gt->busy_ns += gt->ctx_child;
     gt->ctx_child = 0;
+    return 0;
 }
 
-static void advance(st_state_t *g, st_thread_t *gt, const uint64_t *tkey, st_thread_t *lt, uint32_t upto) {
+static int advance(st_state_t *g, st_thread_t *gt, const uint64_t *tkey, st_thread_t *lt, uint32_t upto) {
     while (lt->applied < upto && lt->applied < lt->npops) {
-        apply_pop(g, gt, tkey, &lt->pops[lt->applied++]);
+        if (apply_pop(g, gt, tkey, &lt->pops[lt->applied++]) != 0) {
+            return CLI_PAR_RERUN;
+        }
     }
+    return 0;
 }
 
 /* A word at a time, skipping the range's empty words (most: ranges register few indexes). n is a
@@ -1520,7 +1569,7 @@ int st_merge(st_state_t *g, st_state_t *l) {
      * range has makes that range's merge ask for a read with one thread (st_thread_t.reach). */
     for (size_t i = 0; i < l->threads.count; i++) {
         st_thread_t *lt = cli_map_at(&l->threads, i, NULL, NULL);
-        pend_settle_above(l, lt, (uint32_t)i + 1, 0);
+        pend_settle_above(l, lt, (uint32_t)i + 1, 0, PEND_RANGE);
     }
     g->unnested += l->unnested;
     g->clamped += l->clamped;
@@ -1704,7 +1753,10 @@ int st_merge(st_state_t *g, st_state_t *l) {
         } else {
             uint64_t tk[3];
             memcpy(tk, tkey, sizeof tk);
-            advance(g, gt, tk, lt, k.ctx);
+            if (advance(g, gt, tk, lt, k.ctx) != 0) {
+                rc = CLI_PAR_RERUN;
+                goto done;
+            }
             gparent = gt->depth ? gt->stack[gt->depth - 1].node : 0;
         }
         node_map[i] =
@@ -1722,9 +1774,12 @@ int st_merge(st_state_t *g, st_state_t *l) {
         st_thread_t *gt = cli_map_at(&g->threads, tmap[i] - 1, NULL, NULL);
         uint64_t tk[3];
         memcpy(tk, key, sizeof tk);
-        advance(g, gt, tk, lt, lt->npops);
+        if (advance(g, gt, tk, lt, lt->npops) != 0) {
+            rc = CLI_PAR_RERUN;
+            goto done;
+        }
         give_child(gt, lt->ctx_child);
-        if (g->merged > 0 && lt->reach && lt->reach <= gt->tail) {
+        if (reaches_back(g, gt, lt->reach)) {
             rc = CLI_PAR_RERUN; /* a complete event may enclose durations of earlier ranges */
             goto done;
         }
