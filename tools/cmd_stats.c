@@ -305,6 +305,13 @@ static int width_of(const st_state_t *s, const size_t *ix, size_t n, int which, 
     return w;
 }
 
+/* The rows a table limited to --top leaves out. */
+static void print_more(size_t n, unsigned top) {
+    if (n > top) {
+        printf("  ... %zu more (--top %u)\n", n - top, top);
+    }
+}
+
 /* What the durations' nesting could not reconstruct (docs/stats.md, "How durations are measured"). */
 static void print_nesting_notes(const st_state_t *s) {
     if (s->unnested) {
@@ -409,6 +416,7 @@ static void print_text(const st_state_t *s, uint64_t bytes, int tree) {
         }
         printf("  %s\n", thread_name(s, k[2]));
     }
+    print_more(s->threads.count, s->top);
     free(tix);
     printf("\nevents by category:\n");
     for (size_t i = 0; i < s->cats.count; i++) {
@@ -438,6 +446,7 @@ static void print_text(const st_state_t *s, uint64_t bytes, int tree) {
             printf(" %14s\n", "-");
         }
     }
+    print_more(s->names.count, s->top);
     free(ix);
     print_nesting_notes(s);
     if (s->nslow) {
@@ -476,6 +485,7 @@ static void print_text(const st_state_t *s, uint64_t bytes, int tree) {
                 }
             }
         }
+        print_more(s->counters.count, s->top);
     }
     printf("\ninline strings in events: %" PRIu64 " (%" PRIu64 " bytes)\n", s->inline_strings,
            s->inline_bytes);
@@ -551,7 +561,9 @@ static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
         json_key_str("name", o->name, strlen(o->name));
         printf("}");
     }
-    printf("],\"threads_with_events\":%zu,\"threads\":[", s->threads.count);
+    /* The arrays threads, names and counters hold the first --top: their *_total say how many exist. */
+    printf("],\"top\":%u,\"threads_with_events\":%zu,\"threads_total\":%zu,\"threads\":[", s->top,
+           s->threads.count, s->threads.count);
     size_t *tix = sorted(&s->threads, cmp_threads);
     for (size_t i = 0; tix && i < s->threads.count && i < s->top; i++) {
         const char *key;
@@ -580,7 +592,7 @@ static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
         cli_json_str(stdout, key, kl);
         printf(":%" PRIu64, *c);
     }
-    printf("},\"names\":[");
+    printf("},\"names_total\":%zu,\"names\":[", s->names.count);
     size_t *ix = sorted(&s->names, cmp_names);
     for (size_t i = 0; ix && i < s->names.count && i < s->top; i++) {
         const st_name_t *n = cli_map_at(&s->names, ix[i], NULL, NULL);
@@ -617,7 +629,7 @@ static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
         int cut = st_args_each(e->args, json_arg, &afirst);
         printf("},\"args_truncated\":%s}", cut ? "true" : "false");
     }
-    printf("],\"counters\":[");
+    printf("],\"counters_total\":%zu,\"counters\":[", s->counters.count);
     for (size_t i = 0; i < s->counters.count && i < s->top; i++) {
         const char *key;
         size_t kl;

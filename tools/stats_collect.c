@@ -603,13 +603,17 @@ static inline st_slow_t *slow_slot(st_state_t *s, uint64_t dur, uint64_t ts, uin
 
 /* ---- one range --------------------------------------------------------------------- */
 
-/* The provider named by (has_id, id), created with the default 1 tick = 1 ns (spec-notes). */
+/* The provider `id`, created with the default 1 tick = 1 ns (spec-notes). Records before any
+ * provider record (has_id 0) are provider 0's, as the reader has them (docs/reader.md): has_id says
+ * whether a provider record named it. */
 static st_prov_t *prov_get(st_state_t *s, int has_id, uint32_t id, size_t *ix) {
-    st_prov_t *p = cli_map_get_ix(&s->providers, &(uint64_t[2]){(uint64_t)has_id, id}, 16, 1, ix);
+    st_prov_t *p = cli_map_get_ix(&s->providers, &(uint64_t[2]){0, id}, 16, 1, ix);
     if (p && p->ticks == 0) {
         p->id = id;
-        p->has_id = has_id;
         p->ticks = 1000000000u;
+    }
+    if (p && has_id) {
+        p->has_id = 1;
     }
     return p;
 }
