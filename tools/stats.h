@@ -163,7 +163,9 @@ typedef struct st_cpu {
     uint64_t tid, since_ns;
     int running;
     int have_first;
-    uint64_t first_ns; /* ranges: the first switch, which ends the interval running at the range start */
+    /* ranges: the last record on the CPU up to its first switch (included): the thread running at
+     * the range start ran until then */
+    uint64_t first_ns;
 } st_cpu_t;
 
 /* One of the slowest events. */

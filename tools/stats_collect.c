@@ -1333,8 +1333,10 @@ CLI_INLINE void on_event(st_range_t *rg, const fxt_record_t *rec) {
     }
 }
 
-/* On-CPU time: the interval since the CPU's previous switch belongs to the thread it switched in. */
-static void on_switch(st_state_t *s, uint32_t cpu, uint64_t ns, uint64_t in_tid) {
+/* On-CPU time: the interval since the CPU's previous record (a context switch or a wakeup on it)
+ * belongs to the thread its last switch switched in; after the CPU's last record nothing is known
+ * (docs/stats.md). A switch (`sw`) switches in in_tid. */
+static void on_cpu_record(st_state_t *s, uint32_t cpu, uint64_t ns, int sw, uint64_t in_tid) {
     st_cpu_t *c = cli_map_get_u64(&s->cpus, cpu, 0, 1);
     if (c == NULL) {
         return;
@@ -1344,14 +1346,18 @@ static void on_switch(st_state_t *s, uint32_t cpu, uint64_t ns, uint64_t in_tid)
         if (t) {
             *t += ns >= c->since_ns ? ns - c->since_ns : 0;
         }
-    } else if (!c->have_first) {
-        /* The first switch of the range: the merge gives the time before it to the thread running then. */
+        c->since_ns = ns > c->since_ns ? ns : c->since_ns;
+    } else {
+        /* Before the range's first switch on the CPU: the merge gives the time up to its last such
+         * record to the thread running then. */
         c->have_first = 1;
         c->first_ns = ns;
     }
-    c->running = 1;
-    c->tid = in_tid;
-    c->since_ns = ns;
+    if (sw) {
+        c->running = 1;
+        c->tid = in_tid;
+        c->since_ns = ns;
+    }
 }
 
 static void set_bit(uint8_t *set, unsigned i, uint64_t *rereg) {
@@ -1464,13 +1470,16 @@ CLI_NOINLINE int on_other(st_range_t *rg, fxt_reader_t *r, const fxt_record_t *r
         break;
     }
     case FXT_KIND_CONTEXT_SWITCH:
-        on_switch(s, rec->u.context_switch.cpu, cli_ticks_to_ns(rec->u.context_switch.ts, rg->tps),
-                  rec->u.context_switch.in_tid);
+        on_cpu_record(s, rec->u.context_switch.cpu, cli_ticks_to_ns(rec->u.context_switch.ts, rg->tps), 1,
+                      rec->u.context_switch.in_tid);
+        break;
+    case FXT_KIND_THREAD_WAKEUP:
+        on_cpu_record(s, rec->u.thread_wakeup.cpu, cli_ticks_to_ns(rec->u.thread_wakeup.ts, rg->tps), 0, 0);
         break;
     case FXT_KIND_LEGACY_CONTEXT_SWITCH:
-        on_switch(s, rec->u.legacy_context_switch.cpu,
-                  cli_ticks_to_ns(rec->u.legacy_context_switch.ts, rg->tps),
-                  rec->u.legacy_context_switch.in.tid);
+        on_cpu_record(s, rec->u.legacy_context_switch.cpu,
+                      cli_ticks_to_ns(rec->u.legacy_context_switch.ts, rg->tps), 1,
+                      rec->u.legacy_context_switch.in.tid);
         break;
     default:
         break;
@@ -1825,14 +1834,17 @@ int st_merge(st_state_t *g, st_state_t *l) {
             if (t) {
                 *t += lc->first_ns >= gc->since_ns ? lc->first_ns - gc->since_ns : 0;
             }
+            gc->since_ns = lc->first_ns > gc->since_ns ? lc->first_ns : gc->since_ns;
         }
         if (!gc->running && !gc->have_first) {
             gc->have_first = lc->have_first;
             gc->first_ns = lc->first_ns;
         }
-        gc->running = lc->running;
-        gc->tid = lc->tid;
-        gc->since_ns = lc->since_ns;
+        if (lc->running) { /* else the range had only wakeups on it: the same thread runs */
+            gc->running = 1;
+            gc->tid = lc->tid;
+            gc->since_ns = lc->since_ns;
+        }
     }
     for (size_t i = 0; i < l->oncpu.count; i++) {
         const char *key;
