@@ -781,7 +781,7 @@ static void pend_settle(st_state_t *s, st_thread_t *t, uint32_t tix, uint32_t r,
     uint32_t lv = e->level;
     st_frame_t *f = lv ? &t->stack[lv - 1] : NULL;
     if (how != PEND_PARENT) {
-        /* What a later range cannot see (a settled parent covers its children) */
+        /* a later range cannot see it (what its parent settles, the parent covers) */
         t->tail = e->end > t->tail ? e->end : t->tail;
     }
     if (how == PEND_LIMIT) {
