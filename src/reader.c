@@ -181,6 +181,18 @@ static fxt_status copy_provider(fxt__provider_t *d, const fxt__provider_t *s) {
     return FXT_OK;
 }
 
+/* The state of provider `id` for a provider info or section record. Records before any provider
+ * record are provider 0's (Fuchsia's reader starts in a provider 0 of its own): provider 0, met
+ * first, starts with their tables and tick rate. */
+static fxt__provider_t *provider_switch(fxt_reader_t *r, uint32_t id, fxt_status *st) {
+    int first0 = id == 0 && fxt__provider_find(&r->providers, 0) == NULL;
+    fxt__provider_t *p = fxt__provider_get(&r->providers, id, st);
+    if (p != NULL && first0 && (*st = copy_provider(p, &r->none)) != FXT_OK) {
+        return NULL;
+    }
+    return p;
+}
+
 fxt_status fxt_reader_rebase(fxt_reader_t *r, uint64_t offset) {
     if (r == NULL) {
         return FXT_E_INVALID_ARG;
@@ -508,7 +520,7 @@ static fxt_status decode_metadata(fxt_reader_t *r, const cur_t *cp, uint64_t h, 
             SHORT("provider name");
         }
         fxt_status st = FXT_OK;
-        fxt__provider_t *p = fxt__provider_get(&r->providers, id, &st);
+        fxt__provider_t *p = provider_switch(r, id, &st);
         if (p == NULL) {
             return fail(r, st, off, h, "provider info record: cannot keep state for provider %u: %s",
                         (unsigned)id, fxt_status_str(st));
@@ -526,7 +538,7 @@ static fxt_status decode_metadata(fxt_reader_t *r, const cur_t *cp, uint64_t h, 
     case FXT_META_PROVIDER_SECTION: {
         uint32_t id = (uint32_t)fxt_get_meta_provider_id(h);
         fxt_status st = FXT_OK;
-        fxt__provider_t *p = fxt__provider_get(&r->providers, id, &st);
+        fxt__provider_t *p = provider_switch(r, id, &st);
         if (p == NULL) {
             return fail(r, st, off, h, "provider section record: cannot keep state for provider %u: %s",
                         (unsigned)id, fxt_status_str(st));

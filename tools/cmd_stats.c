@@ -154,7 +154,9 @@ static int cmp_nodes(const void *a, const void *b) {
     if (x->total != y->total) {
         return x->total < y->total ? 1 : -1;
     }
-    return ia < ib ? -1 : 1;
+    /* Siblings have distinct names, and names are numbered in the order the trace has them; nodes
+     * are not (a complete event's are made when its parent is known, which depends on the ranges). */
+    return p.name < q.name ? -1 : p.name > q.name ? 1 : 0;
 }
 
 static st_node_key_t node_key(const st_state_t *s, size_t ix) {
@@ -259,27 +261,37 @@ static void put_thread_frame(const st_state_t *s, uint32_t thread) {
     }
 }
 
-/* One line per call-tree node with self time: thread;a;b;c <self ns> (flamegraph.pl, speedscope). */
+/* The folded lines of the children of `parent` (path[0..depth) its path), depth first in tree order. */
+static void print_folded_at(const st_state_t *s, const size_t *order, uint32_t thread, uint32_t parent,
+                            uint32_t *path, unsigned depth) {
+    size_t lo, hi;
+    children(s, order, s->nodes.count, thread, parent, &lo, &hi);
+    for (size_t i = lo; i < hi && depth <= ST_MAX_DEPTH; i++) {
+        const st_node_t *n = cli_map_at(&s->nodes, order[i], NULL, NULL);
+        path[depth] = (uint32_t)order[i] + 1;
+        if (n->self != 0) {
+            put_thread_frame(s, thread);
+            for (unsigned d = 0; d <= depth; d++) {
+                const char *cat, *nm;
+                pair_of(s, node_key(s, path[d] - 1).name, &cat, &nm);
+                putchar(';');
+                put_frame(nm);
+            }
+            printf(" %" PRIu64 "\n", n->self);
+        }
+        print_folded_at(s, order, thread, path[depth], path, depth + 1);
+    }
+}
+
+/* One line per call-tree node with self time: thread;a;b;c <self ns> (flamegraph.pl, speedscope),
+ * in the order of --tree (the same for any -j). */
 static void print_folded(const st_state_t *s) {
     uint32_t path[ST_MAX_DEPTH + 1];
-    for (size_t i = 0; i < s->nodes.count; i++) {
-        const st_node_t *n = cli_map_at(&s->nodes, i, NULL, NULL);
-        if (n->self == 0) {
-            continue;
-        }
-        unsigned d = 0;
-        for (uint32_t at = (uint32_t)i + 1; at && d <= ST_MAX_DEPTH; at = node_key(s, at - 1).parent) {
-            path[d++] = at;
-        }
-        put_thread_frame(s, node_key(s, i).thread);
-        while (d > 0) {
-            const char *cat, *nm;
-            pair_of(s, node_key(s, path[--d] - 1).name, &cat, &nm);
-            putchar(';');
-            put_frame(nm);
-        }
-        printf(" %" PRIu64 "\n", n->self);
+    size_t *order = tree_order(s);
+    for (size_t t = 0; order && t < s->threads.count; t++) {
+        print_folded_at(s, order, (uint32_t)t + 1, 0, path, 0);
     }
+    free(order);
 }
 
 static int width_of(const st_state_t *s, const size_t *ix, size_t n, int which, int min) {
@@ -291,6 +303,33 @@ static int width_of(const st_state_t *s, const size_t *ix, size_t n, int which, 
         w = l > (size_t)w ? (int)l : w;
     }
     return w;
+}
+
+/* The rows a table limited to --top leaves out. */
+static void print_more(size_t n, unsigned top) {
+    if (n > top) {
+        printf("  ... %zu more (--top %u)\n", n - top, top);
+    }
+}
+
+/* What the durations' nesting could not reconstruct (docs/stats.md, "How durations are measured"). */
+static void print_nesting_notes(const st_state_t *s) {
+    if (s->unnested) {
+        printf("note: %" PRIu64 " complete events do not enclose every duration inside them (a partial "
+               "overlap, or more than %u durations closed on their thread in between): their self time "
+               "includes that time, and busy time may count it twice\n",
+               s->unnested, ST_PEND_K);
+    }
+    if (s->clamped) {
+        printf("note: %" PRIu64 " durations have children adding up to more than their own duration "
+               "(overlapping): their self time is counted as 0\n",
+               s->clamped);
+    }
+    if (s->pairs_in_complete) {
+        printf("note: %" PRIu64 " begin/end pairs lie inside a complete event written after them: their "
+               "time counts in it, the call tree shows them beside it\n",
+               s->pairs_in_complete);
+    }
 }
 
 /* The human-readable summary; the tables are limited to --top rows. */
@@ -377,6 +416,7 @@ static void print_text(const st_state_t *s, uint64_t bytes, int tree) {
         }
         printf("  %s\n", thread_name(s, k[2]));
     }
+    print_more(s->threads.count, s->top);
     free(tix);
     printf("\nevents by category:\n");
     for (size_t i = 0; i < s->cats.count; i++) {
@@ -406,7 +446,9 @@ static void print_text(const st_state_t *s, uint64_t bytes, int tree) {
             printf(" %14s\n", "-");
         }
     }
+    print_more(s->names.count, s->top);
     free(ix);
+    print_nesting_notes(s);
     if (s->nslow) {
         printf("\nslowest events (duration ns, start us, pid/tid, category/name, arguments):\n");
         for (unsigned i = 0; i < s->nslow; i++) {
@@ -443,6 +485,7 @@ static void print_text(const st_state_t *s, uint64_t bytes, int tree) {
                 }
             }
         }
+        print_more(s->counters.count, s->top);
     }
     printf("\ninline strings in events: %" PRIu64 " (%" PRIu64 " bytes)\n", s->inline_strings,
            s->inline_bytes);
@@ -518,7 +561,9 @@ static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
         json_key_str("name", o->name, strlen(o->name));
         printf("}");
     }
-    printf("],\"threads_with_events\":%zu,\"threads\":[", s->threads.count);
+    /* The arrays threads, names and counters hold the first --top: their *_total say how many exist. */
+    printf("],\"top\":%u,\"threads_with_events\":%zu,\"threads_total\":%zu,\"threads\":[", s->top,
+           s->threads.count, s->threads.count);
     size_t *tix = sorted(&s->threads, cmp_threads);
     for (size_t i = 0; tix && i < s->threads.count && i < s->top; i++) {
         const char *key;
@@ -547,7 +592,7 @@ static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
         cli_json_str(stdout, key, kl);
         printf(":%" PRIu64, *c);
     }
-    printf("},\"names\":[");
+    printf("},\"names_total\":%zu,\"names\":[", s->names.count);
     size_t *ix = sorted(&s->names, cmp_names);
     for (size_t i = 0; ix && i < s->names.count && i < s->top; i++) {
         const st_name_t *n = cli_map_at(&s->names, ix[i], NULL, NULL);
@@ -584,7 +629,7 @@ static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
         int cut = st_args_each(e->args, json_arg, &afirst);
         printf("},\"args_truncated\":%s}", cut ? "true" : "false");
     }
-    printf("],\"counters\":[");
+    printf("],\"counters_total\":%zu,\"counters\":[", s->counters.count);
     for (size_t i = 0; i < s->counters.count && i < s->top; i++) {
         const char *key;
         size_t kl;
@@ -619,6 +664,9 @@ static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
     }
     printf("],\"inline_strings\":%" PRIu64 ",\"inline_string_bytes\":%" PRIu64, s->inline_strings,
            s->inline_bytes);
+    printf(",\"nesting\":{\"complete_not_enclosing_all\":%" PRIu64 ",\"self_clamped\":%" PRIu64
+           ",\"pairs_in_later_complete\":%" PRIu64 "}",
+           s->unnested, s->clamped, s->pairs_in_complete);
     if (tree) {
         size_t *order = tree_order(s);
         printf(",\"tree_truncated\":%s,\"tree\":[", s->tree_full ? "true" : "false");

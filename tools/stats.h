@@ -30,6 +30,11 @@
 #define ST_MAX_NODES 250000 /* call-tree nodes; frames beyond are left out of the tree */
 #define ST_ARGS_BYTES 192   /* the arguments kept with an open duration, for --top's slowest events */
 #define ST_MAX_ERRMSG 10    /* damaged records reported on stderr */
+/* Closed durations of a thread that a complete event written later may still enclose: each waits
+ * until ST_PEND_K more have closed on its thread (or its enclosing pair ends), in a ring of at most
+ * ST_PEND_CAP entries with the ones they enclose (docs/stats.md). */
+#define ST_PEND_K 1024
+#define ST_PEND_CAP 4096
 
 /* A duration histogram's rows (st_name_t.hist). */
 typedef struct st_hist {
@@ -76,6 +81,7 @@ typedef struct st_prov {
 /* An open duration. Names and nodes are map index + 1 (0 = none). */
 typedef struct st_frame {
     uint64_t begin_ns, child_ns;
+    uint64_t fin; /* the latest end of a duration of its level given to it by the limits (0: none) */
     uint32_t name, node;
     uint8_t args[ST_ARGS_BYTES]; /* serialised arguments of the begin (st_args_*) */
 } st_frame_t;
@@ -84,7 +90,24 @@ typedef struct st_frame {
 typedef struct st_pop {
     uint64_t end_ns, end_off;
     uint64_t child_ns; /* top-level slices of the range between the previous pop and this one */
+    uint64_t reach;    /* st_thread_t.reach of the context this pop ends */
 } st_pop_t;
+
+/* A closed duration whose parent is not known yet (its thread's ring, st_thread_t.pend): a complete
+ * event, whose time and call-tree nodes go to its parent once known, or (pair set) a begin/end pair,
+ * already counted in its enclosing pair, that a complete event written later may still enclose. In
+ * postorder: the durations an entry encloses are right before it. */
+typedef struct st_pend {
+    uint64_t start, end, child; /* child: durations directly inside it */
+    uint64_t seq;               /* the thread's closed durations before it */
+    uint32_t name;
+    /* 16 bits: levels are at most ST_MAX_DEPTH, sizes at most ST_PEND_CAP (one store for a pair's) */
+    uint16_t level; /* open pairs on its thread when it closed */
+    uint16_t size;  /* entries of its subtree, itself included */
+    uint16_t head;  /* entries of the largest block of the ring that starts here */
+    uint16_t pair;
+} st_pend_t;
+_Static_assert(ST_MAX_DEPTH < 65536 && ST_PEND_CAP < 65536, "st_pend_t's 16-bit fields");
 
 typedef struct st_thread {
     uint64_t events, busy_ns;
@@ -96,6 +119,16 @@ typedef struct st_thread {
     uint64_t ctx_child;              /* top-level slices since the last pop */
     uint32_t npops, popcap, applied; /* applied: pops the merge has done */
     st_pop_t *pops;
+    /* ranges only: the pending closed durations, pn from phead in a ring of pcap (a power of 2) */
+    st_pend_t *pend;
+    uint32_t pcap, phead, pn;
+    uint64_t pseq; /* closed durations pushed */
+    uint64_t fin0; /* the latest end of a top-level duration of this context given up by the limits */
+    /* reach: the earliest start + 1 of a top-level complete event of this context (of the range, since
+     * the last pop) that may enclose durations of an earlier range (0: none); tail: the latest end of
+     * a duration settled where a later range cannot see it (ranges: by a limit or the range's end; the
+     * trace: in the ranges merged so far, and the frames closed by pops). */
+    uint64_t reach, tail;
 } st_thread_t;
 
 /* A call-tree node: key (thread, parent node, context, name) as st_node_key_t. */
@@ -130,7 +163,9 @@ typedef struct st_cpu {
     uint64_t tid, since_ns;
     int running;
     int have_first;
-    uint64_t first_ns; /* ranges: the first switch, which ends the interval running at the range start */
+    /* ranges: the last record on the CPU up to its first switch (included): the thread running at
+     * the range start ran until then */
+    uint64_t first_ns;
 } st_cpu_t;
 
 /* One of the slowest events. */
@@ -164,7 +199,13 @@ typedef struct st_state {
     unsigned nslow;
     uint64_t slow_floor; /* shorter durations are not among them (the shortest once full): one compare */
     char *keybuf;
-    int tree_full;   /* a node could not be created */
+    int tree_full; /* a node could not be created */
+    /* Nesting (docs/stats.md): complete events that could not enclose all durations inside them
+     * (ST_PEND_K, or a partial overlap); durations whose children add up to more than they last
+     * (self counted as 0); begin/end pairs inside a complete event written after them (the call
+     * tree shows them beside it). pend_capped: a ring was full (ST_PEND_CAP). */
+    uint64_t unnested, clamped, pairs_in_complete;
+    int pend_capped;
     unsigned merged; /* ranges merged into this state */
     st_acc_t *acc;   /* a range's: its thread's accumulator (st_name_t.acc) */
     /* The trace only: run identifies this read (never 0), so a thread's accumulator of an earlier

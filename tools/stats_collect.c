@@ -167,6 +167,7 @@ static void free_threads(st_state_t *s) {
         st_thread_t *t = cli_map_at(&s->threads, i, NULL, NULL);
         free(t->stack);
         free(t->pops);
+        free(t->pend);
     }
 }
 
@@ -213,6 +214,8 @@ static void range_reset(st_range_t *rg) {
     s->nslow = 0;
     s->slow_floor = s->top ? 0 : UINT64_MAX;
     s->tree_full = 0;
+    s->unnested = s->clamped = s->pairs_in_complete = 0;
+    s->pend_capped = 0;
     rg->gen++;
     rg->prov = NULL;
     rg->prov_count = 0;
@@ -600,13 +603,17 @@ static inline st_slow_t *slow_slot(st_state_t *s, uint64_t dur, uint64_t ts, uin
 
 /* ---- one range --------------------------------------------------------------------- */
 
-/* The provider named by (has_id, id), created with the default 1 tick = 1 ns (spec-notes). */
+/* The provider `id`, created with the default 1 tick = 1 ns (spec-notes). Records before any
+ * provider record (has_id 0) are provider 0's, as the reader has them (docs/reader.md): has_id says
+ * whether a provider record named it. */
 static st_prov_t *prov_get(st_state_t *s, int has_id, uint32_t id, size_t *ix) {
-    st_prov_t *p = cli_map_get_ix(&s->providers, &(uint64_t[2]){(uint64_t)has_id, id}, 16, 1, ix);
+    st_prov_t *p = cli_map_get_ix(&s->providers, &(uint64_t[2]){0, id}, 16, 1, ix);
     if (p && p->ticks == 0) {
         p->id = id;
-        p->has_id = has_id;
         p->ticks = 1000000000u;
+    }
+    if (p && has_id) {
+        p->has_id = 1;
     }
     return p;
 }
@@ -702,7 +709,11 @@ static inline int push_frame(st_thread_t *t) {
 CLI_INLINE void close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey, uint32_t name, uint32_t node,
                             uint64_t begin, uint64_t dur, uint64_t child, uint64_t end_off,
                             const uint8_t *args, const fxt_record_t *rec) {
-    uint64_t self = dur > child ? dur - child : 0;
+    uint64_t self = dur - child;
+    if (child > dur) {
+        self = 0; /* children overlapping each other or their parent's end: counted (docs/stats.md) */
+        s->clamped++;
+    }
     if (name) {
         add_duration(cli_map_at(&s->names, name - 1, NULL, NULL), dur, self);
     }
@@ -728,6 +739,226 @@ CLI_INLINE void close_slice(st_state_t *s, st_thread_t *t, const uint64_t *tkey,
     }
 }
 
+/* ---- nesting of complete events ----------------------------------------------------------
+ *
+ * A complete event is written when its scope ends, after the durations inside it: each closed
+ * duration of a thread waits in the thread's ring (st_pend_t) for a complete event that encloses it,
+ * until its parent is known: the pair open around it ends, ST_PEND_K more durations close on the
+ * thread, or the range ends. Complete events are measured (count, total, self, slowest) when they
+ * are read, since what they enclose came before them; their time goes to their parent, and their
+ * call-tree nodes are made, when they are settled. Begin/end pairs are counted in their enclosing
+ * pair when they end (as before); a complete event that encloses one moves its time. */
+
+/* Why a block is settled: its parent ended, a limit gave it up, or its range ended. */
+enum { PEND_PARENT, PEND_LIMIT, PEND_RANGE };
+
+static inline st_pend_t *pend_at(const st_thread_t *t, uint32_t i) {
+    return &t->pend[(t->phead + i) & (t->pcap - 1)];
+}
+
+/* Call-tree nodes of the settled complete event at ring position r and of those it encloses. */
+static void pend_nodes(st_state_t *s, const st_thread_t *t, uint32_t tix, uint32_t r, uint32_t parent,
+                       uint32_t ctx, unsigned depth) {
+    const st_pend_t *e = pend_at(t, r);
+    if (e->pair || depth > ST_MAX_DEPTH) {
+        return; /* a pair has its nodes (docs/stats.md); deeper frames are not in the tree */
+    }
+    uint32_t node = node_ix(s, tix, parent, ctx, e->name);
+    if (node == 0) {
+        return;
+    }
+    uint64_t dur = e->end - e->start;
+    node_add(s, node, dur, dur > e->child ? dur - e->child : 0);
+    for (uint32_t c = r, lo = r + 1 - e->size; c > lo; c -= pend_at(t, c - 1)->size) {
+        pend_nodes(s, t, tix, c - 1, node, 0, depth + 1);
+    }
+}
+
+/* Settles the block whose root is at ring position r: its time goes to the pair open around it (or
+ * the range's top level), its nodes under that pair's. */
+static void pend_settle(st_state_t *s, st_thread_t *t, uint32_t tix, uint32_t r, int how) {
+    const st_pend_t *e = pend_at(t, r);
+    uint32_t lv = e->level;
+    st_frame_t *f = lv ? &t->stack[lv - 1] : NULL;
+    if (how != PEND_PARENT) {
+        /* a later range cannot see it (what its parent settles, the parent covers) */
+        t->tail = e->end > t->tail ? e->end : t->tail;
+    }
+    if (how == PEND_LIMIT) {
+        uint64_t *fin = f ? &f->fin : &t->fin0;
+        *fin = e->end > *fin ? e->end : *fin;
+    }
+    if (e->pair) {
+        return; /* counted where it ended */
+    }
+    if (f) {
+        f->child_ns += e->end - e->start;
+    } else {
+        t->ctx_child += e->end - e->start;
+    }
+    if (s->tree && (f == NULL || f->node != 0)) {
+        pend_nodes(s, t, tix, r, f ? f->node : 0, f ? 0 : t->npops, lv + 1);
+    }
+}
+
+/* pend_settle of the newest block. */
+CLI_NOINLINE void pend_settle_newest(st_state_t *s, st_thread_t *t, uint32_t tix, int how) {
+    uint32_t size = pend_at(t, t->pn - 1)->size;
+    pend_settle(s, t, tix, t->pn - 1, how);
+    t->pn -= size;
+}
+
+/* Settles the newest blocks down to those of `level` (all with level 0). A pair whose parent ended
+ * needs nothing: dropped inline. */
+CLI_INLINE void pend_settle_above(st_state_t *s, st_thread_t *t, uint32_t tix, uint32_t level, int how) {
+    while (t->pn > 0) {
+        const st_pend_t *e = &t->pend[(t->phead + t->pn - 1) & (t->pcap - 1)];
+        if (e->level < level) {
+            break;
+        }
+        if (e->pair && how == PEND_PARENT) {
+            t->pn--; /* a pair encloses no entry: size 1 */
+            continue;
+        }
+        pend_settle_newest(s, t, tix, how);
+    }
+}
+
+/* Gives up the oldest block (a limit): settled as it is. */
+static void pend_give_up_oldest(st_state_t *s, st_thread_t *t, uint32_t tix) {
+    uint32_t size = pend_at(t, 0)->head;
+    pend_settle(s, t, tix, size - 1, PEND_LIMIT);
+    t->phead = (t->phead + size) & (t->pcap - 1);
+    t->pn -= size;
+}
+
+/* Gives up the blocks that ST_PEND_K later durations have passed. */
+CLI_NOINLINE void pend_limit(st_state_t *s, st_thread_t *t, uint32_t tix) {
+    while (t->pn > 0 && t->pseq - 1 - pend_at(t, pend_at(t, 0)->head - 1)->seq >= ST_PEND_K) {
+        pend_give_up_oldest(s, t, tix);
+    }
+}
+
+/* Room for one more entry: the ring grows up to ST_PEND_CAP, then gives up its oldest block. 0, or
+ * -1 when the ring is empty and cannot be allocated (out of memory: not kept). */
+CLI_NOINLINE int pend_room(st_state_t *s, st_thread_t *t, uint32_t tix) {
+    if (t->pcap < ST_PEND_CAP) {
+        uint32_t ncap = t->pcap ? t->pcap * 2 : 16;
+        st_pend_t *np = malloc(ncap * sizeof *np);
+        if (np != NULL) {
+            for (uint32_t i = 0; i < t->pn; i++) {
+                np[i] = *pend_at(t, i);
+            }
+            free(t->pend);
+            t->pend = np;
+            t->pcap = ncap;
+            t->phead = 0;
+            return 0;
+        }
+    }
+    if (t->pn == 0) {
+        return -1;
+    }
+    s->pend_capped = 1; /* depends on what the ring held: the same only in one range */
+    pend_give_up_oldest(s, t, tix);
+    return 0;
+}
+
+/* A pair that ended on level `level`: a complete event written later may enclose it. Inline: one
+ * per pair. */
+CLI_INLINE void pend_pair(st_state_t *s, st_thread_t *t, uint32_t tix, uint64_t begin, uint64_t end,
+                          uint32_t level) {
+    if (t->pn == t->pcap && pend_room(s, t, tix) != 0) {
+        return;
+    }
+    st_pend_t *e = &t->pend[(t->phead + t->pn) & (t->pcap - 1)];
+    e->start = begin;
+    e->end = end;
+    e->seq = t->pseq++;
+    e->level = (uint16_t)level;
+    e->size = 1;
+    e->head = 1;
+    e->pair = 1;
+    t->pn++;
+    /* the oldest entry is no older than its block's root: one compare tells the limit is far */
+    if (t->pseq - 1 - t->pend[t->phead].seq >= ST_PEND_K) {
+        pend_limit(s, t, tix);
+    }
+}
+
+/* A complete event [begin, end]: encloses the newest blocks of its level that lie inside it; its
+ * child time is known now, so it is measured here (close_slice's measures, without the parent's). */
+CLI_NOINLINE void on_complete(st_state_t *s, st_thread_t *t, uint32_t tix, const fxt_record_t *rec,
+                              uint32_t name, uint64_t begin, uint64_t end) {
+    uint32_t lv = t->depth;
+    if (t->pn == t->pcap && pend_room(s, t, tix) != 0) {
+        return;
+    }
+    uint64_t child = 0;
+    uint32_t k = t->pn;
+    int before = 0; /* a duration of its level ends before it begins: nothing older is inside it */
+    while (k > 0) {
+        const st_pend_t *e = pend_at(t, k - 1);
+        if (e->level != lv) {
+            break;
+        }
+        if (e->start < begin || e->end > end) {
+            if (e->end > begin) {
+                s->unnested++; /* a partial overlap: not nesting */
+            }
+            before = 1;
+            break;
+        }
+        uint64_t d = e->end - e->start;
+        child += d;
+        if (e->pair) {
+            /* counted in the enclosing pair (or the top level) when it ended: moved here */
+            if (lv) {
+                t->stack[lv - 1].child_ns -= d;
+            } else {
+                t->ctx_child -= d;
+            }
+            s->pairs_in_complete++;
+        }
+        k -= e->size;
+    }
+    if (!before) {
+        uint64_t fin = lv ? t->stack[lv - 1].fin : t->fin0;
+        if (begin < fin) {
+            s->unnested++; /* it overlaps durations given up by the limits */
+        } else if (lv == 0 && fin == 0 && (t->reach == 0 || begin < t->reach - 1)) {
+            /* nothing before it in this context: it may enclose what earlier ranges settled */
+            t->reach = begin + 1;
+        }
+    }
+    uint64_t dur = end - begin;
+    uint64_t self = dur - child;
+    if (child > dur) {
+        self = 0;
+        s->clamped++;
+    }
+    if (name) {
+        add_duration(cli_map_at(&s->names, name - 1, NULL, NULL), dur, self);
+    }
+    st_slow_t *sl = slow_slot(s, dur, begin, rec->offset);
+    if (sl) {
+        sl->provider = rec->provider;
+        sl->pid = rec->u.event.thread.pid;
+        sl->tid = rec->u.event.thread.tid;
+        sl->name = name;
+        args_save_slow(sl->args, rec);
+    }
+    uint32_t size = t->pn - k + 1;
+    st_pend_t *e = pend_at(t, t->pn);
+    *e = (st_pend_t){begin, end, child, t->pseq++, name, (uint16_t)lv, (uint16_t)size, 1, 0};
+    t->pn++;
+    st_pend_t *first = pend_at(t, k);
+    first->head = size > first->head ? (uint16_t)size : first->head;
+    if (t->pseq - 1 - t->pend[t->phead].seq >= ST_PEND_K) {
+        pend_limit(s, t, tix);
+    }
+}
+
 /* Duration matching, call tree and self time of one begin, end or complete event. */
 CLI_INLINE void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const fxt_record_t *rec,
                             uint32_t name, uint64_t ns, uint64_t end_ns) {
@@ -737,6 +968,7 @@ CLI_INLINE void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const f
             st_frame_t *f = &t->stack[t->depth];
             f->begin_ns = ns;
             f->child_ns = 0;
+            f->fin = 0;
             f->name = name;
             f->node = s->tree ? frame_node(s, t, tix, name) : 0;
             f->args[0] = 0;
@@ -751,7 +983,10 @@ CLI_INLINE void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const f
         break;
     case FXT_EVENT_DURATION_END:
         if (t->depth == 0) {
-            /* Ends a frame opened before this range, if any: resolved by the merge. */
+            /* Ends a frame opened before this range, if any: resolved by the merge. What closed on
+             * the top level since the previous pop was inside it. */
+            pend_settle_above(s, t, tix, 0, PEND_PARENT);
+            t->fin0 = 0;
             if (t->npops == t->popcap) {
                 uint32_t ncap = t->popcap ? t->popcap * 2 : 8;
                 st_pop_t *np = realloc(t->pops, ncap * sizeof *np);
@@ -761,28 +996,30 @@ CLI_INLINE void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const f
                 t->pops = np;
                 t->popcap = ncap;
             }
-            t->pops[t->npops++] = (st_pop_t){ns, rec->offset, t->ctx_child};
+            t->pops[t->npops++] = (st_pop_t){ns, rec->offset, t->ctx_child, t->reach};
             t->ctx_child = 0;
+            t->reach = 0;
             return;
         }
         t->depth--;
         if (t->depth < ST_MAX_DEPTH) {
+            /* The durations still waiting inside it are its children. */
+            pend_settle_above(s, t, tix, t->depth + 1, PEND_PARENT);
             const st_frame_t *f = &t->stack[t->depth];
             /* Clamped at 0: an end before its begin must not wrap around. */
             uint64_t dur = ns >= f->begin_ns ? ns - f->begin_ns : 0;
-            close_slice(s, t, NULL, f->name ? f->name : name, f->node, f->begin_ns, dur, f->child_ns,
-                        rec->offset, f->args, rec);
+            uint64_t begin = f->begin_ns;
+            close_slice(s, t, NULL, f->name ? f->name : name, f->node, begin, dur, f->child_ns, rec->offset,
+                        f->args, rec);
+            pend_pair(s, t, tix, begin, begin + dur, t->depth);
         }
         break;
-    case FXT_EVENT_DURATION_COMPLETE: {
-        /* A leaf: complete events carry no nesting of their own (docs/stats.md). */
-        if (t->depth > ST_MAX_DEPTH) {
-            break;
+    case FXT_EVENT_DURATION_COMPLETE:
+        if (t->depth <= ST_MAX_DEPTH && t->depth <= t->cap) {
+            /* An end before its start is an empty duration (never a wrapped one). */
+            on_complete(s, t, tix, rec, name, ns, end_ns >= ns ? end_ns : ns);
         }
-        uint32_t node = s->tree ? frame_node(s, t, tix, name) : 0;
-        close_slice(s, t, NULL, name, node, ns, end_ns >= ns ? end_ns - ns : 0, 0, rec->offset, NULL, rec);
         break;
-    }
     default:
         break;
     }
@@ -1096,8 +1333,10 @@ CLI_INLINE void on_event(st_range_t *rg, const fxt_record_t *rec) {
     }
 }
 
-/* On-CPU time: the interval since the CPU's previous switch belongs to the thread it switched in. */
-static void on_switch(st_state_t *s, uint32_t cpu, uint64_t ns, uint64_t in_tid) {
+/* On-CPU time: the interval since the CPU's previous record (a context switch or a wakeup on it)
+ * belongs to the thread its last switch switched in; after the CPU's last record nothing is known
+ * (docs/stats.md). A switch (`sw`) switches in in_tid. */
+static void on_cpu_record(st_state_t *s, uint32_t cpu, uint64_t ns, int sw, uint64_t in_tid) {
     st_cpu_t *c = cli_map_get_u64(&s->cpus, cpu, 0, 1);
     if (c == NULL) {
         return;
@@ -1107,14 +1346,18 @@ static void on_switch(st_state_t *s, uint32_t cpu, uint64_t ns, uint64_t in_tid)
         if (t) {
             *t += ns >= c->since_ns ? ns - c->since_ns : 0;
         }
-    } else if (!c->have_first) {
-        /* The first switch of the range: the merge gives the time before it to the thread running then. */
+        c->since_ns = ns > c->since_ns ? ns : c->since_ns;
+    } else {
+        /* Before the range's first switch on the CPU: the merge gives the time up to its last such
+         * record to the thread running then. */
         c->have_first = 1;
         c->first_ns = ns;
     }
-    c->running = 1;
-    c->tid = in_tid;
-    c->since_ns = ns;
+    if (sw) {
+        c->running = 1;
+        c->tid = in_tid;
+        c->since_ns = ns;
+    }
 }
 
 static void set_bit(uint8_t *set, unsigned i, uint64_t *rereg) {
@@ -1227,13 +1470,16 @@ CLI_NOINLINE int on_other(st_range_t *rg, fxt_reader_t *r, const fxt_record_t *r
         break;
     }
     case FXT_KIND_CONTEXT_SWITCH:
-        on_switch(s, rec->u.context_switch.cpu, cli_ticks_to_ns(rec->u.context_switch.ts, rg->tps),
-                  rec->u.context_switch.in_tid);
+        on_cpu_record(s, rec->u.context_switch.cpu, cli_ticks_to_ns(rec->u.context_switch.ts, rg->tps), 1,
+                      rec->u.context_switch.in_tid);
+        break;
+    case FXT_KIND_THREAD_WAKEUP:
+        on_cpu_record(s, rec->u.thread_wakeup.cpu, cli_ticks_to_ns(rec->u.thread_wakeup.ts, rg->tps), 0, 0);
         break;
     case FXT_KIND_LEGACY_CONTEXT_SWITCH:
-        on_switch(s, rec->u.legacy_context_switch.cpu,
-                  cli_ticks_to_ns(rec->u.legacy_context_switch.ts, rg->tps),
-                  rec->u.legacy_context_switch.in.tid);
+        on_cpu_record(s, rec->u.legacy_context_switch.cpu,
+                      cli_ticks_to_ns(rec->u.legacy_context_switch.ts, rg->tps), 1,
+                      rec->u.legacy_context_switch.in.tid);
         break;
     default:
         break;
@@ -1275,25 +1521,40 @@ static void give_child(st_thread_t *g, uint64_t ns) {
     }
 }
 
-/* Top-level time since the range's previous pop, then the pop: closes the trace's open frame. */
-static void apply_pop(st_state_t *g, st_thread_t *gt, const uint64_t *tkey, const st_pop_t *pop) {
+/* A complete event of the range that may enclose durations settled before it (st_thread_t.reach)
+ * begins before the end of one: the trace is read again with one thread. */
+static int reaches_back(const st_state_t *g, const st_thread_t *gt, uint64_t reach) {
+    return g->merged > 0 && reach != 0 && reach - 1 < gt->tail;
+}
+
+/* Top-level time since the range's previous pop, then the pop: closes the trace's open frame. 0, or
+ * CLI_PAR_RERUN. */
+static int apply_pop(st_state_t *g, st_thread_t *gt, const uint64_t *tkey, const st_pop_t *pop) {
     give_child(gt, pop->child_ns);
+    if (reaches_back(g, gt, pop->reach)) {
+        return CLI_PAR_RERUN;
+    }
     if (gt->depth == 0) {
-        return; /* an end without a begin: ignored (docs/stats.md) */
+        return 0; /* an end without a begin: ignored (docs/stats.md) */
     }
     gt->depth--;
     st_frame_t f = gt->stack[gt->depth];
+    gt->tail = pop->end_ns > gt->tail ? pop->end_ns : gt->tail;
     uint64_t dur = pop->end_ns >= f.begin_ns ? pop->end_ns - f.begin_ns : 0;
     close_slice(g, gt, tkey, f.name, f.node, f.begin_ns, dur, f.child_ns, pop->end_off, f.args, NULL);
     /* close_slice gave the duration to the range's top level when the trace has no open frame left. */
     gt->busy_ns += gt->ctx_child;
     gt->ctx_child = 0;
+    return 0;
 }
 
-static void advance(st_state_t *g, st_thread_t *gt, const uint64_t *tkey, st_thread_t *lt, uint32_t upto) {
+static int advance(st_state_t *g, st_thread_t *gt, const uint64_t *tkey, st_thread_t *lt, uint32_t upto) {
     while (lt->applied < upto && lt->applied < lt->npops) {
-        apply_pop(g, gt, tkey, &lt->pops[lt->applied++]);
+        if (apply_pop(g, gt, tkey, &lt->pops[lt->applied++]) != 0) {
+            return CLI_PAR_RERUN;
+        }
     }
+    return 0;
 }
 
 /* A word at a time, skipping the range's empty words (most: ranges register few indexes). n is a
@@ -1317,6 +1578,18 @@ int st_merge(st_state_t *g, st_state_t *l) {
     st_range_t *lr = (st_range_t *)l; /* l is the first member of its st_range_t */
     flush_events(lr);
     uint32_t *nmap, *tmap, *node_map, *cmap;
+    /* The range's end settles what still waits for an enclosing complete event: one that a later
+     * range has makes that range's merge ask for a read with one thread (st_thread_t.reach). */
+    for (size_t i = 0; i < l->threads.count; i++) {
+        st_thread_t *lt = cli_map_at(&l->threads, i, NULL, NULL);
+        pend_settle_above(l, lt, (uint32_t)i + 1, 0, PEND_RANGE);
+    }
+    g->unnested += l->unnested;
+    g->clamped += l->clamped;
+    g->pairs_in_complete += l->pairs_in_complete;
+    if (g->merged > 0 && l->pend_capped) {
+        return CLI_PAR_RERUN; /* where the ring was full depends on where the range starts */
+    }
     g->records += l->records;
     g->errors += l->errors;
     for (unsigned i = 0; i < l->nerrmsg && g->nerrmsg < ST_MAX_ERRMSG; i++) {
@@ -1493,7 +1766,10 @@ int st_merge(st_state_t *g, st_state_t *l) {
         } else {
             uint64_t tk[3];
             memcpy(tk, tkey, sizeof tk);
-            advance(g, gt, tk, lt, k.ctx);
+            if (advance(g, gt, tk, lt, k.ctx) != 0) {
+                rc = CLI_PAR_RERUN;
+                goto done;
+            }
             gparent = gt->depth ? gt->stack[gt->depth - 1].node : 0;
         }
         node_map[i] =
@@ -1511,8 +1787,16 @@ int st_merge(st_state_t *g, st_state_t *l) {
         st_thread_t *gt = cli_map_at(&g->threads, tmap[i] - 1, NULL, NULL);
         uint64_t tk[3];
         memcpy(tk, key, sizeof tk);
-        advance(g, gt, tk, lt, lt->npops);
+        if (advance(g, gt, tk, lt, lt->npops) != 0) {
+            rc = CLI_PAR_RERUN;
+            goto done;
+        }
         give_child(gt, lt->ctx_child);
+        if (reaches_back(g, gt, lt->reach)) {
+            rc = CLI_PAR_RERUN; /* a complete event may enclose durations of earlier ranges */
+            goto done;
+        }
+        gt->tail = lt->tail > gt->tail ? lt->tail : gt->tail;
         /* Frames still open at the range's end stay open in the trace. */
         uint32_t stored = lt->depth < ST_MAX_DEPTH ? lt->depth : ST_MAX_DEPTH;
         for (uint32_t d = 0; d < stored; d++) {
@@ -1550,14 +1834,17 @@ int st_merge(st_state_t *g, st_state_t *l) {
             if (t) {
                 *t += lc->first_ns >= gc->since_ns ? lc->first_ns - gc->since_ns : 0;
             }
+            gc->since_ns = lc->first_ns > gc->since_ns ? lc->first_ns : gc->since_ns;
         }
         if (!gc->running && !gc->have_first) {
             gc->have_first = lc->have_first;
             gc->first_ns = lc->first_ns;
         }
-        gc->running = lc->running;
-        gc->tid = lc->tid;
-        gc->since_ns = lc->since_ns;
+        if (lc->running) { /* else the range had only wakeups on it: the same thread runs */
+            gc->running = 1;
+            gc->tid = lc->tid;
+            gc->since_ns = lc->since_ns;
+        }
     }
     for (size_t i = 0; i < l->oncpu.count; i++) {
         const char *key;
