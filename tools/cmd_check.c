@@ -53,8 +53,10 @@ enum {
     R_COMPLETE_NEGATIVE,
     R_ASYNC_NO_BEGIN,
     R_ASYNC_NEVER_ENDED,
+    R_ASYNC_ID_REUSED,
     R_FLOW_NO_BEGIN,
     R_FLOW_NEVER_ENDED,
+    R_FLOW_ID_REUSED,
     R_THREAD_NO_PROCESS,
     R_PAIR_AFTER_LOSS,
     R_COUNT
@@ -90,8 +92,10 @@ static const rule_t rules[R_COUNT] = {
     {"complete-negative", SEV_ERROR, "a duration complete event ends before it starts"},
     {"async-no-begin", SEV_ERROR, "an async instant/end uses an id with no open async begin"},
     {"async-never-ended", SEV_WARNING, "an async begin is never ended"},
+    {"async-id-reused", SEV_ERROR, "an async begin uses an id already open in its provider"},
     {"flow-no-begin", SEV_ERROR, "a flow step/end uses an id with no open flow begin"},
     {"flow-never-ended", SEV_WARNING, "a flow begin is never ended"},
+    {"flow-id-reused", SEV_ERROR, "a flow begin uses an id already open in its provider"},
     {"thread-no-process", SEV_WARNING, "a thread kernel object has no koid 'process' argument"},
     {"pair-after-loss", SEV_WARNING,
      "a duration end or async/flow step/end has no begin, after its provider reported lost records "
@@ -112,35 +116,61 @@ typedef struct thread_state {
 } thread_state_t;
 
 /*
- * An async or flow id's events not matched yet, in time order. Writers such as
- * libfxt's engine write one thread's chunks after another, so an end written by
- * one thread can come before its begin written by another: events are matched
- * in time order, not file order. A begin with an end after it closes the chain
- * (with the steps between them) and frees its events; anything else waits,
- * since an earlier begin may still come. At most CHAIN_WINDOW events wait per
- * id: the oldest is then judged as at the end of the trace (docs/check.md).
+ * Async and flow chains (docs/check.md#chain-ids). A chain is identified by its kind and id; a
+ * step, instant or end belongs to the open chain of its id in its own provider, else to the one
+ * other provider's open chain of that id (a parent-to-child flow), judged in time order. Writers
+ * such as libfxt's engine write one thread's chunks after another, so an end written by one
+ * thread can come before its begin written by another: an event that does not match yet waits
+ * (at most CHAIN_WINDOW per id), since its begin may still come later in the file.
+ *
+ * Memory is per open chain: an id's entry lives while it has open chains or waiting events and is
+ * removed when its last chain ends. Closed chains are remembered only in a fixed cache of recent
+ * ones (for steps read after their chain's end), so memory does not grow with the trace.
  */
 typedef struct chain_ev {
     uint64_t ns;
-    uint64_t op; /* offset << 2 | phase (0 begin, 1 instant/step, 2 end): 16 bytes an event */
+    uint64_t op; /* offset << 2 | phase (0 begin, 1 instant/step, 2 end) */
+    uint32_t provider;
+    uint32_t has_provider;
 } chain_ev_t;
 #define EV_OFFSET(e) ((e).op >> 2)
 #define EV_PHASE(e) ((unsigned)((e).op & 3u))
 
 #define CHAIN_WINDOW 64
 
-/* A chain's waiting events: every new id has some, and in-order chains close as their end
- * arrives, so the first CHAIN_INLINE live in the map entry (no allocation per id, and an entry
- * per id is all the memory most ids take: the map keeps every id, see docs/check.md); longer
- * windows move to the heap. 72 bytes an id (was 48 plus a 96-byte allocation). */
+/* One (kind, id): its open chains (their begins, judged) and its waiting events (time order, not
+ * judged yet). The first open chain and CHAIN_INLINE waiting events live in the entry: in-order
+ * chains allocate nothing. */
 #define CHAIN_INLINE 2
-typedef struct open_id {
-    uint32_t n, cap; /* cap <= CHAIN_INLINE: in inl; more: in heap */
+typedef struct chain {
+    uint64_t id;
+    uint32_t kind;        /* 0: free slot; 1 async; 2 flow */
+    uint32_t nopen, ocap; /* open chains: in open1 while ocap <= 1, else in oheap */
+    uint32_t n, cap;      /* waiting events: in inl while cap <= CHAIN_INLINE, else in heap */
+    chain_ev_t open1;
+    chain_ev_t *oheap;
     chain_ev_t *heap;
-    uint64_t closed_from, closed_to; /* the last chain closed: late steps inside it are its own */
     chain_ev_t inl[CHAIN_INLINE];
-    uint8_t has_provider, has_closed;
-} open_id_t;
+} chain_t;
+
+/* The entries, open addressing (linear probing, removal by backward shift). */
+typedef struct chain_tab {
+    chain_t *slot;
+    size_t mask; /* slots - 1; no table while slot is NULL */
+    size_t count, peak;
+} chain_tab_t;
+
+/* Recently closed chains: CLOSED_SETS sets of CLOSED_WAYS, by (kind, id); a full set replaces the
+ * chain that ended first, and keeps the time span of the chains it replaced (docs/check.md). */
+#define CLOSED_SETS (1u << 14)
+#define CLOSED_WAYS 4
+typedef struct closed {
+    uint64_t id, from, to;
+    uint32_t provider, kind; /* kind 0: empty */
+} closed_t;
+typedef struct closed_span {
+    uint64_t from, to; /* from > to: nothing replaced */
+} closed_span_t;
 
 /*
  * -j N: each range of the input (cli_parallel.h) runs the per-record checks
@@ -215,16 +245,11 @@ typedef struct cctx {
     size_t npool;
     cli_map_t threads; /* (provider, pid, tid) -> thread_state_t */
     tcache_t tcache[16];
-    cli_map_t asyncs; /* (provider, id) -> open_id_t */
-    cli_map_t flows;
-    /* Map indexes of recently used async (0) and flow (1) ids: an id's events come close together,
-     * and a hit skips hashing its key. Maps only grow, so an index stays valid. */
-    struct {
-        uint64_t id;
-        uint32_t provider;
-        uint32_t ix; /* 1 + the index; 0: empty */
-    } idcache[2][256];
-    cli_map_t lossy; /* (has_provider, provider) of providers that reported a buffer overflow */
+    chain_tab_t chains;   /* async and flow ids with open chains or waiting events */
+    closed_t *closed;     /* CLOSED_SETS * CLOSED_WAYS, at the first chain's end */
+    closed_span_t *cspan; /* per set: the span of the chains replaced */
+    int closed_oom;       /* no cache: late steps are not judged */
+    cli_map_t lossy;      /* (has_provider, provider) of providers that reported a buffer overflow */
 } cctx_t;
 
 #define HCACHE 4096
@@ -556,121 +581,322 @@ CLI_INLINE uint64_t name_hash(crange_t *c, const fxt_record_t *rec) {
     return name_hash_slow(c, rec, slot);
 }
 
-static chain_ev_t *chain_evs(open_id_t *o) { return o->cap > CHAIN_INLINE ? o->heap : o->inl; }
+/* ---- async and flow chains (docs/check.md#chain-ids) ------------------------------------ */
 
-/* Judges the oldest waiting event of a chain as final: a step or end with no begin before it
- * in time, or a begin whose end never came (at the end of the trace, or out of window). */
-static void chain_judge_front(cctx_t *c, open_id_t *o, int flow, uint64_t id, uint32_t provider) {
-    chain_ev_t *ev = chain_evs(o);
-    chain_ev_t e = ev[0];
-    memmove(ev, ev + 1, (o->n - 1) * sizeof *ev);
-    o->n--;
-    if (EV_PHASE(e) == 0) {
-        report(c, flow ? R_FLOW_NEVER_ENDED : R_ASYNC_NEVER_ENDED, EV_OFFSET(e), "event",
-               "%s id %" PRIu64 " begun here is never ended", flow ? "flow" : "async", id);
-    } else {
-        report(c, unmatched_rule(c, o->has_provider, provider, flow ? R_FLOW_NO_BEGIN : R_ASYNC_NO_BEGIN),
-               EV_OFFSET(e), "event", "%s %s with id %" PRIu64 " has no open begin", flow ? "flow" : "async",
-               EV_PHASE(e) == 1 ? (flow ? "step" : "instant") : "end", id);
-    }
+static chain_ev_t *chain_waiting(chain_t *ch) { return ch->cap > CHAIN_INLINE ? ch->heap : ch->inl; }
+static chain_ev_t *chain_opened(chain_t *ch) { return ch->ocap > 1 ? ch->oheap : &ch->open1; }
+
+static size_t chain_hash(uint32_t kind, uint64_t id) {
+    uint64_t h = (id + kind) * 0x9e3779b97f4a7c15ull;
+    return (size_t)(h ^ h >> 32);
 }
 
-/* Closes chains whose begin and end are both known: a begin first in time and the first end
- * after it; what lies between (steps, a begin reusing the open id) belongs to it. */
-static void chain_resolve(open_id_t *o) {
-    chain_ev_t *ev = chain_evs(o);
-    while (o->n > 0 && EV_PHASE(ev[0]) == 0) {
-        uint32_t e = 1;
-        while (e < o->n && EV_PHASE(ev[e]) != 2) {
-            e++;
+/* Doubles the table (1024 slots at first); -1 when out of memory. */
+static int chain_tab_grow(chain_tab_t *t) {
+    size_t n = t->slot != NULL ? (t->mask + 1) * 2 : 1024;
+    chain_t *ns = calloc(n, sizeof *ns);
+    if (ns == NULL) {
+        return -1;
+    }
+    for (size_t i = 0; t->slot != NULL && i <= t->mask; i++) {
+        if (t->slot[i].kind != 0) {
+            size_t j = chain_hash(t->slot[i].kind, t->slot[i].id) & (n - 1);
+            while (ns[j].kind != 0) {
+                j = (j + 1) & (n - 1);
+            }
+            ns[j] = t->slot[i];
         }
-        if (e == o->n) {
+    }
+    free(t->slot);
+    t->slot = ns;
+    t->mask = n - 1;
+    return 0;
+}
+
+/* The entry of (KIND, ID), created if new (NULL: out of memory). */
+static chain_t *chain_get(chain_tab_t *t, uint32_t kind, uint64_t id) {
+    size_t h = chain_hash(kind, id);
+    if (t->slot != NULL) {
+        for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
+            chain_t *ch = &t->slot[i];
+            if (ch->kind == 0) {
+                break;
+            }
+            if (ch->id == id && ch->kind == kind) {
+                return ch;
+            }
+        }
+    }
+    /* at most half full: probes stay short */
+    if ((t->slot == NULL || (t->count + 1) * 2 > t->mask + 1) && chain_tab_grow(t) != 0) {
+        return NULL;
+    }
+    size_t i = h & t->mask;
+    while (t->slot[i].kind != 0) {
+        i = (i + 1) & t->mask;
+    }
+    chain_t *ch = &t->slot[i]; /* free slots are zeroed */
+    ch->id = id;
+    ch->kind = kind;
+    if (++t->count > t->peak) {
+        t->peak = t->count;
+    }
+    return ch;
+}
+
+/* Removes entry CH (its chains all ended, nothing waits): what keeps memory to the open chains.
+ * The entries after it in its probe run move back (no tombstones). */
+static void chain_remove(chain_tab_t *t, chain_t *ch) {
+    if (ch->cap > CHAIN_INLINE) {
+        free(ch->heap);
+    }
+    if (ch->ocap > 1) {
+        free(ch->oheap);
+    }
+    size_t i = (size_t)(ch - t->slot);
+    for (size_t j = (i + 1) & t->mask; t->slot[j].kind != 0; j = (j + 1) & t->mask) {
+        size_t home = chain_hash(t->slot[j].kind, t->slot[j].id) & t->mask;
+        /* J's entry may fill the hole at I unless its home lies in (I, J] */
+        if (((j - home) & t->mask) >= ((j - i) & t->mask)) {
+            t->slot[i] = t->slot[j];
+            i = j;
+        }
+    }
+    memset(&t->slot[i], 0, sizeof t->slot[i]);
+    t->count--;
+}
+
+static size_t closed_set(uint32_t kind, uint64_t id) { return chain_hash(kind, id) >> 7 & (CLOSED_SETS - 1); }
+
+/* Remembers a chain that ended, for steps read after its end (another thread's chunk). */
+static void closed_add(cctx_t *c, uint32_t kind, uint64_t id, uint32_t provider, uint64_t from, uint64_t to) {
+    if (c->closed == NULL) {
+        if (c->closed_oom) {
             return;
         }
-        o->has_closed = 1;
-        o->closed_from = ev[0].ns;
-        o->closed_to = ev[e].ns;
-        o->n -= e + 1;
-        memmove(ev, ev + e + 1, o->n * sizeof *ev);
+        c->closed = calloc((size_t)CLOSED_SETS * CLOSED_WAYS, sizeof *c->closed);
+        c->cspan = malloc(CLOSED_SETS * sizeof *c->cspan);
+        if (c->closed == NULL || c->cspan == NULL) {
+            free(c->closed);
+            free(c->cspan);
+            c->closed = NULL;
+            c->cspan = NULL;
+            c->closed_oom = 1;
+            return;
+        }
+        for (size_t i = 0; i < CLOSED_SETS; i++) {
+            c->cspan[i] = (closed_span_t){UINT64_MAX, 0};
+        }
     }
-    if (o->n == 0 && o->cap > CHAIN_INLINE) {
-        free(o->heap); /* a big window only while the chain needs it */
-        o->heap = NULL;
-        o->cap = CHAIN_INLINE;
+    size_t set = closed_set(kind, id);
+    closed_t *w = &c->closed[set * CLOSED_WAYS], *v = w;
+    for (int k = 0; k < CLOSED_WAYS; k++) {
+        if (w[k].kind == 0) {
+            v = &w[k];
+            break;
+        }
+        if (w[k].to < v->to) {
+            v = &w[k];
+        }
+    }
+    if (v->kind != 0) {
+        /* a step inside the replaced chain can no longer be matched: not judged (closed_covers) */
+        closed_span_t *sp = &c->cspan[set];
+        sp->from = v->from < sp->from ? v->from : sp->from;
+        sp->to = v->to > sp->to ? v->to : sp->to;
+    }
+    *v = (closed_t){id, from, to, provider, kind};
+}
+
+/* Counts distinct providers: the first one, and 2 for any other. */
+static void other_add(uint32_t *other, int *nothers, uint32_t provider) {
+    if (*nothers == 0) {
+        *other = provider;
+        *nothers = 1;
+    } else if (provider != *other) {
+        *nothers = 2;
     }
 }
 
-/* Adds an async or flow event to its id's waiting events, in time order (ties: begin, step,
- * end), then closes what can be closed. */
-static void chain_add(cctx_t *c, open_id_t *o, int flow, uint32_t provider, uint64_t id, uint64_t ns,
-                      uint64_t offset, unsigned phase) {
-    /* A step arriving late inside the chain closed last is part of it. */
-    if (phase == 1 && o->has_closed && ns >= o->closed_from && ns <= o->closed_to) {
-        return;
+/* The recently closed chains of a step's id that were open at its time: 1 when one is of its
+ * own provider; else the other providers' are counted (other_add). 2 when none is cached but a
+ * chain replaced in the cache may have been open then: the step is not judged. */
+static int closed_covers(const cctx_t *c, uint32_t kind, uint64_t id, const chain_ev_t *e, uint32_t *other,
+                         int *nothers) {
+    if (c->closed == NULL) {
+        return c->closed_oom ? 2 : 0;
     }
-    /* An end after every waiting event, with a begin first: chain_resolve would close them all
-     * with it (after a resolve, no end waits behind a front begin), so it is not stored: begin,
-     * step, end in order would otherwise outgrow the inline events, an allocation per id. */
-    chain_ev_t *ev = chain_evs(o);
-    if (phase == 2 && o->n > 0 && o->n < CHAIN_WINDOW && EV_PHASE(ev[0]) == 0 && ev[o->n - 1].ns <= ns) {
-        o->has_closed = 1;
-        o->closed_from = ev[0].ns;
-        o->closed_to = ns;
-        o->n = 0;
-        chain_resolve(o);
-        return;
+    size_t set = closed_set(kind, id);
+    const closed_t *w = &c->closed[set * CLOSED_WAYS];
+    for (int k = 0; k < CLOSED_WAYS; k++) {
+        if (w[k].kind == kind && w[k].id == id && w[k].from <= e->ns && e->ns <= w[k].to) {
+            if (w[k].provider == e->provider) {
+                return 1;
+            }
+            other_add(other, nothers, w[k].provider);
+        }
     }
-    if (o->n == CHAIN_WINDOW) {
-        chain_judge_front(c, o, flow, id, provider);
-    }
-    if (o->n == o->cap) {
-        if (o->cap < CHAIN_INLINE) {
-            o->cap = CHAIN_INLINE;
+    return c->cspan[set].from <= e->ns && e->ns <= c->cspan[set].to ? 2 : 0;
+}
+
+enum { M_OPEN, M_STEP, M_CLOSE, M_REUSED, M_NONE };
+
+/* What event E does to CH's open chains under the chain-id rule, in time order (a chain begun
+ * after E's time was not open at it): a begin opens a chain, or reuses an id open in its own
+ * provider; a step/instant or end matches its own provider's open chain, else the one other
+ * provider's (several: ambiguous, *nothers > 1); an end closes the chain it matches. *WHICH: the
+ * open chain matched (for a reuse, the one open). */
+static int chain_match(const cctx_t *c, chain_t *ch, const chain_ev_t *e, uint32_t *which, int *nothers) {
+    const chain_ev_t *o = chain_opened(ch);
+    unsigned phase = EV_PHASE(*e);
+    uint32_t other = 0;
+    int own = -1, oth = -1;
+    *nothers = 0;
+    for (uint32_t i = 0; i < ch->nopen; i++) {
+        if (o[i].ns > e->ns) {
+            continue;
+        }
+        /* the latest begun of a provider (several only when begins were read out of time order) */
+        if (o[i].provider == e->provider) {
+            own = own < 0 || o[i].ns >= o[own].ns ? (int)i : own;
         } else {
-            uint32_t ncap = o->cap * 2;
-            chain_ev_t *ne = realloc(o->cap > CHAIN_INLINE ? o->heap : NULL, ncap * sizeof *ne);
+            other_add(&other, nothers, o[i].provider);
+            if (o[i].provider == other && (oth < 0 || o[i].ns >= o[oth].ns)) {
+                oth = (int)i;
+            }
+        }
+    }
+    if (own >= 0) {
+        *which = (uint32_t)own;
+        return phase == 0 ? M_REUSED : phase == 1 ? M_STEP : M_CLOSE;
+    }
+    if (phase == 0) {
+        return M_OPEN;
+    }
+    if (phase == 2) {
+        *which = (uint32_t)oth;
+        return *nothers == 1 ? M_CLOSE : M_NONE;
+    }
+    /* A step or instant may be read after its chain's end (written by a later thread's chunk). */
+    int cov = closed_covers(c, ch->kind, ch->id, e, &other, nothers);
+    return cov == 1 || *nothers == 1 || (cov == 2 && *nothers == 0) ? M_STEP : M_NONE;
+}
+
+/* Judges event E of CH: applies what it does to the open chains and returns 1; a violation
+ * (a reused id, no begin) is reported when REPORT_IT, else E is left alone (it waits: its begin
+ * may come later in the file) and 0 is returned. */
+static int chain_judge(cctx_t *c, chain_t *ch, const chain_ev_t *e, int report_it) {
+    uint32_t which = 0;
+    int nothers;
+    int m = chain_match(c, ch, e, &which, &nothers);
+    chain_ev_t *o = chain_opened(ch);
+    if (m == M_OPEN) {
+        if (ch->nopen == ch->ocap) {
+            if (ch->ocap == 0) {
+                ch->ocap = 1;
+            } else {
+                chain_ev_t *no = realloc(ch->ocap > 1 ? ch->oheap : NULL, ch->ocap * 2 * sizeof *no);
+                if (no == NULL) {
+                    return 1; /* out of memory: the chain is not checked */
+                }
+                if (ch->ocap == 1) {
+                    no[0] = ch->open1;
+                }
+                ch->oheap = no;
+                ch->ocap *= 2;
+            }
+            o = chain_opened(ch);
+        }
+        o[ch->nopen++] = *e;
+        return 1;
+    }
+    if (m == M_STEP) {
+        return 1;
+    }
+    if (m == M_CLOSE) {
+        closed_add(c, ch->kind, ch->id, o[which].provider, o[which].ns, e->ns);
+        memmove(o + which, o + which + 1, (ch->nopen - which - 1) * sizeof *o);
+        ch->nopen--;
+        return 1;
+    }
+    if (!report_it) {
+        return 0;
+    }
+    int flow = ch->kind == 2;
+    const char *what = flow ? "flow" : "async";
+    if (m == M_REUSED) {
+        report(c, flow ? R_FLOW_ID_REUSED : R_ASYNC_ID_REUSED, EV_OFFSET(*e), "event",
+               "%s id %" PRIu64 " begun again while its chain begun at offset %" PRIu64
+               " is open in this provider",
+               what, ch->id, EV_OFFSET(o[which]));
+    } else {
+        report(
+            c,
+            unmatched_rule(c, (int)e->has_provider, e->provider, flow ? R_FLOW_NO_BEGIN : R_ASYNC_NO_BEGIN),
+            EV_OFFSET(*e), "event", "%s %s with id %" PRIu64 " has no open begin%s", what,
+            EV_PHASE(*e) == 1 ? (flow ? "step" : "instant") : "end", ch->id,
+            nothers > 1 ? " (open in several other providers: ambiguous)" : "");
+    }
+    return 1;
+}
+
+/* Takes CH's first waiting event out. */
+static chain_ev_t chain_pop(chain_t *ch) {
+    chain_ev_t *w = chain_waiting(ch);
+    chain_ev_t e = w[0];
+    memmove(w, w + 1, (ch->n - 1) * sizeof *w);
+    ch->n--;
+    return e;
+}
+
+/* An async (KIND 1) or flow (2) event: judged at once when nothing of its id waits and it is no
+ * violation, else it waits in time order (ties: begin, step, end) with the waiting events judged
+ * from the first as far as they are no violation. A full window judges its first for good. */
+static void chain_event(cctx_t *c, uint32_t kind, uint64_t id, const chain_ev_t *e) {
+    chain_t *ch = chain_get(&c->chains, kind, id);
+    if (ch == NULL) {
+        return; /* out of memory: this event is not checked */
+    }
+    if (ch->n == 0 && chain_judge(c, ch, e, 0)) {
+        if (ch->nopen == 0) {
+            chain_remove(&c->chains, ch);
+        }
+        return;
+    }
+    if (ch->n == CHAIN_WINDOW) {
+        chain_ev_t f = chain_pop(ch);
+        chain_judge(c, ch, &f, 1);
+    }
+    if (ch->n == ch->cap) {
+        if (ch->cap < CHAIN_INLINE) {
+            ch->cap = CHAIN_INLINE;
+        } else {
+            uint32_t ncap = ch->cap * 2;
+            chain_ev_t *ne = realloc(ch->cap > CHAIN_INLINE ? ch->heap : NULL, ncap * sizeof *ne);
             if (ne == NULL) {
                 return; /* out of memory: this event is not checked */
             }
-            if (o->cap == CHAIN_INLINE) {
-                memcpy(ne, o->inl, sizeof o->inl);
+            if (ch->cap == CHAIN_INLINE) {
+                memcpy(ne, ch->inl, sizeof ch->inl);
             }
-            o->heap = ne;
-            o->cap = ncap;
+            ch->heap = ne;
+            ch->cap = ncap;
         }
     }
-    ev = chain_evs(o);
-    uint32_t i = o->n;
-    while (i > 0 && (ev[i - 1].ns > ns || (ev[i - 1].ns == ns && EV_PHASE(ev[i - 1]) > phase))) {
-        ev[i] = ev[i - 1];
+    chain_ev_t *w = chain_waiting(ch);
+    uint32_t i = ch->n;
+    while (i > 0 && (w[i - 1].ns > e->ns || (w[i - 1].ns == e->ns && EV_PHASE(w[i - 1]) > EV_PHASE(*e)))) {
+        w[i] = w[i - 1];
         i--;
     }
-    ev[i] = (chain_ev_t){ns, offset << 2 | phase};
-    o->n++;
-    chain_resolve(o);
-}
-
-/* id_get's miss: the id looked up by its key (created if new), and remembered in SLOT. */
-CLI_NOINLINE open_id_t *id_get_slow(cctx_t *c, int flow, uint32_t provider, uint64_t id, size_t slot) {
-    uint64_t key[2] = {provider, id};
-    size_t ix;
-    open_id_t *o = cli_map_get_ix(flow ? &c->flows : &c->asyncs, key, sizeof key, 1, &ix);
-    if (o != NULL) {
-        c->idcache[flow][slot].id = id;
-        c->idcache[flow][slot].provider = provider;
-        c->idcache[flow][slot].ix = (uint32_t)ix + 1;
+    w[i] = *e;
+    ch->n++;
+    while (ch->n > 0 && chain_judge(c, ch, chain_waiting(ch), 0)) {
+        chain_pop(ch);
     }
-    return o;
-}
-
-/* The state of async (FLOW 0) or flow id ID of PROVIDER, created if new (NULL: out of memory). */
-CLI_INLINE open_id_t *id_get(cctx_t *c, int flow, uint32_t provider, uint64_t id) {
-    size_t slot = (size_t)(id ^ id >> 8 ^ provider) & 255;
-    if (c->idcache[flow][slot].ix != 0 && c->idcache[flow][slot].id == id &&
-        c->idcache[flow][slot].provider == provider) {
-        return cli_map_at(flow ? &c->flows : &c->asyncs, c->idcache[flow][slot].ix - 1, NULL, NULL);
+    if (ch->n == 0 && ch->nopen == 0) {
+        chain_remove(&c->chains, ch);
     }
-    return id_get_slow(c, flow, provider, id, slot);
 }
 
 /* Per-thread timestamp order, duration nesting and async/flow id pairing (docs/check.md) of event E
@@ -732,12 +958,8 @@ CLI_INLINE void event_state(cctx_t *c, thread_state_t *t, const item_t *e) {
          * phase is the offset from the begin: 0 begin, 1 instant/step, 2 end. */
         int flow = e->type >= FXT_EVENT_FLOW_BEGIN;
         unsigned phase = e->type - (flow ? FXT_EVENT_FLOW_BEGIN : FXT_EVENT_ASYNC_BEGIN);
-        open_id_t *o = id_get(c, flow, provider, e->u.ev.key);
-        /* Out of memory: the pairing checks of this id are skipped, not wrong. */
-        if (o != NULL) {
-            o->has_provider = e->has_provider;
-            chain_add(c, o, flow, provider, e->u.ev.key, ns, e->offset, phase);
-        }
+        chain_ev_t ce = {ns, e->offset << 2 | phase, provider, e->has_provider};
+        chain_event(c, flow ? 2 : 1, e->u.ev.key, &ce);
         break;
     }
     default:
@@ -1017,6 +1239,25 @@ static void on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     rreport(c, rule, d->offset, "error", "%s", d->msg);
 }
 
+/* At the end of input, an id's waiting events are judged for good, then its open chains are
+ * never ended. */
+static void finish_chain(cctx_t *c, chain_t *ch) {
+    while (ch->n > 0) {
+        chain_ev_t e = chain_pop(ch);
+        chain_judge(c, ch, &e, 1);
+    }
+    for (uint32_t k = 0; k < ch->nopen; k++) {
+        int flow = ch->kind == 2;
+        report(c, flow ? R_FLOW_NEVER_ENDED : R_ASYNC_NEVER_ENDED, EV_OFFSET(chain_opened(ch)[k]), "event",
+               "%s id %" PRIu64 " begun here is never ended", flow ? "flow" : "async", ch->id);
+    }
+}
+
+static int cmp_chain_order(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 /* At the end of input: report durations, asyncs and flows that were begun and never ended. */
 static void finish_open(cctx_t *c) {
     for (size_t i = 0; i < c->threads.count; i++) {
@@ -1031,34 +1272,57 @@ static void finish_open(cctx_t *c) {
                    "duration begin on thread %" PRIu64 "/%" PRIu64 " is never ended", k[1], k[2]);
         }
     }
-    for (int f = 0; f < 2; f++) {
-        cli_map_t *m = f ? &c->flows : &c->asyncs;
-        for (size_t i = 0; i < m->count; i++) {
-            const char *key;
-            open_id_t *o = cli_map_at(m, i, &key, NULL);
-            uint64_t k[2];
-            memcpy(k, key, sizeof k);
-            /* In time order: begins open, steps need an open begin, ends close. */
-            while (o->n > 0) {
-                chain_judge_front(c, o, f, k[1], (uint32_t)k[0]);
-                chain_resolve(o);
-            }
+    /* The ids still open or waiting, in the order of their first event in the file (the table's
+     * order depends on its history), each judged in time order: its waiting events for good, then
+     * its open chains never ended. */
+    chain_tab_t *t = &c->chains;
+    struct chain_order {
+        uint64_t offset;
+        chain_t *ch;
+    } *order = t->count ? malloc(t->count * sizeof *order) : NULL;
+    size_t n = 0;
+    for (size_t i = 0; t->slot != NULL && i <= t->mask; i++) {
+        chain_t *ch = &t->slot[i];
+        if (ch->kind == 0) {
+            continue;
         }
+        if (order == NULL) {
+            finish_chain(c, ch); /* out of memory: in the table's order */
+            continue;
+        }
+        uint64_t off = UINT64_MAX;
+        for (uint32_t k = 0; k < ch->nopen; k++) {
+            off = EV_OFFSET(chain_opened(ch)[k]) < off ? EV_OFFSET(chain_opened(ch)[k]) : off;
+        }
+        off = ch->n > 0 && EV_OFFSET(chain_waiting(ch)[0]) < off ? EV_OFFSET(chain_waiting(ch)[0]) : off;
+        for (uint32_t k = 1; k < ch->n; k++) {
+            off = EV_OFFSET(chain_waiting(ch)[k]) < off ? EV_OFFSET(chain_waiting(ch)[k]) : off;
+        }
+        order[n++] = (struct chain_order){off, ch};
+    }
+    if (order != NULL) {
+        qsort(order, n, sizeof *order, cmp_chain_order);
+        for (size_t i = 0; i < n; i++) {
+            finish_chain(c, order[i].ch);
+        }
+        free(order);
     }
 }
 
-/* Frees what the async and flow maps hold (after a read error finish_open did not run). */
+/* Frees the chains' table and cache. */
 static void free_chains(cctx_t *c) {
-    for (int f = 0; f < 2; f++) {
-        cli_map_t *m = f ? &c->flows : &c->asyncs;
-        for (size_t i = 0; i < m->count; i++) {
-            open_id_t *o = cli_map_at(m, i, NULL, NULL);
-            if (o->cap > CHAIN_INLINE) {
-                free(o->heap);
-            }
+    chain_tab_t *t = &c->chains;
+    for (size_t i = 0; t->slot != NULL && i <= t->mask; i++) {
+        if (t->slot[i].cap > CHAIN_INLINE) {
+            free(t->slot[i].heap);
         }
-        cli_map_free(m);
+        if (t->slot[i].ocap > 1) {
+            free(t->slot[i].oheap);
+        }
     }
+    free(t->slot);
+    free(c->closed);
+    free(c->cspan);
 }
 
 /* ---- ranges (-j N) -------------------------------------------------------------------- */
@@ -1256,8 +1520,6 @@ static int check_run(const check_config_t *cfg) {
     /* Fully buffered: a damaged trace can produce one report per record. */
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     cli_map_init(&c.threads, sizeof(thread_state_t));
-    cli_map_init(&c.asyncs, sizeof(open_id_t));
-    cli_map_init(&c.flows, sizeof(open_id_t));
     /* lossy is a set: the value size is a placeholder. */
     cli_map_init(&c.lossy, 1);
     uint64_t bytes = 0;
@@ -1269,6 +1531,10 @@ static int check_run(const check_config_t *cfg) {
             report(&c, R_MAGIC_FIRST, 0, "magic", "the trace is empty");
         }
         finish_open(&c);
+    }
+    /* tests: the chain table keeps only open chains (docs/check.md) */
+    if (getenv("FXT_CHECK_STATS") != NULL) {
+        fprintf(stderr, "fxt check: peak open chains %zu\n", c.chains.peak);
     }
     uint64_t errors = 0, warnings = 0;
     for (int k = 0; k < R_COUNT; k++) {

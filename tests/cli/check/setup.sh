@@ -56,7 +56,37 @@ cases = {
   "time-order-window": H + thread(2, 10, 12) + b"".join(event(ASYNC_INSTANT, 10 + k, 2, 1, 2, ident=3) for k in range(70))
                        + event(ASYNC_END, 100, 2, 1, 2, ident=3) + ev(ASYNC_BEGIN, 5, ident=3),
   "time-order-bad": H + thread(2, 10, 12) + event(ASYNC_END, 3, 2, 1, 2, ident=3) + ev(ASYNC_BEGIN, 5, ident=3),
+  # a real collision: one id begun twice in its provider while open (the second begin is the error)
+  "flow-id-reused": H + ev(FLOW_BEGIN, 5, ident=3) + ev(FLOW_BEGIN, 6, ident=3) + ev(FLOW_END, 7, ident=3),
+  "async-id-reused": H + ev(ASYNC_BEGIN, 5, ident=3) + ev(ASYNC_BEGIN, 6, ident=3) + ev(ASYNC_END, 7, ident=3),
 }
+# What a crash leaves: chains begun (and stepped) but never ended. Warnings only.
+# crash-stepped: begin, step/instant, nothing more; crash-cross-thread: the step and
+# instant written (thread 12's chunk) before their begins (thread 11), later in time;
+# crash-long: a flow with 100 steps (past the reorder window) never ended.
+cases["crash-stepped"] = H + ev(FLOW_BEGIN, 5, ident=3) + ev(FLOW_STEP, 6, ident=3) + ev(ASYNC_BEGIN, 7, ident=4) \
+                         + ev(ASYNC_INSTANT, 8, ident=4) + ev(ASYNC_INSTANT, 9, ident=4)
+cases["crash-cross-thread"] = H + thread(2, 10, 12) + event(FLOW_STEP, 8, 2, 1, 2, ident=3) \
+                              + event(ASYNC_INSTANT, 9, 2, 1, 2, ident=4) + ev(FLOW_BEGIN, 5, ident=3) + ev(ASYNC_BEGIN, 6, ident=4)
+cases["crash-long"] = H + ev(FLOW_BEGIN, 5, ident=3) + b"".join(ev(FLOW_STEP, 6 + k, ident=3) for k in range(100))
+# Chain ids across providers (docs/check.md#chain-ids): provider 1 and 2, one thread each.
+def pv(p, body):
+    return provider_section(p) + body
+P2 = provider_info(2, "q") + init(1000000000) + string(1, "cat") + string(2, "name") + thread(1, 20, 21)
+def ev2(t, ts, **kw):
+    return event(t, ts, 1, 1, 2, **kw)
+cases["ids-parent-child"] = H + ev(FLOW_BEGIN, 5, ident=9) + ev(ASYNC_BEGIN, 5, ident=9) + P2 + ev2(FLOW_STEP, 6, ident=9) \
+                            + ev2(FLOW_END, 7, ident=9) + ev2(ASYNC_END, 8, ident=9)
+# the child's end written before the parent's begin, later in time
+cases["ids-parent-child-late"] = H + P2 + ev2(FLOW_END, 7, ident=9) + pv(1, ev(FLOW_BEGIN, 5, ident=9))
+# two processes numbering flows from 1: independent, even interleaved in time
+cases["ids-independent"] = H + ev(FLOW_BEGIN, 5, ident=1) + P2 + ev2(FLOW_BEGIN, 6, ident=1) + ev2(FLOW_STEP, 7, ident=1) \
+                           + pv(1, ev(FLOW_STEP, 8, ident=1) + ev(FLOW_END, 9, ident=1)) + pv(2, ev2(FLOW_END, 10, ident=1))
+# a third provider's end with the id open in two others: ambiguous, no begin
+P3 = provider_info(3, "r") + init(1000000000) + string(1, "cat") + string(2, "name") + thread(1, 30, 31)
+cases["ids-ambiguous"] = H + ev(FLOW_BEGIN, 5, ident=1) + P2 + ev2(FLOW_BEGIN, 6, ident=1) + P3 + event(FLOW_END, 7, 1, 1, 2, ident=1)
+# many chains closed in order: the id table stays small (FXT_CHECK_STATS)
+cases["many-ids"] = H + b"".join(ev(FLOW_BEGIN, 10 * k, ident=k) + ev(FLOW_END, 10 * k + 5, ident=k) for k in range(1, 5001))
 for k, v in cases.items():
     write(k + ".fxt", v)
 PY
