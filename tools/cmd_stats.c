@@ -751,7 +751,7 @@ static int stats_run(const stats_config_t *cfg) {
         jobs = 1;
     }
     /* The ranges counted durations into their threads' histograms: added up once, here. */
-    if (rc == 0 && st_fold(s) != 0) {
+    if (rc == 0 && (s->oom || st_fold(s) != 0)) {
         fprintf(stderr, "fxt stats: out of memory\n");
         rc = CLI_EXIT_LIMIT;
     }

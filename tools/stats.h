@@ -205,6 +205,7 @@ typedef struct st_state {
      * (self counted as 0); begin/end pairs inside a complete event written after them (the call
      * tree shows them beside it). pend_capped: a ring was full (ST_PEND_CAP). */
     uint64_t unnested, clamped, pairs_in_complete;
+    int oom; /* a frame could not be stored: the run fails (out of memory), its numbers are not exact */
     int pend_capped;
     unsigned merged; /* ranges merged into this state */
     st_acc_t *acc;   /* a range's: its thread's accumulator (st_name_t.acc) */

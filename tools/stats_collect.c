@@ -215,6 +215,7 @@ static void range_reset(st_range_t *rg) {
     s->slow_floor = s->top ? 0 : UINT64_MAX;
     s->tree_full = 0;
     s->unnested = s->clamped = s->pairs_in_complete = 0;
+    s->oom = 0;
     s->pend_capped = 0;
     rg->gen++;
     rg->prov = NULL;
@@ -964,7 +965,13 @@ CLI_INLINE void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const f
                             uint32_t name, uint64_t ns, uint64_t end_ns) {
     switch (rec->u.event.type) {
     case FXT_EVENT_DURATION_BEGIN:
-        if (t->depth < ST_MAX_DEPTH && push_frame(t) == 0) {
+        if (t->depth < ST_MAX_DEPTH) {
+            /* No room for the frame: the depth must not count it (an end would read the frame past
+             * the stack), and the run fails as out of memory. */
+            if (push_frame(t) != 0) {
+                s->oom = 1;
+                return;
+            }
             st_frame_t *f = &t->stack[t->depth];
             f->begin_ns = ns;
             f->child_ns = 0;
@@ -1584,6 +1591,7 @@ int st_merge(st_state_t *g, st_state_t *l) {
         st_thread_t *lt = cli_map_at(&l->threads, i, NULL, NULL);
         pend_settle_above(l, lt, (uint32_t)i + 1, 0, PEND_RANGE);
     }
+    g->oom |= l->oom;
     g->unnested += l->unnested;
     g->clamped += l->clamped;
     g->pairs_in_complete += l->pairs_in_complete;
