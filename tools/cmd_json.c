@@ -1028,8 +1028,8 @@ static const char *sys_state(uint64_t st) {
     }
 }
 
-/* The start of one systrace line, "<comm>-<tid> [cpu] .... <sec.usec>: <what>: ", inside the
- * systemTraceEvents string; ftrace prints microseconds, so the nanoseconds are cut. */
+/* The start of one systrace line, "<comm>-<tid> [cpu] .... <sec>.<nsec>: <what>: ", inside the
+ * systemTraceEvents string: 9 decimals (Perfetto reads them; ftrace's 6 would round durations). */
 static void sys_line(jctx_t *j, uint64_t tid, uint64_t cpu, u128 ns, const char *what) {
     cli_jbuf_t *o = &j->sys;
     sys_comm(j, tid);
@@ -1044,12 +1044,12 @@ static void sys_line(jctx_t *j, uint64_t tid, uint64_t cpu, u128 ns, const char 
         t = ns >= j->base_ns ? ns - j->base_ns : 0; /* ftrace times cannot be negative */
     }
     jb_u128(o, t / 1000000000u);
-    unsigned us = (unsigned)(t % 1000000000u / 1000u);
-    char f[7] = {'.'};
-    for (int k = 6; k > 0; k--, us /= 10) {
-        f[k] = (char)('0' + us % 10);
+    unsigned frac = (unsigned)(t % 1000000000u);
+    char f[10] = {'.'};
+    for (int k = 9; k > 0; k--, frac /= 10) {
+        f[k] = (char)('0' + frac % 10);
     }
-    cli_jb_mem(o, f, 7);
+    cli_jb_mem(o, f, 10);
     CLI_JB_LIT(o, ": ");
     cli_jb_mem(o, what, strlen(what));
     CLI_JB_LIT(o, ": ");
@@ -1119,8 +1119,9 @@ static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
                        rec->u.context_switch.out_state, sys_prio(fv, v), rec->u.context_switch.in_tid,
                        sys_prio(fw, w));
         } else {
-            /* The waker is not recorded: the line is attributed to the idle task. */
-            sys_line(j, 0, rec->u.thread_wakeup.cpu, ns, "sched_wakeup");
+            /* The waker is not recorded: the line is attributed to the idle task. sched_waking,
+             * not sched_wakeup: Perfetto's importer reads only sched_waking (catapult reads both). */
+            sys_line(j, 0, rec->u.thread_wakeup.cpu, ns, "sched_waking");
             CLI_JB_LIT(o, "comm=");
             sys_comm(j, rec->u.thread_wakeup.tid);
             CLI_JB_LIT(o, " pid=");
