@@ -1719,9 +1719,9 @@ static void probe_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     (void)d;
 }
 
-/* The first timestamp read (--time-base=trace-start) and the first event's (a relative
- * --time-range) fix what later ranges print and keep: found before the parallel read by
- * converting from the start until they are known (a range's worth of work, discarded). */
+/* The first timestamp read (--time-base=trace-start) fixes what later ranges print: found before
+ * the parallel read by converting from the start until it is known (a range's worth of work,
+ * discarded). A relative --time-range's base, the earliest event, is known before (json_time_base). */
 static int json_find_bases(jctx_t *j) {
     if (!j->rel_time && !((j->sel.f.has_from || j->sel.f.has_to) && !j->sel.f.absolute)) {
         return 0;
@@ -1787,8 +1787,8 @@ static const cli_opt_t json_opts[] = {
     CLI_LIST(json_config_t, filter.names, filter.nnames, "name", "PATTERN",
              "keep events whose name matches (glob; repeatable)"),
     CLI_CUSTOM("time-range", json_time_range, "FROM:TO",
-               "keep events in [FROM, TO], nanoseconds relative to the first event (suffixes ns, us, ms, s; "
-               "either side may be empty)"),
+               "keep events in [FROM, TO], nanoseconds relative to the trace's earliest event (suffixes ns, "
+               "us, ms, s; either side may be empty)"),
     CLI_FLAG(json_config_t, filter.absolute, "absolute", 0,
              "--time-range is in absolute trace time (ns); same as writing it @FROM:TO"),
     CLI_FLAG(json_config_t, no_system_events, "no-system-events", 0,
@@ -1934,6 +1934,43 @@ static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
     return rc == 0 && j->errors ? CLI_EXIT_DATA : rc;
 }
 
+/* The earliest event's time (stats' first_ns), the 0 of a relative --time-range. */
+static int earliest_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
+    uint64_t *min = ctx;
+    if (rec->kind == FXT_KIND_EVENT) {
+        uint64_t ns = sat64(ticks_ns(rec->u.event.ts, fxt_reader_ticks_per_second(r)));
+        *min = ns < *min ? ns : *min;
+    }
+    return 0;
+}
+
+static void earliest_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
+    (void)ctx;
+    (void)r;
+    (void)d; /* reported by the conversion */
+}
+
+/* A relative --time-range counts from the trace's earliest event, not the first in the file
+ * (a thread's chunk written first may start well after another's): found by a first read, so
+ * the input must be a file; from a pipe the events would be written before it is known. */
+static int json_time_base(jctx_t *j, const json_config_t *cfg) {
+    if (!(cfg->filter.has_from || cfg->filter.has_to) || cfg->filter.absolute) {
+        return 0;
+    }
+    struct stat sb;
+    if (cfg->in == NULL || strcmp(cfg->in, "-") == 0 || stat(cfg->in, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        fprintf(stderr, "fxt json: a relative --time-range counts from the trace's earliest event, "
+                        "which needs a file to read twice, not a pipe; give absolute times "
+                        "(--absolute, or @FROM:TO)\n");
+        return CLI_EXIT_USAGE;
+    }
+    uint64_t min = UINT64_MAX;
+    int rc = cli_read_trace("json", cfg->in, &json_reader_opts, earliest_record, earliest_error, &min, NULL);
+    j->sel.have_base = 1;
+    j->sel.base_ns = min == UINT64_MAX ? 0 : min;
+    return rc == CLI_EXIT_DATA ? 0 : rc; /* damage is reported by the conversion */
+}
+
 /* Sets up the buffers, the output and the spill file, converts, then reports write errors once. */
 static int json_run(const json_config_t *cfg) {
     static jctx_t j; /* holds the selection's scratch string: static, reset for in-process reruns */
@@ -1962,6 +1999,9 @@ static int json_run(const json_config_t *cfg) {
     cli_output_t *out = NULL;
     FILE *spill = NULL;
     int rc = cli_input_check("json", cfg->in);
+    if (rc == 0) {
+        rc = json_time_base(&j, cfg);
+    }
     if (rc != 0) {
         /* said; no output (a document with no events would look like an empty trace) */
     } else if ((rc = cli_output_open(cfg->out, cfg->compress, &out, err, sizeof err)) != 0) {
