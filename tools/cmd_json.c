@@ -2561,7 +2561,8 @@ const cli_command_t cli_cmd_json = {
     "events; scheduling records become systrace text. See docs/json.md.\n"
     "\n"
     "env FXT_RANGE_BYTES: smallest range converted on its own (default 512 KiB; for\n"
-    "tests).\n"
+    "tests). FXT_JSON_FLOW_RUN_BYTES: flow events held in memory before a sorted\n"
+    "run is spilled (default 8 MiB; for tests).\n"
     "\n"
     "exit status: 0 ok, 1 the trace had damaged records (the JSON is still\n"
     "complete and valid), 2 usage error, 3 I/O error, 4 out of memory\n",
