@@ -905,7 +905,9 @@ static int fl_cmp(const void *a, const void *b) {
 
 /* The records in memory, sorted, as a run in a temporary file. */
 static void fl_spill(jflows_t *fl) {
-    qsort(fl->r, fl->nr, sizeof *fl->r, fl_cmp);
+    if (fl->nr > 0) {
+        qsort(fl->r, fl->nr, sizeof *fl->r, fl_cmp);
+    }
     FILE *f = tmpfile();
     if (f == NULL || cli_grow(&fl->runs, &fl->capruns, fl->nruns + 1, sizeof *fl->runs, 8) != 0) {
         if (f != NULL) {
@@ -1202,7 +1204,9 @@ static void fl_finish(jctx_t *j) {
     flgroup_t g;
     memset(&g, 0, sizeof g);
     if (fl->nruns == 0) {
-        qsort(fl->r, fl->nr, sizeof *fl->r, fl_cmp);
+        if (fl->nr > 0) {
+            qsort(fl->r, fl->nr, sizeof *fl->r, fl_cmp); /* r is NULL without flows */
+        }
         for (size_t i = 0; i < fl->nr; i++) {
             fl_chain(j, &g, &fl->r[i], fl->text.p + fl->r[i].off);
         }
