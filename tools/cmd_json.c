@@ -936,7 +936,7 @@ static void fl_spill(jflows_t *fl) {
 
 /* Pending flow p of thread th, written at `at` (the start of its slice; NULL: its own time). */
 static void fl_bind(jflows_t *fl, flthread_t *th, flpend_t *p, const u128 *at) {
-    if (fl->text.n >= fl->run_bytes) {
+    if (fl->text.n + fl->nr * sizeof *fl->r >= fl->run_bytes) { /* text and records together */
         fl_spill(fl);
     }
     if (cli_grow(&fl->r, &fl->capr, fl->nr + 1, sizeof *fl->r, 256) != 0) {
