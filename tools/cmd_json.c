@@ -64,7 +64,6 @@ typedef struct jthread {
 /* A range after the first holds its output as text with deferred items: bytes that depend on
  * the state before the range, written by its merge (see "Parallel ranges"). */
 enum {
-    PC_FLOW_TS,   /* a flow's ts: the start of the innermost slice open before the range, or its own */
     PC_END,       /* an end whose begin came before the range: its arguments are held at off */
     PC_SORT_PROC, /* a process_sort_index: v counts the range's own */
     PC_SORT_THREAD /* a thread_sort_index */,
@@ -91,6 +90,7 @@ typedef struct jthr {
     uint64_t prov;     /* (has_provider << 32 | provider) + 1; 0: empty */
     uint64_t pid, tid; /* as written: 0 when the thread ref is unresolved */
     size_t ix1;        /* index in the thread map + 1; 0: not looked up yet */
+    size_t flix1;      /* the same in the flows' thread map (jflows_t) */
     uint32_t len;
     char lit[64]; /* 2 * (7 + 20) bytes used at most: copied whole */
 } jthr_t;
@@ -109,7 +109,12 @@ typedef struct jctx {
     uint64_t nprocs, nthreads; /* sort indices given so far */
     cli_map_t threads;         /* (has_provider, provider, pid, tid) -> jthread_t */
     cli_map_t comms;           /* tid -> comm_t, thread names for the systrace lines */
-    cli_slitc_t lit;           /* interned strings' literals (never a null table) */
+    /* flows (docs/json.md, Flows): bound and matched by the run, written at the end; fed as
+     * records are read (fl_inline) or, after a parallel read, by a second sequential read */
+    struct jflows *fl;
+    int fl_inline;
+    uint64_t nflows_later;
+    cli_slitc_t lit; /* interned strings' literals (never a null table) */
     jthr_t thr[1u << JTHR_BITS];
     /* ts_put's digits of the last timestamp's integer microseconds, but the last two (ts_hi) */
     uint64_t ts_hi; /* 0: none */
@@ -267,6 +272,7 @@ CLI_NOINLINE jthr_t *jthr_fill(jthr_t *e, uint64_t prov, uint64_t pid, uint64_t 
     e->pid = pid;
     e->tid = tid;
     e->ix1 = 0;
+    e->flix1 = 0;
     memcpy(e->lit, ",\"pid\":", 7);
     size_t n = 7 + cli_u64_put(e->lit + 7, pid);
     memcpy(e->lit + n, ",\"tid\":", 7);
@@ -806,6 +812,465 @@ static void json_close_threads(jctx_t *j) {
     free_threads(&j->threads);
 }
 
+/* Whether an event passes the filters: no call per event without patterns, one test without any. */
+static inline int event_selected(jctx_t *j, const fxt_record_t *rec, u128 ns) {
+    return !j->filtered || (time_selected(j, ns) &&
+                            (j->sel.f.ncats == 0 || cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats,
+                                                                     rec->u.event.category)) &&
+                            (j->sel.f.nnames == 0 ||
+                             cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.event.name)));
+}
+
+/* ---- flows: bound to their slice, matched into chains, written at the end ----------- */
+
+/*
+ * A flow event is written where viewers bind it (docs/json.md, Flows): at the start of the
+ * innermost slice that encloses it in time on its thread, begin/end pairs and complete events
+ * alike. A complete event is written at its end, after what it encloses, so a flow waits on its
+ * thread (pending) until the slice is known: an enclosing complete event (the first read is the
+ * innermost: inner scopes end first), or the end of the innermost pair open at its time (any
+ * complete event inside that pair came before its end). Bound flows are then matched into
+ * chains by the chain-id rule (docs/check.md#chain-ids) in time order, which needs them sorted:
+ * they are kept in memory up to FL_RUN_BYTES, spilled to temporary files as sorted runs past
+ * that, and merged. Each chain gets an id of its own, and its events are written in time
+ * order with its begin's category and name (both viewers group flow events by category, name
+ * and id; DevTools binds them in file order), after every other event.
+ */
+
+/* A thread's pending flows at most (each complete event of the thread looks at them): past
+ * it they are all bound to what is known then. */
+#define FL_MAX_PENDING 256
+/* Bound flows held in memory before a sorted run is spilled. */
+#define FL_RUN_BYTES (UINT64_C(8) << 20)
+
+typedef struct flpend {
+    u128 ts;
+    uint64_t id, seq;
+    size_t off;                                    /* text in the thread's ptext */
+    uint32_t ids_len, cat_len, name_len, args_len; /* ,"pid":..,"tid":.. / cat / name / ,"args":{..} */
+    int32_t cand;                                  /* the innermost pair open at its time, -1 none */
+    uint8_t type, sel, live;
+} flpend_t;
+
+typedef struct flthread {
+    u128 *f; /* the open pairs' begin times */
+    size_t depth, cap;
+    uint32_t deep; /* pairs past JSON_MAX_DEPTH: not tracked */
+    flpend_t *p;
+    size_t np, capp, live;
+    cli_jbuf_t ptext;
+    uint64_t prov;
+} flthread_t;
+
+/* A bound flow: the sort key (id, ts, seq), where it is written (at) and its text. */
+typedef struct flrec {
+    uint64_t id, seq;
+    u128 ts, at;
+    uint64_t prov, off;
+    uint32_t ids_len, cat_len, name_len, args_len;
+    uint8_t type, sel;
+} flrec_t;
+
+typedef struct flchain {
+    u128 last_at; /* where its last event was written */
+    uint64_t prov, uid;
+    cli_jbuf_t text; /* the begin's cat and name literals */
+    size_t cat_len;
+    int open;
+} flchain_t;
+
+typedef struct jflows {
+    cli_map_t threads; /* (has_provider, provider, pid, tid) -> flthread_t */
+    flrec_t *r;
+    size_t nr, capr;
+    cli_jbuf_t text;
+    FILE **runs;
+    size_t nruns, capruns;
+    uint64_t seq, uids;
+    uint64_t orphans, collisions, unmoved;
+    uint64_t run_bytes; /* FL_RUN_BYTES, or FXT_JSON_FLOW_RUN_BYTES (tests) */
+    int err;            /* out of memory or a spill failed */
+} jflows_t;
+
+static int fl_cmp(const void *a, const void *b) {
+    const flrec_t *x = a, *y = b;
+    if (x->id != y->id) {
+        return x->id < y->id ? -1 : 1;
+    }
+    if (x->ts != y->ts) {
+        return x->ts < y->ts ? -1 : 1;
+    }
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The records in memory, sorted, as a run in a temporary file. */
+static void fl_spill(jflows_t *fl) {
+    if (fl->nr > 0) {
+        qsort(fl->r, fl->nr, sizeof *fl->r, fl_cmp);
+    }
+    FILE *f = tmpfile();
+    if (f == NULL || cli_grow(&fl->runs, &fl->capruns, fl->nruns + 1, sizeof *fl->runs, 8) != 0) {
+        if (f != NULL) {
+            fclose(f);
+        }
+        fl->err = 1;
+        return;
+    }
+    for (size_t i = 0; i < fl->nr; i++) {
+        flrec_t rec = fl->r[i];
+        size_t n = (size_t)rec.ids_len + rec.cat_len + rec.name_len + rec.args_len;
+        const char *t = fl->text.p + rec.off;
+        rec.off = 0;
+        if (fwrite(&rec, sizeof rec, 1, f) != 1 || (n && fwrite(t, 1, n, f) != n)) {
+            fl->err = 1;
+        }
+    }
+    if (fflush(f) != 0) {
+        fl->err = 1;
+    }
+    rewind(f);
+    fl->runs[fl->nruns++] = f;
+    fl->nr = 0;
+    fl->text.n = 0;
+}
+
+/* Pending flow p of thread th, written at `at` (the start of its slice; NULL: its own time). */
+static void fl_bind(jflows_t *fl, flthread_t *th, flpend_t *p, const u128 *at) {
+    if (fl->text.n + fl->nr * sizeof *fl->r >= fl->run_bytes) { /* text and records together */
+        fl_spill(fl);
+    }
+    if (cli_grow(&fl->r, &fl->capr, fl->nr + 1, sizeof *fl->r, 256) != 0) {
+        fl->err = 1;
+        return;
+    }
+    flrec_t *r = &fl->r[fl->nr++];
+    r->id = p->id;
+    r->seq = p->seq;
+    r->ts = p->ts;
+    r->at = at != NULL ? *at : p->ts;
+    r->prov = th->prov;
+    r->off = fl->text.n;
+    r->ids_len = p->ids_len;
+    r->cat_len = p->cat_len;
+    r->name_len = p->name_len;
+    r->args_len = p->args_len;
+    r->type = p->type;
+    r->sel = p->sel;
+    cli_jb_mem(&fl->text, th->ptext.p + p->off, (size_t)p->ids_len + p->cat_len + p->name_len + p->args_len);
+    fl->err |= fl->text.err;
+    p->live = 0;
+    if (--th->live == 0) {
+        th->np = 0;
+        th->ptext.n = 0;
+    }
+}
+
+/* Binds p to its candidate pair (still open), else to its own time. */
+static void fl_bind_cand(jflows_t *fl, flthread_t *th, flpend_t *p) {
+    fl_bind(fl, th, p, p->cand >= 0 ? &th->f[p->cand] : NULL);
+}
+
+static void fl_bind_all(jflows_t *fl, flthread_t *th) {
+    for (size_t i = 0; i < th->np && th->live; i++) {
+        if (th->p[i].live) {
+            fl_bind_cand(fl, th, &th->p[i]);
+        }
+    }
+}
+
+/* The flow state of the event's thread (cached in its jthr_t); NULL when out of memory. */
+static flthread_t *fl_thread(jctx_t *j, const fxt_record_t *rec, jthr_t **ep) {
+    jthr_t *e = jthr_of(j, rec, &rec->u.event.thread);
+    *ep = e;
+    if (e->flix1 != 0) {
+        return cli_map_at(&j->fl->threads, e->flix1 - 1, NULL, NULL);
+    }
+    uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, e->pid, e->tid};
+    size_t ix;
+    flthread_t *th = cli_map_get_ix(&j->fl->threads, key, sizeof key, 1, &ix);
+    if (th == NULL) {
+        j->fl->err = 1;
+        return NULL;
+    }
+    th->ptext.grow = 1;
+    th->prov = (uint64_t)(uint32_t)rec->has_provider << 32 | rec->provider;
+    e->flix1 = ix + 1;
+    return th;
+}
+
+/* A duration begin, end or complete event: the slices flows bind to. */
+static void fl_slice(jctx_t *j, const fxt_record_t *rec, u128 ns, u128 end_ns) {
+    jthr_t *e;
+    flthread_t *th = fl_thread(j, rec, &e);
+    if (th == NULL) {
+        return;
+    }
+    jflows_t *fl = j->fl;
+    if (rec->u.event.type == FXT_EVENT_DURATION_BEGIN) {
+        if (th->depth == JSON_MAX_DEPTH || th->deep) {
+            th->deep++;
+            return;
+        }
+        if (cli_grow(&th->f, &th->cap, th->depth + 1, sizeof *th->f, 16) != 0) {
+            fl->err = 1;
+            return;
+        }
+        th->f[th->depth++] = ns;
+    } else if (rec->u.event.type == FXT_EVENT_DURATION_END) {
+        if (th->deep) {
+            th->deep--;
+            return;
+        }
+        if (th->depth == 0) {
+            return;
+        }
+        /* flows waiting for this pair: no complete event inside it enclosed them */
+        for (size_t i = 0; i < th->np && th->live; i++) {
+            if (th->p[i].live && th->p[i].cand == (int32_t)th->depth - 1) {
+                fl_bind_cand(fl, th, &th->p[i]);
+            }
+        }
+        th->depth--;
+    } else if (th->live) {
+        /* a complete event: the innermost enclosing one of the flows it encloses, unless their
+         * pair started later (inside it) */
+        for (size_t i = 0; i < th->np && th->live; i++) {
+            flpend_t *p = &th->p[i];
+            if (!p->live || p->ts < ns || p->ts > end_ns) {
+                continue;
+            }
+            fl_bind(fl, th, p, p->cand >= 0 && th->f[p->cand] > ns ? &th->f[p->cand] : &ns);
+        }
+    }
+}
+
+/* A flow event: pending on its thread until its slice is known. */
+static void fl_flow(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
+    jthr_t *e;
+    flthread_t *th = fl_thread(j, rec, &e);
+    if (th == NULL) {
+        return;
+    }
+    jflows_t *fl = j->fl;
+    if (th->np == FL_MAX_PENDING) {
+        fl_bind_all(fl, th);
+    }
+    if (cli_grow(&th->p, &th->capp, th->np + 1, sizeof *th->p, 16) != 0) {
+        fl->err = 1;
+        return;
+    }
+    flpend_t *p = &th->p[th->np++];
+    th->live++;
+    p->ts = ns;
+    p->id = rec->u.event.id;
+    p->seq = fl->seq++;
+    p->type = (uint8_t)(rec->u.event.type - FXT_EVENT_FLOW_BEGIN);
+    p->sel = (uint8_t)selected;
+    p->live = 1;
+    p->cand = th->depth > 0 ? (int32_t)th->depth - 1 : -1;
+    cli_jbuf_t *o = &th->ptext;
+    p->off = o->n;
+    cli_jb_mem(o, e->lit, e->len);
+    p->ids_len = e->len;
+    size_t at = o->n;
+    jb_istr(j, o, rec->u.event.category);
+    p->cat_len = (uint32_t)(o->n - at);
+    at = o->n;
+    jb_istr(j, o, rec->u.event.name);
+    p->name_len = (uint32_t)(o->n - at);
+    at = o->n;
+    write_args(j, o, rec, NULL, rec->u.event.name, 0);
+    p->args_len = (uint32_t)(o->n - at);
+    fl->err |= o->err;
+}
+
+/* One flow event of chain c, as the viewers read it, at `at`. */
+static void fl_write(jctx_t *j, const flrec_t *r, const char *t, const flchain_t *c, u128 at) {
+    static const char ph[3] = {'s', 't', 'f'};
+    cli_jbuf_t *o = &j->out;
+    begin_event(j);
+    CLI_JB_LIT(o, "{\"cat\":");
+    cli_jb_mem(o, c->text.p, c->cat_len);
+    CLI_JB_LIT(o, ",\"name\":");
+    cli_jb_mem(o, c->text.p + c->cat_len, c->text.n - c->cat_len);
+    CLI_JB_LIT(o, ",\"ts\":");
+    jb_ts(j, o, at);
+    cli_jb_mem(o, t, r->ids_len);
+    char head[] = ",\"ph\":\"?\",\"bp\":\"e\",\"id\":\"";
+    head[7] = ph[r->type];
+    cli_jb_mem(o, head, sizeof head - 1);
+    cli_jb_u64(o, c->uid);
+    cli_jb_putc(o, '"');
+    cli_jb_mem(o, t + r->ids_len + r->cat_len + r->name_len, r->args_len);
+    cli_jb_putc(o, '}');
+    j->nevents++;
+}
+
+/* The chains of one id so far (open ones: at most one per provider). */
+typedef struct flgroup {
+    flchain_t *c;
+    size_t n, cap;
+    uint64_t id;
+    int any;
+} flgroup_t;
+
+/* One bound flow in (id, time) order: matched to its chain (docs/check.md#chain-ids), written. */
+static void fl_chain(jctx_t *j, flgroup_t *g, const flrec_t *r, const char *t) {
+    jflows_t *fl = j->fl;
+    if (!g->any || r->id != g->id) {
+        for (size_t i = 0; i < g->n; i++) {
+            g->c[i].open = 0;
+        }
+        g->any = 1;
+        g->id = r->id;
+    }
+    flchain_t *own = NULL, *other = NULL, *free_c = NULL;
+    size_t others = 0;
+    for (size_t i = 0; i < g->n; i++) {
+        flchain_t *c = &g->c[i];
+        if (!c->open) {
+            free_c = free_c ? free_c : c;
+        } else if (c->prov == r->prov) {
+            own = c;
+        } else {
+            other = c;
+            others++;
+        }
+    }
+    if (r->type == 0) {
+        if (own != NULL) {
+            fl->collisions++; /* begun again while open: the old chain ends here */
+            free_c = own;
+        } else if (free_c == NULL) {
+            if (cli_grow(&g->c, &g->cap, g->n + 1, sizeof *g->c, 4) != 0) {
+                fl->err = 1;
+                return;
+            }
+            free_c = &g->c[g->n++];
+            memset(free_c, 0, sizeof *free_c);
+            free_c->text.grow = 1;
+        }
+        free_c->open = 1;
+        free_c->prov = r->prov;
+        free_c->uid = ++fl->uids;
+        free_c->text.n = 0;
+        cli_jb_mem(&free_c->text, t + r->ids_len, (size_t)r->cat_len + r->name_len);
+        free_c->cat_len = r->cat_len;
+        fl->err |= free_c->text.err;
+        own = free_c;
+    } else if (own == NULL) {
+        if (others != 1) {
+            fl->orphans++; /* no begin open, or several other providers' (ambiguous) */
+            return;
+        }
+        own = other;
+    }
+    /* A step or end whose slice starts before where the chain's previous event was written
+     * stays at its own time (bp "e" binds it there; Perfetto would drop a flow going back in
+     * time; DevTools, which binds by an equal ts, does not draw it) */
+    u128 at = r->at;
+    if (r->type != 0 && at < own->last_at) {
+        at = r->ts;
+        fl->unmoved++;
+    }
+    own->last_at = at;
+    if (r->sel) {
+        fl_write(j, r, t, own, at);
+    }
+    if (r->type == 2) {
+        own->open = 0;
+    }
+}
+
+/* Reads one record of a run; 0 at its end. */
+static int fl_run_read(FILE *f, flrec_t *r, cli_jbuf_t *t) {
+    if (fread(r, sizeof *r, 1, f) != 1) {
+        return 0;
+    }
+    size_t n = (size_t)r->ids_len + r->cat_len + r->name_len + r->args_len;
+    t->n = 0;
+    if (n && cli_jb_room(t, n)) {
+        t->n = fread(t->p, 1, n, f);
+    }
+    return t->n == n;
+}
+
+/* At the end of input: every pending flow bound, the chains matched and written in order. */
+static void fl_finish(jctx_t *j) {
+    jflows_t *fl = j->fl;
+    for (size_t i = 0; i < fl->threads.count; i++) {
+        fl_bind_all(fl, cli_map_at(&fl->threads, i, NULL, NULL));
+    }
+    flgroup_t g;
+    memset(&g, 0, sizeof g);
+    if (fl->nruns == 0) {
+        if (fl->nr > 0) {
+            qsort(fl->r, fl->nr, sizeof *fl->r, fl_cmp); /* r is NULL without flows */
+        }
+        for (size_t i = 0; i < fl->nr; i++) {
+            fl_chain(j, &g, &fl->r[i], fl->text.p + fl->r[i].off);
+        }
+    } else {
+        if (fl->nr > 0) {
+            fl_spill(fl);
+        }
+        /* k-way merge of the runs (few: a linear scan for the least) */
+        size_t k = fl->nruns;
+        flrec_t *cur = calloc(k, sizeof *cur);
+        cli_jbuf_t *txt = calloc(k, sizeof *txt);
+        int *live = calloc(k, sizeof *live);
+        if (cur == NULL || txt == NULL || live == NULL) {
+            fl->err = 1;
+            k = 0;
+        }
+        for (size_t i = 0; i < k; i++) {
+            txt[i].grow = 1;
+            live[i] = fl_run_read(fl->runs[i], &cur[i], &txt[i]);
+        }
+        for (;;) {
+            size_t best = k;
+            for (size_t i = 0; i < k; i++) {
+                if (live[i] && (best == k || fl_cmp(&cur[i], &cur[best]) < 0)) {
+                    best = i;
+                }
+            }
+            if (best == k) {
+                break;
+            }
+            fl_chain(j, &g, &cur[best], txt[best].p);
+            live[best] = fl_run_read(fl->runs[best], &cur[best], &txt[best]);
+            fl->err |= txt[best].err;
+        }
+        for (size_t i = 0; i < k; i++) {
+            fl->err |= ferror(fl->runs[i]) != 0;
+            free(txt[i].p);
+        }
+        free(cur);
+        free(txt);
+        free(live);
+    }
+    for (size_t i = 0; i < g.n; i++) {
+        free(g.c[i].text.p);
+    }
+    free(g.c);
+}
+
+static void fl_free(jflows_t *fl) {
+    for (size_t i = 0; i < fl->threads.count; i++) {
+        flthread_t *th = cli_map_at(&fl->threads, i, NULL, NULL);
+        free(th->f);
+        free(th->p);
+        free(th->ptext.p);
+    }
+    cli_map_free(&fl->threads);
+    for (size_t i = 0; i < fl->nruns; i++) {
+        fclose(fl->runs[i]);
+    }
+    free(fl->runs);
+    free(fl->r);
+    free(fl->text.p);
+}
+
 /* One event as a Chrome trace event; the ph letters and keys follow the table in docs/json.md. */
 static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     cli_jbuf_t *o = &j->out;
@@ -817,55 +1282,34 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     uint64_t tps = fxt_reader_ticks_per_second(r);
     u128 ns = ticks_ns(rec->u.event.ts, tps);
     note_time(j, ns);
-    /* no call per event without patterns, one test without any filter */
-    int selected =
-        !j->filtered || (time_selected(j, ns) &&
-                         (j->sel.f.ncats == 0 ||
-                          cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats, rec->u.event.category)) &&
-                         (j->sel.f.nnames == 0 ||
-                          cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.event.name)));
+    int selected = event_selected(j, rec, ns);
+    unsigned type = rec->u.event.type;
+    if (type >= FXT_EVENT_FLOW_BEGIN) {
+        /* written at the end, bound and matched into chains (see "flows" above) */
+        if (j->fl_inline) {
+            fl_flow(j, rec, ns, selected);
+        } else {
+            j->nflows_later++;
+        }
+        return;
+    }
+    if (j->fl_inline && type >= FXT_EVENT_DURATION_BEGIN && type <= FXT_EVENT_DURATION_COMPLETE) {
+        fl_slice(j, rec, ns, type == FXT_EVENT_DURATION_COMPLETE ? ticks_ns(rec->u.event.end_ts, tps) : 0);
+    }
     /* A pair is selected by its begin: the end follows it (docs/json.md, Filters). */
-    if (rec->u.event.type == FXT_EVENT_DURATION_BEGIN) {
+    if (type == FXT_EVENT_DURATION_BEGIN) {
         on_begin(j, rec, ns, selected);
         return;
     }
-    if (rec->u.event.type == FXT_EVENT_DURATION_END) {
+    if (type == FXT_EVENT_DURATION_END) {
         on_end(j, rec, ns, selected);
         return;
     }
     if (!selected) {
         return;
     }
-    u128 at = ns;
-    int defer = 0;
-    size_t ix = 0;
-    const jthr_t *e = NULL; /* the thread's jthr_of, when looked up */
-    if (rec->u.event.type >= FXT_EVENT_FLOW_BEGIN && rec->u.event.type <= FXT_EVENT_FLOW_END) {
-        /* A flow event binds to its enclosing slice; DevTools finds that slice only by an equal
-         * ts (and pid, tid, cat), so the event moves to the start of the innermost open
-         * begin/end slice of its thread (docs/json.md, Flows). */
-        jthread_t *th = thread_of(j, rec, &ix, &e);
-        if (th != NULL && th->depth > 0 && th->deep == 0) {
-            at = th->f[th->depth - 1].ns;
-        } else if (th != NULL && j->part) {
-            defer = 1; /* the slice, if any, was opened before the range */
-        }
-    }
-    if (defer) {
-        begin_event(j);
-        event_head_to_ts(j, o, rec->u.event.category, rec->u.event.name);
-        jpiece_t *p = add_piece(j, PC_FLOW_TS);
-        if (p != NULL) {
-            p->ns = ns;
-            p->v = ix;
-        }
-        event_head_ids(o, e);
-    } else {
-        if (e == NULL) {
-            e = jthr_of(j, rec, &rec->u.event.thread);
-        }
-        event_head(j, o, &rec->u.event.category, &rec->u.event.name, e, at, 1);
-    }
+    event_head(j, o, &rec->u.event.category, &rec->u.event.name, jthr_of(j, rec, &rec->u.event.thread), ns,
+               1);
     switch (rec->u.event.type) {
     case FXT_EVENT_INSTANT: {
         uint64_t s = FXT_SCOPE_THREAD;
@@ -907,20 +1351,6 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
         head[7] = ph[rec->u.event.type - FXT_EVENT_ASYNC_BEGIN];
         cli_jb_mem(o, head, sizeof head - 1);
         cli_jb_hex(o, rec->u.event.id);
-        cli_jb_putc(o, '"');
-        break;
-    }
-    case FXT_EVENT_FLOW_BEGIN:
-    case FXT_EVENT_FLOW_STEP:
-    case FXT_EVENT_FLOW_END: {
-        /* Flow begin/step/end are consecutive too. "bp":"e" on every phase: an FXT flow event
-         * sits inside its slice, not at its start, and binds to the enclosing slice (docs/json.md). */
-        static const char ph[3] = {'s', 't', 'f'};
-        char head[] = ",\"ph\":\"?\",\"bp\":\"e\",\"id\":\"";
-        head[7] = ph[rec->u.event.type - FXT_EVENT_FLOW_BEGIN];
-        cli_jb_mem(o, head, sizeof head - 1);
-        /* Flow ids are decimal strings, async ids hex: both as trace2json spells them (docs/json.md). */
-        cli_jb_u64(o, rec->u.event.id);
         cli_jb_putc(o, '"');
         break;
     }
@@ -1028,8 +1458,8 @@ static const char *sys_state(uint64_t st) {
     }
 }
 
-/* The start of one systrace line, "<comm>-<tid> [cpu] .... <sec.usec>: <what>: ", inside the
- * systemTraceEvents string; ftrace prints microseconds, so the nanoseconds are cut. */
+/* The start of one systrace line, "<comm>-<tid> [cpu] .... <sec>.<nsec>: <what>: ", inside the
+ * systemTraceEvents string: 9 decimals (Perfetto reads them; ftrace's 6 would round durations). */
 static void sys_line(jctx_t *j, uint64_t tid, uint64_t cpu, u128 ns, const char *what) {
     cli_jbuf_t *o = &j->sys;
     sys_comm(j, tid);
@@ -1044,12 +1474,12 @@ static void sys_line(jctx_t *j, uint64_t tid, uint64_t cpu, u128 ns, const char 
         t = ns >= j->base_ns ? ns - j->base_ns : 0; /* ftrace times cannot be negative */
     }
     jb_u128(o, t / 1000000000u);
-    unsigned us = (unsigned)(t % 1000000000u / 1000u);
-    char f[7] = {'.'};
-    for (int k = 6; k > 0; k--, us /= 10) {
-        f[k] = (char)('0' + us % 10);
+    unsigned frac = (unsigned)(t % 1000000000u);
+    char f[10] = {'.'};
+    for (int k = 9; k > 0; k--, frac /= 10) {
+        f[k] = (char)('0' + frac % 10);
     }
-    cli_jb_mem(o, f, 7);
+    cli_jb_mem(o, f, 10);
     CLI_JB_LIT(o, ": ");
     cli_jb_mem(o, what, strlen(what));
     CLI_JB_LIT(o, ": ");
@@ -1119,8 +1549,9 @@ static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
                        rec->u.context_switch.out_state, sys_prio(fv, v), rec->u.context_switch.in_tid,
                        sys_prio(fw, w));
         } else {
-            /* The waker is not recorded: the line is attributed to the idle task. */
-            sys_line(j, 0, rec->u.thread_wakeup.cpu, ns, "sched_wakeup");
+            /* The waker is not recorded: the line is attributed to the idle task. sched_waking,
+             * not sched_wakeup: Perfetto's importer reads only sched_waking (catapult reads both). */
+            sys_line(j, 0, rec->u.thread_wakeup.cpu, ns, "sched_waking");
             CLI_JB_LIT(o, "comm=");
             sys_comm(j, rec->u.thread_wakeup.tid);
             CLI_JB_LIT(o, " pid=");
@@ -1652,13 +2083,9 @@ static int range_merge(void *ctx, void *range) {
         int sys = p->kind == PC_COMM;
         merge_text(j, sys ? &j->sys : &j->out, sys ? &g->sys : &g->out, pos[sys], p->off, p->nel);
         pos[sys] = p->off + p->skip;
-        if (p->kind == PC_FLOW_TS || p->kind == PC_END) {
+        if (p->kind == PC_END) {
             jthread_t *th = ((jthread_t *)cli_map_at(&g->threads, (size_t)p->v, NULL, NULL))->peer;
-            if (p->kind == PC_END) {
-                merge_end(j, th, p, g->out.p + p->off);
-            } else {
-                jb_ts(j, &j->out, th->depth > 0 ? th->f[th->depth - 1].ns : p->ns);
-            }
+            merge_end(j, th, p, g->out.p + p->off);
         } else if (p->kind == PC_COMM) {
             sys_comm(j, p->v);
         } else {
@@ -1672,6 +2099,7 @@ static int range_merge(void *ctx, void *range) {
     j->nsys += g->nsys;
     j->skipped += g->skipped;
     j->overflows += g->overflows;
+    j->nflows_later += g->nflows_later;
     j->nprocs += g->nprocs;
     j->nthreads += g->nthreads;
     int rc = 0;
@@ -1718,9 +2146,9 @@ static void probe_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     (void)d;
 }
 
-/* The first timestamp read (--time-base=trace-start) and the first event's (a relative
- * --time-range) fix what later ranges print and keep: found before the parallel read by
- * converting from the start until they are known (a range's worth of work, discarded). */
+/* The first timestamp read (--time-base=trace-start) fixes what later ranges print: found before
+ * the parallel read by converting from the start until it is known (a range's worth of work,
+ * discarded). A relative --time-range's base, the earliest event, is known before (json_time_base). */
 static int json_find_bases(jctx_t *j) {
     if (!j->rel_time && !((j->sel.f.has_from || j->sel.f.has_to) && !j->sel.f.absolute)) {
         return 0;
@@ -1737,6 +2165,40 @@ static int json_find_bases(jctx_t *j) {
     j->sel.base_ns = g->sel.base_ns;
     range_free(j, g);
     return rc;
+}
+
+/* The flows after a parallel read (which leaves them out): a sequential read feeding only the
+ * slices and flows to the run's flow state, as a sequential conversion does. */
+static int fl_pass_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
+    jctx_t *j = ctx;
+    cli_slit_provider(&j->lit, rec->has_provider, rec->provider);
+    if (rec->kind == FXT_KIND_EVENT) {
+        unsigned type = rec->u.event.type;
+        if (type < FXT_EVENT_DURATION_BEGIN || type >= FXT_EVENT_TYPE_COUNT ||
+            (type > FXT_EVENT_DURATION_COMPLETE && type < FXT_EVENT_FLOW_BEGIN)) {
+            return 0;
+        }
+        uint64_t tps = fxt_reader_ticks_per_second(r);
+        u128 ns = ticks_ns(rec->u.event.ts, tps);
+        if (type >= FXT_EVENT_FLOW_BEGIN) {
+            fl_flow(j, rec, ns, event_selected(j, rec, ns));
+        } else {
+            fl_slice(j, rec, ns,
+                     type == FXT_EVENT_DURATION_COMPLETE ? ticks_ns(rec->u.event.end_ts, tps) : 0);
+        }
+    } else if (rec->kind == FXT_KIND_STRING) {
+        cli_slit_forget(&j->lit, rec->u.string.index);
+    } else if (rec->kind == FXT_KIND_PROVIDER_INFO) {
+        cli_slit_drop_all(&j->lit);
+    }
+    return j->fl->err;
+}
+
+static void fl_pass_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
+    jctx_t *j = ctx;
+    (void)r;
+    (void)d; /* reported by the conversion */
+    cli_slit_drop_all(&j->lit);
 }
 
 /* ---- command ------------------------------------------------------------------------ */
@@ -1786,8 +2248,8 @@ static const cli_opt_t json_opts[] = {
     CLI_LIST(json_config_t, filter.names, filter.nnames, "name", "PATTERN",
              "keep events whose name matches (glob; repeatable)"),
     CLI_CUSTOM("time-range", json_time_range, "FROM:TO",
-               "keep events in [FROM, TO], nanoseconds relative to the first event (suffixes ns, us, ms, s; "
-               "either side may be empty)"),
+               "keep events in [FROM, TO], nanoseconds relative to the trace's earliest event (suffixes ns, "
+               "us, ms, s; either side may be empty)"),
     CLI_FLAG(json_config_t, filter.absolute, "absolute", 0,
              "--time-range is in absolute trace time (ns); same as writing it @FROM:TO"),
     CLI_FLAG(json_config_t, no_system_events, "no-system-events", 0,
@@ -1855,6 +2317,20 @@ static void json_report(const jctx_t *j, uint64_t bytes) {
     if (j->unclosed) {
         fprintf(stderr, "; %" PRIu64 " duration begins never ended (kept as B)", j->unclosed);
     }
+    if (j->fl->orphans) {
+        fprintf(stderr, "; %" PRIu64 " flow steps/ends without a begin dropped", j->fl->orphans);
+    }
+    if (j->fl->unmoved) {
+        fprintf(
+            stderr,
+            "; %" PRIu64
+            " flow events left at their own time (their slice starts before their chain's previous event)",
+            j->fl->unmoved);
+    }
+    if (j->fl->collisions) {
+        fprintf(stderr, "; %" PRIu64 " flow begins with an id already open in their provider",
+                j->fl->collisions);
+    }
     if (j->overflows) {
         fprintf(stderr, "; %" PRIu64 " buffer-overflow reports", j->overflows);
     }
@@ -1871,6 +2347,8 @@ static int json_read(jctx_t *j, const json_config_t *cfg, uint64_t *bytes) {
     /* Only a regular file is read in ranges (stdin sequentially); anything else is reported
      * once, by the read. */
     int file = cfg->in != NULL && strcmp(cfg->in, "-") != 0 && stat(cfg->in, &sb) == 0 && S_ISREG(sb.st_mode);
+    /* Flows need every record in file order: fed as read by one thread, else read again after. */
+    j->fl_inline = jobs == 1 || !file;
     if (jobs == 1) {
         /* One thread: the sequential read, with no range machinery; the same output. */
         return cli_read_trace("json", cfg->in, &json_reader_opts, on_record, on_error, j, bytes);
@@ -1907,6 +2385,18 @@ static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
     CLI_JB_LIT(&j->out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
     uint64_t bytes = 0;
     int rc = json_read(j, cfg, &bytes);
+    if ((rc == 0 || rc == CLI_EXIT_DATA) && !j->out.err && !j->nomem) {
+        if (!j->fl_inline && j->nflows_later > 0) {
+            cli_slit_drop_all(&j->lit); /* another reader */
+            int r2 =
+                cli_read_trace("json", cfg->in, &json_reader_opts, fl_pass_record, fl_pass_error, j, NULL);
+            if (r2 != 0 && r2 != CLI_EXIT_DATA && rc == 0) {
+                rc = r2;
+            }
+        }
+        fl_finish(j);
+    }
+    j->nomem |= j->fl->err;
     json_close_threads(j);
     CLI_JB_LIT(&j->out, "\n]");
     if (spill != NULL) {
@@ -1933,6 +2423,43 @@ static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
     return rc == 0 && j->errors ? CLI_EXIT_DATA : rc;
 }
 
+/* The earliest event's time (stats' first_ns), the 0 of a relative --time-range. */
+static int earliest_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
+    uint64_t *min = ctx;
+    if (rec->kind == FXT_KIND_EVENT) {
+        uint64_t ns = sat64(ticks_ns(rec->u.event.ts, fxt_reader_ticks_per_second(r)));
+        *min = ns < *min ? ns : *min;
+    }
+    return 0;
+}
+
+static void earliest_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
+    (void)ctx;
+    (void)r;
+    (void)d; /* reported by the conversion */
+}
+
+/* A relative --time-range counts from the trace's earliest event, not the first in the file
+ * (a thread's chunk written first may start well after another's): found by a first read, so
+ * the input must be a file; from a pipe the events would be written before it is known. */
+static int json_time_base(jctx_t *j, const json_config_t *cfg) {
+    if (!(cfg->filter.has_from || cfg->filter.has_to) || cfg->filter.absolute) {
+        return 0;
+    }
+    struct stat sb;
+    if (cfg->in == NULL || strcmp(cfg->in, "-") == 0 || stat(cfg->in, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        fprintf(stderr, "fxt json: a relative --time-range counts from the trace's earliest event, "
+                        "which needs a file to read twice, not a pipe; give absolute times "
+                        "(--absolute, or @FROM:TO)\n");
+        return CLI_EXIT_USAGE;
+    }
+    uint64_t min = UINT64_MAX;
+    int rc = cli_read_trace("json", cfg->in, &json_reader_opts, earliest_record, earliest_error, &min, NULL);
+    j->sel.have_base = 1;
+    j->sel.base_ns = min == UINT64_MAX ? 0 : min;
+    return rc == CLI_EXIT_DATA ? 0 : rc; /* damage is reported by the conversion */
+}
+
 /* Sets up the buffers, the output and the spill file, converts, then reports write errors once. */
 static int json_run(const json_config_t *cfg) {
     static jctx_t j; /* holds the selection's scratch string: static, reset for in-process reruns */
@@ -1945,6 +2472,14 @@ static int json_run(const json_config_t *cfg) {
     j.rel_time = cfg->time_base == 1;
     j.path = cfg->in;
     j.lit.t = cli_slits_new();
+    static jflows_t fl;
+    memset(&fl, 0, sizeof fl);
+    fl.text.grow = 1;
+    const char *rb = getenv("FXT_JSON_FLOW_RUN_BYTES");
+    fl.run_bytes = rb != NULL && strtoull(rb, NULL, 10) > 0 ? strtoull(rb, NULL, 10) : FL_RUN_BYTES;
+    cli_map_init(&fl.threads, sizeof(flthread_t));
+    j.fl = &fl;
+    j.fl_inline = 1;
     int sys = j.sysfmt != SYS_NONE;
     j.out.p = malloc(CLI_JB_CAP);
     j.sys.p = sys ? malloc(CLI_JB_CAP) : NULL;
@@ -1954,6 +2489,7 @@ static int json_run(const json_config_t *cfg) {
         cli_slits_free(j.lit.t);
         cli_map_free(&j.threads);
         cli_map_free(&j.comms);
+        fl_free(&fl);
         fprintf(stderr, "fxt json: out of memory\n");
         return CLI_EXIT_LIMIT;
     }
@@ -1963,6 +2499,9 @@ static int json_run(const json_config_t *cfg) {
     int rc = cli_input_check("json", cfg->in);
     if (rc == 0) {
         rc = cli_output_check("json", cfg->out, &cfg->in, 1); /* -o IN would destroy IN */
+    }
+    if (rc == 0) {
+        rc = json_time_base(&j, cfg);
     }
     if (rc != 0) {
         /* said; no output (a document with no events would look like an empty trace) */
@@ -2003,6 +2542,7 @@ static int json_run(const json_config_t *cfg) {
     cli_slits_free(j.lit.t);
     cli_map_free(&j.threads); /* emptied by json_close_threads unless the output failed to open */
     cli_map_free(&j.comms);
+    fl_free(&fl);
     return rc;
 }
 
@@ -2030,7 +2570,8 @@ const cli_command_t cli_cmd_json = {
     "events; scheduling records become systrace text. See docs/json.md.\n"
     "\n"
     "env FXT_RANGE_BYTES: smallest range converted on its own (default 512 KiB; for\n"
-    "tests).\n"
+    "tests). FXT_JSON_FLOW_RUN_BYTES: flow events held in memory before a sorted\n"
+    "run is spilled (default 8 MiB; for tests).\n"
     "\n"
     "exit status: 0 ok, 1 the trace had damaged records (the JSON is still\n"
     "complete and valid), 2 usage error, 3 I/O error, 4 out of memory\n",

@@ -9,8 +9,13 @@ FXT (begin/end pair or complete event) is one slice of its thread with the
 same name and duration (to the engine's double precision), so no slice is
 zero-length unless it is in the FXT; every instant and log is an instant;
 every counter is there; every async begin/end pair of the FXT is one async
-operation of the engine's own matcher with its duration. Prints one line of
-counts; exit 1 on any difference.
+operation of the engine's own matcher with its duration; every flow of the
+FXT (a chain of the chain-id rule, docs/check.md#chain-ids, with at least two
+events) is drawn with all its events, as the FXT's own chains computed here
+(DevTools binds a flow event to a slice of its thread starting at its ts with
+its category: a chain event outside any slice, or in a slice of another
+category than the chain's, cannot be drawn and is not counted). Prints one
+line of counts; exit 1 on any difference.
 """
 import collections
 import json
@@ -24,6 +29,8 @@ want_slices = collections.Counter()
 nonzero = set()
 instants = counters = 0
 async_events = []
+slices = collections.defaultdict(list)  # thread -> (start ns, end ns, is complete, category)
+flow_events = []
 for line in open(dump_path):
     r = json.loads(line)
     k = r["kind"]
@@ -40,13 +47,17 @@ for line in open(dump_path):
     key = (r.get("provider"), r["pid"], r["tid"])
     ev = r["event"]
     if ev == "duration_begin":
-        stacks[key].append((r["name"], ns))
+        stacks[key].append((r["name"], ns, r["category"]))
     elif ev == "duration_end":
         if stacks[key]:
-            name, b = stacks[key].pop()
+            name, b, cat = stacks[key].pop()
             want_slices[(r["pid"], r["tid"], name, ns - b)] += 1
+            slices[key].append((b, ns, 0, cat))
     elif ev == "duration_complete":
         want_slices[(r["pid"], r["tid"], r["name"], r["end_ts"] * 10**9 // rate - ns)] += 1
+        slices[key].append((ns, r["end_ts"] * 10**9 // rate, 1, r["category"]))
+    elif ev.startswith("flow_"):
+        flow_events.append((r["id"], ns, len(flow_events), ev, r.get("provider"), key, r["category"]))
     elif ev == "instant":
         instants += 1
     elif ev == "counter":
@@ -62,6 +73,38 @@ for ns, ev, cat, name, ident in sorted(async_events, key=lambda e: (e[0], e[1] !
         open_async[(cat, name, ident)].append(ns)
     elif open_async[(cat, name, ident)]:
         want_async[(cat, name, ns - open_async[(cat, name, ident)].pop())] += 1
+
+# flows: chains by the chain-id rule in time order; each event at the start of the innermost
+# slice enclosing it (complete events included), drawable when that slice has the chain's
+# category and does not start before the chain's previous event
+chains = []
+cur, open_chains = None, {}
+for ident, ns, _seq, ev, prov, key, cat in sorted(flow_events):
+    if ident != cur:
+        cur, open_chains = ident, {}
+    enc = [s for s in slices[key] if s[0] <= ns <= s[1]]
+    sl = max(enc, key=lambda s: (s[0], -s[1], s[2])) if enc else None
+    if ev == "flow_begin":
+        c = open_chains[prov] = {"cat": cat, "events": 0, "drawable": set(), "last": -1}
+        chains.append(c)
+    else:
+        c = open_chains.get(prov)
+        if c is None:
+            others = list(open_chains.values())
+            if len(others) != 1:
+                continue
+            c = others[0]
+        if ev == "flow_end":
+            open_chains = {p: x for p, x in open_chains.items() if x is not c}
+    c["events"] += 1
+    if sl is not None and sl[0] >= c["last"]:
+        c["last"] = sl[0]
+        if sl[3] == c["cat"]:
+            c["drawable"].add((key, sl[0]))
+    else:
+        c["last"] = ns
+want_flows = sorted(len(c["drawable"]) for c in chains if len(c["drawable"]) > 1)
+fxt_flows = sum(1 for c in chains if c["events"] > 1)
 
 problems = []
 if eng["exception"]:
@@ -108,10 +151,14 @@ for cat, name, _id, ts, dur in eng["asyncs"]:
     got_async[m[0] if m else ("?", name, dur)] += 1
 if sum(want_async.values()) != len(eng["asyncs"]) or any(k[0] == "?" for k in got_async):
     problems.append("async: engine %d, FXT pairs %d" % (len(eng["asyncs"]), sum(want_async.values())))
+if sorted(eng["flowLens"]) != want_flows:
+    problems.append("flows: engine draws %d (%d events), FXT flows DevTools can draw %d (%d events)"
+                    % (len(eng["flowLens"]), sum(eng["flowLens"]), len(want_flows), sum(want_flows)))
 zero = sum(1 for s in eng["slices"] if s[4] == 0)
-print("%s: slices %d (zero-length %d, FXT zero-length %d), instants %d, counters %d, async %d, flows drawn %d of %d flow events"
+print("%s: slices %d (zero-length %d, FXT zero-length %d), instants %d, counters %d, async %d, flows drawn %d of %d (%d of the FXT's"
+      " chains have a slice of their category for two events or more), %d flow events"
       % (label, len(eng["slices"]), zero, sum(n for k, n in want_slices.items() if k[3] == 0), eng["instants"],
-         eng["counters"], len(eng["asyncs"]), eng["flows"], eng["flowEvents"]))
+         eng["counters"], len(eng["asyncs"]), eng["flows"], fxt_flows, len(want_flows), eng["flowEvents"]))
 for p in problems:
     print("  FAIL:", p)
 sys.exit(1 if problems else 0)

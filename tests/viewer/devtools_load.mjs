@@ -31,7 +31,7 @@ globalThis.DOMRect ??= class DOMRect {
 
 const json = JSON.parse(fs.readFileSync(file, 'utf8'));
 const events = json.traceEvents ?? json;
-const out = {slices: [], instants: 0, counters: 0, asyncs: [], flows: 0, flowEvents: 0, exception: null, errors: []};
+const out = {slices: [], instants: 0, counters: 0, asyncs: [], flows: 0, flowLens: [], flowEvents: 0, exception: null, errors: []};
 // DevTools reports malformed pairs through console.error without throwing: count them too.
 const origError = console.error;
 console.error = (...a) => { out.errors.push(a.map(String).join(' ').slice(0, 200)); };
@@ -53,6 +53,7 @@ try {
     }
   }
   out.flows = data.Flows.flows.length;
+  out.flowLens = data.Flows.flows.map(f => f.length);
   // Counters and async events are not modelled for generic traces by a handler: count what
   // the engine keeps, and pair the async events with the engine's own matcher.
   out.counters = events.filter(e => e.ph === 'C').length;

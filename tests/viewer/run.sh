@@ -18,7 +18,7 @@ command -v "$PYTHON" > /dev/null 2>&1 || { echo "SKIP: python3 not found"; exit 
   { echo "SKIP: the DevTools trace engine is not installed (npm ci in $engine)"; exit 77; }
 rm -rf "$SCRATCH" && mkdir -p "$SCRATCH" && cd "$SCRATCH" || exit 1
 
-"$FXT" synth --events 5000 --threads 6 --all-records -o synth.fxt || exit 1
+"$FXT" synth --events 5000 --providers 3 --threads 6 --all-records -o synth.fxt || exit 1
 "$XTHREAD" xthread.fxt 60 || exit 1
 names="synth xthread"
 if [ -n "${DEMO:-}" ] && [ -x "$DEMO" ]; then

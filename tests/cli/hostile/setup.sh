@@ -6,4 +6,7 @@
 size=$(wc -c < base.fxt)
 head -c $((size / 2 + 3)) base.fxt > cut.fxt
 cp base.fxt overwritten.fxt
-printf '\377\377\377\377\377\377\377\377' | dd of=overwritten.fxt bs=1 seek=$((size / 3 / 8 * 8)) conv=notrunc 2> /dev/null
+# the header of the first record past a third of the file (a fixed offset could fall inside a
+# record's payload, whose bytes no reader can tell from data)
+hdr=$("$FXT" dump base.fxt | awk -v t=$((size / 3)) '$1 + 0 >= t { print $1; exit }')
+printf '\377\377\377\377\377\377\377\377' | dd of=overwritten.fxt bs=1 seek="$hdr" conv=notrunc 2> /dev/null

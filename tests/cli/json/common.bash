@@ -18,3 +18,15 @@ same_any_jobs() {
     expect_eq "$f $*: exit status with $bytes-byte ranges" "$rc" "$(cat "$T/one.rc")"
   done
 }
+
+# need_tp: TP is Perfetto's trace_processor ($SHARED/tools/perfetto/tp), or the case
+# skips (77) saying why. tp_q FILE SQL: the query's CSV rows, header and logs dropped.
+need_tp() {
+  TP=$SHARED/tools/perfetto/tp
+  [ -x "$TP" ] || { echo "SKIP: $TP absent"; exit 77; }
+  echo "select 1;" | "$TP" -q /dev/stdin s.json > /dev/null 2>&1 ||
+    { echo "SKIP: $TP does not start"; exit 77; }
+}
+tp_q() {
+  echo "$2" | "$TP" -q /dev/stdin "$1" 2> /dev/null | sed -e '0,/^"/d' -e '/^$/d'
+}

@@ -3,8 +3,11 @@
 # Every event matches fxt dump --json of the same trace: ts exact to the ns at
 # each provider's tick rate, ph, ids, every argument; each duration begin/end
 # pair is one X event at its end's place, with the begin's keys and arguments
-# and dur = end - begin; a flow event has the ts of the innermost open begin
-# of its thread (its own without one); names of the 12 threads and 3 processes; 9 system
+# and dur = end - begin; flow events come last, matched and bound as computed
+# here independently (innermost enclosing slice by time, complete events
+# included; chains by the chain-id rule in time order; one id per chain; a step
+# or end whose slice starts before its chain's previous event at its own time);
+# names of the 12 threads and 3 processes; 9 system
 # events (as systrace lines, and as objects with --system-events=fuchsia).
 "$PYTHON" - <<'PY'
 import json, sys, decimal
@@ -19,23 +22,73 @@ def us(ticks, rate):
     ns = ticks * 10**9 // rate
     return decimal.Decimal("%d.%03d" % (ns // 1000, ns % 1000))
 open_begins = {}
+slices = {}  # thread -> [(start_ns, end_ns, is_complete)]
+flows = []   # (flow record, ns, thread)
+def ns_of(ticks, rate):
+    return ticks * 10**9 // rate
 for r in dump:
     if r["kind"] == "init":
         tps[r["provider"]] = r["ticks_per_second"]
     elif r["kind"] == "event" and r["event"] == "duration_begin":
         open_begins.setdefault((r["provider"], r["pid"], r["tid"]), []).append(r)
     elif r["kind"] == "event" and r["event"] == "duration_end":
+        rate = tps.get(r["provider"], 10**9)
         b = dict(open_begins[(r["provider"], r["pid"], r["tid"])].pop())
         b["event"], b["end_ts"] = "duration_complete", r["ts"]
         b["args"] = b["args"] + r["args"]
-        expected.append((b, tps.get(r["provider"], 10**9)))
+        expected.append((b, rate))
+        slices.setdefault((r["provider"], r["pid"], r["tid"]), []).append((ns_of(b["ts"], rate), ns_of(r["ts"], rate), 0))
+    elif r["kind"] == "event" and r["event"].startswith("flow"):
+        flows.append((r, ns_of(r["ts"], tps.get(r["provider"], 10**9)), (r["provider"], r["pid"], r["tid"])))
     elif r["kind"] == "event":
-        top = open_begins.get((r["provider"], r["pid"], r["tid"]))
-        if r["event"].startswith("flow") and top:
-            r = dict(r, ts=top[-1]["ts"])  # a flow event moves to the start of its enclosing slice
-        expected.append((r, tps.get(r["provider"], 10**9)))
+        rate = tps.get(r["provider"], 10**9)
+        if r["event"] == "duration_complete":
+            slices.setdefault((r["provider"], r["pid"], r["tid"]), []).append((ns_of(r["ts"], rate), ns_of(r["end_ts"], rate), 1))
+        expected.append((r, rate))
     elif r["kind"] == "log":
         expected.append((r, tps.get(r["provider"], 10**9)))
+# flows: bound to the innermost enclosing slice, then chains in (id, time, file) order
+def ns_us(ns):
+    return decimal.Decimal("%d.%03d" % (ns // 1000, ns % 1000))
+bound = []
+for seq, (r, ns, th) in enumerate(flows):
+    enc = [sl for sl in slices.get(th, []) if sl[0] <= ns <= sl[1]]
+    at = max(enc, key=lambda sl: (sl[0], -sl[1], sl[2]))[0] if enc else ns
+    bound.append((r["id"], ns, seq, r, at))
+bound.sort(key=lambda b: b[:3])
+want_flows, chains, uid, cur = [], {}, 0, None
+for ident, ns, seq, r, at in bound:
+    if ident != cur:
+        chains, cur = {}, ident
+    prov = r["provider"]
+    if r["event"] == "flow_begin":
+        uid += 1
+        c = chains[prov] = {"uid": uid, "cat": r["category"], "name": r["name"], "last": at}
+    else:
+        c = chains.get(prov)
+        if c is None:
+            others = list(chains.values())
+            if len(others) != 1:
+                continue
+            c = others[0]
+        if at < c["last"]:
+            at = ns
+        c["last"] = at
+        if r["event"] == "flow_end":
+            chains = {p: x for p, x in chains.items() if x is not c}
+    want_flows.append([PH[r["event"]], c["cat"], c["name"], ns_us(at), r["pid"], r["tid"], str(c["uid"]), r["args"]])
+got_flows = [e for e in events if e["ph"] in "stf"]
+events = [e for e in events if e["ph"] not in "stf"]
+fbad = 0
+for e, w in zip(got_flows, want_flows):
+    last = {a["name"]: a["value"] for a in w[7] if a["type"] in ("int32", "uint32", "int64", "uint64", "bool", "string")}
+    if [e["ph"], e["cat"], e["name"], e["ts"], e["pid"], e["tid"], e["id"]] != w[:7] or e["bp"] != "e" or \
+       any(e["args"][k] != v for k, v in last.items()):
+        fbad += 1
+        if fbad < 4: print("flow mismatch", e, w)
+print("flows", len(got_flows), "expected", len(want_flows), "bad", fbad)
+if fbad or len(got_flows) != len(want_flows) or len(want_flows) < 50:
+    sys.exit(1)
 bad = 0
 if len(events) != len(expected):
     print("count", len(events), len(expected)); sys.exit(1)
@@ -49,8 +102,6 @@ for e, (r, rate) in zip(events, expected):
             ok = ok and e["dur"] == us(r["end_ts"], rate) - us(r["ts"], rate)
         if r["event"].startswith("async"):
             ok = ok and e["id"] == "0x%x" % r["id"]
-        if r["event"].startswith("flow"):
-            ok = ok and e["id"] == str(r["id"]) and e["bp"] == "e"
         last = {a["name"]: a for a in r["args"]}  # duplicate names: the last one wins in JSON
         for a in last.values():
             v = e["args"][a["name"]]

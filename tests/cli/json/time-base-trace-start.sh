@@ -7,7 +7,7 @@
 expect_eq "ts" "$(jq -c '[.traceEvents[] | select(.ph!="M") | .ts]' "$T/rel.json")" "[1.5,2,2.5]"
 expect_eq "absolute ts" "$(jq -c '[.traceEvents[] | select(.ph!="M") | .ts]' sys.json)" "[3,3.5,4]"
 expect_eq "base" "$(jq -c '.metadata' "$T/rel.json")" '{"fxt-time-base-ns":1500}'
-expect_eq "first system line" "$(jq -r '.systemTraceEvents' "$T/rel.json" | sed -n 2p | cut -d: -f1)" "tid-101-101 [002] .... 0.000000"
+expect_eq "first system line" "$(jq -r '.systemTraceEvents' "$T/rel.json" | sed -n 2p | cut -d: -f1)" "tid-101-101 [002] .... 0.000000000"
 # epoch-scale nanoseconds stay exact: a begin at ~1.76e18 ns and its pair 3 ns later
 "$PYTHON" - "$T/e.fxt" <<'PY'
 import os, sys; sys.path.insert(0, os.environ["SRC"] + "/tests/tools"); from fxtgen import *
