@@ -195,10 +195,13 @@ static void all_records_once(synth_t *s, prov_t *p) {
     fxt_write_blob(w, fxt_cstr("blob"), FXT_BLOB_DATA, "synthetic blob payload", 22);
     fxt_arg_t a[2] = {fxt_arg_string(fxt_cstr("kind"), fxt_cstr("widget")), fxt_arg_int32(fxt_cstr("n"), 3)};
     fxt_write_userspace_object(w, 0x7f0000001000ull, t->pid, fxt_cstr("widget#1"), a, 2);
-    fxt_write_context_switch(w, ts, 0, FXT_THREAD_BLOCKED, t->tid, p->threads[p->nthreads - 1].tid, NULL, 0);
-    fxt_write_thread_wakeup(w, ts, 1, t->tid, NULL, 0);
-    fxt_write_legacy_context_switch(w, ts, 0, FXT_THREAD_SUSPENDED, th,
-                                    fxt_thread(p->pid, p->threads[p->nthreads - 1].tid), 20, 20);
+    /* A CPU per provider, and the legacy switch gives the CPU back: each CPU's switches agree on
+     * who runs there (Perfetto counts mismatched_sched_switch_tids otherwise). */
+    uint32_t cpu = (p->id - 1) % (FXT_MAX_CPU + 1);
+    uint64_t last = p->threads[p->nthreads - 1].tid;
+    fxt_write_context_switch(w, ts, cpu, FXT_THREAD_BLOCKED, t->tid, last, NULL, 0);
+    fxt_write_thread_wakeup(w, ts, cpu, t->tid, NULL, 0);
+    fxt_write_legacy_context_switch(w, ts, cpu, FXT_THREAD_SUSPENDED, fxt_thread(p->pid, last), th, 20, 20);
     fxt_write_log(w, ts, th, fxt_cstr("synthetic log message"));
     static const char payload[100] = "large blob payload";
     /* Both large blob formats: 0 with metadata (ts, thread, args), 1 without. */
