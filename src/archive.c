@@ -15,12 +15,20 @@
 
 /* ---- re-encoding ---------------------------------------------------------------------- */
 
-/* A timestamp moved by BY ticks, clamped at 0: a negative --offset cannot wrap it around. */
-static uint64_t shift(uint64_t ts, int64_t by) {
-    if (by < 0 && (uint64_t)(-by) > ts) {
-        return 0;
-    }
-    return ts + (uint64_t)by;
+__extension__ typedef __int128 i128;
+
+/* A timestamp moved by BY ticks, exact in 128 bits and saturated at 0 and 2^64-1: a shift
+ * cannot wrap a timestamp around, whatever the input's tick rate (a --offset converted to
+ * the ticks of an input faster than 18.4 GHz does not fit 64 signed bits). */
+static uint64_t shift(uint64_t ts, i128 by) {
+    i128 t = (i128)ts + by;
+    return t < 0 ? 0 : t > (i128)UINT64_MAX ? UINT64_MAX : (uint64_t)t;
+}
+
+static fxt_status write_record_shifted(fxt_writer_t *w, const fxt_record_t *rec, i128 by);
+
+fxt_status fxt_write_record(fxt_writer_t *w, const fxt_record_t *rec, int64_t by) {
+    return write_record_shifted(w, rec, by);
 }
 
 /* A decoded string as writer input: inline stays inline, unresolved becomes "". */
@@ -57,7 +65,7 @@ static unsigned reargs(const fxt_record_t *rec, fxt_arg_t *out) {
 
 /* Re-encodes a decoded record through the writer API, so strings and threads are interned
  * again in the output and timestamps can be shifted; BY is in the record's own ticks. */
-fxt_status fxt_write_record(fxt_writer_t *w, const fxt_record_t *rec, int64_t by) {
+static fxt_status write_record_shifted(fxt_writer_t *w, const fxt_record_t *rec, i128 by) {
     if (w == NULL || rec == NULL) {
         return FXT_E_INVALID_ARG;
     }
@@ -389,14 +397,14 @@ static fxt_status merge_record(fxt_merger_t *m, const fxt_record_t *rec) {
     if (m->raw) {
         return fxt_write_raw(m->w, rec->bytes, (size_t)rec->size);
     }
-    int64_t by = 0;
+    i128 by = 0;
     if (m->offset_ns != 0) {
         uint64_t tps = fxt_reader_ticks_per_second(m->r);
-        __extension__ typedef __int128 i128;
-        /* The offset in ns converted to this provider's ticks (per-provider rate), in 128 bits. */
-        by = (int64_t)((i128)m->offset_ns * (i128)tps / 1000000000);
+        /* The offset in ns converted to this provider's ticks (per-provider rate), in 128 bits
+         * (|offset| < 2^63, tps < 2^64: the product fits); not cut to 64 bits. */
+        by = (i128)m->offset_ns * (i128)tps / 1000000000;
     }
-    return fxt_write_record(m->w, rec, by);
+    return write_record_shifted(m->w, rec, by);
 }
 
 /* A chunk of the current input; damaged and refused records are counted and skipped, only

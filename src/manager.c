@@ -65,6 +65,7 @@ struct fxt_manager {
     char dir[PATH_MAX - 64], path[PATH_MAX];
     fxt_writer_t *w;
     fxt_mgr_config_t reply;
+    char *cats; /* the category list, whole: reply.categories_len bytes sent after the reply */
     int tsc;
     uint64_t tps;
     prov_t *p;
@@ -150,7 +151,11 @@ static int take_header_name(prov_t *p) {
     if (p->h == NULL) {
         return 0;
     }
-    memcpy(name, (const char *)p->h->name, sizeof name < sizeof p->h->name ? sizeof name : sizeof p->h->name);
+    /* byte 0 first: the provider clears it while it rewrites the rest (manager.h) */
+    name[0] = __atomic_load_n(&p->h->name[0], __ATOMIC_ACQUIRE);
+    for (size_t i = 1; i < sizeof name && i < sizeof p->h->name; i++) {
+        name[i] = __atomic_load_n(&p->h->name[i], __ATOMIC_RELAXED);
+    }
     name[sizeof name - 1] = '\0';
     if (name[0] == '\0' || strcmp(name, p->name) == 0) {
         return 0;
@@ -388,6 +393,41 @@ static void map_buffer(prov_t *p, int fd) {
     p->d = (fxt_shm_chunk_t *)(p->map + h->chunks_offset);
 }
 
+/* Send all of a message on the non-blocking socket fd, waiting for room until deadline_ns. */
+static int send_all(int fd, const void *b, size_t n, uint64_t deadline_ns) {
+    for (;;) {
+        ssize_t r = send(fd, b, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (r == (ssize_t)n) {
+            return 0;
+        }
+        uint64_t now = fxt__trace_mono_ns();
+        if (r >= 0 || (errno != EAGAIN && errno != EINTR) || now >= deadline_ns) {
+            return -1;
+        }
+        struct pollfd pf = {fd, POLLOUT, 0};
+        uint64_t left_ms = (deadline_ns - now) / 1000000u + 1u;
+        (void)poll(&pf, 1, (int)(left_ms < 1000u ? left_ms : 1000u));
+    }
+}
+
+/* The reply to HELLO: the config, then the category list whole, in pieces (manager.h). A
+ * provider that does not take it within 2 s is dropped (it has printed why by then). */
+static int send_config(fxt_manager_t *m, int fd) {
+    uint64_t deadline = fxt__trace_mono_ns() + 2000000000u;
+    if (send_all(fd, &m->reply, sizeof m->reply, deadline) != 0) {
+        return -1;
+    }
+    for (uint32_t off = 0; off < m->reply.categories_len;) {
+        uint32_t k =
+            m->reply.categories_len - off < FXT_MGR_PIECE ? m->reply.categories_len - off : FXT_MGR_PIECE;
+        if (send_all(fd, m->cats + off, k, deadline) != 0) {
+            return -1;
+        }
+        off += k;
+    }
+    return 0;
+}
+
 /* One message (or EOF) from provider p. */
 static void serve(fxt_manager_t *m, prov_t *p) {
     fxt__mgr_packet_t pk;
@@ -430,6 +470,13 @@ static void serve(fxt_manager_t *m, prov_t *p) {
         if (fd >= 0) {
             close(fd);
         }
+        if (p->pid == 0 && p->h == NULL) {
+            /* a first message of another protocol (an older libfxt): hang up at once, so it
+             * says it is not traced now rather than after its wait for a reply */
+            close(p->fd);
+            p->fd = -1;
+            p->done = 1;
+        }
         return;
     }
     msg.name[sizeof msg.name - 1] = '\0';
@@ -437,7 +484,7 @@ static void serve(fxt_manager_t *m, prov_t *p) {
         p->pid = msg.pid;
         p->ppid = msg.ppid;
         memcpy(p->name, msg.name, sizeof p->name);
-        if (send(p->fd, &m->reply, sizeof m->reply, MSG_NOSIGNAL) != (ssize_t)sizeof m->reply) {
+        if (send_config(m, p->fd) != 0) {
             close(p->fd);
             p->fd = -1;
             p->done = 1;
@@ -542,13 +589,21 @@ fxt_status fxt_manager_create(const fxt_manager_config_t *cfg, fxt_manager_t **o
         return FXT_E_INVALID_ARG;
     }
     *out = NULL;
-    if (c.categories != NULL && strlen(c.categories) >= sizeof(((fxt_mgr_config_t *)0)->categories)) {
+    size_t ncats = c.categories != NULL ? strlen(c.categories) : 0;
+    if (ncats > UINT32_MAX) { /* the protocol's length field */
         return FXT_E_INVALID_ARG;
     }
     fxt_manager_t *m = calloc(1, sizeof *m);
     if (m == NULL) {
         return FXT_E_NOMEM;
     }
+    /* kept whole, as the user gave it (no fixed-size copy: issue #24.3) */
+    m->cats = malloc(ncats + 1);
+    if (m->cats == NULL) {
+        free(m);
+        return FXT_E_NOMEM;
+    }
+    memcpy(m->cats, ncats ? c.categories : "", ncats + 1);
     m->lfd = -1;
     m->next_id = 1;
     /* one clock for every provider: TSC calibrated once, here, or CLOCK_MONOTONIC */
@@ -565,7 +620,7 @@ fxt_status fxt_manager_create(const fxt_manager_config_t *cfg, fxt_manager_t **o
     m->reply.clock = m->tsc ? FXT_SHM_CLOCK_TSC : FXT_SHM_CLOCK_MONOTONIC;
     m->reply.buffer_size = c.buffer_size;
     m->reply.ticks_per_second = m->tps;
-    snprintf(m->reply.categories, sizeof m->reply.categories, "%s", c.categories ? c.categories : "");
+    m->reply.categories_len = (uint32_t)ncats;
     struct sockaddr_un a;
     memset(&a, 0, sizeof a);
     a.sun_family = AF_UNIX;
@@ -806,6 +861,7 @@ void fxt_manager_destroy(fxt_manager_t *m) {
     free(m->exits);
     free(m->scratch);
     free(m->named);
+    free(m->cats);
     free(m);
 }
 

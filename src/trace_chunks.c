@@ -169,6 +169,7 @@ fxt_status fxt_set_process_name(const char *name) {
     memcpy(fxt__trace.process_name, name, strlen(name) + 1);
     fxt__trace.process_name_set = 1;
     __atomic_store_n(&fxt__trace.process_named, 1, __ATOMIC_RELEASE);
+    fxt__trace_header_name(); /* what the manager labels the provider with (manager.h) */
     pthread_mutex_unlock(&fxt__trace.lock);
     /* oneshot and circular write the name in the preamble, at stop; where chunks go
      * out as they fill (streaming, or under a manager) the preamble may be out

@@ -231,9 +231,13 @@ uint64_t fxt__trace_tsc_settle(uint64_t tick0, uint64_t mono0, uint64_t min_ns);
 /* trace_provider.c */
 int fxt__trace_map_buffer(size_t total, uint32_t cs, int shared); /* 0, or -1 (message printed) */
 void fxt__trace_unmap_buffer(void);
-void fxt__trace_populate_join(void);               /* wait for the background populating of the buffer */
-int fxt__trace_mgr_connect(fxt_mgr_config_t *cfg); /* fd, or -1 (message printed) */
-int fxt__trace_mgr_send_buffer(void);              /* 0, or -1 */
+void fxt__trace_populate_join(void); /* wait for the background populating of the buffer */
+/* fd, or -1 (message printed); *cats: the manager's whole category list (malloc'd, the
+ * caller frees it), NULL for all */
+int fxt__trace_mgr_connect(fxt_mgr_config_t *cfg, char **cats);
+/* Under the lock: the shared header's name field from the process's name (manager.h). */
+void fxt__trace_header_name(void);
+int fxt__trace_mgr_send_buffer(void); /* 0, or -1 */
 void fxt__trace_mgr_notify_full(void);
 void fxt__trace_mgr_bye(const fxt_session_stats_t *s);
 void fxt__trace_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

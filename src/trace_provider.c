@@ -14,6 +14,7 @@
 #endif
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,6 +222,41 @@ void fxt__trace_unmap_buffer(void) {
     }
 }
 
+/* The process's name for the fixed 64-byte fields (shared header, HELLO): the name it gave
+ * itself, else the provider's default; at most 63 bytes, cut where a UTF-8 character
+ * starts (the process record in the stream keeps the whole name). Returns its length. */
+static size_t short_name(char out[64]) {
+    const char *n = __atomic_load_n(&fxt__trace.process_named, __ATOMIC_ACQUIRE) && fxt__trace.process_name[0]
+                        ? fxt__trace.process_name
+                        : fxt__trace.provider_name;
+    size_t len = strlen(n);
+    if (len > 63) {
+        len = 63;
+        while (len > 0 && ((unsigned char)n[len] & 0xC0u) == 0x80u) {
+            len--; /* n[len] continues a character: cut before that character */
+        }
+    }
+    memcpy(out, n, len);
+    out[len] = '\0';
+    return len;
+}
+
+void fxt__trace_header_name(void) {
+    fxt_shm_header_t *h = fxt__trace.hdr;
+    if (h == NULL) {
+        return;
+    }
+    char nm[64];
+    size_t len = short_name(nm);
+    /* the manager may read the field at any moment (another process): byte 0 is 0 (no
+     * name: it keeps the one it has) while the rest changes, and is stored last */
+    __atomic_store_n(&h->name[0], '\0', __ATOMIC_RELEASE);
+    for (size_t i = 1; i < sizeof h->name; i++) {
+        __atomic_store_n(&h->name[i], i < len ? nm[i] : '\0', __ATOMIC_RELAXED);
+    }
+    __atomic_store_n(&h->name[0], nm[0], __ATOMIC_RELEASE);
+}
+
 #if defined(__linux__)
 static int send_msg(int fd, const fxt_mgr_msg_t *msg, int extra_flags) {
     return send(fd, msg, sizeof *msg, MSG_NOSIGNAL | extra_flags) == (ssize_t)sizeof *msg ? 0 : -1;
@@ -228,7 +264,35 @@ static int send_msg(int fd, const fxt_mgr_msg_t *msg, int extra_flags) {
 
 #endif
 
-int fxt__trace_mgr_connect(fxt_mgr_config_t *cfg) {
+/* The category list after the config: categories_len bytes in pieces, whole or nothing. */
+#if defined(__linux__)
+static char *recv_categories(int fd, uint32_t len, const char *path) {
+    char *cats = malloc((size_t)len + 1);
+    if (cats == NULL) {
+        fxt__trace_warn("the trace manager at %s sent a %" PRIu32 "-byte category list: out of memory; "
+                        "not tracing",
+                        path, len);
+        return NULL;
+    }
+    uint32_t got = 0;
+    while (got < len) {
+        ssize_t r = recv(fd, cats + got, len - got, 0);
+        if (r <= 0) {
+            fxt__trace_warn("the trace manager at %s sent %" PRIu32 " of %" PRIu32
+                            " bytes of the category list (%s); not tracing",
+                            path, got, len, r < 0 ? strerror(errno) : "connection closed");
+            free(cats);
+            return NULL;
+        }
+        got += (uint32_t)r;
+    }
+    cats[len] = '\0';
+    return cats;
+}
+#endif
+
+int fxt__trace_mgr_connect(fxt_mgr_config_t *cfg, char **cats) {
+    *cats = NULL;
 #if defined(__linux__)
     const char *path = getenv(FXT_MANAGER_ENV);
     struct sockaddr_un a;
@@ -258,19 +322,23 @@ int fxt__trace_mgr_connect(fxt_mgr_config_t *cfg) {
     hello.type = FXT_MSG_HELLO;
     hello.pid = (uint64_t)getpid();
     hello.ppid = (uint64_t)getppid();
-    size_t nl = strnlen(fxt__trace.provider_name, sizeof hello.name - 1);
-    memcpy(hello.name, fxt__trace.provider_name, nl); /* cut to the message's field */
+    short_name(hello.name); /* the name it gave itself, if any, from the first message on */
     ssize_t r = -1;
     if (send_msg(fd, &hello, 0) == 0) {
-        r = recv(fd, cfg, sizeof *cfg, 0);
+        r = recv(fd, cfg, sizeof *cfg, MSG_TRUNC);
     }
     if (r != (ssize_t)sizeof *cfg || cfg->magic != FXT_MGR_MAGIC || cfg->mode > FXT_MODE_STREAMING) {
         fxt__trace_warn("the trace manager at %s did not answer (%s); not tracing", path,
-                        r < 0 ? strerror(errno) : "bad reply");
+                        r < 0    ? strerror(errno)
+                        : r == 0 ? "connection closed: another protocol version?"
+                                 : "bad reply");
         close(fd);
         return -1;
     }
-    cfg->categories[sizeof cfg->categories - 1] = '\0';
+    if (cfg->categories_len > 0 && (*cats = recv_categories(fd, cfg->categories_len, path)) == NULL) {
+        close(fd);
+        return -1;
+    }
     return fd;
 #else
     (void)cfg;

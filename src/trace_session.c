@@ -255,6 +255,7 @@ __attribute__((constructor)) static void claim_output(void) {
 static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
     fxt_session_config_t c = *cin;
     fxt_mgr_config_t mc;
+    char *mgr_cats = NULL; /* the manager's category list, whole (freed once parsed) */
     const char *pn = c.provider_name;
 #if defined(__linux__) && defined(_GNU_SOURCE)
     if (pn == NULL) {
@@ -269,14 +270,14 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
     if (managed) {
         /* the manager decides: categories, mode, buffer size and clock are the same in
          * every process of the recording; the config's output is not used */
-        int fd = fxt__trace_mgr_connect(&mc);
+        int fd = fxt__trace_mgr_connect(&mc, &mgr_cats);
         if (fd < 0) {
             return FXT_E_IO;
         }
         fxt__trace.mgr_fd = fd;
         c.mode = (fxt_buffer_mode)mc.mode;
         c.buffer_size = (size_t)mc.buffer_size;
-        c.categories = mc.categories;
+        c.categories = mgr_cats;
         fxt__trace.owns_fd = 0;
         fxt__trace.sink.write = NULL;
     } else if (c.output_path != NULL) {
@@ -314,6 +315,8 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
     if (fxt__trace_parse_cats(c.categories) != 0) {
         st = FXT_E_NOMEM;
     }
+    free(mgr_cats);
+    c.categories = NULL;
     size_t total = c.buffer_size ? c.buffer_size : DEFAULT_BUFFER;
     if (total < 64u << 10) {
         total = 64u << 10;
@@ -383,7 +386,7 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
     h->anchor_ticks = fxt__trace.start_ticks;
     h->anchor_mono_ns = fxt__trace.start_mono_ns;
     h->anchor_realtime_ns = fxt__trace.start_realtime_ns;
-    memcpy(h->name, fxt__trace.provider_name, strnlen(fxt__trace.provider_name, sizeof h->name - 1));
+    fxt__trace_header_name(); /* the name the program gave itself, if any, else argv0 */
     if (managed && fxt__trace_mgr_send_buffer() != 0) {
         close(fxt__trace.mgr_fd);
         fxt__trace.mgr_fd = -1;

@@ -25,6 +25,12 @@
  *                                process then emits K test/ev {seq, thread 0}
  *   record_prog exec K N         K test/ev {seq, thread N}, then exec itself with
  *                                N-1 (down to 0): one image per exec, one pid
+ *   record_prog named NAME K     K test/ev, then fxt_set_process_name(NAME) (the
+ *                                session runs already), then K more ("-": no call)
+ *   record_prog flow             a flow across processes: the parent begins
+ *                                test/handoff (an fxt_unique_id()) inside duration
+ *                                test/send, forks, and the child ends it inside
+ *                                duration test/recv
  */
 #define _GNU_SOURCE 1
 #include <fxt/trace.h>
@@ -258,7 +264,46 @@ static int exec_chain(const char *self, long k, long n) {
     return 1;
 }
 
+static int named(const char *name, long k) {
+    for (long i = 0; i < k; i++) {
+        FXT_INSTANT("test", "ev", FXT_I64("seq", i), FXT_I64("thread", 0));
+    }
+    if (strcmp(name, "-") != 0 && fxt_set_process_name(name) != FXT_OK) {
+        fprintf(stderr, "record_prog: fxt_set_process_name(%s) refused\n", name);
+        return 1;
+    }
+    for (long i = k; i < 2 * k; i++) {
+        FXT_INSTANT("test", "ev", FXT_I64("seq", i), FXT_I64("thread", 0));
+    }
+    return 0;
+}
+
+static int flow(void) {
+    uint64_t id = fxt_unique_id();
+    FXT_DURATION_BEGIN("test", "send");
+    FXT_FLOW_BEGIN("test", "handoff", id);
+    FXT_DURATION_END("test", "send");
+    pid_t p = fork();
+    if (p < 0) {
+        return 1;
+    }
+    if (p == 0) {
+        FXT_DURATION_BEGIN("test", "recv");
+        FXT_FLOW_END("test", "handoff", id);
+        FXT_DURATION_END("test", "recv");
+        return 0;
+    }
+    int status;
+    return waitpid(p, &status, 0) != p || !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 4 && strcmp(argv[1], "named") == 0) {
+        return named(argv[2], atol(argv[3]));
+    }
+    if (argc == 2 && strcmp(argv[1], "flow") == 0) {
+        return flow();
+    }
     if (argc == 4 && strcmp(argv[1], "race") == 0) {
         return race(atol(argv[2]), atol(argv[3]));
     }
@@ -279,6 +324,7 @@ int main(int argc, char **argv) {
     }
     fprintf(
         stderr,
-        "usage: record_prog emit K T END | ring N ROUNDS | fork K | race K T | forkfirst K N | exec K N\n");
+        "usage: record_prog emit K T END | ring N ROUNDS | fork K | race K T | forkfirst K N | exec K N | "
+        "named NAME K | flow\n");
     return 2;
 }

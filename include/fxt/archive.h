@@ -29,7 +29,7 @@ extern "C" {
 
 /**
  * Write a decoded record again through `w`, shifting its timestamps by
- * `tick_shift` ticks (clamped at 0). Strings and threads are written through
+ * `tick_shift` ticks (saturated at 0 and at 2^64-1, never wrapped). Strings and threads are written through
  * the writer's interning (inline ones stay inline); string and thread records
  * themselves are not copied (the writer registers what it uses). Metadata
  * records (magic, provider info/section/event) are the caller's business and

@@ -63,7 +63,10 @@ typedef struct fxt_shm_header {
     uint64_t pid, ppid;     /* the provider */
     /* clock anchor taken at session start: the same instant in three clocks */
     uint64_t anchor_ticks, anchor_mono_ns, anchor_realtime_ns;
-    char name[64]; /* process name, NUL-terminated */
+    /* the process's name, NUL-terminated, at most 63 bytes cut at a UTF-8 boundary: the
+     * name the program gave itself (fxt_set_process_name, FXT_PROCESS_NAME), else its
+     * default (argv0); rewritten by a rename while it runs, byte 0 last (0 meanwhile) */
+    char name[64];
     /* changed while the provider runs (relaxed atomic adds) */
     uint64_t dropped;     /* records dropped because no chunk was free */
     uint64_t overwritten; /* chunks of old records reused (circular) */
@@ -88,9 +91,15 @@ typedef struct fxt_shm_chunk {
  * is sealed (a wakeup; never blocks, may be lost: the manager also polls), and
  * BYE with its final counts at a clean stop. EOF without BYE: the provider
  * died; the manager still reads everything committed in the mapping.
+ *
+ * The configuration is whole, whatever its size: fxt_mgr_config_t says how many
+ * bytes the category list has, and the list follows in as many further messages
+ * of at most FXT_MGR_PIECE bytes as it needs (none for "" = all). A HELLO with
+ * another protocol's magic is answered by closing the connection.
  */
 #define FXT_MANAGER_ENV "FXT_TRACE_MANAGER"
-#define FXT_MGR_MAGIC 0x3152474du /* "MGR1" */
+#define FXT_MGR_MAGIC 0x3252474du /* "MGR2" (MGR1 had a fixed 1024-byte category field) */
+#define FXT_MGR_PIECE 32768u      /* bytes of the category list per message after the config */
 
 enum fxt_mgr_msg_type { FXT_MSG_HELLO = 1, FXT_MSG_BUFFER = 2, FXT_MSG_CHUNK_FULL = 3, FXT_MSG_BYE = 4 };
 
@@ -104,12 +113,11 @@ typedef struct fxt_mgr_msg {                /* provider -> manager */
 
 typedef struct fxt_mgr_config { /* manager -> provider, once after HELLO */
     uint32_t magic;
-    uint32_t mode;  /* fxt_buffer_mode */
-    uint32_t clock; /* enum fxt_shm_clock */
-    uint32_t reserved;
+    uint32_t mode;           /* fxt_buffer_mode */
+    uint32_t clock;          /* enum fxt_shm_clock */
+    uint32_t categories_len; /* bytes of the category list that follows ("" = all), no NUL */
     uint64_t buffer_size;
     uint64_t ticks_per_second;
-    char categories[1024]; /* "" = all */
 } fxt_mgr_config_t;
 
 /* ---- the manager ----------------------------------------------------------------------- */

@@ -82,6 +82,11 @@ def make_trace():
             prog = [pp, "300"]  # two processes (fork), durations and instants in each
         else:
             prog = [os.environ["RECORD_PROG"], "ring", "3", "200"]
+        if CASE == "record":
+            # and a flow across processes: record_prog's parent begins it (an fxt_unique_id())
+            # inside a duration, its fork child ends it inside one: one arrow, parent -> child
+            inner = " ".join("'%s'" % a for a in prog) if prog[0] != "sh" else prog[2].replace("; wait", "")
+            prog = ["sh", "-c", "%s > /dev/null & '%s' flow; wait" % (inner, os.environ["RECORD_PROG"])]
         opts = ["--sched"] if CASE == "sched" else []
         r = run([FXT, "record"] + opts + ["-o", out, "--"] + prog, env=env)
         err = r.stderr.decode(errors="replace")
@@ -388,7 +393,16 @@ def main():
     # tp draws one arrow per step/end that has a begin, by the chain-id rule
     expect("FXT: every flow event inside a slice of its thread", want["flow_unenclosed"] == 0,
            "%d of %d flow events outside every slice" % (want["flow_unenclosed"], want["flow_events"]))
+    cross = {k: v for k, v in want["flow_pairs"].items() if k[0] != k[1]}
+    if CASE == "record":
+        expect("FXT: a flow crossing processes (record_prog flow: parent -> fork child)", bool(cross),
+               "pairs %s" % dict(want["flow_pairs"]))
     for label, res in (("FXT", tf), ("JSON", tj)):
+        if CASE == "record":
+            got = collections.Counter({(num(a), num(b)): num(n) for a, b, n in res["flow"]})
+            bad = ["pid %d -> %d: %d arrows, FXT %d" % (k[0], k[1], got[k], v) for k, v in cross.items() if got[k] != v]
+            expect("tp %s load: the cross-process flow is one arrow between the two processes" % label,
+                   cross and not bad, "; ".join(bad) or "%s" % cross)
         n = num(res["flow_all"][0][0])
         expect("tp %s load: flows = FXT" % label, n == want["flow_links"], "%d arrows, FXT %d" % (n, want["flow_links"]))
         pairs = collections.Counter({(num(a), num(b)): num(n) for a, b, n in res["flow"]})
