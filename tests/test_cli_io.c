@@ -19,6 +19,7 @@
 
 #include "cli.h"
 #include "cli_io.h"
+#include "instants_file.h"
 
 #define NREC 131072u /* 32-byte instants: 4 MiB, several 1 MiB chunks */
 
@@ -32,22 +33,8 @@ static void cut_after_first_chunk(const char *name) {
     }
 }
 
-/* The magic record and NREC instants (inline thread, empty names) in a new file. */
 static void write_trace(void) {
-    strcpy(g_path, "/tmp/fxt-cliio-XXXXXX");
-    int fd = mkstemp(g_path);
-    CHECK(fd >= 0);
-    uint64_t *w = malloc(8 + NREC * 32);
-    w[0] = 0x0016547846040010ull;
-    for (uint32_t i = 0; i < NREC; i++) {
-        w[1 + 4 * i] = 0x4u | (4u << 4); /* instant, 4 words, inline thread, category/name ref 0 */
-        w[2 + 4 * i] = i;                /* timestamp */
-        w[3 + 4 * i] = 1;                /* pid */
-        w[4 + 4 * i] = 2;                /* tid */
-    }
-    CHECK(write(fd, w, 8 + NREC * 32) == (ssize_t)(8 + NREC * 32));
-    close(fd);
-    free(w);
+    write_instants_file(g_path, "/tmp/fxt-cliio-XXXXXX", NREC);
     g_cut_done = 0;
 }
 

@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "cli_parallel.h"
+#include "instants_file.h"
 
 #define NREC 131072u /* 32-byte instants: 4 MiB, more than the 1 MiB a range reads at once */
 
@@ -63,23 +64,10 @@ static void range_free(void *ctx, void *range) {
 }
 static const cli_par_ops_t ops = {range_new, on_record, on_error, range_merge, range_free};
 
-/* Writes the magic record and NREC instants (inline thread, empty names) to a new file. */
+/* A new file of NREC instants (instants_file.h). */
 static char *write_trace(void) {
-    static char path[] = "/tmp/fxt-shrink-XXXXXX";
-    strcpy(path, "/tmp/fxt-shrink-XXXXXX");
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    uint64_t *w = malloc(8 + NREC * 32);
-    w[0] = 0x0016547846040010ull;
-    for (uint32_t i = 0; i < NREC; i++) {
-        w[1 + 4 * i] = 0x4u | (4u << 4); /* instant, 4 words, inline thread, category/name ref 0 */
-        w[2 + 4 * i] = i;                /* timestamp */
-        w[3 + 4 * i] = 1;                /* pid */
-        w[4 + 4 * i] = 2;                /* tid */
-    }
-    CHECK(write(fd, w, 8 + NREC * 32) == (ssize_t)(8 + NREC * 32));
-    close(fd);
-    free(w);
+    static char path[32];
+    write_instants_file(path, "/tmp/fxt-shrink-XXXXXX", NREC);
     return path;
 }
 
