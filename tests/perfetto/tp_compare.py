@@ -24,6 +24,7 @@ import csv
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -174,6 +175,8 @@ def read_fxt(path):
         return t * 10**9 // rate.get(p, 10**9)
 
     m = {
+        "wakeups_running": 0,  # wakeups of a thread on a CPU at the time (see the thread_state comparison)
+        "woken_running": set(),  # their threads
         "slices": collections.defaultdict(lambda: [0, 0, 0]),  # (cat, name) -> count, total dur, unfinished
         "durations": collections.defaultdict(lambda: [0, 0]),  # (cat, name) -> count, total (pairs + complete)
         "logs": 0,
@@ -194,6 +197,7 @@ def read_fxt(path):
     stacks = collections.defaultdict(list)
     intervals = collections.defaultdict(list)  # (pid, tid) -> [(begin, end)] of thread slices
     chain_events = []  # (ts, order, kind, provider, id, pid, tid)
+    sched = []  # (ts, order, out tid, in tid) of a context switch; (ts, order, None, tid) of a wakeup
     for i, x in enumerate(recs):
         k = x["kind"]
         p = x.get("provider")
@@ -208,8 +212,10 @@ def read_fxt(path):
         elif k in ("context_switch", "legacy_context_switch"):
             m["switches"] += 1
             m["switches_to_idle"] += x["in_tid"] == 0
+            sched.append((ns(p, x["ts"]), i, x.get("out_tid"), x["in_tid"]))
         elif k == "thread_wakeup":
             m["wakeups"] += 1
+            sched.append((ns(p, x["ts"]), i, None, x["tid"]))
         if k != "event":
             continue
         ev = x["event"]
@@ -280,6 +286,15 @@ def read_fxt(path):
     for t, _o, _i, ev, p, ident, thr, name in chain_events:
         if ev.startswith("flow_") and not any(b <= t <= e for b, e in intervals[thr]):
             m["flow_unenclosed"] += 1
+    running = set()
+    for _t, _o, out, tid in sorted(sched):
+        if out is None:
+            if tid in running:
+                m["wakeups_running"] += 1
+                m["woken_running"].add(tid)
+        else:
+            running.discard(out)
+            running.add(tid)
     return m
 
 
@@ -328,7 +343,8 @@ def main():
     if not started:
         skip("trace_processor does not start (needs libprotobuf32, libsqlite3-0): %s" % " ".join(why))
 
-    fxt_path = make_trace()
+    # TP_COMPARE_TRACE: compare a trace kept from an earlier run (a failure seen under load, say)
+    fxt_path = os.environ.get("TP_COMPARE_TRACE") or make_trace()
     json_path = fxt_path[:-4] + ".json"
     r = run([FXT, "json", fxt_path, "-o", json_path])
     if r.returncode != 0:
@@ -383,7 +399,11 @@ def main():
                for p in sorted(want["event_pids"]) if p in want["processes"] and pn.get(p) != want["processes"][p]]
         expect("tp %s load: process names = FXT" % label, not bad,
                "; ".join(bad[:5]) or "%d processes with events" % len(want["event_pids"]))
-    tfn = {(num(t), num(p), n) for t, p, n in tf["thread"] if num(t) != 0}
+    # systrace text cannot hold a space or `=` in a task name: fxt json writes `_` there
+    # (docs/json.md), and tp's JSON load takes the name from that text
+    def systrace_name(n):
+        return re.sub(r"[\x00-\x20=]", "_", n)
+    tfn = {(num(t), num(p), systrace_name(n) if want["switches"] else n) for t, p, n in tf["thread"] if num(t) != 0}
     tjn = {(num(t), num(p), n) for t, p, n in tj["thread"] if num(t) != 0}
     expect("tp JSON load = tp FXT load: threads (tid, pid, name)", tfn == tjn,
            "only FXT %s; only JSON %s" % (sorted(tfn - tjn)[:4], sorted(tjn - tfn)[:4]) if tfn != tjn
@@ -424,9 +444,12 @@ def main():
                "%d, FXT %d context switches" % (sj[0], want["switches"]))
         pf = {num(t): (num(n), num(d)) for t, n, d in tf["sched_thread"]}
         pj = {num(t): (num(n), num(d)) for t, n, d in tj["sched_thread"]}
+        # A thread woken while running: tp's FXT importer ends its sched_slice early (seen: 121.1 ms
+        # where the switches give 129.3 ms, which its JSON load shows); its count is still compared.
         bad = ["tid %d: JSON %s, FXT %s" % (t, pj.get(t), pf.get(t)) for t in sorted(set(pf) | set(pj))
                if t != 0 and (pf.get(t, (0, 0))[0] != pj.get(t, (0, 0))[0]
-               or abs(pf.get(t, (0, 0))[1] - pj.get(t, (0, 0))[1]) > NS_PER_SLICE * pf.get(t, (0, 0))[0])]
+               or (t not in want["woken_running"] and
+                   abs(pf.get(t, (0, 0))[1] - pj.get(t, (0, 0))[1]) > NS_PER_SLICE * pf.get(t, (0, 0))[0]))]
         expect("tp JSON load = tp FXT load: sched_slice count and time per thread", not bad,
                "%d threads differ: %s" % (len(bad), "; ".join(bad[:4])) if bad else "%d threads" % len(pf))
         # tp's FXT importer labels the state a wakeup starts "W" (waking), its systrace
@@ -435,7 +458,13 @@ def main():
         for res, c in ((tf, stf), (tj, stj)):
             for state, n in res["state"]:
                 c["R" if state == "W" else state] += num(n)
-        expect("tp JSON load = tp FXT load: thread_state per state", stf == stj, "FXT %s, JSON %s" % (dict(stf), dict(stj)))
+        # A wakeup of a thread that is running (woken between setting its sleeping state and
+        # switching out: the kernel emits it) starts a "W" state in tp's FXT load; its systrace
+        # importer ignores a sched_waking of a running task. The FXT's count of those is the
+        # exact difference allowed in R, nothing else.
+        stj["R"] += want["wakeups_running"]
+        expect("tp JSON load = tp FXT load: thread_state per state", stf == stj,
+               "FXT %s, JSON %s (with %d wakeups of running threads)" % (dict(stf), dict(stj), want["wakeups_running"]))
 
     # importer errors and data losses: none on a trace check finds clean
     for label, res in (("FXT", tf), ("JSON", tj)):
