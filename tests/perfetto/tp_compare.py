@@ -402,7 +402,7 @@ def main():
     # systrace text cannot hold a space or `=` in a task name: fxt json writes `_` there
     # (docs/json.md), and tp's JSON load takes the name from that text
     def systrace_name(n):
-        return re.sub(r"[\x00-\x20=]", "_", n)
+        return re.sub(r"[\x00-\x20=]", "_", n) if n else n
     tfn = {(num(t), num(p), systrace_name(n) if want["switches"] else n) for t, p, n in tf["thread"] if num(t) != 0}
     tjn = {(num(t), num(p), n) for t, p, n in tj["thread"] if num(t) != 0}
     expect("tp JSON load = tp FXT load: threads (tid, pid, name)", tfn == tjn,
