@@ -2529,13 +2529,20 @@ static int json_run(const json_config_t *cfg) {
     /* a failed output gets no compressed-stream trailer; a close error (the trailer or
      * close(2) failing) is a write error too */
     /* a read that failed (I/O, memory) keeps no output: a document cut short must not look whole */
+    /* why the first write failed (ENOSPC: "No space left on device"), taken before the close
+     * frees the output; a failed close or rename says its own reason */
+    int werr = j.out.err ? cli_output_errno(out) : 0;
     if (out != NULL && cli_output_close(out, j.out.err || rc == CLI_EXIT_IO || rc == CLI_EXIT_LIMIT) != 0 &&
         !j.out.err) {
         rc = CLI_EXIT_IO;
         j.out.err = 1;
+        werr = errno;
     }
-    if (j.out.err | j.sys.err) {
-        fprintf(stderr, "fxt json: error writing output\n");
+    if (j.out.err) {
+        cli_output_error("json", werr);
+    } else if (j.sys.err) {
+        fprintf(stderr, "fxt json: error writing the temporary file of system events (use "
+                        "--no-system-events)\n");
     }
     free(j.out.p);
     free(j.sys.p);
