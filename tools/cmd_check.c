@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_io.h"
 #include "cli_json.h"
 #include "cli_map.h"
 #include "cli_parallel.h"
@@ -1509,6 +1510,11 @@ static int check_run(const check_config_t *cfg) {
     if (cfg->rules) {
         check_list_rules();
         return CLI_EXIT_OK;
+    }
+    /* stdout appended to the input (`>> IN`) would change the trace while it is read */
+    int orc = cli_output_check("check", NULL, &cfg->in, 1);
+    if (orc != 0) {
+        return orc;
     }
     static cctx_t c; /* large (per-rule counters, maps): static, reset for in-process reruns */
     memset(&c, 0, sizeof c);
