@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_io.h"
@@ -103,7 +104,7 @@ typedef struct jctx {
     uint64_t nevents, nsys, nmeta, skipped, errors, overflows, unmatched_ends, unclosed;
     int first_sys;
     int nomem;
-    /* --time-base=trace-start: times are printed relative to the first timestamp read */
+    /* --time-base=trace-start: times are printed relative to the earliest time (json_time_base) */
     int rel_time, have_base;
     u128 base_ns;
     uint64_t nprocs, nthreads; /* sort indices given so far */
@@ -332,14 +333,6 @@ static void jb_b64(cli_jbuf_t *b, const uint8_t *p, uint64_t n) {
 /* No --time-range: everything passes, without the selection's first-event bookkeeping. */
 static int time_selected(jctx_t *j, u128 ns) {
     return (!j->sel.f.has_from && !j->sel.f.has_to) || cli_select_time(&j->sel, sat64(ns));
-}
-
-/* Every timestamped record, kept or not, may fix the base of --time-base=trace-start. */
-static void note_time(jctx_t *j, u128 ns) {
-    if (!j->have_base) {
-        j->have_base = 1;
-        j->base_ns = ns;
-    }
 }
 
 /* A "ts" value: absolute, or relative to the base (negative for a record written later in
@@ -1281,7 +1274,6 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     }
     uint64_t tps = fxt_reader_ticks_per_second(r);
     u128 ns = ticks_ns(rec->u.event.ts, tps);
-    note_time(j, ns);
     int selected = event_selected(j, rec, ns);
     unsigned type = rec->u.event.type;
     if (type >= FXT_EVENT_FLOW_BEGIN) {
@@ -1518,7 +1510,6 @@ static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
                   : rec->kind == FXT_KIND_CONTEXT_SWITCH      ? rec->u.context_switch.ts
                                                               : rec->u.thread_wakeup.ts;
     u128 ns = ticks_ns(ts, tps);
-    note_time(j, ns);
     if (!j->sys_on) {
         return;
     }
@@ -1712,7 +1703,6 @@ CLI_NOINLINE void on_other(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) 
     case FXT_KIND_LOG: {
         u128 ns = ticks_ns(rec->u.log.ts, fxt_reader_ticks_per_second(r));
         fxt_str_t logname = {"log", 3, 0, 0};
-        note_time(j, ns);
         /* A log has no category: any --category filter drops it; its name is "log". */
         if (!time_selected(j, ns) || j->sel.f.ncats > 0 ||
             !cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, logname)) {
@@ -1744,7 +1734,6 @@ CLI_NOINLINE void on_other(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) 
             rec->u.large_blob.category.len == 9 &&
             memcmp(rec->u.large_blob.category.ptr, "fidl:blob", 9) == 0) {
             u128 ns = ticks_ns(rec->u.large_blob.ts, fxt_reader_ticks_per_second(r));
-            note_time(j, ns);
             if (!time_selected(j, ns) ||
                 !cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats, rec->u.large_blob.category) ||
                 !cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.large_blob.name)) {
@@ -2133,40 +2122,6 @@ static int range_merge_out(void *ctx, void *range) {
 
 static const cli_par_ops_t json_ops = {range_new, range_record, range_error, range_merge_out, range_free};
 
-/* The probe of json_find_bases: stops once the bases a range needs are known. */
-static int probe_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
-    jctx_t *g = ctx;
-    on_record(g, r, rec);
-    return (!g->rel_time || g->have_base) && (!g->sel.f.has_from && !g->sel.f.has_to ? 1 : g->sel.have_base);
-}
-
-static void probe_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
-    (void)ctx;
-    (void)r;
-    (void)d;
-}
-
-/* The first timestamp read (--time-base=trace-start) fixes what later ranges print: found before
- * the parallel read by converting from the start until it is known (a range's worth of work,
- * discarded). A relative --time-range's base, the earliest event, is known before (json_time_base). */
-static int json_find_bases(jctx_t *j) {
-    if (!j->rel_time && !((j->sel.f.has_from || j->sel.f.has_to) && !j->sel.f.absolute)) {
-        return 0;
-    }
-    jctx_t *g = range_new(j, 1);
-    if (g == NULL) {
-        return CLI_EXIT_LIMIT;
-    }
-    g->sys_on = 0;
-    int rc = cli_read_trace("json", j->path, &json_reader_opts, probe_record, probe_error, g, NULL);
-    j->have_base = g->have_base;
-    j->base_ns = g->base_ns;
-    j->sel.have_base = g->sel.have_base;
-    j->sel.base_ns = g->sel.base_ns;
-    range_free(j, g);
-    return rc;
-}
-
 /* The flows after a parallel read (which leaves them out): a sequential read feeding only the
  * slices and flows to the run's flow state, as a sequential conversion does. */
 static int fl_pass_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
@@ -2258,7 +2213,7 @@ static const cli_opt_t json_opts[] = {
                "scheduling records as systrace text (default: Perfetto reads it), fuchsia "
                "(trace2json's objects) or none"),
     CLI_CHOICE(json_config_t, time_base, "time-base", kTimeBases, "BASE",
-               "ts as absolute trace time (default) or relative to the first timestamp read "
+               "ts as absolute trace time (default) or relative to the trace's earliest event "
                "(trace-start: small numbers that JavaScript doubles hold to the nanosecond)"),
     CLI_PAR_JOBS_OPT(json_config_t, jobs),
 };
@@ -2357,8 +2312,7 @@ static int json_read(jctx_t *j, const json_config_t *cfg, uint64_t *bytes) {
     memset(&pool, 0, sizeof pool);
     pthread_mutex_init(&pool.mu, NULL);
     j->pool = &pool;
-    j->proto = j; /* for the probe of json_find_bases, before any thread */
-    int rc = jobs > 1 && file ? json_find_bases(j) : 0;
+    int rc = 0;
     /* what ranges start from, copied before range 0 starts changing the run's context */
     jctx_t *proto = rc == 0 ? malloc(sizeof *proto) : NULL;
     if (proto != NULL) {
@@ -2423,12 +2377,50 @@ static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
     return rc == 0 && j->errors ? CLI_EXIT_DATA : rc;
 }
 
-/* The earliest event's time (stats' first_ns), the 0 of a relative --time-range. */
+/* The bases found by a first read: the earliest event (stats' first_ns), the 0 of a relative
+ * --time-range, and the earliest time of anything written with one (events, logs, scheduling
+ * records, blobs), the 0 of --time-base=trace-start. */
+typedef struct jbases {
+    uint64_t ev_min;
+    u128 all_min;
+    int any;
+} jbases_t;
+
 static int earliest_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
-    uint64_t *min = ctx;
-    if (rec->kind == FXT_KIND_EVENT) {
-        uint64_t ns = sat64(ticks_ns(rec->u.event.ts, fxt_reader_ticks_per_second(r)));
-        *min = ns < *min ? ns : *min;
+    jbases_t *b = ctx;
+    uint64_t ts;
+    switch (rec->kind) {
+    case FXT_KIND_EVENT:
+        ts = rec->u.event.ts;
+        break;
+    case FXT_KIND_LOG:
+        ts = rec->u.log.ts;
+        break;
+    case FXT_KIND_CONTEXT_SWITCH:
+        ts = rec->u.context_switch.ts;
+        break;
+    case FXT_KIND_LEGACY_CONTEXT_SWITCH:
+        ts = rec->u.legacy_context_switch.ts;
+        break;
+    case FXT_KIND_THREAD_WAKEUP:
+        ts = rec->u.thread_wakeup.ts;
+        break;
+    case FXT_KIND_LARGE_BLOB:
+        if (rec->u.large_blob.format != FXT_LARGE_BLOB_WITH_METADATA) {
+            return 0;
+        }
+        ts = rec->u.large_blob.ts;
+        break;
+    default:
+        return 0;
+    }
+    u128 ns = ticks_ns(ts, fxt_reader_ticks_per_second(r));
+    if (rec->kind == FXT_KIND_EVENT && sat64(ns) < b->ev_min) {
+        b->ev_min = sat64(ns);
+    }
+    if (!b->any || ns < b->all_min) {
+        b->all_min = ns;
+        b->any = 1;
     }
     return 0;
 }
@@ -2439,24 +2431,22 @@ static void earliest_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     (void)d; /* reported by the conversion */
 }
 
-/* A relative --time-range counts from the trace's earliest event, not the first in the file
- * (a thread's chunk written first may start well after another's): found by a first read, so
- * the input must be a file; from a pipe the events would be written before it is known. */
-static int json_time_base(jctx_t *j, const json_config_t *cfg) {
-    if (!(cfg->filter.has_from || cfg->filter.has_to) || cfg->filter.absolute) {
+/* A relative --time-range and --time-base=trace-start count from the trace's earliest event, not
+ * the first in the file (a thread's chunk written first may start well after another's): found by
+ * a first read of `in`, a file (cli_input_spool copies a pipe to one). */
+static int json_time_base(jctx_t *j, const json_config_t *cfg, const char *in) {
+    int range = (cfg->filter.has_from || cfg->filter.has_to) && !cfg->filter.absolute;
+    if (!range && !j->rel_time) {
         return 0;
     }
-    struct stat sb;
-    if (cfg->in == NULL || strcmp(cfg->in, "-") == 0 || stat(cfg->in, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        fprintf(stderr, "fxt json: a relative --time-range counts from the trace's earliest event, "
-                        "which needs a file to read twice, not a pipe; give absolute times "
-                        "(--absolute, or @FROM:TO)\n");
-        return CLI_EXIT_USAGE;
+    jbases_t b = {UINT64_MAX, 0, 0};
+    int rc = cli_read_trace("json", in, &json_reader_opts, earliest_record, earliest_error, &b, NULL);
+    if (range) {
+        j->sel.have_base = 1;
+        j->sel.base_ns = b.ev_min == UINT64_MAX ? 0 : b.ev_min;
     }
-    uint64_t min = UINT64_MAX;
-    int rc = cli_read_trace("json", cfg->in, &json_reader_opts, earliest_record, earliest_error, &min, NULL);
-    j->sel.have_base = 1;
-    j->sel.base_ns = min == UINT64_MAX ? 0 : min;
+    j->have_base = b.any;
+    j->base_ns = b.all_min;
     return rc == CLI_EXIT_DATA ? 0 : rc; /* damage is reported by the conversion */
 }
 
@@ -2500,8 +2490,16 @@ static int json_run(const json_config_t *cfg) {
     if (rc == 0) {
         rc = cli_output_check("json", cfg->out, &cfg->in, 1); /* -o IN would destroy IN */
     }
-    if (rc == 0) {
-        rc = json_time_base(&j, cfg);
+    /* read twice (the bases first): a pipe is copied to a temporary file */
+    static char spool[4096];
+    int spool_fd = -1;
+    json_config_t scfg = *cfg;
+    int twice = ((cfg->filter.has_from || cfg->filter.has_to) && !cfg->filter.absolute) || j.rel_time;
+    if (rc == 0 && twice && (rc = cli_input_spool("json", cfg->in, spool, sizeof spool, &spool_fd)) == 0) {
+        scfg.in = spool;
+        j.path = spool;
+        cfg = &scfg;
+        rc = json_time_base(&j, cfg, spool);
     }
     if (rc != 0) {
         /* said; no output (a document with no events would look like an empty trace) */
@@ -2525,6 +2523,9 @@ static int json_run(const json_config_t *cfg) {
     }
     if (spill != NULL) {
         fclose(spill);
+    }
+    if (spool_fd >= 0) {
+        close(spool_fd);
     }
     /* a failed output gets no compressed-stream trailer; a close error (the trailer or
      * close(2) failing) is a write error too */
