@@ -855,14 +855,18 @@ typedef struct flthread {
     uint64_t prov;
 } flthread_t;
 
-/* A bound flow: the sort key (id, ts, seq), where it is written (at) and its text. */
+/* A bound flow or an async event: the sort key (kind, id, ts, seq), where it is written (at) and
+ * its text. */
 typedef struct flrec {
     uint64_t id, seq;
     u128 ts, at;
     uint64_t prov, off;
     uint32_t ids_len, cat_len, name_len, args_len;
     uint8_t type, sel;
+    uint8_t kind; /* FL_FLOW or FL_ASYNC: chains of the two kinds are apart (docs/check.md#chain-ids) */
 } flrec_t;
+
+enum { FL_FLOW, FL_ASYNC };
 
 typedef struct flchain {
     u128 last_at; /* where its last event was written */
@@ -881,12 +885,16 @@ typedef struct jflows {
     size_t nruns, capruns;
     uint64_t seq, uids;
     uint64_t orphans, collisions, unmoved;
-    uint64_t run_bytes; /* FL_RUN_BYTES, or FXT_JSON_FLOW_RUN_BYTES (tests) */
-    int err;            /* out of memory or a spill failed */
+    uint64_t a_orphans, a_alone, a_collisions; /* async ends dropped, instants alone, begins reused */
+    uint64_t run_bytes;                        /* FL_RUN_BYTES, or FXT_JSON_FLOW_RUN_BYTES (tests) */
+    int err;                                   /* out of memory or a spill failed */
 } jflows_t;
 
 static int fl_cmp(const void *a, const void *b) {
     const flrec_t *x = a, *y = b;
+    if (x->kind != y->kind) {
+        return x->kind < y->kind ? -1 : 1;
+    }
     if (x->id != y->id) {
         return x->id < y->id ? -1 : 1;
     }
@@ -949,6 +957,7 @@ static void fl_bind(jflows_t *fl, flthread_t *th, flpend_t *p, const u128 *at) {
     r->args_len = p->args_len;
     r->type = p->type;
     r->sel = p->sel;
+    r->kind = FL_FLOW;
     cli_jb_mem(&fl->text, th->ptext.p + p->off, (size_t)p->ids_len + p->cat_len + p->name_len + p->args_len);
     fl->err |= fl->text.err;
     p->live = 0;
@@ -1077,6 +1086,81 @@ static void fl_flow(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
     fl->err |= o->err;
 }
 
+/* An async event: held with the flows (at its own time, no slice to bind to), matched into chains
+ * by the same rule, written at the end (docs/json.md, Async events). */
+static void fl_async(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
+    jflows_t *fl = j->fl;
+    if (fl->text.n + fl->nr * sizeof *fl->r >= fl->run_bytes) { /* text and records together */
+        fl_spill(fl);
+    }
+    if (cli_grow(&fl->r, &fl->capr, fl->nr + 1, sizeof *fl->r, 256) != 0) {
+        fl->err = 1;
+        return;
+    }
+    const jthr_t *e = jthr_of(j, rec, &rec->u.event.thread);
+    flrec_t *r = &fl->r[fl->nr++];
+    memset(r, 0, sizeof *r);
+    r->id = rec->u.event.id;
+    r->seq = fl->seq++;
+    r->ts = r->at = ns;
+    r->prov = (uint64_t)(uint32_t)rec->has_provider << 32 | rec->provider;
+    r->type = (uint8_t)(rec->u.event.type - FXT_EVENT_ASYNC_BEGIN);
+    r->sel = (uint8_t)selected;
+    r->kind = FL_ASYNC;
+    cli_jbuf_t *o = &fl->text;
+    r->off = o->n;
+    cli_jb_mem(o, e->lit, e->len);
+    r->ids_len = e->len;
+    size_t at = o->n;
+    jb_istr(j, o, rec->u.event.category);
+    r->cat_len = (uint32_t)(o->n - at);
+    at = o->n;
+    jb_istr(j, o, rec->u.event.name);
+    r->name_len = (uint32_t)(o->n - at);
+    at = o->n;
+    write_args(j, o, rec, NULL, rec->u.event.name, 0);
+    r->args_len = (uint32_t)(o->n - at);
+    fl->err |= o->err;
+}
+
+/* One async event of chain c (slot: its place among the chains of its id open at once; -1: an
+ * instant with no begin): "0x<id>", or "0x<id>:<slot+1>" while another chain of the id is open in
+ * another provider, so independent chains never merge in a viewer. The begin's category (viewers
+ * group by it) and, but for instants, its name (Perfetto ends a slice only by an "e" of its name). */
+static void as_write(jctx_t *j, const flrec_t *r, const char *t, const flchain_t *c, long slot) {
+    static const char ph[3] = {'b', 'n', 'e'};
+    cli_jbuf_t *o = &j->out;
+    begin_event(j);
+    const char *own_cat = t + r->ids_len, *own_name = own_cat + r->cat_len;
+    CLI_JB_LIT(o, "{\"cat\":");
+    if (c != NULL) {
+        cli_jb_mem(o, c->text.p, c->cat_len);
+    } else {
+        cli_jb_mem(o, own_cat, r->cat_len);
+    }
+    CLI_JB_LIT(o, ",\"name\":");
+    if (c != NULL && r->type != 1) {
+        cli_jb_mem(o, c->text.p + c->cat_len, c->text.n - c->cat_len);
+    } else {
+        cli_jb_mem(o, own_name, r->name_len);
+    }
+    CLI_JB_LIT(o, ",\"ts\":");
+    jb_ts(j, o, r->ts);
+    cli_jb_mem(o, t, r->ids_len);
+    char head[] = ",\"ph\":\"?\",\"id\":\"";
+    head[7] = ph[r->type];
+    cli_jb_mem(o, head, sizeof head - 1);
+    cli_jb_hex(o, r->id);
+    if (slot != 0) {
+        cli_jb_putc(o, ':');
+        cli_jb_u64(o, (uint64_t)(slot + 1));
+    }
+    cli_jb_putc(o, '"');
+    cli_jb_mem(o, own_name + r->name_len, r->args_len);
+    cli_jb_putc(o, '}');
+    j->nevents++;
+}
+
 /* One flow event of chain c, as the viewers read it, at `at`. */
 static void fl_write(jctx_t *j, const flrec_t *r, const char *t, const flchain_t *c, u128 at) {
     static const char ph[3] = {'s', 't', 'f'};
@@ -1104,19 +1188,21 @@ typedef struct flgroup {
     flchain_t *c;
     size_t n, cap;
     uint64_t id;
-    int any;
+    int any, kind;
 } flgroup_t;
 
 /* One bound flow in (id, time) order: matched to its chain (docs/check.md#chain-ids), written. */
 static void fl_chain(jctx_t *j, flgroup_t *g, const flrec_t *r, const char *t) {
     jflows_t *fl = j->fl;
-    if (!g->any || r->id != g->id) {
+    if (!g->any || r->id != g->id || r->kind != g->kind) {
         for (size_t i = 0; i < g->n; i++) {
             g->c[i].open = 0;
         }
         g->any = 1;
         g->id = r->id;
+        g->kind = r->kind;
     }
+    int async = r->kind == FL_ASYNC;
     flchain_t *own = NULL, *other = NULL, *free_c = NULL;
     size_t others = 0;
     for (size_t i = 0; i < g->n; i++) {
@@ -1132,7 +1218,8 @@ static void fl_chain(jctx_t *j, flgroup_t *g, const flrec_t *r, const char *t) {
     }
     if (r->type == 0) {
         if (own != NULL) {
-            fl->collisions++; /* begun again while open: the old chain ends here */
+            *(async ? &fl->a_collisions : &fl->collisions) += 1; /* begun again while open: the old
+                                                                   chain ends here */
             free_c = own;
         } else if (free_c == NULL) {
             if (cli_grow(&g->c, &g->cap, g->n + 1, sizeof *g->c, 4) != 0) {
@@ -1153,10 +1240,29 @@ static void fl_chain(jctx_t *j, flgroup_t *g, const flrec_t *r, const char *t) {
         own = free_c;
     } else if (own == NULL) {
         if (others != 1) {
-            fl->orphans++; /* no begin open, or several other providers' (ambiguous) */
+            /* no begin open, or several other providers' (ambiguous) */
+            if (!async) {
+                fl->orphans++;
+            } else if (r->type == 2) {
+                fl->a_orphans++; /* an "e" with no "b" draws nothing */
+            } else {
+                fl->a_alone++; /* an instant is drawn alone: kept, apart from any chain */
+                if (r->sel) {
+                    as_write(j, r, t, NULL, -1);
+                }
+            }
             return;
         }
         own = other;
+    }
+    if (async) {
+        if (r->sel) {
+            as_write(j, r, t, own, (long)(own - g->c));
+        }
+        if (r->type == 2) {
+            own->open = 0;
+        }
+        return;
     }
     /* A step or end whose slice starts before where the chain's previous event was written
      * stays at its own time (bp "e" binds it there; Perfetto would drop a flow going back in
@@ -1276,12 +1382,14 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     u128 ns = ticks_ns(rec->u.event.ts, tps);
     int selected = event_selected(j, rec, ns);
     unsigned type = rec->u.event.type;
-    if (type >= FXT_EVENT_FLOW_BEGIN) {
-        /* written at the end, bound and matched into chains (see "flows" above) */
-        if (j->fl_inline) {
+    if (type >= FXT_EVENT_ASYNC_BEGIN) {
+        /* written at the end, bound (flows) and matched into chains (see "flows" above) */
+        if (!j->fl_inline) {
+            j->nflows_later++;
+        } else if (type >= FXT_EVENT_FLOW_BEGIN) {
             fl_flow(j, rec, ns, selected);
         } else {
-            j->nflows_later++;
+            fl_async(j, rec, ns, selected); /* unselected ones too: they take part in matching */
         }
         return;
     }
@@ -1334,18 +1442,6 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
         /* Both ends converted the same way so ts + dur is exactly the end's ts (docs/json.md). */
         jb_us_signed(o, ns, ticks_ns(rec->u.event.end_ts, tps));
         break;
-    case FXT_EVENT_ASYNC_BEGIN:
-    case FXT_EVENT_ASYNC_INSTANT:
-    case FXT_EVENT_ASYNC_END: {
-        /* Async begin/instant/end are consecutive event types, so the type indexes the ph letter. */
-        static const char ph[3] = {'b', 'n', 'e'};
-        char head[] = ",\"ph\":\"?\",\"id\":\"";
-        head[7] = ph[rec->u.event.type - FXT_EVENT_ASYNC_BEGIN];
-        cli_jb_mem(o, head, sizeof head - 1);
-        cli_jb_hex(o, rec->u.event.id);
-        cli_jb_putc(o, '"');
-        break;
-    }
     default:
         break;
     }
@@ -2129,14 +2225,15 @@ static int fl_pass_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     cli_slit_provider(&j->lit, rec->has_provider, rec->provider);
     if (rec->kind == FXT_KIND_EVENT) {
         unsigned type = rec->u.event.type;
-        if (type < FXT_EVENT_DURATION_BEGIN || type >= FXT_EVENT_TYPE_COUNT ||
-            (type > FXT_EVENT_DURATION_COMPLETE && type < FXT_EVENT_FLOW_BEGIN)) {
+        if (type < FXT_EVENT_DURATION_BEGIN || type >= FXT_EVENT_TYPE_COUNT) {
             return 0;
         }
         uint64_t tps = fxt_reader_ticks_per_second(r);
         u128 ns = ticks_ns(rec->u.event.ts, tps);
         if (type >= FXT_EVENT_FLOW_BEGIN) {
             fl_flow(j, rec, ns, event_selected(j, rec, ns));
+        } else if (type >= FXT_EVENT_ASYNC_BEGIN) {
+            fl_async(j, rec, ns, event_selected(j, rec, ns));
         } else {
             fl_slice(j, rec, ns,
                      type == FXT_EVENT_DURATION_COMPLETE ? ticks_ns(rec->u.event.end_ts, tps) : 0);
@@ -2285,6 +2382,16 @@ static void json_report(const jctx_t *j, uint64_t bytes) {
     if (j->fl->collisions) {
         fprintf(stderr, "; %" PRIu64 " flow begins with an id already open in their provider",
                 j->fl->collisions);
+    }
+    if (j->fl->a_orphans) {
+        fprintf(stderr, "; %" PRIu64 " async ends without a begin dropped", j->fl->a_orphans);
+    }
+    if (j->fl->a_alone) {
+        fprintf(stderr, "; %" PRIu64 " async instants without a begin (kept alone)", j->fl->a_alone);
+    }
+    if (j->fl->a_collisions) {
+        fprintf(stderr, "; %" PRIu64 " async begins with an id already open in their provider",
+                j->fl->a_collisions);
     }
     if (j->overflows) {
         fprintf(stderr, "; %" PRIu64 " buffer-overflow reports", j->overflows);
