@@ -65,11 +65,16 @@ typedef struct jthread {
 /* A range after the first holds its output as text with deferred items: bytes that depend on
  * the state before the range, written by its merge (see "Parallel ranges"). */
 enum {
-    PC_END,       /* an end whose begin came before the range: its arguments are held at off */
-    PC_SORT_PROC, /* a process_sort_index: v counts the range's own */
-    PC_SORT_THREAD /* a thread_sort_index */,
+    PC_END, /* an end whose begin came before the range: its arguments are held at off */
     PC_COMM /* systemTraceEvents: the comm of thread v, named before the range */
 };
+
+/* A process's or thread's name, the last one given, as a JSON string literal: written once, at
+ * the end (docs/json.md, Names). */
+typedef struct jname {
+    char *lit;
+    size_t len;
+} jname_t;
 
 typedef struct jpiece {
     u128 ns;
@@ -107,9 +112,9 @@ typedef struct jctx {
     /* --time-base=trace-start: times are printed relative to the earliest time (json_time_base) */
     int rel_time, have_base;
     u128 base_ns;
-    uint64_t nprocs, nthreads; /* sort indices given so far */
-    cli_map_t threads;         /* (has_provider, provider, pid, tid) -> jthread_t */
-    cli_map_t comms;           /* tid -> comm_t, thread names for the systrace lines */
+    cli_map_t threads; /* (has_provider, provider, pid, tid) -> jthread_t */
+    cli_map_t comms;   /* tid -> comm_t, thread names for the systrace lines */
+    cli_map_t names;   /* (process 0 / thread 1, pid, tid) -> jname_t, written at the end */
     /* flows (docs/json.md, Flows): bound and matched by the run, written at the end; fed as
      * records are read (fl_inline) or, after a parallel read, by a second sequential read */
     struct jflows *fl;
@@ -1713,15 +1718,40 @@ static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     j->nsys++;
 }
 
-/* A Chrome "M" metadata event naming a process or thread, emitted in file order, with its
- * sort index (the order names first appear) so viewers keep the trace's order. */
-static void meta_event(jctx_t *j, const char *what, uint64_t pid, uint64_t tid, fxt_str_t name,
+/* Sets the name of a process (what 0) or thread (1), a JSON literal, replacing an earlier one:
+ * one name per process or thread, the last (fxt record's manager names a process first with its
+ * name cut to 63 bytes, its stream then with the whole name; Perfetto keeps the last). */
+static void name_set(jctx_t *j, cli_map_t *m, uint64_t what, uint64_t pid, uint64_t tid, const char *lit,
+                     size_t len) {
+    uint64_t key[3] = {what, pid, tid};
+    jname_t *nm = cli_map_get(m, key, sizeof key, 1);
+    char *p = nm != NULL ? realloc(nm->lit, len ? len : 1) : NULL;
+    if (p == NULL) {
+        j->nomem = 1;
+        return;
+    }
+    memcpy(p, lit, len);
+    nm->lit = p;
+    nm->len = len;
+}
+
+static void names_free(cli_map_t *m) {
+    for (size_t i = 0; i < m->count; i++) {
+        free(((jname_t *)cli_map_at(m, i, NULL, NULL))->lit);
+    }
+    cli_map_free(m);
+}
+
+/* One name: a name record's "M" event, then its sort index (the order names first appear among
+ * processes or threads, so viewers keep the trace's order). */
+static void meta_event(jctx_t *j, uint64_t what, uint64_t pid, uint64_t tid, const jname_t *nm,
                        uint64_t sort_index) {
     cli_jbuf_t *o = &j->out;
+    const char *kind = what ? "thread" : "process";
     for (int k = 0; k < 2; k++) {
         begin_event(j);
         CLI_JB_LIT(o, "{\"cat\":\"__metadata\",\"ph\":\"M\",\"name\":\"");
-        cli_jb_mem(o, what, strlen(what));
+        cli_jb_mem(o, kind, strlen(kind));
         if (k) {
             CLI_JB_LIT(o, "_sort_index\",\"pid\":");
         } else {
@@ -1730,23 +1760,42 @@ static void meta_event(jctx_t *j, const char *what, uint64_t pid, uint64_t tid, 
         cli_jb_u64(o, pid);
         CLI_JB_LIT(o, ",\"tid\":");
         cli_jb_u64(o, tid);
-        if (k && j->part) {
-            /* counted on from the names before the range */
-            CLI_JB_LIT(o, ",\"args\":{\"sort_index\":");
-            jpiece_t *p = add_piece(j, what[0] == 'p' ? PC_SORT_PROC : PC_SORT_THREAD);
-            if (p != NULL) {
-                p->v = sort_index;
-            }
-        } else if (k) {
+        if (k) {
             CLI_JB_LIT(o, ",\"args\":{\"sort_index\":");
             cli_jb_u64(o, sort_index);
         } else {
             CLI_JB_LIT(o, ",\"args\":{\"name\":");
-            jb_fstr(o, name);
+            cli_jb_mem(o, nm->lit, nm->len);
         }
         CLI_JB_LIT(o, "}}");
         j->nmeta++;
     }
+}
+
+/* At the end of input: every process's and thread's last name, in the order they first appear. */
+static void json_names(jctx_t *j) {
+    uint64_t n[2] = {0, 0};
+    for (size_t i = 0; i < j->names.count; i++) {
+        const char *k;
+        const jname_t *nm = cli_map_at(&j->names, i, &k, NULL);
+        uint64_t key[3];
+        memcpy(key, k, sizeof key);
+        meta_event(j, key[0], key[1], key[2], nm, n[key[0] != 0]++);
+    }
+}
+
+/* A kernel object's name as a JSON literal, kept for json_names. */
+static void name_note(jctx_t *j, uint64_t what, uint64_t pid, uint64_t tid, fxt_str_t name) {
+    cli_jbuf_t b;
+    memset(&b, 0, sizeof b);
+    b.grow = 1;
+    jb_fstr(&b, name);
+    if (b.err) {
+        j->nomem = 1;
+    } else {
+        name_set(j, &j->names, what, pid, tid, b.p, b.n);
+    }
+    free(b.p);
 }
 
 /* Process and thread names become "M" metadata events (docs/json.md mapping). */
@@ -1757,7 +1806,7 @@ static void on_kernel_object(jctx_t *j, const fxt_record_t *rec) {
         return;
     }
     if (rec->u.kernel_object.obj_type == FXT_OBJ_PROCESS) {
-        meta_event(j, "process", rec->u.kernel_object.koid, 0, *name, j->nprocs++);
+        name_note(j, 0, rec->u.kernel_object.koid, 0, *name);
     } else if (rec->u.kernel_object.obj_type == FXT_OBJ_THREAD) {
         remember_comm(j, rec->u.kernel_object.koid, *name);
         for (unsigned i = 0; i < rec->nargs; i++) {
@@ -1765,7 +1814,7 @@ static void on_kernel_object(jctx_t *j, const fxt_record_t *rec) {
             /* A thread needs its process koid to be placed; a koid or uint64 "process" (docs/json.md). */
             if ((a->type == FXT_ARG_KOID || a->type == FXT_ARG_UINT64) && a->name.ptr && a->name.len == 7 &&
                 memcmp(a->name.ptr, "process", 7) == 0) {
-                meta_event(j, "thread", a->v.koid, rec->u.kernel_object.koid, *name, j->nthreads++);
+                name_note(j, 1, a->v.koid, rec->u.kernel_object.koid, *name);
                 break;
             }
         }
@@ -1935,6 +1984,7 @@ static void range_free(void *ctx, void *range) {
     }
     free_threads(&g->threads);
     cli_map_free(&g->comms);
+    names_free(&g->names);
     if (j->pool != NULL) {
         pthread_mutex_lock(&j->pool->mu);
         if (j->pool->n < JSON_POOL) {
@@ -1996,6 +2046,7 @@ static void *range_new(void *ctx, size_t index) {
     g->filtered = pr->filtered;
     cli_map_init(&g->threads, sizeof(jthread_t));
     cli_map_init(&g->comms, sizeof(comm_t));
+    cli_map_init(&g->names, sizeof(jname_t));
     return g;
 }
 
@@ -2171,10 +2222,8 @@ static int range_merge(void *ctx, void *range) {
         if (p->kind == PC_END) {
             jthread_t *th = ((jthread_t *)cli_map_at(&g->threads, (size_t)p->v, NULL, NULL))->peer;
             merge_end(j, th, p, g->out.p + p->off);
-        } else if (p->kind == PC_COMM) {
-            sys_comm(j, p->v);
         } else {
-            cli_jb_u64(&j->out, p->v + (p->kind == PC_SORT_PROC ? j->nprocs : j->nthreads));
+            sys_comm(j, p->v);
         }
     }
     merge_text(j, &j->out, &g->out, pos[0], g->out.n, g->nel_out);
@@ -2185,9 +2234,15 @@ static int range_merge(void *ctx, void *range) {
     j->skipped += g->skipped;
     j->overflows += g->overflows;
     j->nflows_later += g->nflows_later;
-    j->nprocs += g->nprocs;
-    j->nthreads += g->nthreads;
     int rc = 0;
+    /* the range's names, in the order they first appear in it; the last one wins */
+    for (size_t i = 0; i < g->names.count; i++) {
+        const char *k;
+        const jname_t *nm = cli_map_at(&g->names, i, &k, NULL);
+        uint64_t key[3];
+        memcpy(key, k, sizeof key);
+        name_set(j, &j->names, key[0], key[1], key[2], nm->lit, nm->len);
+    }
     for (size_t i = 0; i < g->comms.count; i++) {
         uint64_t key[2];
         const char *k;
@@ -2446,6 +2501,7 @@ static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
     CLI_JB_LIT(&j->out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
     uint64_t bytes = 0;
     int rc = json_read(j, cfg, &bytes);
+    json_names(j);
     if ((rc == 0 || rc == CLI_EXIT_DATA) && !j->out.err && !j->nomem) {
         if (!j->fl_inline && j->nflows_later > 0) {
             cli_slit_drop_all(&j->lit); /* another reader */
@@ -2565,6 +2621,7 @@ static int json_run(const json_config_t *cfg) {
     j.filtered = cfg->filter.has_from || cfg->filter.has_to || cfg->filter.ncats || cfg->filter.nnames;
     cli_map_init(&j.threads, sizeof(jthread_t));
     cli_map_init(&j.comms, sizeof(comm_t));
+    cli_map_init(&j.names, sizeof(jname_t));
     j.sysfmt = cfg->no_system_events ? SYS_NONE : (int)cfg->system_events;
     j.rel_time = cfg->time_base == 1;
     j.path = cfg->in;
@@ -2586,6 +2643,7 @@ static int json_run(const json_config_t *cfg) {
         cli_slits_free(j.lit.t);
         cli_map_free(&j.threads);
         cli_map_free(&j.comms);
+        names_free(&j.names);
         fl_free(&fl);
         fprintf(stderr, "fxt json: out of memory\n");
         return CLI_EXIT_LIMIT;
@@ -2657,6 +2715,7 @@ static int json_run(const json_config_t *cfg) {
     cli_slits_free(j.lit.t);
     cli_map_free(&j.threads); /* emptied by json_close_threads unless the output failed to open */
     cli_map_free(&j.comms);
+    names_free(&j.names);
     fl_free(&fl);
     return rc;
 }
