@@ -105,6 +105,82 @@ int cli_input_check(const char *cmd, const char *path) {
     return 0;
 }
 
+/* write(2) of all n bytes; -1 with errno on failure. */
+static int write_all(int fd, const uint8_t *p, size_t n) {
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w < 0) {
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int cli_input_spool(const char *cmd, const char *in, char *path, size_t cap, int *fd) {
+    *fd = -1;
+    int named = in != NULL && strcmp(in, "-") != 0;
+    struct stat sb;
+    if (named && stat(in, &sb) == 0 && S_ISREG(sb.st_mode)) {
+        snprintf(path, cap, "%s", in); /* a regular file reads twice as it is (also compressed) */
+        return 0;
+    }
+    const char *name = named ? in : "<stdin>";
+    int src = named ? open(in, O_RDONLY) : 0;
+    if (src < 0) {
+        fprintf(stderr, "fxt %s: %s: %s\n", cmd, name, strerror(errno));
+        return CLI_EXIT_IO;
+    }
+    const char *dir = getenv("TMPDIR");
+    char tmpl[4096];
+    snprintf(tmpl, sizeof tmpl, "%s/fxt-%s-XXXXXX", dir != NULL && *dir ? dir : "/tmp", cmd);
+    int t = mkstemp(tmpl);
+    if (t < 0) {
+        fprintf(stderr, "fxt %s: cannot copy %s to read it twice: %s: %s\n", cmd, name, tmpl,
+                strerror(errno));
+        if (named) {
+            close(src);
+        }
+        return CLI_EXIT_IO;
+    }
+    unlink(tmpl); /* nothing to clean up, whatever ends the process */
+    uint8_t *buf = malloc(1u << 16);
+    int rc = buf == NULL ? CLI_EXIT_LIMIT : 0;
+    while (rc == 0) {
+        ssize_t n = read(src, buf, 1u << 16);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            fprintf(stderr, "fxt %s: %s: %s\n", cmd, name, strerror(errno));
+            rc = CLI_EXIT_IO;
+        } else if (n == 0) {
+            break;
+        } else if (write_all(t, buf, (size_t)n) != 0) {
+            fprintf(stderr, "fxt %s: cannot copy %s to read it twice: %s\n", cmd, name, strerror(errno));
+            rc = CLI_EXIT_IO;
+        }
+    }
+    if (rc == CLI_EXIT_LIMIT) {
+        fprintf(stderr, "fxt %s: out of memory\n", cmd);
+    }
+    free(buf);
+    if (named) {
+        close(src);
+    }
+    if (rc != 0) {
+        close(t);
+        return rc;
+    }
+    snprintf(path, cap, "/dev/fd/%d", t);
+    *fd = t;
+    return 0;
+}
+
 /* The file a path names (NULL or "-": the standard stream fd); 0, or -1 when it has none. */
 static int file_id(const char *path, int fd, struct stat *sb) {
     if (path == NULL || strcmp(path, "-") == 0) {

@@ -31,6 +31,14 @@ void cli_input_close(cli_input_t *in);
  */
 int cli_input_check(const char *cmd, const char *path);
 /*
+ * For a command that reads its input twice (a first read finds the earliest event): `in`
+ * itself when it names a regular file, else (standard input for "-"/NULL, a pipe or FIFO, a
+ * device) its bytes copied to an unlinked temporary file in $TMPDIR (else /tmp). Returns 0
+ * with `path` set to what to read (the copy: "/dev/fd/N") and *fd the copy's descriptor (-1
+ * when none; the caller closes it at the end), or CLI_EXIT_IO after one line on stderr.
+ */
+int cli_input_spool(const char *cmd, const char *in, char *path, size_t cap, int *fd);
+/*
  * Before a command creates its output: 0, or CLI_EXIT_USAGE after one line on
  * stderr when the output `out` ("-"/NULL: stdout) is the same file (device and
  * inode: also through a symlink, a hard link or another name) as one of the

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_io.h"
 #include "cli_json.h"
 #include "cli_map.h"
 #include "cli_parallel.h"
@@ -294,8 +295,14 @@ typedef struct crange {
     } tref[256];
 } crange_t;
 
-/* The rule for an end without its begin: pair-after-loss once its provider said it lost records. */
-static int unmatched_rule(cctx_t *c, int has_provider, uint32_t provider, int rule) {
+/* The rule for an end without its begin: pair-after-loss once a provider that could have held its
+ * begin said it lost records: its own (`anywhere` 0: a duration, which never crosses providers, or
+ * a chain whose id is open in several other providers, which only its own lost begin explains),
+ * else any provider of the file (a chain's begin may be in another provider: docs/check.md). */
+static int unmatched_rule(cctx_t *c, int has_provider, uint32_t provider, int rule, int anywhere) {
+    if (anywhere && c->lossy.count > 0) {
+        return R_PAIR_AFTER_LOSS;
+    }
     return cli_map_get_u64(&c->lossy, (uint64_t)has_provider, provider, 0) ? R_PAIR_AFTER_LOSS : rule;
 }
 
@@ -830,12 +837,12 @@ static int chain_judge(cctx_t *c, chain_t *ch, const chain_ev_t *e, int report_i
                " is open in this provider",
                what, ch->id, EV_OFFSET(o[which]));
     } else {
-        report(
-            c,
-            unmatched_rule(c, (int)e->has_provider, e->provider, flow ? R_FLOW_NO_BEGIN : R_ASYNC_NO_BEGIN),
-            EV_OFFSET(*e), "event", "%s %s with id %" PRIu64 " has no open begin%s", what,
-            EV_PHASE(*e) == 1 ? (flow ? "step" : "instant") : "end", ch->id,
-            nothers > 1 ? " (open in several other providers: ambiguous)" : "");
+        report(c,
+               unmatched_rule(c, (int)e->has_provider, e->provider, flow ? R_FLOW_NO_BEGIN : R_ASYNC_NO_BEGIN,
+                              nothers <= 1),
+               EV_OFFSET(*e), "event", "%s %s with id %" PRIu64 " has no open begin%s", what,
+               EV_PHASE(*e) == 1 ? (flow ? "step" : "instant") : "end", ch->id,
+               nothers > 1 ? " (open in several other providers: ambiguous)" : "");
     }
     return 1;
 }
@@ -935,7 +942,7 @@ CLI_INLINE void event_state(cctx_t *c, thread_state_t *t, const item_t *e) {
              * past the first begins; the two cases are told apart, both are warnings. */
             report(c,
                    unmatched_rule(c, e->has_provider, provider,
-                                  t->begun ? R_DURATION_UNMATCHED : R_DURATION_END_FIRST),
+                                  t->begun ? R_DURATION_UNMATCHED : R_DURATION_END_FIRST, 0),
                    e->offset, kind, "duration end with no open begin on thread %" PRIu64 "/%" PRIu64, key[1],
                    key[2]);
             break;
@@ -1509,6 +1516,11 @@ static int check_run(const check_config_t *cfg) {
     if (cfg->rules) {
         check_list_rules();
         return CLI_EXIT_OK;
+    }
+    /* stdout appended to the input (`>> IN`) would change the trace while it is read */
+    int orc = cli_output_check("check", NULL, &cfg->in, 1);
+    if (orc != 0) {
+        return orc;
     }
     static cctx_t c; /* large (per-rule counters, maps): static, reset for in-process reruns */
     memset(&c, 0, sizeof c);

@@ -1268,52 +1268,6 @@ static void base_free(void *ctx, void *range) {
 
 static const cli_par_ops_t base_ops = {base_range_new, base_record, base_error, base_merge, base_free};
 
-/* Standard input cannot be read twice: it is copied to an unlinked temporary file first (in
- * $TMPDIR, else /tmp), read through /dev/fd. Returns the fd (path in `path`), or -1 after a
- * message. */
-static int spool_stdin(char *path, size_t cap) {
-    const char *dir = getenv("TMPDIR");
-    char tmpl[4096];
-    snprintf(tmpl, sizeof tmpl, "%s/fxt-cut-XXXXXX", dir != NULL && *dir ? dir : "/tmp");
-    int fd = mkstemp(tmpl);
-    if (fd < 0) {
-        fprintf(stderr, "fxt cut: cannot copy standard input to read it twice: %s: %s\n", tmpl,
-                strerror(errno));
-        return -1;
-    }
-    unlink(tmpl);
-    static uint8_t buf[1 << 16];
-    for (;;) {
-        ssize_t n = read(0, buf, sizeof buf);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n < 0) {
-            fprintf(stderr, "fxt cut: <stdin>: %s\n", strerror(errno));
-            close(fd);
-            return -1;
-        }
-        if (n == 0) {
-            break;
-        }
-        for (ssize_t at = 0; at < n;) {
-            ssize_t w = write(fd, buf + at, (size_t)(n - at));
-            if (w < 0 && errno == EINTR) {
-                continue;
-            }
-            if (w < 0) {
-                fprintf(stderr, "fxt cut: cannot copy standard input to read it twice: %s\n",
-                        strerror(errno));
-                close(fd);
-                return -1;
-            }
-            at += w;
-        }
-    }
-    snprintf(path, cap, "/dev/fd/%d", fd);
-    return fd;
-}
-
 /* Sets the relative window's base to the earliest event of `path`: 0 or an exit code. */
 static int cut_base(cut_t *c, const char *path, unsigned jobs) {
     base_scan_t b = {UINT64_MAX, 0};
@@ -1485,13 +1439,11 @@ static int cut_run(const cut_config_t *cfg) {
     }
     c.in = cfg->in;
     int rc = 0, spool_fd = -1;
-    char spool[64];
+    static char spool[4096];
     if (c.need_base) {
-        if (cfg->in == NULL || strcmp(cfg->in, "-") == 0) {
-            spool_fd = spool_stdin(spool, sizeof spool);
-            rc = spool_fd < 0 ? CLI_EXIT_IO : 0;
-            c.in = spool;
-        }
+        /* read twice: standard input or a pipe is copied to a temporary file first */
+        rc = cli_input_spool("cut", cfg->in, spool, sizeof spool, &spool_fd);
+        c.in = spool;
         if (rc == 0) {
             rc = cut_base(&c, c.in, jobs);
         }

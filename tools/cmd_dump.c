@@ -693,6 +693,11 @@ static const cli_spec_t dump_spec = {
 
 /* Reads IN in parallel ranges, prints every record, and turns damaged records into exit 1. */
 static int dump_run(const dump_config_t *cfg) {
+    /* `fxt dump x.fxt >> x.fxt` would read what it writes, without end */
+    int orc = cli_output_check("dump", NULL, &cfg->in, 1);
+    if (orc != 0) {
+        return orc;
+    }
     dump_ctx_t c;
     memset(&c, 0, sizeof c);
     c.out.sink = fxt_sink_file(stdout);

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_io.h"
@@ -64,11 +65,16 @@ typedef struct jthread {
 /* A range after the first holds its output as text with deferred items: bytes that depend on
  * the state before the range, written by its merge (see "Parallel ranges"). */
 enum {
-    PC_END,       /* an end whose begin came before the range: its arguments are held at off */
-    PC_SORT_PROC, /* a process_sort_index: v counts the range's own */
-    PC_SORT_THREAD /* a thread_sort_index */,
+    PC_END, /* an end whose begin came before the range: its arguments are held at off */
     PC_COMM /* systemTraceEvents: the comm of thread v, named before the range */
 };
+
+/* A process's or thread's name, the last one given, as a JSON string literal: written once, at
+ * the end (docs/json.md, Names). */
+typedef struct jname {
+    char *lit;
+    size_t len;
+} jname_t;
 
 typedef struct jpiece {
     u128 ns;
@@ -103,12 +109,12 @@ typedef struct jctx {
     uint64_t nevents, nsys, nmeta, skipped, errors, overflows, unmatched_ends, unclosed;
     int first_sys;
     int nomem;
-    /* --time-base=trace-start: times are printed relative to the first timestamp read */
+    /* --time-base=trace-start: times are printed relative to the earliest time (json_time_base) */
     int rel_time, have_base;
     u128 base_ns;
-    uint64_t nprocs, nthreads; /* sort indices given so far */
-    cli_map_t threads;         /* (has_provider, provider, pid, tid) -> jthread_t */
-    cli_map_t comms;           /* tid -> comm_t, thread names for the systrace lines */
+    cli_map_t threads; /* (has_provider, provider, pid, tid) -> jthread_t */
+    cli_map_t comms;   /* tid -> comm_t, thread names for the systrace lines */
+    cli_map_t names;   /* (process 0 / thread 1, pid, tid) -> jname_t, written at the end */
     /* flows (docs/json.md, Flows): bound and matched by the run, written at the end; fed as
      * records are read (fl_inline) or, after a parallel read, by a second sequential read */
     struct jflows *fl;
@@ -332,14 +338,6 @@ static void jb_b64(cli_jbuf_t *b, const uint8_t *p, uint64_t n) {
 /* No --time-range: everything passes, without the selection's first-event bookkeeping. */
 static int time_selected(jctx_t *j, u128 ns) {
     return (!j->sel.f.has_from && !j->sel.f.has_to) || cli_select_time(&j->sel, sat64(ns));
-}
-
-/* Every timestamped record, kept or not, may fix the base of --time-base=trace-start. */
-static void note_time(jctx_t *j, u128 ns) {
-    if (!j->have_base) {
-        j->have_base = 1;
-        j->base_ns = ns;
-    }
 }
 
 /* A "ts" value: absolute, or relative to the base (negative for a record written later in
@@ -862,14 +860,18 @@ typedef struct flthread {
     uint64_t prov;
 } flthread_t;
 
-/* A bound flow: the sort key (id, ts, seq), where it is written (at) and its text. */
+/* A bound flow or an async event: the sort key (kind, id, ts, seq), where it is written (at) and
+ * its text. */
 typedef struct flrec {
     uint64_t id, seq;
     u128 ts, at;
     uint64_t prov, off;
     uint32_t ids_len, cat_len, name_len, args_len;
     uint8_t type, sel;
+    uint8_t kind; /* FL_FLOW or FL_ASYNC: chains of the two kinds are apart (docs/check.md#chain-ids) */
 } flrec_t;
+
+enum { FL_FLOW, FL_ASYNC };
 
 typedef struct flchain {
     u128 last_at; /* where its last event was written */
@@ -888,12 +890,16 @@ typedef struct jflows {
     size_t nruns, capruns;
     uint64_t seq, uids;
     uint64_t orphans, collisions, unmoved;
-    uint64_t run_bytes; /* FL_RUN_BYTES, or FXT_JSON_FLOW_RUN_BYTES (tests) */
-    int err;            /* out of memory or a spill failed */
+    uint64_t a_orphans, a_alone, a_collisions; /* async ends dropped, instants alone, begins reused */
+    uint64_t run_bytes;                        /* FL_RUN_BYTES, or FXT_JSON_FLOW_RUN_BYTES (tests) */
+    int err;                                   /* out of memory or a spill failed */
 } jflows_t;
 
 static int fl_cmp(const void *a, const void *b) {
     const flrec_t *x = a, *y = b;
+    if (x->kind != y->kind) {
+        return x->kind < y->kind ? -1 : 1;
+    }
     if (x->id != y->id) {
         return x->id < y->id ? -1 : 1;
     }
@@ -956,6 +962,7 @@ static void fl_bind(jflows_t *fl, flthread_t *th, flpend_t *p, const u128 *at) {
     r->args_len = p->args_len;
     r->type = p->type;
     r->sel = p->sel;
+    r->kind = FL_FLOW;
     cli_jb_mem(&fl->text, th->ptext.p + p->off, (size_t)p->ids_len + p->cat_len + p->name_len + p->args_len);
     fl->err |= fl->text.err;
     p->live = 0;
@@ -1084,6 +1091,81 @@ static void fl_flow(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
     fl->err |= o->err;
 }
 
+/* An async event: held with the flows (at its own time, no slice to bind to), matched into chains
+ * by the same rule, written at the end (docs/json.md, Async events). */
+static void fl_async(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
+    jflows_t *fl = j->fl;
+    if (fl->text.n + fl->nr * sizeof *fl->r >= fl->run_bytes) { /* text and records together */
+        fl_spill(fl);
+    }
+    if (cli_grow(&fl->r, &fl->capr, fl->nr + 1, sizeof *fl->r, 256) != 0) {
+        fl->err = 1;
+        return;
+    }
+    const jthr_t *e = jthr_of(j, rec, &rec->u.event.thread);
+    flrec_t *r = &fl->r[fl->nr++];
+    memset(r, 0, sizeof *r);
+    r->id = rec->u.event.id;
+    r->seq = fl->seq++;
+    r->ts = r->at = ns;
+    r->prov = (uint64_t)(uint32_t)rec->has_provider << 32 | rec->provider;
+    r->type = (uint8_t)(rec->u.event.type - FXT_EVENT_ASYNC_BEGIN);
+    r->sel = (uint8_t)selected;
+    r->kind = FL_ASYNC;
+    cli_jbuf_t *o = &fl->text;
+    r->off = o->n;
+    cli_jb_mem(o, e->lit, e->len);
+    r->ids_len = e->len;
+    size_t at = o->n;
+    jb_istr(j, o, rec->u.event.category);
+    r->cat_len = (uint32_t)(o->n - at);
+    at = o->n;
+    jb_istr(j, o, rec->u.event.name);
+    r->name_len = (uint32_t)(o->n - at);
+    at = o->n;
+    write_args(j, o, rec, NULL, rec->u.event.name, 0);
+    r->args_len = (uint32_t)(o->n - at);
+    fl->err |= o->err;
+}
+
+/* One async event of chain c (slot: its place among the chains of its id open at once; -1: an
+ * instant with no begin): "0x<id>", or "0x<id>:<slot+1>" while another chain of the id is open in
+ * another provider, so independent chains never merge in a viewer. The begin's category (viewers
+ * group by it) and, but for instants, its name (Perfetto ends a slice only by an "e" of its name). */
+static void as_write(jctx_t *j, const flrec_t *r, const char *t, const flchain_t *c, long slot) {
+    static const char ph[3] = {'b', 'n', 'e'};
+    cli_jbuf_t *o = &j->out;
+    begin_event(j);
+    const char *own_cat = t + r->ids_len, *own_name = own_cat + r->cat_len;
+    CLI_JB_LIT(o, "{\"cat\":");
+    if (c != NULL) {
+        cli_jb_mem(o, c->text.p, c->cat_len);
+    } else {
+        cli_jb_mem(o, own_cat, r->cat_len);
+    }
+    CLI_JB_LIT(o, ",\"name\":");
+    if (c != NULL && r->type != 1) {
+        cli_jb_mem(o, c->text.p + c->cat_len, c->text.n - c->cat_len);
+    } else {
+        cli_jb_mem(o, own_name, r->name_len);
+    }
+    CLI_JB_LIT(o, ",\"ts\":");
+    jb_ts(j, o, r->ts);
+    cli_jb_mem(o, t, r->ids_len);
+    char head[] = ",\"ph\":\"?\",\"id\":\"";
+    head[7] = ph[r->type];
+    cli_jb_mem(o, head, sizeof head - 1);
+    cli_jb_hex(o, r->id);
+    if (slot != 0) {
+        cli_jb_putc(o, ':');
+        cli_jb_u64(o, (uint64_t)(slot + 1));
+    }
+    cli_jb_putc(o, '"');
+    cli_jb_mem(o, own_name + r->name_len, r->args_len);
+    cli_jb_putc(o, '}');
+    j->nevents++;
+}
+
 /* One flow event of chain c, as the viewers read it, at `at`. */
 static void fl_write(jctx_t *j, const flrec_t *r, const char *t, const flchain_t *c, u128 at) {
     static const char ph[3] = {'s', 't', 'f'};
@@ -1111,19 +1193,21 @@ typedef struct flgroup {
     flchain_t *c;
     size_t n, cap;
     uint64_t id;
-    int any;
+    int any, kind;
 } flgroup_t;
 
 /* One bound flow in (id, time) order: matched to its chain (docs/check.md#chain-ids), written. */
 static void fl_chain(jctx_t *j, flgroup_t *g, const flrec_t *r, const char *t) {
     jflows_t *fl = j->fl;
-    if (!g->any || r->id != g->id) {
+    if (!g->any || r->id != g->id || r->kind != g->kind) {
         for (size_t i = 0; i < g->n; i++) {
             g->c[i].open = 0;
         }
         g->any = 1;
         g->id = r->id;
+        g->kind = r->kind;
     }
+    int async = r->kind == FL_ASYNC;
     flchain_t *own = NULL, *other = NULL, *free_c = NULL;
     size_t others = 0;
     for (size_t i = 0; i < g->n; i++) {
@@ -1139,7 +1223,8 @@ static void fl_chain(jctx_t *j, flgroup_t *g, const flrec_t *r, const char *t) {
     }
     if (r->type == 0) {
         if (own != NULL) {
-            fl->collisions++; /* begun again while open: the old chain ends here */
+            *(async ? &fl->a_collisions : &fl->collisions) += 1; /* begun again while open: the old
+                                                                   chain ends here */
             free_c = own;
         } else if (free_c == NULL) {
             if (cli_grow(&g->c, &g->cap, g->n + 1, sizeof *g->c, 4) != 0) {
@@ -1160,10 +1245,29 @@ static void fl_chain(jctx_t *j, flgroup_t *g, const flrec_t *r, const char *t) {
         own = free_c;
     } else if (own == NULL) {
         if (others != 1) {
-            fl->orphans++; /* no begin open, or several other providers' (ambiguous) */
+            /* no begin open, or several other providers' (ambiguous) */
+            if (!async) {
+                fl->orphans++;
+            } else if (r->type == 2) {
+                fl->a_orphans++; /* an "e" with no "b" draws nothing */
+            } else {
+                fl->a_alone++; /* an instant is drawn alone: kept, apart from any chain */
+                if (r->sel) {
+                    as_write(j, r, t, NULL, -1);
+                }
+            }
             return;
         }
         own = other;
+    }
+    if (async) {
+        if (r->sel) {
+            as_write(j, r, t, own, (long)(own - g->c));
+        }
+        if (r->type == 2) {
+            own->open = 0;
+        }
+        return;
     }
     /* A step or end whose slice starts before where the chain's previous event was written
      * stays at its own time (bp "e" binds it there; Perfetto would drop a flow going back in
@@ -1281,15 +1385,16 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     }
     uint64_t tps = fxt_reader_ticks_per_second(r);
     u128 ns = ticks_ns(rec->u.event.ts, tps);
-    note_time(j, ns);
     int selected = event_selected(j, rec, ns);
     unsigned type = rec->u.event.type;
-    if (type >= FXT_EVENT_FLOW_BEGIN) {
-        /* written at the end, bound and matched into chains (see "flows" above) */
-        if (j->fl_inline) {
+    if (type >= FXT_EVENT_ASYNC_BEGIN) {
+        /* written at the end, bound (flows) and matched into chains (see "flows" above) */
+        if (!j->fl_inline) {
+            j->nflows_later++;
+        } else if (type >= FXT_EVENT_FLOW_BEGIN) {
             fl_flow(j, rec, ns, selected);
         } else {
-            j->nflows_later++;
+            fl_async(j, rec, ns, selected); /* unselected ones too: they take part in matching */
         }
         return;
     }
@@ -1342,18 +1447,6 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
         /* Both ends converted the same way so ts + dur is exactly the end's ts (docs/json.md). */
         jb_us_signed(o, ns, ticks_ns(rec->u.event.end_ts, tps));
         break;
-    case FXT_EVENT_ASYNC_BEGIN:
-    case FXT_EVENT_ASYNC_INSTANT:
-    case FXT_EVENT_ASYNC_END: {
-        /* Async begin/instant/end are consecutive event types, so the type indexes the ph letter. */
-        static const char ph[3] = {'b', 'n', 'e'};
-        char head[] = ",\"ph\":\"?\",\"id\":\"";
-        head[7] = ph[rec->u.event.type - FXT_EVENT_ASYNC_BEGIN];
-        cli_jb_mem(o, head, sizeof head - 1);
-        cli_jb_hex(o, rec->u.event.id);
-        cli_jb_putc(o, '"');
-        break;
-    }
     default:
         break;
     }
@@ -1518,7 +1611,6 @@ static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
                   : rec->kind == FXT_KIND_CONTEXT_SWITCH      ? rec->u.context_switch.ts
                                                               : rec->u.thread_wakeup.ts;
     u128 ns = ticks_ns(ts, tps);
-    note_time(j, ns);
     if (!j->sys_on) {
         return;
     }
@@ -1626,15 +1718,40 @@ static void on_sched(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     j->nsys++;
 }
 
-/* A Chrome "M" metadata event naming a process or thread, emitted in file order, with its
- * sort index (the order names first appear) so viewers keep the trace's order. */
-static void meta_event(jctx_t *j, const char *what, uint64_t pid, uint64_t tid, fxt_str_t name,
+/* Sets the name of a process (what 0) or thread (1), a JSON literal, replacing an earlier one:
+ * one name per process or thread, the last (fxt record's manager names a process first with its
+ * name cut to 63 bytes, its stream then with the whole name; Perfetto keeps the last). */
+static void name_set(jctx_t *j, cli_map_t *m, uint64_t what, uint64_t pid, uint64_t tid, const char *lit,
+                     size_t len) {
+    uint64_t key[3] = {what, pid, tid};
+    jname_t *nm = cli_map_get(m, key, sizeof key, 1);
+    char *p = nm != NULL ? realloc(nm->lit, len ? len : 1) : NULL;
+    if (p == NULL) {
+        j->nomem = 1;
+        return;
+    }
+    memcpy(p, lit, len);
+    nm->lit = p;
+    nm->len = len;
+}
+
+static void names_free(cli_map_t *m) {
+    for (size_t i = 0; i < m->count; i++) {
+        free(((jname_t *)cli_map_at(m, i, NULL, NULL))->lit);
+    }
+    cli_map_free(m);
+}
+
+/* One name: a name record's "M" event, then its sort index (the order names first appear among
+ * processes or threads, so viewers keep the trace's order). */
+static void meta_event(jctx_t *j, uint64_t what, uint64_t pid, uint64_t tid, const jname_t *nm,
                        uint64_t sort_index) {
     cli_jbuf_t *o = &j->out;
+    const char *kind = what ? "thread" : "process";
     for (int k = 0; k < 2; k++) {
         begin_event(j);
         CLI_JB_LIT(o, "{\"cat\":\"__metadata\",\"ph\":\"M\",\"name\":\"");
-        cli_jb_mem(o, what, strlen(what));
+        cli_jb_mem(o, kind, strlen(kind));
         if (k) {
             CLI_JB_LIT(o, "_sort_index\",\"pid\":");
         } else {
@@ -1643,23 +1760,42 @@ static void meta_event(jctx_t *j, const char *what, uint64_t pid, uint64_t tid, 
         cli_jb_u64(o, pid);
         CLI_JB_LIT(o, ",\"tid\":");
         cli_jb_u64(o, tid);
-        if (k && j->part) {
-            /* counted on from the names before the range */
-            CLI_JB_LIT(o, ",\"args\":{\"sort_index\":");
-            jpiece_t *p = add_piece(j, what[0] == 'p' ? PC_SORT_PROC : PC_SORT_THREAD);
-            if (p != NULL) {
-                p->v = sort_index;
-            }
-        } else if (k) {
+        if (k) {
             CLI_JB_LIT(o, ",\"args\":{\"sort_index\":");
             cli_jb_u64(o, sort_index);
         } else {
             CLI_JB_LIT(o, ",\"args\":{\"name\":");
-            jb_fstr(o, name);
+            cli_jb_mem(o, nm->lit, nm->len);
         }
         CLI_JB_LIT(o, "}}");
         j->nmeta++;
     }
+}
+
+/* At the end of input: every process's and thread's last name, in the order they first appear. */
+static void json_names(jctx_t *j) {
+    uint64_t n[2] = {0, 0};
+    for (size_t i = 0; i < j->names.count; i++) {
+        const char *k;
+        const jname_t *nm = cli_map_at(&j->names, i, &k, NULL);
+        uint64_t key[3];
+        memcpy(key, k, sizeof key);
+        meta_event(j, key[0], key[1], key[2], nm, n[key[0] != 0]++);
+    }
+}
+
+/* A kernel object's name as a JSON literal, kept for json_names. */
+static void name_note(jctx_t *j, uint64_t what, uint64_t pid, uint64_t tid, fxt_str_t name) {
+    cli_jbuf_t b;
+    memset(&b, 0, sizeof b);
+    b.grow = 1;
+    jb_fstr(&b, name);
+    if (b.err) {
+        j->nomem = 1;
+    } else {
+        name_set(j, &j->names, what, pid, tid, b.p, b.n);
+    }
+    free(b.p);
 }
 
 /* Process and thread names become "M" metadata events (docs/json.md mapping). */
@@ -1670,7 +1806,7 @@ static void on_kernel_object(jctx_t *j, const fxt_record_t *rec) {
         return;
     }
     if (rec->u.kernel_object.obj_type == FXT_OBJ_PROCESS) {
-        meta_event(j, "process", rec->u.kernel_object.koid, 0, *name, j->nprocs++);
+        name_note(j, 0, rec->u.kernel_object.koid, 0, *name);
     } else if (rec->u.kernel_object.obj_type == FXT_OBJ_THREAD) {
         remember_comm(j, rec->u.kernel_object.koid, *name);
         for (unsigned i = 0; i < rec->nargs; i++) {
@@ -1678,7 +1814,7 @@ static void on_kernel_object(jctx_t *j, const fxt_record_t *rec) {
             /* A thread needs its process koid to be placed; a koid or uint64 "process" (docs/json.md). */
             if ((a->type == FXT_ARG_KOID || a->type == FXT_ARG_UINT64) && a->name.ptr && a->name.len == 7 &&
                 memcmp(a->name.ptr, "process", 7) == 0) {
-                meta_event(j, "thread", a->v.koid, rec->u.kernel_object.koid, *name, j->nthreads++);
+                name_note(j, 1, a->v.koid, rec->u.kernel_object.koid, *name);
                 break;
             }
         }
@@ -1712,7 +1848,6 @@ CLI_NOINLINE void on_other(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) 
     case FXT_KIND_LOG: {
         u128 ns = ticks_ns(rec->u.log.ts, fxt_reader_ticks_per_second(r));
         fxt_str_t logname = {"log", 3, 0, 0};
-        note_time(j, ns);
         /* A log has no category: any --category filter drops it; its name is "log". */
         if (!time_selected(j, ns) || j->sel.f.ncats > 0 ||
             !cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, logname)) {
@@ -1744,7 +1879,6 @@ CLI_NOINLINE void on_other(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) 
             rec->u.large_blob.category.len == 9 &&
             memcmp(rec->u.large_blob.category.ptr, "fidl:blob", 9) == 0) {
             u128 ns = ticks_ns(rec->u.large_blob.ts, fxt_reader_ticks_per_second(r));
-            note_time(j, ns);
             if (!time_selected(j, ns) ||
                 !cli_select_match(&j->sel, j->sel.f.cats, j->sel.f.ncats, rec->u.large_blob.category) ||
                 !cli_select_match(&j->sel, j->sel.f.names, j->sel.f.nnames, rec->u.large_blob.name)) {
@@ -1850,6 +1984,7 @@ static void range_free(void *ctx, void *range) {
     }
     free_threads(&g->threads);
     cli_map_free(&g->comms);
+    names_free(&g->names);
     if (j->pool != NULL) {
         pthread_mutex_lock(&j->pool->mu);
         if (j->pool->n < JSON_POOL) {
@@ -1911,6 +2046,7 @@ static void *range_new(void *ctx, size_t index) {
     g->filtered = pr->filtered;
     cli_map_init(&g->threads, sizeof(jthread_t));
     cli_map_init(&g->comms, sizeof(comm_t));
+    cli_map_init(&g->names, sizeof(jname_t));
     return g;
 }
 
@@ -2086,10 +2222,8 @@ static int range_merge(void *ctx, void *range) {
         if (p->kind == PC_END) {
             jthread_t *th = ((jthread_t *)cli_map_at(&g->threads, (size_t)p->v, NULL, NULL))->peer;
             merge_end(j, th, p, g->out.p + p->off);
-        } else if (p->kind == PC_COMM) {
-            sys_comm(j, p->v);
         } else {
-            cli_jb_u64(&j->out, p->v + (p->kind == PC_SORT_PROC ? j->nprocs : j->nthreads));
+            sys_comm(j, p->v);
         }
     }
     merge_text(j, &j->out, &g->out, pos[0], g->out.n, g->nel_out);
@@ -2100,9 +2234,15 @@ static int range_merge(void *ctx, void *range) {
     j->skipped += g->skipped;
     j->overflows += g->overflows;
     j->nflows_later += g->nflows_later;
-    j->nprocs += g->nprocs;
-    j->nthreads += g->nthreads;
     int rc = 0;
+    /* the range's names, in the order they first appear in it; the last one wins */
+    for (size_t i = 0; i < g->names.count; i++) {
+        const char *k;
+        const jname_t *nm = cli_map_at(&g->names, i, &k, NULL);
+        uint64_t key[3];
+        memcpy(key, k, sizeof key);
+        name_set(j, &j->names, key[0], key[1], key[2], nm->lit, nm->len);
+    }
     for (size_t i = 0; i < g->comms.count; i++) {
         uint64_t key[2];
         const char *k;
@@ -2133,40 +2273,6 @@ static int range_merge_out(void *ctx, void *range) {
 
 static const cli_par_ops_t json_ops = {range_new, range_record, range_error, range_merge_out, range_free};
 
-/* The probe of json_find_bases: stops once the bases a range needs are known. */
-static int probe_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
-    jctx_t *g = ctx;
-    on_record(g, r, rec);
-    return (!g->rel_time || g->have_base) && (!g->sel.f.has_from && !g->sel.f.has_to ? 1 : g->sel.have_base);
-}
-
-static void probe_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
-    (void)ctx;
-    (void)r;
-    (void)d;
-}
-
-/* The first timestamp read (--time-base=trace-start) fixes what later ranges print: found before
- * the parallel read by converting from the start until it is known (a range's worth of work,
- * discarded). A relative --time-range's base, the earliest event, is known before (json_time_base). */
-static int json_find_bases(jctx_t *j) {
-    if (!j->rel_time && !((j->sel.f.has_from || j->sel.f.has_to) && !j->sel.f.absolute)) {
-        return 0;
-    }
-    jctx_t *g = range_new(j, 1);
-    if (g == NULL) {
-        return CLI_EXIT_LIMIT;
-    }
-    g->sys_on = 0;
-    int rc = cli_read_trace("json", j->path, &json_reader_opts, probe_record, probe_error, g, NULL);
-    j->have_base = g->have_base;
-    j->base_ns = g->base_ns;
-    j->sel.have_base = g->sel.have_base;
-    j->sel.base_ns = g->sel.base_ns;
-    range_free(j, g);
-    return rc;
-}
-
 /* The flows after a parallel read (which leaves them out): a sequential read feeding only the
  * slices and flows to the run's flow state, as a sequential conversion does. */
 static int fl_pass_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
@@ -2174,14 +2280,15 @@ static int fl_pass_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
     cli_slit_provider(&j->lit, rec->has_provider, rec->provider);
     if (rec->kind == FXT_KIND_EVENT) {
         unsigned type = rec->u.event.type;
-        if (type < FXT_EVENT_DURATION_BEGIN || type >= FXT_EVENT_TYPE_COUNT ||
-            (type > FXT_EVENT_DURATION_COMPLETE && type < FXT_EVENT_FLOW_BEGIN)) {
+        if (type < FXT_EVENT_DURATION_BEGIN || type >= FXT_EVENT_TYPE_COUNT) {
             return 0;
         }
         uint64_t tps = fxt_reader_ticks_per_second(r);
         u128 ns = ticks_ns(rec->u.event.ts, tps);
         if (type >= FXT_EVENT_FLOW_BEGIN) {
             fl_flow(j, rec, ns, event_selected(j, rec, ns));
+        } else if (type >= FXT_EVENT_ASYNC_BEGIN) {
+            fl_async(j, rec, ns, event_selected(j, rec, ns));
         } else {
             fl_slice(j, rec, ns,
                      type == FXT_EVENT_DURATION_COMPLETE ? ticks_ns(rec->u.event.end_ts, tps) : 0);
@@ -2258,7 +2365,7 @@ static const cli_opt_t json_opts[] = {
                "scheduling records as systrace text (default: Perfetto reads it), fuchsia "
                "(trace2json's objects) or none"),
     CLI_CHOICE(json_config_t, time_base, "time-base", kTimeBases, "BASE",
-               "ts as absolute trace time (default) or relative to the first timestamp read "
+               "ts as absolute trace time (default) or relative to the trace's earliest event "
                "(trace-start: small numbers that JavaScript doubles hold to the nanosecond)"),
     CLI_PAR_JOBS_OPT(json_config_t, jobs),
 };
@@ -2331,6 +2438,16 @@ static void json_report(const jctx_t *j, uint64_t bytes) {
         fprintf(stderr, "; %" PRIu64 " flow begins with an id already open in their provider",
                 j->fl->collisions);
     }
+    if (j->fl->a_orphans) {
+        fprintf(stderr, "; %" PRIu64 " async ends without a begin dropped", j->fl->a_orphans);
+    }
+    if (j->fl->a_alone) {
+        fprintf(stderr, "; %" PRIu64 " async instants without a begin (kept alone)", j->fl->a_alone);
+    }
+    if (j->fl->a_collisions) {
+        fprintf(stderr, "; %" PRIu64 " async begins with an id already open in their provider",
+                j->fl->a_collisions);
+    }
     if (j->overflows) {
         fprintf(stderr, "; %" PRIu64 " buffer-overflow reports", j->overflows);
     }
@@ -2357,8 +2474,7 @@ static int json_read(jctx_t *j, const json_config_t *cfg, uint64_t *bytes) {
     memset(&pool, 0, sizeof pool);
     pthread_mutex_init(&pool.mu, NULL);
     j->pool = &pool;
-    j->proto = j; /* for the probe of json_find_bases, before any thread */
-    int rc = jobs > 1 && file ? json_find_bases(j) : 0;
+    int rc = 0;
     /* what ranges start from, copied before range 0 starts changing the run's context */
     jctx_t *proto = rc == 0 ? malloc(sizeof *proto) : NULL;
     if (proto != NULL) {
@@ -2385,6 +2501,7 @@ static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
     CLI_JB_LIT(&j->out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
     uint64_t bytes = 0;
     int rc = json_read(j, cfg, &bytes);
+    json_names(j);
     if ((rc == 0 || rc == CLI_EXIT_DATA) && !j->out.err && !j->nomem) {
         if (!j->fl_inline && j->nflows_later > 0) {
             cli_slit_drop_all(&j->lit); /* another reader */
@@ -2423,12 +2540,50 @@ static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
     return rc == 0 && j->errors ? CLI_EXIT_DATA : rc;
 }
 
-/* The earliest event's time (stats' first_ns), the 0 of a relative --time-range. */
+/* The bases found by a first read: the earliest event (stats' first_ns), the 0 of a relative
+ * --time-range, and the earliest time of anything written with one (events, logs, scheduling
+ * records, blobs), the 0 of --time-base=trace-start. */
+typedef struct jbases {
+    uint64_t ev_min;
+    u128 all_min;
+    int any;
+} jbases_t;
+
 static int earliest_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
-    uint64_t *min = ctx;
-    if (rec->kind == FXT_KIND_EVENT) {
-        uint64_t ns = sat64(ticks_ns(rec->u.event.ts, fxt_reader_ticks_per_second(r)));
-        *min = ns < *min ? ns : *min;
+    jbases_t *b = ctx;
+    uint64_t ts;
+    switch (rec->kind) {
+    case FXT_KIND_EVENT:
+        ts = rec->u.event.ts;
+        break;
+    case FXT_KIND_LOG:
+        ts = rec->u.log.ts;
+        break;
+    case FXT_KIND_CONTEXT_SWITCH:
+        ts = rec->u.context_switch.ts;
+        break;
+    case FXT_KIND_LEGACY_CONTEXT_SWITCH:
+        ts = rec->u.legacy_context_switch.ts;
+        break;
+    case FXT_KIND_THREAD_WAKEUP:
+        ts = rec->u.thread_wakeup.ts;
+        break;
+    case FXT_KIND_LARGE_BLOB:
+        if (rec->u.large_blob.format != FXT_LARGE_BLOB_WITH_METADATA) {
+            return 0;
+        }
+        ts = rec->u.large_blob.ts;
+        break;
+    default:
+        return 0;
+    }
+    u128 ns = ticks_ns(ts, fxt_reader_ticks_per_second(r));
+    if (rec->kind == FXT_KIND_EVENT && sat64(ns) < b->ev_min) {
+        b->ev_min = sat64(ns);
+    }
+    if (!b->any || ns < b->all_min) {
+        b->all_min = ns;
+        b->any = 1;
     }
     return 0;
 }
@@ -2439,24 +2594,22 @@ static void earliest_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
     (void)d; /* reported by the conversion */
 }
 
-/* A relative --time-range counts from the trace's earliest event, not the first in the file
- * (a thread's chunk written first may start well after another's): found by a first read, so
- * the input must be a file; from a pipe the events would be written before it is known. */
-static int json_time_base(jctx_t *j, const json_config_t *cfg) {
-    if (!(cfg->filter.has_from || cfg->filter.has_to) || cfg->filter.absolute) {
+/* A relative --time-range and --time-base=trace-start count from the trace's earliest event, not
+ * the first in the file (a thread's chunk written first may start well after another's): found by
+ * a first read of `in`, a file (cli_input_spool copies a pipe to one). */
+static int json_time_base(jctx_t *j, const json_config_t *cfg, const char *in) {
+    int range = (cfg->filter.has_from || cfg->filter.has_to) && !cfg->filter.absolute;
+    if (!range && !j->rel_time) {
         return 0;
     }
-    struct stat sb;
-    if (cfg->in == NULL || strcmp(cfg->in, "-") == 0 || stat(cfg->in, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        fprintf(stderr, "fxt json: a relative --time-range counts from the trace's earliest event, "
-                        "which needs a file to read twice, not a pipe; give absolute times "
-                        "(--absolute, or @FROM:TO)\n");
-        return CLI_EXIT_USAGE;
+    jbases_t b = {UINT64_MAX, 0, 0};
+    int rc = cli_read_trace("json", in, &json_reader_opts, earliest_record, earliest_error, &b, NULL);
+    if (range) {
+        j->sel.have_base = 1;
+        j->sel.base_ns = b.ev_min == UINT64_MAX ? 0 : b.ev_min;
     }
-    uint64_t min = UINT64_MAX;
-    int rc = cli_read_trace("json", cfg->in, &json_reader_opts, earliest_record, earliest_error, &min, NULL);
-    j->sel.have_base = 1;
-    j->sel.base_ns = min == UINT64_MAX ? 0 : min;
+    j->have_base = b.any;
+    j->base_ns = b.all_min;
     return rc == CLI_EXIT_DATA ? 0 : rc; /* damage is reported by the conversion */
 }
 
@@ -2468,6 +2621,7 @@ static int json_run(const json_config_t *cfg) {
     j.filtered = cfg->filter.has_from || cfg->filter.has_to || cfg->filter.ncats || cfg->filter.nnames;
     cli_map_init(&j.threads, sizeof(jthread_t));
     cli_map_init(&j.comms, sizeof(comm_t));
+    cli_map_init(&j.names, sizeof(jname_t));
     j.sysfmt = cfg->no_system_events ? SYS_NONE : (int)cfg->system_events;
     j.rel_time = cfg->time_base == 1;
     j.path = cfg->in;
@@ -2489,6 +2643,7 @@ static int json_run(const json_config_t *cfg) {
         cli_slits_free(j.lit.t);
         cli_map_free(&j.threads);
         cli_map_free(&j.comms);
+        names_free(&j.names);
         fl_free(&fl);
         fprintf(stderr, "fxt json: out of memory\n");
         return CLI_EXIT_LIMIT;
@@ -2500,8 +2655,16 @@ static int json_run(const json_config_t *cfg) {
     if (rc == 0) {
         rc = cli_output_check("json", cfg->out, &cfg->in, 1); /* -o IN would destroy IN */
     }
-    if (rc == 0) {
-        rc = json_time_base(&j, cfg);
+    /* read twice (the bases first): a pipe is copied to a temporary file */
+    static char spool[4096];
+    int spool_fd = -1;
+    json_config_t scfg = *cfg;
+    int twice = ((cfg->filter.has_from || cfg->filter.has_to) && !cfg->filter.absolute) || j.rel_time;
+    if (rc == 0 && twice && (rc = cli_input_spool("json", cfg->in, spool, sizeof spool, &spool_fd)) == 0) {
+        scfg.in = spool;
+        j.path = spool;
+        cfg = &scfg;
+        rc = json_time_base(&j, cfg, spool);
     }
     if (rc != 0) {
         /* said; no output (a document with no events would look like an empty trace) */
@@ -2526,22 +2689,33 @@ static int json_run(const json_config_t *cfg) {
     if (spill != NULL) {
         fclose(spill);
     }
+    if (spool_fd >= 0) {
+        close(spool_fd);
+    }
     /* a failed output gets no compressed-stream trailer; a close error (the trailer or
      * close(2) failing) is a write error too */
     /* a read that failed (I/O, memory) keeps no output: a document cut short must not look whole */
+    /* why the first write failed (ENOSPC: "No space left on device"), taken before the close
+     * frees the output; a failed close or rename says its own reason */
+    int werr = j.out.err ? cli_output_errno(out) : 0;
     if (out != NULL && cli_output_close(out, j.out.err || rc == CLI_EXIT_IO || rc == CLI_EXIT_LIMIT) != 0 &&
         !j.out.err) {
         rc = CLI_EXIT_IO;
         j.out.err = 1;
+        werr = errno;
     }
-    if (j.out.err | j.sys.err) {
-        fprintf(stderr, "fxt json: error writing output\n");
+    if (j.out.err) {
+        cli_output_error("json", werr);
+    } else if (j.sys.err) {
+        fprintf(stderr, "fxt json: error writing the temporary file of system events (use "
+                        "--no-system-events)\n");
     }
     free(j.out.p);
     free(j.sys.p);
     cli_slits_free(j.lit.t);
     cli_map_free(&j.threads); /* emptied by json_close_threads unless the output failed to open */
     cli_map_free(&j.comms);
+    names_free(&j.names);
     fl_free(&fl);
     return rc;
 }

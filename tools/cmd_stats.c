@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_io.h"
 #include "cli_json.h"
 #include "cli_map.h"
 #include "cli_parallel.h"
@@ -730,6 +731,11 @@ static const cli_par_ops_t stats_ops = {range_new, st_on_record, st_on_error, ra
 
 /* Reads the whole trace, then prints the summary; exit 1 when records were damaged. */
 static int stats_run(const stats_config_t *cfg) {
+    /* stdout appended to the input (`>> IN`) would change the trace while it is read */
+    int orc = cli_output_check("stats", NULL, &cfg->in, 1);
+    if (orc != 0) {
+        return orc;
+    }
     unsigned jobs = cfg->jobs ? cfg->jobs : cli_par_default_jobs();
     uint64_t bytes = 0;
     st_state_t *s;

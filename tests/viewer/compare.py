@@ -63,16 +63,24 @@ for line in open(dump_path):
     elif ev == "counter":
         counters += 1
     elif ev.startswith("async_") and ev != "async_instant":
-        async_events.append((ns, ev, r["category"], r["name"], r["id"]))
+        async_events.append((r["id"], ns, len(async_events), ev, r.get("provider"), r["category"], r["name"]))
 
-# async pairs in time order, as a viewer sees them (an end in the file before its begin is fine)
+# async pairs by the chain-id rule (docs/check.md#chain-ids) in time order (an end in the file
+# before its begin is fine): an end closes the open chain of its id in its provider, else the one
+# other provider's; a begin of an id open in its provider replaces that chain (never ended)
 want_async = collections.Counter()
-open_async = collections.defaultdict(list)
-for ns, ev, cat, name, ident in sorted(async_events, key=lambda e: (e[0], e[1] != "async_begin")):
+open_async = {}  # (id, provider) -> (begin ns, category, name)
+for ident, ns, _seq, ev, prov, cat, name in sorted(async_events, key=lambda e: e[:3]):
     if ev == "async_begin":
-        open_async[(cat, name, ident)].append(ns)
-    elif open_async[(cat, name, ident)]:
-        want_async[(cat, name, ns - open_async[(cat, name, ident)].pop())] += 1
+        open_async[(ident, prov)] = (ns, cat, name)
+        continue
+    c = (ident, prov) if (ident, prov) in open_async else None
+    if c is None:
+        others = [k for k in open_async if k[0] == ident]
+        c = others[0] if len(others) == 1 else None
+    if c is not None:
+        b, bcat, bname = open_async.pop(c)
+        want_async[(bcat, bname, ns - b)] += 1
 
 # flows: chains by the chain-id rule in time order; each event at the start of the innermost
 # slice enclosing it (complete events included), drawable when that slice has the chain's

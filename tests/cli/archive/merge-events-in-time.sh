@@ -13,10 +13,11 @@ def ev(path, shift=0):
     return [(e.get("cat"), e["name"], e["ts"] + shift, e["ph"], e.get("pid"), e.get("tid")) for e in d["traceEvents"] if e["ph"] != "M"]
 want = ev("a.json", decimal.Decimal("1.5")) + ev("b.json") + ev("c.json") + ev("ftr.json")
 got = ev("m.json")
-# flow events come after the others in each document (docs/json.md, Flows): compared as sets
-flows = lambda evs: sorted(e for e in evs if e[3] in "stf")
-want, want_flows = [e for e in want if e[3] not in "stf"], flows(want)
-got, got_flows = [e for e in got if e[3] not in "stf"], flows(got)
+# flow and async events come after the others in each document (docs/json.md, Flows, Async
+# events): compared as sets
+flows = lambda evs: sorted(e for e in evs if e[3] in "stfbne")
+want, want_flows = [e for e in want if e[3] not in "stfbne"], flows(want)
+got, got_flows = [e for e in got if e[3] not in "stfbne"], flows(got)
 if want_flows != got_flows:
     print("flow events differ:", len(got_flows), "expected", len(want_flows))
     sys.exit(1)

@@ -15,7 +15,7 @@ for f in valid magic-first size-zero truncated too-large ts-backwards duration-u
   # each trace reports its own rule (valid and the time-order one none)
   case $f in
     valid | time-order | ids-parent-*| ids-independent) expect_eq "$f reports" "$(grep -c '"rule"' "$T/one.out" || true)" 0 ;;
-    other-lossy) grep -q '"rule":"async-no-begin"' "$T/one.out" || fail "$f: no async-no-begin" ;;
+    other-lossy) grep -q '"rule":"pair-after-loss"' "$T/one.out" || fail "$f: no pair-after-loss" ;;
     crash-*) grep -q 'never-ended"' "$T/one.out" || fail "$f: no never-ended" ;;
     ids-ambiguous) grep -q '"rule":"flow-no-begin"' "$T/one.out" || fail "$f: no flow-no-begin" ;;
     time-order-*) grep -q '"rule":"async-no-begin"' "$T/one.out" || fail "$f: no async-no-begin" ;;

@@ -7,6 +7,9 @@
 # here independently (innermost enclosing slice by time, complete events
 # included; chains by the chain-id rule in time order; one id per chain; a step
 # or end whose slice starts before its chain's previous event at its own time);
+# async events come after them, matched by the same rule (id "0x<id>", ":<slot>"
+# added while another provider's chain of the id is open; the begin's category,
+# and name but for instants; an end with no begin dropped, an instant kept alone);
 # names of the 12 threads and 3 processes; 9 system
 # events (as systrace lines, and as objects with --system-events=fuchsia).
 "$PYTHON" - <<'PY'
@@ -24,6 +27,7 @@ def us(ticks, rate):
 open_begins = {}
 slices = {}  # thread -> [(start_ns, end_ns, is_complete)]
 flows = []   # (flow record, ns, thread)
+asyncs = []  # (id, ns, seq, record)
 def ns_of(ticks, rate):
     return ticks * 10**9 // rate
 for r in dump:
@@ -40,7 +44,9 @@ for r in dump:
         slices.setdefault((r["provider"], r["pid"], r["tid"]), []).append((ns_of(b["ts"], rate), ns_of(r["ts"], rate), 0))
     elif r["kind"] == "event" and r["event"].startswith("flow"):
         flows.append((r, ns_of(r["ts"], tps.get(r["provider"], 10**9)), (r["provider"], r["pid"], r["tid"])))
-    elif r["kind"] == "event":
+    elif r["kind"] == "event" and r["event"].startswith("async"):
+        asyncs.append((r["id"], ns_of(r["ts"], tps.get(r["provider"], 10**9)), len(asyncs), r))
+    elif r["kind"] == "event" and not r["event"].startswith("async"):
         rate = tps.get(r["provider"], 10**9)
         if r["event"] == "duration_complete":
             slices.setdefault((r["provider"], r["pid"], r["tid"]), []).append((ns_of(r["ts"], rate), ns_of(r["end_ts"], rate), 1))
@@ -77,8 +83,47 @@ for ident, ns, seq, r, at in bound:
         if r["event"] == "flow_end":
             chains = {p: x for p, x in chains.items() if x is not c}
     want_flows.append([PH[r["event"]], c["cat"], c["name"], ns_us(at), r["pid"], r["tid"], str(c["uid"]), r["args"]])
+# async chains: the chain-id rule in (id, time, file) order; slots of one id reused once ended
+asyncs.sort(key=lambda a: a[:3])
+want_async, slots, cur = [], [], None
+for ident, ns, seq, r in asyncs:
+    if ident != cur:
+        slots, cur = [], ident
+    prov, kind = r["provider"], r["event"]
+    own = [i for i, s in enumerate(slots) if s["open"] and s["prov"] == prov]
+    others = [i for i, s in enumerate(slots) if s["open"] and s["prov"] != prov]
+    if kind == "async_begin":
+        if own:
+            i = own[0]
+        else:
+            free = [i for i, s in enumerate(slots) if not s["open"]]
+            i = free[0] if free else len(slots)
+            if not free:
+                slots.append({})
+        slots[i] = {"open": True, "prov": prov, "cat": r["category"], "name": r["name"]}
+    elif own or len(others) == 1:
+        i = (own or others)[0]
+    else:
+        if kind == "async_instant":
+            want_async.append(["n", r["category"], r["name"], r, "0x%x:0" % ident])
+        continue
+    s = slots[i]
+    want_async.append([PH[kind], s["cat"], r["name"] if kind == "async_instant" else s["name"], r,
+                       "0x%x" % ident + (":%d" % (i + 1) if i else "")])
+    if kind == "async_end":
+        s["open"] = False
+got_async = [e for e in events if e["ph"] in "bne"]
+abad = 0
+for e, w in zip(got_async, want_async):
+    r = w[3]
+    if [e["ph"], e["cat"], e["name"], e["ts"], e["pid"], e["tid"], e["id"]] != w[:3] + [us(r["ts"], tps.get(r["provider"], 10**9)), r["pid"], r["tid"], w[4]]:
+        abad += 1
+        if abad < 4: print("async mismatch", e, w)
+print("async", len(got_async), "expected", len(want_async), "bad", abad)
+if abad or len(got_async) != len(want_async) or len(want_async) < 20:
+    sys.exit(1)
 got_flows = [e for e in events if e["ph"] in "stf"]
-events = [e for e in events if e["ph"] not in "stf"]
+events = [e for e in events if e["ph"] not in "stfbne"]
 fbad = 0
 for e, w in zip(got_flows, want_flows):
     last = {a["name"]: a["value"] for a in w[7] if a["type"] in ("int32", "uint32", "int64", "uint64", "bool", "string")}
@@ -100,8 +145,6 @@ for e, (r, rate) in zip(events, expected):
         ok = ok and e["ph"] == PH[r["event"]] and e["name"] == r["name"] and e["cat"] == r["category"]
         if r["event"] == "duration_complete":
             ok = ok and e["dur"] == us(r["end_ts"], rate) - us(r["ts"], rate)
-        if r["event"].startswith("async"):
-            ok = ok and e["id"] == "0x%x" % r["id"]
         last = {a["name"]: a for a in r["args"]}  # duplicate names: the last one wins in JSON
         for a in last.values():
             v = e["args"][a["name"]]
