@@ -606,6 +606,16 @@ void cli_output_error(const char *cmd, int err) {
     fprintf(stderr, "fxt %s: error writing output: %s\n", cmd, strerror(err));
 }
 
+int cli_stdout_finish(const char *cmd, int failed) {
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout) && !failed) {
+        return 0;
+    }
+    /* the earlier write's reason, else the flush's */
+    cli_output_error(cmd, failed > 1 ? failed : errno != 0 ? errno : EIO);
+    return CLI_EXIT_IO;
+}
+
 void cli_output_abandon(void) {
     char *t = g_tmp;
     if (t != NULL) {

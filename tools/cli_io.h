@@ -82,6 +82,10 @@ void cli_output_abandon(void);
 /* Why the output failed: the errno of the first failed write (ENOSPC: "No space left on
  * device"), EIO when none was recorded. For cli_output_error(). */
 int cli_output_errno(const cli_output_t *o);
+
+/* Flushes stdout (the tools that print to it: dump, stats, check); 0, or says on stderr why the
+ * output failed and returns CLI_EXIT_IO. FAILED: an earlier write to it failed (1, or its errno). */
+int cli_stdout_finish(const char *cmd, int failed);
 /*
  * Finish compression and close, then rename the temporary file over the output.
  * `failed` (the command failed) skips the trailer and removes the temporary file.

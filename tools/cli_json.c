@@ -2,6 +2,7 @@
 /* JSON output helpers: UTF-8-repairing string literals and round-trip doubles. */
 #include "cli_json.h"
 
+#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -478,10 +479,14 @@ int cli_utf8_valid(const char *str, size_t len) {
 
 /* ---- cli_jbuf_t ---- */
 
-/* The first failed write makes the error sticky: later writes are dropped, the caller reports it. */
+/* The first failed write makes the error sticky: later writes are dropped, the caller reports it
+ * (err keeps the write's errno where the sink left one, for the message). */
 void cli_jb_write(cli_jbuf_t *b, const void *p, size_t n) {
-    if (!b->err && b->sink.write(b->sink.ctx, p, n) != FXT_OK) {
-        b->err = 1;
+    if (!b->err) {
+        errno = 0;
+        if (b->sink.write(b->sink.ctx, p, n) != FXT_OK) {
+            b->err = errno != 0 ? errno : EIO;
+        }
     }
 }
 
@@ -501,7 +506,7 @@ int cli_jb_grow(cli_jbuf_t *b, size_t need) {
     }
     char *np = realloc(b->p, ncap);
     if (np == NULL) {
-        b->err = 1;
+        b->err = ENOMEM;
         return 0;
     }
     b->p = np;

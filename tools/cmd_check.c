@@ -1554,9 +1554,8 @@ static int check_run(const check_config_t *cfg) {
     }
     check_summary(&c, bytes, errors, warnings);
     /* An output error only replaces success: an earlier read error's status is more useful. */
-    if ((fflush(stdout) != 0 || ferror(stdout)) && rc == 0) {
-        fprintf(stderr, "fxt check: error writing output\n");
-        rc = CLI_EXIT_IO;
+    if (rc == 0) {
+        rc = cli_stdout_finish("check", 0);
     }
     cli_map_free(&c.threads);
     free_chains(&c);

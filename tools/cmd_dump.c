@@ -638,7 +638,7 @@ static int range_out(dump_ctx_t *c, dump_range_t *g) {
     c->errors += g->d.errors;
     if (g->index == 0) {
         cli_jb_flush(&g->d.o);
-        c->out.err |= g->d.o.err;
+        c->out.err = c->out.err ? c->out.err : g->d.o.err; /* the first error's errno */
     } else if (g->d.o.err) {
         rc = CLI_EXIT_LIMIT;
     } else if (g->d.o.n) {
@@ -714,8 +714,7 @@ static int dump_run(const dump_config_t *cfg) {
     }
     pthread_mutex_destroy(&c.mu);
     /* A write error (e.g. a closed pipe or a full disk) must not pass as success. */
-    if (c.out.err || fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "fxt dump: error writing output\n");
+    if (cli_stdout_finish("dump", c.out.err) != 0) {
         return CLI_EXIT_IO;
     }
     /* Damaged records still let everything readable print; they only change the exit status. */

@@ -776,8 +776,7 @@ static int stats_run(const stats_config_t *cfg) {
     }
     uint64_t errors = s->errors;
     st_free(s);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "fxt stats: error writing output\n");
+    if (cli_stdout_finish("stats", 0) != 0) {
         return CLI_EXIT_IO;
     }
     if (rc != 0) {
