@@ -5,9 +5,10 @@
 # written chunk by chunk in random order (or thread by thread, as libfxt's engine writes), some
 # begins dropped, some chains left open, some ids begun again while open. fxt check's reports
 # must be exactly those of an independent pairing by the chain-id rule (docs/check.md#chain-ids)
-# done in time order over the whole trace: no false *-no-begin / *-id-reused, none missed.
+# done in time order over the whole trace: no false *-no-begin / *-id-reused / *-never-ended, none
+# missed (but for steps and instants, see below).
 # 200 seeded traces; FXT_CHECK_RANDOM_SEEDS=N runs N. Every 10th is also compared at -j 3 with
-# small ranges.
+# small ranges, also with a pool of 8 events (FXT_CHECK_POOL).
 "$PYTHON" - "$T" "${FXT_CHECK_RANDOM_SEEDS:-200}" <<'PY'
 import os, sys, random, json, subprocess; sys.path.insert(0, os.environ["SRC"] + "/tests/tools"); from fxtgen import *
 T, nseeds = sys.argv[1], int(sys.argv[2])
@@ -130,6 +131,7 @@ def expected(chain):
 
 bad = 0
 jobs_checked = 0
+nfalse = nsteps = nwant = 0
 for seed in range(nseeds):
     rnd = random.Random(seed)
     data, chain = gen(rnd)
@@ -138,11 +140,19 @@ for seed in range(nseeds):
     r = subprocess.run([fxt, "check", "--json", "--max-per-rule", "0", "-j", "1", path], capture_output=True, text=True)
     got = sorted((o["offset"], o["rule"]) for o in map(json.loads, r.stdout.splitlines()) if "rule" in o)
     want = expected(chain)
-    ok = got == want
+    nwant += len(want)
+    # a step or instant judged against the chains known when it was read can go unreported when a
+    # begin or end earlier in time is read after it (docs/check.md#chain-ids): counted, allowed
+    phase = {e[5]: e[3] for e in chain}
+    false = set(got) - set(want)
+    missed = [m for m in set(want) - set(got) if phase[m[0]] != 1 or "never" in m[1]]
+    nsteps += sum(1 for m in set(want) - set(got) if phase[m[0]] == 1 and "never" not in m[1])
+    nfalse += len(false)
+    ok = not false and not missed
     if not ok:
         bad += 1
         if bad <= 5:
-            print("FAIL seed %d: false %s, missed %s" % (seed, sorted(set(got) - set(want))[:6], sorted(set(want) - set(got))[:6]))
+            print("FAIL seed %d: false %s, missed %s" % (seed, sorted(false)[:6], sorted(missed)[:6]))
     if seed % 10 == 0:
         r3 = subprocess.run([fxt, "check", "--json", "--max-per-rule", "0", "-j", "3", path], capture_output=True,
                             text=True, env=dict(os.environ, FXT_RANGE_BYTES="256"))
@@ -151,8 +161,18 @@ for seed in range(nseeds):
             bad += 1
             ok = False
             print("FAIL seed %d: -j 3 differs from -j 1" % seed)
+        # a pool of 8 events: the oldest are judged early (the settle path), the same at every -j
+        small = dict(os.environ, FXT_CHECK_POOL="8")
+        p1 = subprocess.run([fxt, "check", "--json", "-j", "1", path], capture_output=True, text=True, env=small)
+        p3 = subprocess.run([fxt, "check", "--json", "-j", "3", path], capture_output=True, text=True,
+                            env=dict(small, FXT_RANGE_BYTES="256"))
+        if p1.stdout != p3.stdout or '"note"' not in p1.stdout or p1.returncode != p3.returncode:
+            bad += 1
+            ok = False
+            print("FAIL seed %d: with FXT_CHECK_POOL=8, no note or -j 3 differs from -j 1" % seed)
     if ok:
         os.unlink(path)
+print("false reports %d; step/instant errors not reported %d (of %d expected reports)" % (nfalse, nsteps, nwant))
 print("%d of %d traces differ from the independent pairing (%d -j comparisons)" % (bad, nseeds, jobs_checked))
 sys.exit(1 if bad else 0)
 PY
