@@ -159,7 +159,8 @@ typedef struct chain {
     uint32_t kind;        /* 0: free slot; 1 async; 2 flow */
     uint32_t nopen, ocap; /* open chains: in open1 while ocap <= 1, else in oheap */
     uint32_t n, cap;      /* waiting events: in inl while cap <= CHAIN_INLINE, else in heap */
-    uint8_t disputed;     /* events wait until the end of the trace, then are paired from scratch */
+    uint8_t disputed;     /* 1: events wait until the end of the trace, then are paired from scratch;
+                           * | 2: one came as early as chains the cache lost: no report */
     uint8_t sc_phase;     /* with sc_ns: the latest begin or end judged (time, phase) */
     uint64_t sc_ns;
     chain_ev_t open1;
@@ -187,6 +188,7 @@ typedef struct closed {
 } closed_t;
 typedef struct closed_span {
     uint64_t from, to; /* from > to: nothing replaced */
+    uint64_t ids;      /* a bit per replaced chain's id (closed_bit): whose history is incomplete */
 } closed_span_t;
 
 /*
@@ -613,7 +615,7 @@ static chain_ev_t *chain_waiting(chain_t *ch) { return ch->cap > CHAIN_INLINE ? 
 static chain_ev_t *chain_opened(chain_t *ch) { return ch->ocap > 1 ? ch->oheap : &ch->open1; }
 
 static size_t chain_hash(uint32_t kind, uint64_t id) {
-    uint64_t h = (id + kind) * 0x9e3779b97f4a7c15ull;
+    uint64_t h = (id ^ (uint64_t)kind << 62) * 0x9e3779b97f4a7c15ull;
     return (size_t)(h ^ h >> 32);
 }
 
@@ -694,6 +696,7 @@ static void chain_remove(chain_tab_t *t, chain_t *ch) {
 
 static size_t closed_set(uint32_t kind, uint64_t id) { return chain_hash(kind, id) >> 7 & (CLOSED_SETS - 1); }
 static uint64_t closed_tag(uint32_t kind, uint64_t id) { return id << 2 | kind; }
+static uint64_t closed_bit(uint32_t kind, uint64_t id) { return UINT64_C(1) << (chain_hash(kind, id) & 63); }
 
 /* Remembers a chain that ended (begin B, end E), for steps read after its end (another thread's
  * chunk) and for a dispute's history. */
@@ -716,7 +719,7 @@ static void closed_add(cctx_t *c, uint32_t kind, uint64_t id, const chain_ev_t *
             return;
         }
         for (size_t i = 0; i < CLOSED_SETS; i++) {
-            c->cspan[i] = (closed_span_t){UINT64_MAX, 0};
+            c->cspan[i] = (closed_span_t){UINT64_MAX, 0, 0};
         }
     }
     size_t set = closed_set(kind, id);
@@ -735,6 +738,7 @@ static void closed_add(cctx_t *c, uint32_t kind, uint64_t id, const chain_ev_t *
         closed_span_t *sp = &c->cspan[set];
         sp->from = v->b.ns < sp->from ? v->b.ns : sp->from;
         sp->to = v->e.ns > sp->to ? v->e.ns : sp->to;
+        sp->ids |= closed_bit(v->kind, v->id);
     }
     *v = (closed_t){id, *b, *e, kind};
     c->ctag[(size_t)(v - c->closed)] = closed_tag(kind, id);
@@ -903,7 +907,7 @@ static int chain_judge(cctx_t *c, chain_t *ch, const chain_ev_t *e, int report_i
         }
         return 1;
     }
-    if (exact && ch->sc_phase && e->ns <= ch->sc_ns) {
+    if (exact && ((ch->disputed & 2) || (ch->sc_phase && e->ns <= ch->sc_ns))) {
         return 1;
     }
     int flow = ch->kind == 2;
@@ -979,6 +983,10 @@ static int cmp_chain_ev(const void *a, const void *b) {
     return x->op < y->op ? -1 : x->op > y->op;
 }
 
+/* Whether CH has open chains, or judged or remembered (cache) begins or ends: a violation then
+ * disputes it. A new id's end or step read before its begin (another thread's chunk) just waits. */
+static int chain_used(const chain_t *ch) { return ch->nopen > 0 || ch->sc_ns > 0 || ch->sc_phase > 0; }
+
 /* Disputes CH: its open chains' begins and its ended chains still in the cache join its waiting
  * events, to be paired again from scratch with all its later events (chain_settle). */
 static void chain_dispute(cctx_t *c, chain_t *ch) {
@@ -990,10 +998,12 @@ static void chain_dispute(cctx_t *c, chain_t *ch) {
     if (c->closed_oom) {
         ch->sc_phase = 1;
         ch->sc_ns = UINT64_MAX;
-    } else if (c->closed != NULL &&
-               c->cspan[closed_set(ch->kind, ch->id)].from <= c->cspan[closed_set(ch->kind, ch->id)].to) {
-        ch->sc_phase = 1;
-        ch->sc_ns = c->cspan[closed_set(ch->kind, ch->id)].to;
+    } else if (c->closed != NULL) {
+        const closed_span_t *sp = &c->cspan[closed_set(ch->kind, ch->id)];
+        if (sp->ids & closed_bit(ch->kind, ch->id)) {
+            ch->sc_phase = 1; /* a chain of this id (or of one sharing its bit) was replaced */
+            ch->sc_ns = sp->to;
+        }
     }
     for (uint32_t k = 0; k < ch->nopen; k++) {
         chain_keep(c, ch, &chain_opened(ch)[k]);
@@ -1047,6 +1057,9 @@ static void chain_event(cctx_t *c, uint32_t kind, uint64_t id, const chain_ev_t 
         chain_dispute(c, ch);
     }
     if (ch->disputed) {
+        if (ch->sc_phase && e->ns <= ch->sc_ns) {
+            ch->disputed |= 2; /* read late, as early as chains the cache lost: not judged */
+        }
         if (c->pool_n >= c->pool_max) {
             c->pool_full = 1;
             if (ch->n == 0) {
@@ -1065,10 +1078,11 @@ static void chain_event(cctx_t *c, uint32_t kind, uint64_t id, const chain_ev_t 
             }
             return;
         }
-        if (early) {
-            /* a step with no chain at its time, read after later begins or ends were judged */
+        if (early || chain_used(ch)) {
+            /* a step with no chain at its time read after later begins or ends were judged, or
+             * a violation of an id that has chains: they may be paired wrongly (a reused id) */
             chain_dispute(c, ch);
-            chain_keep(c, ch, e);
+            chain_event(c, kind, id, e);
             return;
         }
     }
@@ -1099,7 +1113,17 @@ static void chain_event(cctx_t *c, uint32_t kind, uint64_t id, const chain_ev_t 
         c->pool_peak = c->pool_n;
     }
     while (ch->n > 0 && chain_judge(c, ch, chain_waiting(ch), 0, 0)) {
-        chain_pop(c, ch);
+        chain_ev_t f = chain_pop(c, ch);
+        if (EV_PHASE(f) == 2 && ch->n > 0) {
+            /* events still wait after a chain ended: the id is reused out of order; disputed now,
+             * while the cache still holds the chains just judged */
+            chain_dispute(c, ch);
+            return;
+        }
+    }
+    if (ch->n > 0 && chain_used(ch)) {
+        chain_dispute(c, ch); /* a violation waits while its id has chains: as above */
+        return;
     }
     if (ch->n == 0 && ch->nopen == 0) {
         chain_remove(&c->chains, ch);
@@ -1456,7 +1480,7 @@ static void finish_chain(cctx_t *c, chain_t *ch) {
         chain_ev_t e = chain_pop(c, ch);
         chain_judge(c, ch, &e, 1, 0);
     }
-    for (uint32_t k = 0; k < ch->nopen; k++) {
+    for (uint32_t k = 0; k < ch->nopen && !(ch->disputed & 2); k++) {
         int flow = ch->kind == 2;
         report(c, flow ? R_FLOW_NEVER_ENDED : R_ASYNC_NEVER_ENDED, EV_OFFSET(chain_opened(ch)[k]), "event",
                "%s id %" PRIu64 " begun here is never ended", flow ? "flow" : "async", ch->id);
