@@ -5,7 +5,9 @@
 # -j 3 with every record its own range (FXT_RANGE_BYTES=8) reports like -j 1 on the rule traces
 # whose verdicts depend on earlier records: per-thread order and nesting, async/flow chains
 # matched in time order (also past the reorder window) and across providers, id reuse, chains
-# left open by a crash, losses, the first record, the end.
+# left open by a crash, losses, the first record, the end. A reorder pool of 64 events (so
+# time-order-window fills it).
+export FXT_CHECK_POOL=64
 for f in valid magic-first size-zero truncated too-large ts-backwards duration-unmatched \
          duration-end-first duration-unclosed duration-name async-no-begin async-never-ended \
          flow-no-begin flow-never-ended pair-after-loss other-lossy time-order time-order-window \
