@@ -150,8 +150,9 @@ typedef struct st_thread {
      * those its ranges left waiting, settled by later ranges' merges or at the end (st_settle) */
     st_pend_t *pend;
     uint32_t pcap, phead, pn;
-    uint64_t pseq; /* closed durations pushed */
-    uint64_t fin0; /* the latest end of a top-level duration of this context given up by the limits */
+    uint64_t pseq;  /* closed durations pushed */
+    uint64_t proot; /* at most the seq of the oldest block's root: pend_limit has nothing to do before */
+    uint64_t fin0;  /* the latest end of a top-level duration of this context given up by the limits */
     /* ranges only: top-level complete events that may enclose durations of earlier ranges, in order
      * (st_reach_t; the trace keeps its waiting durations in its own ring, pend above, for them). */
     st_reach_t *reach;
