@@ -90,8 +90,25 @@ typedef struct st_frame {
 typedef struct st_pop {
     uint64_t end_ns, end_off;
     uint64_t child_ns; /* top-level slices of the range between the previous pop and this one */
-    uint64_t reach;    /* st_thread_t.reach of the context this pop ends */
+    uint64_t seq;      /* the thread's closed durations in the range before it (st_thread_t.pseq) */
 } st_pop_t;
+
+/* A complete event on the top level of its range (no frame of the range open) that enclosed every
+ * duration of its context waiting in the range's ring: it may enclose some that earlier ranges left
+ * waiting, in the trace's ring. The merge finds them (st_merge), as a read with one thread would. */
+typedef struct st_reach {
+    uint64_t begin, end, child; /* child: the range's durations it encloses */
+    uint64_t seq;               /* its st_pend_t.seq in the range */
+    uint32_t ctx;               /* pops of the range before it */
+    uint32_t name;              /* the range's name index + 1 */
+    uint32_t counted;           /* the range counted it in `unnested` (it overlaps what a limit gave up) */
+    uint32_t rnode;             /* its call-tree node in the range once settled there (index + 1; 0: none) */
+    /* merge only: entries and durations it took from the trace's ring */
+    uint32_t took;
+    uint64_t took_ns;
+} st_reach_t;
+
+#define ST_MAX_REACH 64 /* per thread and range; beyond, the merge asks for a read with one thread */
 
 /* A closed duration whose parent is not known yet (its thread's ring, st_thread_t.pend): a complete
  * event, whose time and call-tree nodes go to its parent once known, or (pair set) a begin/end pair,
@@ -109,6 +126,16 @@ typedef struct st_pend {
 } st_pend_t;
 _Static_assert(ST_MAX_DEPTH < 65536 && ST_PEND_CAP < 65536, "st_pend_t's 16-bit fields");
 
+/* The merge only: durations of the trace's ring that a reach event took after the range had settled
+ * it (a pop or a limit: its call-tree node is the range's rnode), whose nodes go under its node once
+ * the range's nodes are in the trace. */
+typedef struct st_defer {
+    st_pend_t *pend; /* n entries in a ring of pcap (power of 2), as st_thread_t's */
+    uint32_t n, pcap;
+    uint32_t gtix, rnode, level;
+    uint64_t dself; /* what its node's self time loses */
+} st_defer_t;
+
 typedef struct st_thread {
     uint64_t events, busy_ns;
     uint32_t depth;     /* open durations, counted even beyond ST_MAX_DEPTH */
@@ -119,16 +146,22 @@ typedef struct st_thread {
     uint64_t ctx_child;              /* top-level slices since the last pop */
     uint32_t npops, popcap, applied; /* applied: pops the merge has done */
     st_pop_t *pops;
-    /* ranges only: the pending closed durations, pn from phead in a ring of pcap (a power of 2) */
+    /* the pending closed durations, pn from phead in a ring of pcap (a power of 2); the trace's are
+     * those its ranges left waiting, settled by later ranges' merges or at the end (st_settle) */
     st_pend_t *pend;
     uint32_t pcap, phead, pn;
-    uint64_t pseq; /* closed durations pushed */
-    uint64_t fin0; /* the latest end of a top-level duration of this context given up by the limits */
-    /* reach: the earliest start + 1 of a top-level complete event of this context (of the range, since
-     * the last pop) that may enclose durations of an earlier range (0: none); tail: the latest end of
-     * a duration settled where a later range cannot see it (ranges: by a limit or the range's end; the
-     * trace: in the ranges merged so far, and the frames closed by pops). */
-    uint64_t reach, tail;
+    uint64_t pseq;  /* closed durations pushed */
+    uint64_t proot; /* at most the seq of the oldest block's root: pend_limit has nothing to do before */
+    uint64_t fin0;  /* the latest end of a top-level duration of this context given up by the limits */
+    /* ranges only: top-level complete events that may enclose durations of earlier ranges, in order
+     * (st_reach_t; the trace keeps its waiting durations in its own ring, pend above, for them). */
+    st_reach_t *reach;
+    uint32_t nreach, reachcap, rapplied; /* rapplied: handled by the merge */
+    int reach_over;                      /* more than ST_MAX_REACH */
+    /* merge only: the trace thread's pseq at the range start, the pops that closed one of its frames
+     * (each a closed duration), and the entries of its ring that reach events took */
+    uint64_t gbase;
+    uint32_t gclosed, gtook;
 } st_thread_t;
 
 /* A call-tree node: key (thread, parent node, context, name) as st_node_key_t. */
@@ -220,6 +253,8 @@ typedef struct st_state {
     /* The trace only: its slow_floor once `top` events are kept, for new ranges (atomic): a shorter
      * duration cannot be among the slowest, so ranges need not keep it. */
     uint64_t range_floor;
+    st_defer_t *defs; /* the trace only: st_merge's st_defer_t, ndefs of defcap */
+    size_t ndefs, defcap;
     /* The trace only: st_merge's maps from a range's indexes to the trace's, kept for the next. */
     uint32_t *mbuf;
     size_t mcap;
@@ -240,6 +275,9 @@ void st_on_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d);
 /* Merge range `rg` into the trace `g` (ranges in order): 0, or CLI_PAR_RERUN when the
  * result could depend on where ranges start (limits reached). Does not free rg. */
 int st_merge(st_state_t *g, st_state_t *rg);
+/* After the read, every range merged: settles what still waits in the trace's rings (the trace
+ * ends). 0, or CLI_PAR_RERUN when the call tree filled up there and more than one range was read. */
+int st_settle(st_state_t *g);
 /* After the read, every range merged: adds the threads' histograms into the trace's and frees them
  * (a key lookup per thread and name). 0, or CLI_EXIT_LIMIT when out of memory. */
 int st_fold(st_state_t *g);

@@ -168,6 +168,7 @@ static void free_threads(st_state_t *s) {
         free(t->stack);
         free(t->pops);
         free(t->pend);
+        free(t->reach);
     }
 }
 
@@ -342,6 +343,10 @@ void st_free(st_state_t *s) {
         }
         pthread_mutex_destroy(&s->mu);
         free(s->mbuf);
+        for (size_t i = 0; i < s->ndefs; i++) {
+            free(s->defs[i].pend);
+        }
+        free(s->defs);
     }
     free_threads(s);
     cli_map_t *maps[] = {&s->providers, &s->threads, &s->names, &s->cats, &s->counters,
@@ -757,9 +762,27 @@ static inline st_pend_t *pend_at(const st_thread_t *t, uint32_t i) {
     return &t->pend[(t->phead + i) & (t->pcap - 1)];
 }
 
+/* The reach event closed as the thread's seq-th duration, if it is one, got call-tree node `node`
+ * (st_reach_t.rnode: the merge may give it children from earlier ranges). Reach events are in seq
+ * order. */
+static void reach_node(st_thread_t *t, uint64_t seq, uint32_t node) {
+    uint32_t lo = 0, hi = t->nreach;
+    while (lo < hi) {
+        uint32_t m = (lo + hi) / 2;
+        if (t->reach[m].seq < seq) {
+            lo = m + 1;
+        } else {
+            hi = m;
+        }
+    }
+    if (lo < t->nreach && t->reach[lo].seq == seq) {
+        t->reach[lo].rnode = node;
+    }
+}
+
 /* Call-tree nodes of the settled complete event at ring position r and of those it encloses. */
-static void pend_nodes(st_state_t *s, const st_thread_t *t, uint32_t tix, uint32_t r, uint32_t parent,
-                       uint32_t ctx, unsigned depth) {
+static void pend_nodes(st_state_t *s, st_thread_t *t, uint32_t tix, uint32_t r, uint32_t parent, uint32_t ctx,
+                       unsigned depth) {
     const st_pend_t *e = pend_at(t, r);
     if (e->pair || depth > ST_MAX_DEPTH) {
         return; /* a pair has its nodes (docs/stats.md); deeper frames are not in the tree */
@@ -767,6 +790,9 @@ static void pend_nodes(st_state_t *s, const st_thread_t *t, uint32_t tix, uint32
     uint32_t node = node_ix(s, tix, parent, ctx, e->name);
     if (node == 0) {
         return;
+    }
+    if (t->nreach) {
+        reach_node(t, e->seq, node);
     }
     uint64_t dur = e->end - e->start;
     node_add(s, node, dur, dur > e->child ? dur - e->child : 0);
@@ -781,10 +807,6 @@ static void pend_settle(st_state_t *s, st_thread_t *t, uint32_t tix, uint32_t r,
     const st_pend_t *e = pend_at(t, r);
     uint32_t lv = e->level;
     st_frame_t *f = lv ? &t->stack[lv - 1] : NULL;
-    if (how != PEND_PARENT) {
-        /* a later range cannot see it (what its parent settles, the parent covers) */
-        t->tail = e->end > t->tail ? e->end : t->tail;
-    }
     if (how == PEND_LIMIT) {
         uint64_t *fin = f ? &f->fin : &t->fin0;
         *fin = e->end > *fin ? e->end : *fin;
@@ -838,6 +860,11 @@ CLI_NOINLINE void pend_limit(st_state_t *s, st_thread_t *t, uint32_t tix) {
     while (t->pn > 0 && t->pseq - 1 - pend_at(t, pend_at(t, 0)->head - 1)->seq >= ST_PEND_K) {
         pend_give_up_oldest(s, t, tix);
     }
+    /* Until ST_PEND_K more close after the oldest block's root, nothing is given up: one compare per
+     * closed duration (the ring's front entry is older than its root, which a long scope keeps open:
+     * calls that did nothing cost 5 % of a scope-heavy trace). Blocks only grow newer roots, and
+     * entries pushed later are newer: a lower bound stays one. */
+    t->proot = t->pn > 0 ? pend_at(t, pend_at(t, 0)->head - 1)->seq : t->pseq;
 }
 
 /* Room for one more entry: the ring grows up to ST_PEND_CAP, then gives up its oldest block. 0, or
@@ -882,9 +909,31 @@ CLI_INLINE void pend_pair(st_state_t *s, st_thread_t *t, uint32_t tix, uint64_t 
     e->pair = 1;
     t->pn++;
     /* the oldest entry is no older than its block's root: one compare tells the limit is far */
-    if (t->pseq - 1 - t->pend[t->phead].seq >= ST_PEND_K) {
+    if (t->pseq - 1 - t->proot >= ST_PEND_K) {
         pend_limit(s, t, tix);
     }
+}
+
+/* A top-level complete event that enclosed all its context had waiting: the merge looks for more in
+ * the trace's ring (st_reach_t). Rare: about one per range and thread. */
+CLI_NOINLINE void reach_add(st_thread_t *t, uint64_t begin, uint64_t end, uint64_t child, uint32_t name,
+                            int counted) {
+    if (t->nreach == ST_MAX_REACH) {
+        t->reach_over = 1;
+        return;
+    }
+    if (t->nreach == t->reachcap) {
+        uint32_t ncap = t->reachcap ? 2 * t->reachcap : 4;
+        st_reach_t *nr = realloc(t->reach, ncap * sizeof *nr);
+        if (nr == NULL) {
+            t->reach_over = 1; /* the merge asks for a read with one thread */
+            return;
+        }
+        t->reach = nr;
+        t->reachcap = ncap;
+    }
+    t->reach[t->nreach++] =
+        (st_reach_t){begin, end, child, t->pseq, t->npops, name, (uint32_t)counted, 0, 0, 0};
 }
 
 /* A complete event [begin, end]: encloses the newest blocks of its level that lie inside it; its
@@ -925,11 +974,13 @@ CLI_NOINLINE void on_complete(st_state_t *s, st_thread_t *t, uint32_t tix, const
     }
     if (!before) {
         uint64_t fin = lv ? t->stack[lv - 1].fin : t->fin0;
-        if (begin < fin) {
+        int counted = begin < fin;
+        if (counted) {
             s->unnested++; /* it overlaps durations given up by the limits */
-        } else if (lv == 0 && fin == 0 && (t->reach == 0 || begin < t->reach - 1)) {
-            /* nothing before it in this context: it may enclose what earlier ranges settled */
-            t->reach = begin + 1;
+        }
+        if (lv == 0) {
+            /* nothing before it in this context: it may enclose what earlier ranges left waiting */
+            reach_add(t, begin, end, child, name, counted);
         }
     }
     uint64_t dur = end - begin;
@@ -955,7 +1006,7 @@ CLI_NOINLINE void on_complete(st_state_t *s, st_thread_t *t, uint32_t tix, const
     t->pn++;
     st_pend_t *first = pend_at(t, k);
     first->head = size > first->head ? (uint16_t)size : first->head;
-    if (t->pseq - 1 - t->pend[t->phead].seq >= ST_PEND_K) {
+    if (t->pseq - 1 - t->proot >= ST_PEND_K) {
         pend_limit(s, t, tix);
     }
 }
@@ -1003,9 +1054,8 @@ CLI_INLINE void on_duration(st_state_t *s, st_thread_t *t, uint32_t tix, const f
                 t->pops = np;
                 t->popcap = ncap;
             }
-            t->pops[t->npops++] = (st_pop_t){ns, rec->offset, t->ctx_child, t->reach};
+            t->pops[t->npops++] = (st_pop_t){ns, rec->offset, t->ctx_child, t->pseq};
             t->ctx_child = 0;
-            t->reach = 0;
             return;
         }
         t->depth--;
@@ -1528,38 +1578,265 @@ static void give_child(st_thread_t *g, uint64_t ns) {
     }
 }
 
-/* A complete event of the range that may enclose durations settled before it (st_thread_t.reach)
- * begins before the end of one: the trace is read again with one thread. */
-static int reaches_back(const st_state_t *g, const st_thread_t *gt, uint64_t reach) {
-    return g->merged > 0 && reach != 0 && reach - 1 < gt->tail;
+/* ---- nesting across ranges ------------------------------------------------------------------
+ *
+ * A range knows nothing of the durations earlier ranges left waiting for an enclosing complete
+ * event: at its end, what waits in its ring moves to the trace thread's ring (g_append), and the
+ * merge does there what a read with one thread does with them while it reads the range: pops
+ * settle what their frame encloses and wait themselves (apply_pop), the limit gives up the oldest
+ * (g_limit, by the same count of closed durations), and a top-level complete event of the range
+ * that enclosed all its context had waiting (st_reach_t) takes those of the trace's it encloses
+ * (g_reach). So the output does not depend on where ranges start. */
+
+/* pend_settle_above in the trace: its top-level time is busy time. */
+static void g_settle_above(st_state_t *g, st_thread_t *gt, uint32_t gtix, uint32_t level, int how) {
+    pend_settle_above(g, gt, gtix, level, how);
+    gt->busy_ns += gt->ctx_child;
+    gt->ctx_child = 0;
 }
 
-/* Top-level time since the range's previous pop, then the pop: closes the trace's open frame. 0, or
- * CLI_PAR_RERUN. */
-static int apply_pop(st_state_t *g, st_thread_t *gt, const uint64_t *tkey, const st_pop_t *pop) {
+/* The trace thread has closed `seq` durations: gives up its oldest blocks that ST_PEND_K later ones
+ * passed, as pend_limit (not the newest `taken` entries, which a reach event of the range took). */
+static void g_limit(st_state_t *g, st_thread_t *gt, uint32_t gtix, uint64_t seq, uint32_t taken) {
+    gt->pseq = seq;
+    while (gt->pn > taken && seq - 1 - pend_at(gt, pend_at(gt, 0)->head - 1)->seq >= ST_PEND_K) {
+        pend_give_up_oldest(g, gt, gtix);
+    }
+    gt->busy_ns += gt->ctx_child;
+    gt->ctx_child = 0;
+}
+
+/* The range ring's position of the entry closed as the range's seq-th duration, or -1 when it is no
+ * longer there (a pop or a limit settled it). Entries are in seq order. */
+static int64_t ring_find(const st_thread_t *lt, uint64_t seq) {
+    uint32_t lo = 0, hi = lt->pn;
+    while (lo < hi) {
+        uint32_t m = (lo + hi) / 2;
+        if (pend_at(lt, m)->seq < seq) {
+            lo = m + 1;
+        } else {
+            hi = m;
+        }
+    }
+    return lo < lt->pn && pend_at(lt, lo)->seq == seq ? (int64_t)lo : -1;
+}
+
+/* Reach event r of range thread lt, its context's pops applied: on_complete's walk continued in the
+ * trace's ring. 0, or CLI_PAR_RERUN when it takes durations but its entry is settled already (a
+ * later pop or a limit of the range settled it with the range's child time only). */
+static int g_reach(st_state_t *g, st_thread_t *gt, uint32_t gtix, st_thread_t *lt, st_reach_t *r,
+                   const uint32_t *nmap) {
+    g_limit(g, gt, gtix, lt->gbase + lt->gclosed + r->seq, lt->gtook);
+    uint32_t lv = gt->depth;
+    if (lv > ST_MAX_DEPTH) {
+        return CLI_PAR_RERUN; /* with one range the event is beyond the stack: not measured */
+    }
+    uint32_t k = gt->pn - lt->gtook;
+    int before = 0;
+    uint64_t took_ns = 0;
+    while (k > 0) {
+        const st_pend_t *e = pend_at(gt, k - 1);
+        if (e->level != lv) {
+            break;
+        }
+        if (e->start < r->begin || e->end > r->end) {
+            if (e->end > r->begin) {
+                g->unnested++; /* a partial overlap: not nesting */
+            }
+            before = 1;
+            break;
+        }
+        uint64_t d = e->end - e->start;
+        took_ns += d;
+        if (e->pair) {
+            /* counted in its enclosing pair (or busy time) when it ended: moved here */
+            if (lv) {
+                gt->stack[lv - 1].child_ns -= d;
+            } else {
+                gt->busy_ns -= d;
+            }
+            g->pairs_in_complete++;
+        }
+        k -= e->size;
+    }
+    if (!before && !r->counted && r->begin < (lv ? gt->stack[lv - 1].fin : gt->fin0)) {
+        g->unnested++; /* it overlaps durations the limit gave up (the range counted its own) */
+    }
+    uint32_t took = gt->pn - lt->gtook - k;
+    if (took == 0) {
+        return 0;
+    }
+    /* its self time was measured with the range's children only */
+    uint64_t dur = r->end - r->begin, child = r->child + took_ns;
+    uint64_t self0 = r->child > dur ? 0 : dur - r->child, self = child > dur ? 0 : dur - child;
+    if (r->name && nmap[r->name - 1]) {
+        ((st_name_t *)cli_map_at(&g->names, nmap[r->name - 1] - 1, NULL, NULL))->self -= self0 - self;
+    }
+    if (r->child <= dur && child > dur) {
+        g->clamped++;
+    }
+    if (r->ctx == lt->npops && ring_find(lt, r->seq) >= 0) {
+        /* still waiting at the range's end: its block takes them in the trace's ring (g_append) */
+        r->took = took;
+        r->took_ns = took_ns;
+        lt->gtook += took;
+        return 0;
+    }
+    /* The range settled it (a pop, or the limit) with its own children: the ones taken leave the
+     * trace's ring with it, their nodes under its node once the range's nodes are merged. */
+    if (lt->gtook != 0) {
+        return CLI_PAR_RERUN; /* not expected: one it encloses was still waiting */
+    }
+    if (cli_grow(&g->defs, &g->defcap, g->ndefs + 1, sizeof *g->defs, 4) != 0) {
+        return -1;
+    }
+    uint32_t pcap = 16;
+    while (pcap < took) {
+        pcap *= 2;
+    }
+    st_defer_t *d = &g->defs[g->ndefs];
+    *d = (st_defer_t){malloc(pcap * sizeof *d->pend), took, pcap, gtix, r->rnode, lv, self0 - self};
+    if (d->pend == NULL) {
+        return -1;
+    }
+    g->ndefs++;
+    for (uint32_t i = 0; i < took; i++) {
+        d->pend[i] = *pend_at(gt, k + i);
+    }
+    gt->pn -= took;
+    return 0;
+}
+
+/* After the range's nodes are in the trace (node_map): the deferred children of reach events that
+ * the range had settled (g_reach), and their nodes' self time. */
+static void g_defer_nodes(st_state_t *g, const uint32_t *node_map) {
+    for (size_t i = 0; i < g->ndefs; i++) {
+        st_defer_t *d = &g->defs[i];
+        uint32_t node = d->rnode ? node_map[d->rnode - 1] : 0;
+        if (node) {
+            ((st_node_t *)cli_map_at(&g->nodes, node - 1, NULL, NULL))->self -= d->dself;
+            st_thread_t ring = {0};
+            ring.pend = d->pend;
+            ring.pcap = d->pcap;
+            ring.pn = d->n;
+            for (uint32_t c = d->n; c > 0; c -= pend_at(&ring, c - 1)->size) {
+                pend_nodes(g, &ring, d->gtix, c - 1, node, 0, d->level + 2);
+            }
+        }
+        free(d->pend);
+    }
+    g->ndefs = 0;
+}
+
+/* Top-level time since the range's previous pop, then the pop: closes the trace's open frame (what
+ * its ring holds inside the frame is settled into it first, and the frame waits there itself). 0,
+ * or CLI_PAR_RERUN. */
+static int apply_pop(st_state_t *g, st_thread_t *gt, uint32_t gtix, const uint64_t *tkey, st_thread_t *lt,
+                     const st_pop_t *pop) {
     give_child(gt, pop->child_ns);
-    if (reaches_back(g, gt, pop->reach)) {
-        return CLI_PAR_RERUN;
-    }
+    uint64_t seq = lt->gbase + lt->gclosed + pop->seq;
+    g_limit(g, gt, gtix, seq, lt->gtook);
     if (gt->depth == 0) {
-        return 0; /* an end without a begin: ignored (docs/stats.md) */
+        /* an end without a begin: ignored (docs/stats.md), but it settles the top level */
+        g_settle_above(g, gt, gtix, 0, PEND_PARENT);
+        gt->fin0 = 0;
+        return 0;
     }
+    g_settle_above(g, gt, gtix, gt->depth, PEND_PARENT);
     gt->depth--;
     st_frame_t f = gt->stack[gt->depth];
-    gt->tail = pop->end_ns > gt->tail ? pop->end_ns : gt->tail;
     uint64_t dur = pop->end_ns >= f.begin_ns ? pop->end_ns - f.begin_ns : 0;
     close_slice(g, gt, tkey, f.name, f.node, f.begin_ns, dur, f.child_ns, pop->end_off, f.args, NULL);
     /* close_slice gave the duration to the range's top level when the trace has no open frame left. */
     gt->busy_ns += gt->ctx_child;
     gt->ctx_child = 0;
-    return 0;
+    if (gt->depth < ST_MAX_DEPTH) {
+        uint64_t had = gt->pseq;
+        pend_pair(g, gt, gtix, f.begin_ns, f.begin_ns + dur, gt->depth);
+        lt->gclosed += (uint32_t)(gt->pseq - had);
+        gt->busy_ns += gt->ctx_child;
+        gt->ctx_child = 0;
+    }
+    return g->pend_capped ? CLI_PAR_RERUN : 0;
 }
 
-static int advance(st_state_t *g, st_thread_t *gt, const uint64_t *tkey, st_thread_t *lt, uint32_t upto) {
-    while (lt->applied < upto && lt->applied < lt->npops) {
-        if (apply_pop(g, gt, tkey, &lt->pops[lt->applied++]) != 0) {
+/* Applies the range's pops up to `upto`, each context's reach events before the pop that ends it. */
+static int advance(st_state_t *g, st_thread_t *gt, uint32_t gtix, const uint64_t *tkey, st_thread_t *lt,
+                   uint32_t upto, const uint32_t *nmap) {
+    for (;;) {
+        while (lt->rapplied < lt->nreach && lt->reach[lt->rapplied].ctx == lt->applied) {
+            if (g_reach(g, gt, gtix, lt, &lt->reach[lt->rapplied++], nmap) != 0) {
+                return CLI_PAR_RERUN;
+            }
+        }
+        if (lt->applied >= upto || lt->applied >= lt->npops) {
+            return 0;
+        }
+        if (apply_pop(g, gt, gtix, tkey, lt, &lt->pops[lt->applied++]) != 0) {
             return CLI_PAR_RERUN;
         }
+    }
+}
+
+/* At the range's end (every pop and reach event applied): what still waits in its ring moves to the
+ * trace's, after the entries reach events took, which join their blocks. 0, CLI_PAR_RERUN (the ring
+ * would pass ST_PEND_CAP) or -1 (out of memory). */
+static int g_append(st_state_t *g, st_thread_t *gt, uint32_t gtix, st_thread_t *lt, const uint32_t *nmap) {
+    uint64_t off = lt->gbase + lt->gclosed;
+    g_limit(g, gt, gtix, off + lt->pseq, lt->gtook);
+    uint32_t n = lt->pn;
+    if (n == 0) {
+        return 0;
+    }
+    if (gt->pn + n > gt->pcap) {
+        uint32_t ncap = gt->pcap ? gt->pcap : 16;
+        while (ncap < gt->pn + n) {
+            ncap *= 2;
+        }
+        if (ncap > ST_PEND_CAP) {
+            return CLI_PAR_RERUN;
+        }
+        st_pend_t *np = malloc(ncap * sizeof *np);
+        if (np == NULL) {
+            return -1;
+        }
+        for (uint32_t i = 0; i < gt->pn; i++) {
+            np[i] = *pend_at(gt, i);
+        }
+        free(gt->pend);
+        gt->pend = np;
+        gt->pcap = ncap;
+        gt->phead = 0;
+    }
+    uint32_t base = gt->pn, lv0 = gt->depth;
+    for (uint32_t i = 0; i < n; i++) {
+        st_pend_t *e = pend_at(gt, gt->pn++);
+        *e = *pend_at(lt, i);
+        e->seq += off;
+        e->level = (uint16_t)(e->level + lv0);
+        e->name = e->name && !e->pair ? nmap[e->name - 1] : 0; /* a pair's is not set */
+    }
+    /* The reach events that took entries, inner first: each block grows by what it and those inside
+     * it took, and starts at the oldest entry taken. */
+    uint32_t cum = 0;
+    for (uint32_t i = 0; i < lt->nreach; i++) {
+        const st_reach_t *r = &lt->reach[i];
+        if (r->ctx != lt->npops) {
+            continue;
+        }
+        int64_t at = ring_find(lt, r->seq);
+        if (at < 0) {
+            continue; /* settled by a limit: it took nothing (g_reach) */
+        }
+        cum += r->took;
+        if (cum == 0) {
+            continue;
+        }
+        st_pend_t *e = pend_at(gt, base + (uint32_t)at);
+        e->child += r->took_ns;
+        e->size = (uint16_t)(e->size + cum);
+        st_pend_t *first = pend_at(gt, base + (uint32_t)at + 1 - e->size);
+        first->head = e->size > first->head ? e->size : first->head;
     }
     return 0;
 }
@@ -1585,12 +1862,6 @@ int st_merge(st_state_t *g, st_state_t *l) {
     st_range_t *lr = (st_range_t *)l; /* l is the first member of its st_range_t */
     flush_events(lr);
     uint32_t *nmap, *tmap, *node_map, *cmap;
-    /* The range's end settles what still waits for an enclosing complete event: one that a later
-     * range has makes that range's merge ask for a read with one thread (st_thread_t.reach). */
-    for (size_t i = 0; i < l->threads.count; i++) {
-        st_thread_t *lt = cli_map_at(&l->threads, i, NULL, NULL);
-        pend_settle_above(l, lt, (uint32_t)i + 1, 0, PEND_RANGE);
-    }
     g->oom |= l->oom;
     g->unnested += l->unnested;
     g->clamped += l->clamped;
@@ -1758,6 +2029,15 @@ int st_merge(st_state_t *g, st_state_t *l) {
             rc = CLI_PAR_RERUN;
             goto done;
         }
+        /* The trace's ring and the range's together, and the reach events left out, hold as with one
+         * range only when there is nothing to share (a bound: the ring never holds more). */
+        if (g->merged > 0 && (gt->pn + lt->npops + lt->pcap > ST_PEND_CAP ||
+                              (lt->reach_over && (gt->pn > 0 || lt->npops > 0)))) {
+            rc = CLI_PAR_RERUN;
+            goto done;
+        }
+        lt->gbase = gt->pseq;
+        lt->gclosed = lt->gtook = lt->rapplied = 0;
     }
     /* Call-tree nodes in the range's order, each after the pops of its thread that came before it. */
     for (size_t i = 0; i < l->nodes.count; i++) {
@@ -1774,7 +2054,7 @@ int st_merge(st_state_t *g, st_state_t *l) {
         } else {
             uint64_t tk[3];
             memcpy(tk, tkey, sizeof tk);
-            if (advance(g, gt, tk, lt, k.ctx) != 0) {
+            if (advance(g, gt, tmap[k.thread - 1], tk, lt, k.ctx, nmap) != 0) {
                 rc = CLI_PAR_RERUN;
                 goto done;
             }
@@ -1795,16 +2075,20 @@ int st_merge(st_state_t *g, st_state_t *l) {
         st_thread_t *gt = cli_map_at(&g->threads, tmap[i] - 1, NULL, NULL);
         uint64_t tk[3];
         memcpy(tk, key, sizeof tk);
-        if (advance(g, gt, tk, lt, lt->npops) != 0) {
+        if (advance(g, gt, tmap[i], tk, lt, lt->npops, nmap) != 0) {
             rc = CLI_PAR_RERUN;
             goto done;
         }
         give_child(gt, lt->ctx_child);
-        if (reaches_back(g, gt, lt->reach)) {
-            rc = CLI_PAR_RERUN; /* a complete event may enclose durations of earlier ranges */
+        /* What still waits for an enclosing complete event waits in the trace (nesting across ranges) */
+        int arc = g_append(g, gt, tmap[i], lt, nmap);
+        if (arc < 0) {
+            goto nomem;
+        }
+        if (arc != 0) {
+            rc = CLI_PAR_RERUN;
             goto done;
         }
-        gt->tail = lt->tail > gt->tail ? lt->tail : gt->tail;
         /* Frames still open at the range's end stay open in the trace. */
         uint32_t stored = lt->depth < ST_MAX_DEPTH ? lt->depth : ST_MAX_DEPTH;
         for (uint32_t d = 0; d < stored; d++) {
@@ -1820,6 +2104,7 @@ int st_merge(st_state_t *g, st_state_t *l) {
         gt->depth += lt->depth - stored;
         gt->max_depth = gt->depth > gt->max_depth ? gt->depth : gt->max_depth;
     }
+    g_defer_nodes(g, node_map);
     for (unsigned i = 0; i < l->nslow; i++) {
         st_slow_t *ls = &l->slow[i];
         st_slow_t *gs = slow_slot(g, ls->dur, ls->ts, ls->end_off);
@@ -1878,6 +2163,16 @@ nomem:
     rc = CLI_EXIT_LIMIT;
 done:
     return rc;
+}
+
+int st_settle(st_state_t *g) {
+    int full = g->tree_full;
+    for (size_t i = 0; i < g->threads.count; i++) {
+        st_thread_t *gt = cli_map_at(&g->threads, i, NULL, NULL);
+        g_settle_above(g, gt, (uint32_t)i + 1, 0, PEND_RANGE);
+    }
+    /* which paths a full tree leaves out depends on the order nodes are made */
+    return !full && g->tree_full && g->merged > 1 ? CLI_PAR_RERUN : 0;
 }
 
 int st_fold(st_state_t *g) {
