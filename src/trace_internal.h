@@ -259,6 +259,17 @@ void fxt__trace_wait_writers(tls_t *head);
 void fxt__trace_enqueue(chunk_t *c); /* under the lock: hand a chunk to the streaming writer */
 int fxt__trace_next_chunk(tls_t *t);
 #define FXT__PROCESS_NAME_MAX 255u /* bytes of a process name */
+
+/* trace_crash.c: a standalone session's trace written at a fatal signal */
+void fxt__trace_crash_install(void);    /* under the lock, at start: handlers where SIG_DFL */
+void fxt__trace_crash_uninstall(void);  /* under the lock, at stop: the default action again */
+void fxt__trace_crash_stopping(int on); /* fxt_session_stop() writes the trace (1) or is done (0) */
+/* the streaming writer: begin returns 0 when a crash handler writes (write nothing more) */
+int fxt__trace_crash_writer_begin(void);
+void fxt__trace_crash_writer_end(void);
+void fxt__trace_crash_preamble_done(void);
+void fxt__trace_crash_block_async(
+    void); /* the engine's threads leave SIGINT/TERM/HUP/QUIT to the program's */
 /* under the lock: FXT_PROCESS_NAME as the process name unless a call set one (warns when invalid) */
 void fxt__trace_process_name_from_env(void);
 
