@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: MIT
+# needs: python3
+# labels: slow
+# Seeded standalone kill trials: 4 threads emit sequence-numbered events to
+# FXT_TRACE_OUTPUT (no fxt record) and get SIGTERM, SIGINT, SIGSEGV or SIGQUIT at a
+# random point (seeded: the same delays every run); the file holds every committed
+# event, gaps only where reported losses say so (kill_check.py), it checks clean,
+# and the exit status is the signal's (or 0: the program had finished). SIGKILL
+# cannot be caught: kill-trials.sh runs those under fxt record.
+# FXT_KILL_TRIALS trials per mode (default 4; 100: FXT_KILL_TRIALS=100 ctest -R
+# cli.record.standalone-kill-trials), from seed FXT_KILL_SEED (default 24).
+. "$AREA_DIR/standalone_crash.bash"
+trials=${FXT_KILL_TRIALS:-4}
+seed=${FXT_KILL_SEED:-24}
+set -- TERM:15 INT:2 SEGV:11 QUIT:3
+for mode in oneshot circular streaming; do
+  size=$(standalone_size $mode)
+  i=0
+  while [ $i -lt "$trials" ]; do
+    # 0-60 ms: before the session starts, while it emits, after the buffer filled
+    d=$(awk -v s=$((seed * 1000 + i)) 'BEGIN { srand(s); printf "%.3f", rand() * 0.06 }')
+    k=$((i % 4 + 1))
+    eval "sig=\${$k}"
+    f="$T/$mode-$i.fxt"
+    rm -f "$f.progress"
+    FXT_TRACE_OUTPUT="$f" FXT_TRACE_MODE=$mode FXT_TRACE_BUFFER_SIZE=$size RECORD_PROG_PROGRESS="$f.progress" \
+      env --default-signal=INT,QUIT "$PROG" emit 50000 4 exit 2> "$f.err" &
+    h=$!
+    sleep "$d"
+    kill -"${sig%:*}" $h 2> /dev/null || true
+    rc=0
+    wait $h || rc=$?
+    [ -f "$f.progress" ] || head -c 512 /dev/zero > "$f.progress"
+    [ $rc -eq 0 ] || [ $rc -eq $((128 + ${sig#*:})) ] ||
+      fail "$mode trial $i (SIG${sig%:*} after ${d}s): exit status $rc"
+    s=0
+    [ $rc -eq 0 ] || s=${sig#*:}
+    crash_file_check $mode "$f" "$f.progress" $s
+    i=$((i + 1))
+  done
+done
