@@ -106,7 +106,8 @@ tls_t *fxt__trace_tls_slow(tls_t *t) {
         if (!reused) {
             pthread_mutex_lock(&fxt__trace.lock);
             t->next_all = fxt__trace.threads;
-            fxt__trace.threads = t;
+            /* released: a crash handler walks the list without the lock (trace_crash.c) */
+            __atomic_store_n(&fxt__trace.threads, t, __ATOMIC_RELEASE);
             pthread_mutex_unlock(&fxt__trace.lock);
         }
         fxt__trace_tls = t;

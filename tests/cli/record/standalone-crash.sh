@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
 # needs: python3
+# labels: threads
 # Standalone (FXT_TRACE_OUTPUT, no fxt record), 4 threads of sequence-numbered
 # events, then a fatal signal: SIGSEGV, abort(), SIGTERM, SIGINT (SIGINT and
 # SIGQUIT are ignored in a shell's background jobs: env --default-signal gives

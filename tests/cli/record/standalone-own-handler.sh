@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
 # needs: python3
+# labels: threads
 # A program with its own SIGSEGV handler, standalone: the engine leaves it alone
 # (the handler runs, the trace is not written at the signal: oneshot and circular
 # leave an empty file, streaming the chunks written before), and the handler can

@@ -13,6 +13,8 @@ standalone_size() { if [ "$1" = streaming ]; then echo 1M; else echo 64k; fi; }
 # reported loss covers it), checks clean, and (SIG > 0) says it ended by signal SIG
 crash_file_check() {
   local mode=$1 f=$2 prog=$3 sig=$4
+  # (TSan phase: the handler reads what other threads wrote, through the right fences)
+  ! grep -q "ThreadSanitizer: data race" "$f.err" 2> /dev/null || fail "$f: $(grep -A3 'data race' "$f.err")"
   if [ ! -s "$f" ]; then
     # killed before its session started (no event committed): nothing to keep
     "$PYTHON" -c 'import struct,sys; sys.exit(sum(struct.unpack("<64Q", open(sys.argv[1],"rb").read(512))))' \
