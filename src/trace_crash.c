@@ -397,13 +397,14 @@ static void write_session(int sig) {
 static int flush(int sig) {
     int expect = 0;
     if (!__atomic_compare_exchange_n(&g_flush, &expect, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-        /* another thread writes it: wait until it is complete (the winner re-raises its own
-         * signal then; a thread that is itself the writer never gets here: the handler
-         * blocks every one of these signals while it runs) */
-        while (__atomic_load_n(&g_flush, __ATOMIC_ACQUIRE) != 2) {
+        /* another thread writes it (or found nothing to write): wait until it is done (the
+         * winner re-raises its own signal then; a thread that is itself the writer never gets here: the
+         * handler blocks every one of these signals while it runs) */
+        int f;
+        while ((f = __atomic_load_n(&g_flush, __ATOMIC_ACQUIRE)) == 1) {
             nap(1000000);
         }
-        return 2;
+        return f == 2 ? 2 : 1;
     }
     int rc = 1;
     int one = 1;
@@ -414,13 +415,15 @@ static int flush(int sig) {
         write_session(sig);
         rc = 0;
     } else {
-        /* a stop is writing the trace: let it finish, unless this thread is the one stopping */
+        /* a stop is writing the trace: let it finish (its tid is set before it ends the
+         * session), unless this thread is the one stopping; no stop: nothing to write */
         uint64_t s = __atomic_load_n(&g_stop_tid, __ATOMIC_SEQ_CST), me = my_tid();
-        while (s != 0 && s != me) {
-            nap(1000000);
-            s = __atomic_load_n(&g_stop_tid, __ATOMIC_SEQ_CST);
+        if (s != 0 && s != me) {
+            while (__atomic_load_n(&g_stop_tid, __ATOMIC_SEQ_CST) != 0) {
+                nap(1000000);
+            }
+            rc = 2;
         }
-        rc = 2;
     }
     __atomic_store_n(&g_flush, rc == 1 ? 0 : 2, __ATOMIC_RELEASE);
     return rc;

@@ -485,12 +485,15 @@ fxt_status fxt_session_start(const fxt_session_config_t *cfg) { return session_s
 
 fxt_status fxt_session_stop(void) {
     pthread_mutex_lock(&fxt__trace.lock);
-    int one = 1; /* a crash handler ends the session the same way, without the lock */
+    /* a fatal signal from here on waits for the trace to be written (trace_crash.c); a
+     * crash handler ends the session the same way, without the lock */
+    fxt__trace_crash_stopping(1);
+    int one = 1;
     if (!__atomic_compare_exchange_n(&fxt__trace.active, &one, 0, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+        fxt__trace_crash_stopping(0);
         pthread_mutex_unlock(&fxt__trace.lock);
         return FXT_E_STATE;
     }
-    fxt__trace_crash_stopping(1); /* a fatal signal meanwhile waits for the trace to be written */
     /* disable every site, then give in-flight events a moment to finish */
     fxt__trace_sites_next();
     tls_t *head = fxt__trace.threads; /* the list only grows at its head; nodes are never freed */
