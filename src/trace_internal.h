@@ -8,6 +8,7 @@
  *   trace_events.c      encoding events, logs and blobs into a thread's chunk
  *   trace_session.c     session start/stop, output, statistics, environment, fork
  *   trace_provider.c    the shared buffer (memfd) and the trace manager protocol
+ *   trace_crash.c       standalone: the trace written at a fatal signal (async-signal-safe)
  *
  * Buffers: the session's buffer is cut into chunks. Each thread writes into
  * its own current chunk with no lock, no syscall and no allocation; taking a
