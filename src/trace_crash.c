@@ -113,7 +113,22 @@ void fxt__trace_crash_uninstall(void) {
     g_order = NULL;
 }
 
-void fxt__trace_crash_stopping(int on) { __atomic_store_n(&g_stop_tid, on ? my_tid() : 0, __ATOMIC_SEQ_CST); }
+void fxt__trace_crash_stopping(int on, sigset_t *old) {
+    if (on) {
+        /* a fatal signal in the stopping thread itself could not wait for the stop: it
+         * waits in the kernel instead, and ends the process once the trace is written */
+        sigset_t s;
+        sigemptyset(&s);
+        for (size_t i = 0; i < NSIGS; i++) {
+            sigaddset(&s, k_sigs[i]);
+        }
+        pthread_sigmask(SIG_BLOCK, &s, old);
+        __atomic_store_n(&g_stop_tid, my_tid(), __ATOMIC_SEQ_CST);
+    } else {
+        __atomic_store_n(&g_stop_tid, 0, __ATOMIC_SEQ_CST);
+        pthread_sigmask(SIG_SETMASK, old, NULL);
+    }
+}
 
 int fxt__trace_crash_writer_begin(void) {
     __atomic_store_n(&g_writing, 1, __ATOMIC_SEQ_CST);

@@ -53,6 +53,7 @@
 #include "encode.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -262,9 +263,11 @@ int fxt__trace_next_chunk(tls_t *t);
 #define FXT__PROCESS_NAME_MAX 255u /* bytes of a process name */
 
 /* trace_crash.c: a standalone session's trace written at a fatal signal */
-void fxt__trace_crash_install(void);    /* under the lock, at start: handlers where SIG_DFL */
-void fxt__trace_crash_uninstall(void);  /* under the lock, at stop: the default action again */
-void fxt__trace_crash_stopping(int on); /* fxt_session_stop() writes the trace (1) or is done (0) */
+void fxt__trace_crash_install(void);   /* under the lock, at start: handlers where SIG_DFL */
+void fxt__trace_crash_uninstall(void); /* under the lock, at stop: the default action again */
+/* fxt_session_stop() writes the trace (1: fatal signals deferred in this thread, the mask saved
+ * in *old) or is done (0: the mask restored) */
+void fxt__trace_crash_stopping(int on, sigset_t *old);
 /* the streaming writer: begin returns 0 when a crash handler writes (write nothing more) */
 int fxt__trace_crash_writer_begin(void);
 void fxt__trace_crash_writer_end(void);

@@ -485,12 +485,17 @@ fxt_status fxt_session_start(const fxt_session_config_t *cfg) { return session_s
 
 fxt_status fxt_session_stop(void) {
     pthread_mutex_lock(&fxt__trace.lock);
-    /* a fatal signal from here on waits for the trace to be written (trace_crash.c); a
-     * crash handler ends the session the same way, without the lock */
-    fxt__trace_crash_stopping(1);
+    if (!fxt__trace.active) { /* (another stop, which ended it under the lock) */
+        pthread_mutex_unlock(&fxt__trace.lock);
+        return FXT_E_STATE;
+    }
+    /* a fatal signal from here on waits for the trace to be written (trace_crash.c; this
+     * thread defers them); a crash handler ends the session the same way, without the lock */
+    sigset_t sigs;
+    fxt__trace_crash_stopping(1, &sigs);
     int one = 1;
     if (!__atomic_compare_exchange_n(&fxt__trace.active, &one, 0, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
-        fxt__trace_crash_stopping(0);
+        fxt__trace_crash_stopping(0, &sigs);
         pthread_mutex_unlock(&fxt__trace.lock);
         return FXT_E_STATE;
     }
@@ -581,12 +586,12 @@ fxt_status fxt_session_stop(void) {
     fxt__trace.owns_fd = 0;
     fxt__trace.managed = 0;
     fxt__trace_crash_uninstall();
-    fxt__trace_crash_stopping(0);
     fxt__trace_unmap_buffer();
     fxt__trace_free_cats();
     /* the next session gets a new generation: thread states reset on first use */
     __atomic_store_n(&fxt__trace.gen, fxt__trace.gen + 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&fxt__trace.lock);
+    fxt__trace_crash_stopping(0, &sigs); /* a signal deferred meanwhile is delivered now */
     return st;
 }
 
