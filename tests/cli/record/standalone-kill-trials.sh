@@ -7,8 +7,9 @@
 # event, gaps only where reported losses say so (kill_check.py), it checks clean,
 # and the exit status is the signal's (or 0: the program had finished). SIGKILL
 # cannot be caught: kill-trials.sh runs those under fxt record.
-# FXT_KILL_TRIALS trials per mode (default 4; 100: FXT_KILL_TRIALS=100 ctest -R
-# cli.record.standalone-kill-trials), from seed FXT_KILL_SEED (default 24).
+# FXT_KILL_TRIALS trials per mode (default 4, ~8 s), from seed FXT_KILL_SEED (default
+# 24). 100 per mode take ~4 min, past ctest's 120 s: run the case by hand
+# (tests/cli/README.md) with FXT_KILL_TRIALS=100.
 . "$AREA_DIR/standalone_crash.bash"
 trials=${FXT_KILL_TRIALS:-4}
 seed=${FXT_KILL_SEED:-24}
@@ -30,7 +31,8 @@ for mode in oneshot circular streaming; do
     kill -"${sig%:*}" $h 2> /dev/null || true
     rc=0
     wait $h || rc=$?
-    [ -f "$f.progress" ] || head -c 512 /dev/zero > "$f.progress"
+    # killed before record_prog sized its progress file: no event counted yet
+    [ "$(stat -c %s "$f.progress" 2> /dev/null || echo 0)" -ge 512 ] || head -c 512 /dev/zero > "$f.progress"
     [ $rc -eq 0 ] || [ $rc -eq $((128 + ${sig#*:})) ] ||
       fail "$mode trial $i (SIG${sig%:*} after ${d}s): exit status $rc"
     crash_file_check $mode "$f" "$f.progress" 0
