@@ -43,16 +43,8 @@ static void thread_exit(void *arg) {
         notify = 1;
     } else if (fxt__trace.active && t->gen == fxt__trace.gen && fxt__trace.mode == FXT_MODE_STREAMING &&
                t->cur != NULL) {
-        /* hand the last chunk to the writer */
-        t->cur->next = NULL;
-        if (fxt__trace.queue_tail) {
-            fxt__trace.queue_tail->next = t->cur;
-        } else {
-            fxt__trace.queue_head = t->cur;
-        }
-        fxt__trace.queue_tail = t->cur;
+        fxt__trace_enqueue(t->cur); /* hand the last chunk to the writer */
         t->cur = NULL;
-        pthread_cond_broadcast(&fxt__trace.cond);
     }
     t->exited = 1;
     fxt__trace_tls = NULL; /* the state may be reused by a new thread once its session is over */
@@ -114,7 +106,8 @@ tls_t *fxt__trace_tls_slow(tls_t *t) {
         if (!reused) {
             pthread_mutex_lock(&fxt__trace.lock);
             t->next_all = fxt__trace.threads;
-            fxt__trace.threads = t;
+            /* released: a crash handler walks the list without the lock (trace_crash.c) */
+            __atomic_store_n(&fxt__trace.threads, t, __ATOMIC_RELEASE);
             pthread_mutex_unlock(&fxt__trace.lock);
         }
         fxt__trace_tls = t;
@@ -259,6 +252,8 @@ static void write_thread_kobj(uint8_t **p, const tls_t *t) {
 }
 
 void fxt__trace_enqueue(chunk_t *c) {
+    /* standalone, FULL until written (then FREE): a crash handler writes the FULL and OWNED ones */
+    __atomic_store_n(&c->sh->state, FXT_CHUNK_FULL, __ATOMIC_RELEASE);
     c->next = NULL;
     if (fxt__trace.queue_tail) {
         fxt__trace.queue_tail->next = c;

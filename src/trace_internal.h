@@ -8,6 +8,7 @@
  *   trace_events.c      encoding events, logs and blobs into a thread's chunk
  *   trace_session.c     session start/stop, output, statistics, environment, fork
  *   trace_provider.c    the shared buffer (memfd) and the trace manager protocol
+ *   trace_crash.c       standalone: the trace written at a fatal signal (async-signal-safe)
  *
  * Buffers: the session's buffer is cut into chunks. Each thread writes into
  * its own current chunk with no lock, no syscall and no allocation; taking a
@@ -52,6 +53,7 @@
 #include "encode.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -259,6 +261,19 @@ void fxt__trace_wait_writers(tls_t *head);
 void fxt__trace_enqueue(chunk_t *c); /* under the lock: hand a chunk to the streaming writer */
 int fxt__trace_next_chunk(tls_t *t);
 #define FXT__PROCESS_NAME_MAX 255u /* bytes of a process name */
+
+/* trace_crash.c: a standalone session's trace written at a fatal signal */
+void fxt__trace_crash_install(void);   /* under the lock, at start: handlers where SIG_DFL */
+void fxt__trace_crash_uninstall(void); /* under the lock, at stop: the default action again */
+/* fxt_session_stop() writes the trace (1: fatal signals deferred in this thread, the mask saved
+ * in *old) or is done (0: the mask restored) */
+void fxt__trace_crash_stopping(int on, sigset_t *old);
+/* the streaming writer: begin returns 0 when a crash handler writes (write nothing more) */
+int fxt__trace_crash_writer_begin(void);
+void fxt__trace_crash_writer_end(void);
+void fxt__trace_crash_preamble_done(void);
+void fxt__trace_crash_block_async(
+    void); /* the engine's threads leave SIGINT/TERM/HUP/QUIT to the program's */
 /* under the lock: FXT_PROCESS_NAME as the process name unless a call set one (warns when invalid) */
 void fxt__trace_process_name_from_env(void);
 

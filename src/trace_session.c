@@ -128,13 +128,20 @@ static void settle_tps(uint64_t min_ns) {
 
 static void *writer_main(void *arg) {
     (void)arg;
+    fxt__trace_crash_block_async();
     /* the preamble needs the clock rate: measured here, while the program traces */
     settle_tps(20000000u);
     char pname[sizeof fxt__trace.process_name];
     pthread_mutex_lock(&fxt__trace.lock);
     memcpy(pname, fxt__trace.process_name, sizeof pname);
     pthread_mutex_unlock(&fxt__trace.lock);
+    /* each write is announced: a crash handler (trace_crash.c) waits for it, then writes the rest */
+    if (!fxt__trace_crash_writer_begin()) {
+        return NULL;
+    }
     write_preamble(0, pname);
+    fxt__trace_crash_preamble_done();
+    fxt__trace_crash_writer_end();
     pthread_mutex_lock(&fxt__trace.lock);
     for (;;) {
         while (fxt__trace.queue_head == NULL && !fxt__trace.writer_stop) {
@@ -149,8 +156,13 @@ static void *writer_main(void *arg) {
             fxt__trace.queue_tail = NULL;
         }
         pthread_mutex_unlock(&fxt__trace.lock);
+        if (!fxt__trace_crash_writer_begin()) {
+            return NULL; /* the crash handler writes c (still FULL) and the rest */
+        }
         /* a queued chunk is no longer written by its thread: read without the lock */
         out_write(c->data, __atomic_load_n(&c->sh->used, __ATOMIC_ACQUIRE));
+        __atomic_store_n(&c->sh->state, FXT_CHUNK_FREE, __ATOMIC_RELEASE); /* written */
+        fxt__trace_crash_writer_end();
         pthread_mutex_lock(&fxt__trace.lock);
         c->next = fxt__trace.free_list;
         fxt__trace.free_list = c;
@@ -395,6 +407,9 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
         return FXT_E_IO;
     }
     fxt__trace.managed = managed;
+    if (!managed && fxt__trace.owns_fd) {
+        fxt__trace_crash_install(); /* a fatal signal writes what was committed */
+    }
     __atomic_store_n(&fxt__trace.gen, fxt__trace.gen + 1, __ATOMIC_RELEASE);
     fxt__trace_membarrier_register();
     __atomic_store_n(&fxt__trace.active, 1, __ATOMIC_RELEASE);
@@ -470,11 +485,20 @@ fxt_status fxt_session_start(const fxt_session_config_t *cfg) { return session_s
 
 fxt_status fxt_session_stop(void) {
     pthread_mutex_lock(&fxt__trace.lock);
-    if (!fxt__trace.active) {
+    if (!fxt__trace.active) { /* (another stop, which ended it under the lock) */
         pthread_mutex_unlock(&fxt__trace.lock);
         return FXT_E_STATE;
     }
-    __atomic_store_n(&fxt__trace.active, 0, __ATOMIC_RELEASE);
+    /* a fatal signal from here on waits for the trace to be written (trace_crash.c; this
+     * thread defers them); a crash handler ends the session the same way, without the lock */
+    sigset_t sigs;
+    fxt__trace_crash_stopping(1, &sigs);
+    int one = 1;
+    if (!__atomic_compare_exchange_n(&fxt__trace.active, &one, 0, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+        fxt__trace_crash_stopping(0, &sigs);
+        pthread_mutex_unlock(&fxt__trace.lock);
+        return FXT_E_STATE;
+    }
     /* disable every site, then give in-flight events a moment to finish */
     fxt__trace_sites_next();
     tls_t *head = fxt__trace.threads; /* the list only grows at its head; nodes are never freed */
@@ -561,11 +585,13 @@ fxt_status fxt_session_stop(void) {
     fxt__trace.from_env = 0;
     fxt__trace.owns_fd = 0;
     fxt__trace.managed = 0;
+    fxt__trace_crash_uninstall();
     fxt__trace_unmap_buffer();
     fxt__trace_free_cats();
     /* the next session gets a new generation: thread states reset on first use */
     __atomic_store_n(&fxt__trace.gen, fxt__trace.gen + 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&fxt__trace.lock);
+    fxt__trace_crash_stopping(0, &sigs); /* a signal deferred meanwhile is delivered now */
     return st;
 }
 

@@ -7,7 +7,11 @@
  *   record_prog emit K T END     T threads ("worker-<j>") each emit K instants
  *                                test/ev {seq, thread}; then END: exit, _exit,
  *                                abort, segv, or hang (prints "ready PID", waits
- *                                to be killed)
+ *                                to be killed); own-segv: a SIGSEGV handler of the
+ *                                program's own (installed before the first event)
+ *                                says "own handler" and _exit(3)s, then segv;
+ *                                own-flush: the same handler calls
+ *                                fxt_session_flush_on_crash() and re-raises
  *   record_prog ring N ROUNDS    N processes (fork, no exec) pass a token round
  *                                a ring of pipes: test/send {token} before each
  *                                write, test/recv {token} after each read
@@ -15,7 +19,8 @@
  *   RECORD_PROG_PROGRESS=FILE    emit: after each test/ev, thread j stores how many
  *                                it emitted (a uint64 at offset 8*j of FILE, shared
  *                                mapping), so that a test that kills the program
- *                                knows which events were committed
+ *                                knows which events were committed (only while the
+ *                                session is active: a crash handler ends it)
  *   record_prog race K T         T threads make the process's first trace calls at
  *                                once (thread 0 starts with test/start), K test/ev
  *                                {seq, thread} each; RECORD_PROG_SLOW_START=1 makes
@@ -76,7 +81,11 @@ static void *worker(void *arg) {
     fxt_set_thread_name(name);
     for (long i = 0; i < g_k; i++) {
         FXT_INSTANT("test", "ev", FXT_I64("seq", i), FXT_I64("thread", j));
-        if (g_progress != NULL) {
+        /* committed: recorded or counted as dropped. A caught fatal signal ends a standalone
+         * session (its handler writes the trace) while other threads still run: an event
+         * that returns after that may not be in the trace; one that returns while the
+         * session is still active was committed before (the session never restarts) */
+        if (g_progress != NULL && fxt_session_active()) {
             __atomic_store_n(&g_progress[j], (uint64_t)i + 1, __ATOMIC_RELEASE);
         }
     }
@@ -102,9 +111,32 @@ static void map_progress(void) {
     g_progress = m;
 }
 
+/* A program's own SIGSEGV handler (async-signal-safe). */
+static int g_own_flush;
+static void own_handler(int sig) {
+    static const char msg[] = "own handler\n";
+    ssize_t w = write(2, msg, sizeof msg - 1);
+    (void)w;
+    if (!g_own_flush) {
+        _exit(3);
+    }
+    fxt_session_flush_on_crash(sig); /* the trace, then the default action */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 static int emit(long k, long nt, const char *end) {
     g_k = k;
     map_progress();
+    if (strncmp(end, "own-", 4) == 0) {
+        g_own_flush = strcmp(end, "own-flush") == 0;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = own_handler;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGSEGV, &sa, NULL);
+        end = "segv";
+    }
     FXT_INSTANT("test", "start"); /* starts the session (and registers) on the main thread */
     pthread_t th[64];
     nt = nt < 1 ? 1 : nt > 64 ? 64 : nt;

@@ -82,6 +82,16 @@ FXT_API fxt_status fxt_session_start_from_env(void);
 FXT_API fxt_status fxt_session_stop(void);
 /** 1 while a session runs. */
 FXT_API int fxt_session_active(void);
+/**
+ * For a program's own handler of a fatal signal (SIGSEGV, SIGTERM, ...), async-signal-safe:
+ * write what the standalone session has committed to the file it opened (FXT_TRACE_OUTPUT or
+ * cfg.output_path), ending with an instant fxt/provider_killed {signal: sig}, and end the
+ * session (later events are not recorded). Where the program left a signal's default
+ * action, the engine does this itself (docs/trace.md, "What is guaranteed"). FXT_OK when
+ * the trace is written whole (by this call, another thread's or a stop), FXT_E_STATE when
+ * there is nothing to write here (no session, a custom sink, or under fxt record).
+ */
+FXT_API fxt_status fxt_session_flush_on_crash(int sig);
 
 typedef struct fxt_session_stats {
     uint64_t records;     /* records written into buffers */
