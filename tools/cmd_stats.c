@@ -317,9 +317,14 @@ static void print_more(size_t n, unsigned top) {
 static void print_nesting_notes(const st_state_t *s) {
     if (s->unnested) {
         printf("note: %" PRIu64 " complete events do not enclose every duration inside them (a partial "
-               "overlap, or more than %u durations closed on their thread in between): their self time "
-               "includes that time, and busy time may count it twice\n",
-               s->unnested, ST_PEND_K);
+               "overlap, or a start inside durations coalesced past %u given up on their thread): their "
+               "self time includes that time, and busy time may count it twice\n",
+               s->unnested, ST_GUP_CAP);
+    }
+    if (s->tree_unnested && s->tree) {
+        printf("note: %" PRIu64 " complete events enclose durations more than %u closed durations of their "
+               "thread before them: their time is exact, the call tree shows those beside them\n",
+               s->tree_unnested, ST_PEND_K);
     }
     if (s->clamped) {
         printf("note: %" PRIu64 " durations have children adding up to more than their own duration "
@@ -666,8 +671,8 @@ static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
     printf("],\"inline_strings\":%" PRIu64 ",\"inline_string_bytes\":%" PRIu64, s->inline_strings,
            s->inline_bytes);
     printf(",\"nesting\":{\"complete_not_enclosing_all\":%" PRIu64 ",\"self_clamped\":%" PRIu64
-           ",\"pairs_in_later_complete\":%" PRIu64 "}",
-           s->unnested, s->clamped, s->pairs_in_complete);
+           ",\"pairs_in_later_complete\":%" PRIu64 ",\"tree_not_enclosing_all\":%" PRIu64 "}",
+           s->unnested, s->clamped, s->pairs_in_complete, s->tree_unnested);
     if (tree) {
         size_t *order = tree_order(s);
         printf(",\"tree_truncated\":%s,\"tree\":[", s->tree_full ? "true" : "false");

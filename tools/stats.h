@@ -126,6 +126,22 @@ typedef struct st_pend {
 } st_pend_t;
 _Static_assert(ST_MAX_DEPTH < 65536 && ST_PEND_CAP < 65536, "st_pend_t's 16-bit fields");
 
+/* Durations of a thread given up by the limit (ST_PEND_K) whose parent is still not known: their time
+ * is counted in the pair open around them (or the top level) already, and a complete event written
+ * later that encloses them moves it to itself, so self and busy time stay exact whatever the number
+ * of durations. On one level they are disjoint and in time order, and a complete event encloses a
+ * suffix of them (those starting at or after its start): a stack (st_thread_t.gup), levels
+ * nondecreasing. Past ST_GUP_CAP entries the oldest are coalesced, two of a level into one (first
+ * start, last end, summed time): an event starting inside such a block cannot take part of it
+ * (counted in `unnested`); one starting at or before it takes it whole (a whole-program scope). */
+typedef struct st_gup {
+    uint64_t start, end; /* the first one's start, the last one's end */
+    uint64_t ns;         /* their durations */
+    uint32_t pairs;      /* begin/end pairs among them (nesting.pairs_in_later_complete) */
+    uint32_t level;      /* open pairs on its thread when they closed */
+} st_gup_t;
+#define ST_GUP_CAP 65536
+
 /* The merge only: durations of the trace's ring that a reach event took after the range had settled
  * it (a pop or a limit: its call-tree node is the range's rnode), whose nodes go under its node once
  * the range's nodes are in the trace. */
@@ -153,6 +169,9 @@ typedef struct st_thread {
     uint64_t pseq;  /* closed durations pushed */
     uint64_t proot; /* at most the seq of the oldest block's root: pend_limit has nothing to do before */
     uint64_t fin0;  /* the latest end of a top-level duration of this context given up by the limits */
+    st_gup_t *gup;  /* durations given up by the limits, gn of gcap (st_gup_t) */
+    uint32_t gn, gcap;
+    uint32_t gpeak; /* ranges: the most entries gup held (the merge's bound for a read with one thread) */
     /* ranges only: top-level complete events that may enclose durations of earlier ranges, in order
      * (st_reach_t; the trace keeps its waiting durations in its own ring, pend above, for them). */
     st_reach_t *reach;
@@ -234,10 +253,14 @@ typedef struct st_state {
     char *keybuf;
     int tree_full; /* a node could not be created */
     /* Nesting (docs/stats.md): complete events that could not enclose all durations inside them
-     * (ST_PEND_K, or a partial overlap); durations whose children add up to more than they last
-     * (self counted as 0); begin/end pairs inside a complete event written after them (the call
-     * tree shows them beside it). pend_capped: a ring was full (ST_PEND_CAP). */
+     * (a partial overlap, or a start inside a coalesced st_gup_t block); durations whose children add up to
+     * more than they last (self counted as 0); begin/end pairs inside a complete event written after them
+     * (the call tree shows them beside it). pend_capped: a ring was full (ST_PEND_CAP). */
     uint64_t unnested, clamped, pairs_in_complete;
+    /* complete events that took durations the limit had given up: time exact, but the call tree
+     * shows those beside them (nesting.tree_not_enclosing_all) */
+    uint64_t tree_unnested;
+    int gup_coalesced; /* a thread's st_gup_t stack passed ST_GUP_CAP: coalesced */
     int oom; /* a frame could not be stored: the run fails (out of memory), its numbers are not exact */
     int pend_capped;
     unsigned merged; /* ranges merged into this state */

@@ -169,6 +169,7 @@ static void free_threads(st_state_t *s) {
         free(t->pops);
         free(t->pend);
         free(t->reach);
+        free(t->gup);
     }
 }
 
@@ -218,6 +219,8 @@ static void range_reset(st_range_t *rg) {
     s->unnested = s->clamped = s->pairs_in_complete = 0;
     s->oom = 0;
     s->pend_capped = 0;
+    s->tree_unnested = 0;
+    s->gup_coalesced = 0;
     rg->gen++;
     rg->prov = NULL;
     rg->prov_count = 0;
@@ -762,6 +765,73 @@ static inline st_pend_t *pend_at(const st_thread_t *t, uint32_t i) {
     return &t->pend[(t->phead + i) & (t->pcap - 1)];
 }
 
+/* Coalesces the older half of a full gup stack, two entries of a level into one (st_gup_t). */
+static void gup_coalesce(st_state_t *s, st_thread_t *t) {
+    uint32_t half = t->gn / 2, o = 0;
+    for (uint32_t i = 0; i < half; i++) {
+        st_gup_t *g = &t->gup[i];
+        st_gup_t *prev = o ? &t->gup[o - 1] : NULL;
+        if (prev && prev->level == g->level && (i & 1)) {
+            prev->end = g->end;
+            prev->ns += g->ns;
+            prev->pairs += g->pairs;
+        } else {
+            t->gup[o++] = *g;
+        }
+    }
+    memmove(t->gup + o, t->gup + half, (t->gn - half) * sizeof *t->gup);
+    t->gn -= half - o;
+    s->gup_coalesced = 1;
+}
+
+/* A duration given up by the limit (its time counted in its parent already): a complete event written
+ * later may still take it (st_gup_t). Out of memory: its time stays where it is, as before. */
+static void gup_push(st_state_t *s, st_thread_t *t, uint64_t start, uint64_t end, uint32_t pair,
+                     uint32_t level) {
+    if (t->gn == t->gcap) {
+        if (t->gcap < ST_GUP_CAP) {
+            uint32_t ncap = t->gcap ? 2 * t->gcap : 16;
+            st_gup_t *ng = realloc(t->gup, ncap * sizeof *ng);
+            if (ng == NULL) {
+                s->oom = 1;
+                return;
+            }
+            t->gup = ng;
+            t->gcap = ncap;
+        } else {
+            gup_coalesce(s, t);
+        }
+    }
+    t->gup[t->gn++] = (st_gup_t){start, end, end - start, pair, level};
+    t->gpeak = t->gn > t->gpeak ? t->gn : t->gpeak;
+}
+
+/* A complete event [begin, end] on level lv that enclosed every duration of its level in the ring:
+ * takes the given-up ones it encloses (their time, *pairs of them pairs). Returns their time; *stop
+ * is set when an entry of the level is left (nothing older is inside it), and an entry it starts
+ * inside (a coalesced block, or a partial overlap) is counted in `unnested`. */
+static uint64_t gup_take(st_state_t *s, st_thread_t *t, uint32_t lv, uint64_t begin, uint64_t end,
+                         uint64_t *pairs, int *stop) {
+    uint64_t ns = 0;
+    while (t->gn > 0) {
+        const st_gup_t *g = &t->gup[t->gn - 1];
+        if (g->level != lv) {
+            break;
+        }
+        if (g->start < begin || g->end > end) {
+            if (g->end > begin) {
+                s->unnested++; /* starts inside it: its time cannot be split */
+            }
+            *stop = 1;
+            break;
+        }
+        ns += g->ns;
+        *pairs += g->pairs;
+        t->gn--;
+    }
+    return ns;
+}
+
 /* The reach event closed as the thread's seq-th duration, if it is one, got call-tree node `node`
  * (st_reach_t.rnode: the merge may give it children from earlier ranges). Reach events are in seq
  * order. */
@@ -810,6 +880,7 @@ static void pend_settle(st_state_t *s, st_thread_t *t, uint32_t tix, uint32_t r,
     if (how == PEND_LIMIT) {
         uint64_t *fin = f ? &f->fin : &t->fin0;
         *fin = e->end > *fin ? e->end : *fin;
+        gup_push(s, t, e->start, e->end, e->pair, lv);
     }
     if (e->pair) {
         return; /* counted where it ended */
@@ -844,6 +915,10 @@ CLI_INLINE void pend_settle_above(st_state_t *s, st_thread_t *t, uint32_t tix, u
             continue;
         }
         pend_settle_newest(s, t, tix, how);
+    }
+    /* the given-up durations of those levels are inside the parent that ended (their time is in it) */
+    while (t->gn > 0 && t->gup[t->gn - 1].level >= level) {
+        t->gn--;
     }
 }
 
@@ -972,11 +1047,24 @@ CLI_NOINLINE void on_complete(st_state_t *s, st_thread_t *t, uint32_t tix, const
         }
         k -= e->size;
     }
+    if (!before && t->gn > 0) {
+        uint64_t pairs = 0, d = gup_take(s, t, lv, begin, end, &pairs, &before);
+        if (d) {
+            /* counted in the pair open around them (or the top level): moved here */
+            child += d;
+            if (lv) {
+                t->stack[lv - 1].child_ns -= d;
+            } else {
+                t->ctx_child -= d;
+            }
+            s->pairs_in_complete += pairs;
+        }
+    }
     if (!before) {
         uint64_t fin = lv ? t->stack[lv - 1].fin : t->fin0;
         int counted = begin < fin;
         if (counted) {
-            s->unnested++; /* it overlaps durations given up by the limits */
+            s->tree_unnested++; /* it encloses durations given up by the limits: time exact, tree not */
         }
         if (lv == 0) {
             /* nothing before it in this context: it may enclose what earlier ranges left waiting */
@@ -1659,11 +1747,24 @@ static int g_reach(st_state_t *g, st_thread_t *gt, uint32_t gtix, st_thread_t *l
         }
         k -= e->size;
     }
+    if (!before && gt->gn > 0) {
+        /* and the given-up ones it encloses, as on_complete */
+        uint64_t pairs = 0, d = gup_take(g, gt, lv, r->begin, r->end, &pairs, &before);
+        if (d) {
+            took_ns += d;
+            if (lv) {
+                gt->stack[lv - 1].child_ns -= d;
+            } else {
+                gt->busy_ns -= d;
+            }
+            g->pairs_in_complete += pairs;
+        }
+    }
     if (!before && !r->counted && r->begin < (lv ? gt->stack[lv - 1].fin : gt->fin0)) {
-        g->unnested++; /* it overlaps durations the limit gave up (the range counted its own) */
+        g->tree_unnested++; /* it encloses durations the limit gave up (the range counted its own) */
     }
     uint32_t took = gt->pn - lt->gtook - k;
-    if (took == 0) {
+    if (took == 0 && took_ns == 0) {
         return 0;
     }
     /* its self time was measured with the range's children only */
@@ -1784,6 +1885,31 @@ static int advance(st_state_t *g, st_thread_t *gt, uint32_t gtix, const uint64_t
 static int g_append(st_state_t *g, st_thread_t *gt, uint32_t gtix, st_thread_t *lt, const uint32_t *nmap) {
     uint64_t off = lt->gbase + lt->gclosed;
     g_limit(g, gt, gtix, off + lt->pseq, lt->gtook);
+    if (lt->gn > 0) {
+        /* Given up in the range: newer than the trace's, so after them, each level in time order as
+         * long as the trace's ring holds nothing of their levels (the limit gave it up). */
+        uint32_t lv0 = gt->depth;
+        if (gt->pn > 0 && pend_at(gt, gt->pn - 1)->level >= lt->gup[0].level + lv0) {
+            return CLI_PAR_RERUN; /* not expected */
+        }
+        if (gt->gn + lt->gn > gt->gcap) {
+            uint32_t ncap = gt->gcap ? gt->gcap : 16;
+            while (ncap < gt->gn + lt->gn) {
+                ncap *= 2;
+            }
+            st_gup_t *ng = realloc(gt->gup, ncap * sizeof *ng);
+            if (ng == NULL) {
+                return -1;
+            }
+            gt->gup = ng;
+            gt->gcap = ncap;
+        }
+        for (uint32_t i = 0; i < lt->gn; i++) {
+            st_gup_t *e = &gt->gup[gt->gn++];
+            *e = lt->gup[i];
+            e->level += lv0;
+        }
+    }
     uint32_t n = lt->pn;
     if (n == 0) {
         return 0;
@@ -1829,11 +1955,11 @@ static int g_append(st_state_t *g, st_thread_t *gt, uint32_t gtix, st_thread_t *
             continue; /* settled by a limit: it took nothing (g_reach) */
         }
         cum += r->took;
+        st_pend_t *e = pend_at(gt, base + (uint32_t)at);
+        e->child += r->took_ns; /* given-up durations too (no entries) */
         if (cum == 0) {
             continue;
         }
-        st_pend_t *e = pend_at(gt, base + (uint32_t)at);
-        e->child += r->took_ns;
         e->size = (uint16_t)(e->size + cum);
         st_pend_t *first = pend_at(gt, base + (uint32_t)at + 1 - e->size);
         first->head = e->size > first->head ? e->size : first->head;
@@ -1866,7 +1992,9 @@ int st_merge(st_state_t *g, st_state_t *l) {
     g->unnested += l->unnested;
     g->clamped += l->clamped;
     g->pairs_in_complete += l->pairs_in_complete;
-    if (g->merged > 0 && l->pend_capped) {
+    g->tree_unnested += l->tree_unnested;
+    g->gup_coalesced |= l->gup_coalesced;
+    if (g->merged > 0 && (l->pend_capped || l->gup_coalesced)) {
         return CLI_PAR_RERUN; /* where the ring was full depends on where the range starts */
     }
     g->records += l->records;
@@ -2031,8 +2159,12 @@ int st_merge(st_state_t *g, st_state_t *l) {
         }
         /* The trace's ring and the range's together, and the reach events left out, hold as with one
          * range only when there is nothing to share (a bound: the ring never holds more). */
-        if (g->merged > 0 && (gt->pn + lt->npops + lt->pcap > ST_PEND_CAP ||
-                              (lt->reach_over && (gt->pn > 0 || lt->npops > 0)))) {
+        /* Nor may the given-up durations of both reach ST_GUP_CAP where a read with one thread could
+         * have had more (coalesced): both, the range's most, and rings' worth of slack. */
+        if (g->merged > 0 &&
+            (gt->pn + lt->npops + lt->pcap > ST_PEND_CAP ||
+             (lt->reach_over && (gt->pn > 0 || lt->npops > 0)) ||
+             (uint64_t)gt->gn + gt->pn + lt->gpeak + lt->npops + lt->pcap + ST_PEND_CAP > ST_GUP_CAP)) {
             rc = CLI_PAR_RERUN;
             goto done;
         }

@@ -12,6 +12,6 @@ PY
 expect_eq "self S Q" "$(jq -c '[.names[] | {(.name): .self_ns}] | add | [.S, .Q]' "$T/p.json")" '[40,10]'
 expect_eq "busy" "$(jq -c '[.threads[].busy_ns]' "$T/p.json")" '[50]'
 expect_eq "nesting" "$(jq -c '.nesting' "$T/p.json")" \
-  '{"complete_not_enclosing_all":0,"self_clamped":0,"pairs_in_later_complete":1}'
+  '{"complete_not_enclosing_all":0,"self_clamped":0,"pairs_in_later_complete":1,"tree_not_enclosing_all":0}'
 "$FXT" stats "$T/p.fxt" | grep -q '^note: 1 begin/end pairs lie inside a complete event written after them' ||
   fail "text note"
