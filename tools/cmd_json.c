@@ -843,6 +843,8 @@ static inline int event_selected(jctx_t *j, const fxt_record_t *rec, u128 ns) {
 /* A thread's pending flows at most (each complete event of the thread looks at them): past
  * it they are all bound to what is known then. */
 #define FL_MAX_PENDING 256
+/* Bytes a run is written and read by at once. */
+#define FL_IO_BYTES 65536
 /* Bound flows held in memory before a sorted run is spilled. */
 #define FL_RUN_BYTES (UINT64_C(8) << 20)
 
@@ -927,15 +929,27 @@ static void fl_spill(jflows_t *fl) {
         fl->err = 1;
         return;
     }
+    /* staged: two fwrite calls per record cost more than the sort */
+    char buf[FL_IO_BYTES];
+    size_t nb = 0;
     for (size_t i = 0; i < fl->nr; i++) {
         flrec_t rec = fl->r[i];
         size_t n = (size_t)rec.ids_len + rec.cat_len + rec.name_len + rec.args_len;
         const char *t = fl->text.p + rec.off;
         rec.off = 0;
-        if (fwrite(&rec, sizeof rec, 1, f) != 1 || (n && fwrite(t, 1, n, f) != n)) {
-            fl->err = 1;
+        if (nb + sizeof rec + n > sizeof buf) {
+            fl->err |= nb > 0 && fwrite(buf, 1, nb, f) != nb;
+            nb = 0;
         }
+        if (sizeof rec + n > sizeof buf) {
+            fl->err |= fwrite(&rec, sizeof rec, 1, f) != 1 || fwrite(t, 1, n, f) != n;
+            continue;
+        }
+        memcpy(buf + nb, &rec, sizeof rec);
+        memcpy(buf + nb + sizeof rec, t, n);
+        nb += sizeof rec + n;
     }
+    fl->err |= nb > 0 && fwrite(buf, 1, nb, f) != nb;
     if (fflush(f) != 0) {
         fl->err = 1;
     }
@@ -1314,15 +1328,43 @@ static void fl_chain(jctx_t *j, flgroup_t *g, const flrec_t *r, const char *t) {
     }
 }
 
+/* A run being read back: FL_IO_BYTES at a time (two fread calls per record cost more than the
+ * merge). */
+typedef struct flrun {
+    FILE *f;
+    char *buf;
+    size_t pos, n, cap;
+} flrun_t;
+
+/* n bytes of run u to dst; 0 when the run has fewer left. */
+static int fl_run_get(flrun_t *u, void *dst, size_t n) {
+    char *d = dst;
+    while (n > 0) {
+        if (u->pos == u->n) {
+            u->pos = 0;
+            u->n = fread(u->buf, 1, u->cap, u->f);
+            if (u->n == 0) {
+                return 0;
+            }
+        }
+        size_t k = u->n - u->pos < n ? u->n - u->pos : n;
+        memcpy(d, u->buf + u->pos, k);
+        u->pos += k;
+        d += k;
+        n -= k;
+    }
+    return 1;
+}
+
 /* Reads one record of a run; 0 at its end. */
-static int fl_run_read(FILE *f, flrec_t *r, cli_jbuf_t *t) {
-    if (fread(r, sizeof *r, 1, f) != 1) {
+static int fl_run_read(flrun_t *u, flrec_t *r, cli_jbuf_t *t) {
+    if (!fl_run_get(u, r, sizeof *r)) {
         return 0;
     }
     size_t n = (size_t)r->ids_len + r->cat_len + r->name_len + r->args_len;
     t->n = 0;
-    if (n && cli_jb_room(t, n)) {
-        t->n = fread(t->p, 1, n, f);
+    if (n && cli_jb_room(t, n) && fl_run_get(u, t->p, n)) {
+        t->n = n;
     }
     return t->n == n;
 }
@@ -1351,13 +1393,19 @@ static void fl_finish(jctx_t *j) {
         flrec_t *cur = calloc(k, sizeof *cur);
         cli_jbuf_t *txt = calloc(k, sizeof *txt);
         int *live = calloc(k, sizeof *live);
-        if (cur == NULL || txt == NULL || live == NULL) {
+        flrun_t *run = calloc(k, sizeof *run);
+        size_t cap = k > 64 ? 4096 : FL_IO_BYTES; /* many runs (tests): stdio's size */
+        char *bufs = malloc(k * cap);
+        if (cur == NULL || txt == NULL || live == NULL || run == NULL || bufs == NULL) {
             fl->err = 1;
             k = 0;
         }
         for (size_t i = 0; i < k; i++) {
             txt[i].grow = 1;
-            live[i] = fl_run_read(fl->runs[i], &cur[i], &txt[i]);
+            run[i].f = fl->runs[i];
+            run[i].buf = bufs + i * cap;
+            run[i].cap = cap;
+            live[i] = fl_run_read(&run[i], &cur[i], &txt[i]);
         }
         for (;;) {
             size_t best = k;
@@ -1370,7 +1418,7 @@ static void fl_finish(jctx_t *j) {
                 break;
             }
             fl_chain(j, &g, &cur[best], txt[best].p);
-            live[best] = fl_run_read(fl->runs[best], &cur[best], &txt[best]);
+            live[best] = fl_run_read(&run[best], &cur[best], &txt[best]);
             fl->err |= txt[best].err;
         }
         for (size_t i = 0; i < k; i++) {
@@ -1380,6 +1428,8 @@ static void fl_finish(jctx_t *j) {
         free(cur);
         free(txt);
         free(live);
+        free(run);
+        free(bufs);
     }
     for (size_t i = 0; i < g.n; i++) {
         free(g.c[i].text.p);
