@@ -31,9 +31,20 @@ instants = counters = 0
 async_events = []
 slices = collections.defaultdict(list)  # thread -> (start ns, end ns, is complete, category)
 flow_events = []
+want_threads = {}  # tid -> name: a provider's own name wins over the kernel section's (fxt record --sched)
+named_by_provider = set()
+pnames = {}
 for line in open(dump_path):
     r = json.loads(line)
     k = r["kind"]
+    if k == "provider_info":
+        pnames[r.get("provider")] = r.get("name")
+    if k == "kernel_object" and r.get("obj_type") == 2:
+        own = pnames.get(r.get("provider")) != "kernel"
+        if own or r["koid"] not in named_by_provider:
+            want_threads[r["koid"]] = r["name"]
+        if own:
+            named_by_provider.add(r["koid"])
     if k == "init":
         tps[r.get("provider")] = r["ticks_per_second"]
         continue
@@ -162,6 +173,12 @@ if sum(want_async.values()) != len(eng["asyncs"]) or any(k[0] == "?" for k in go
 if sorted(eng["flowLens"]) != want_flows:
     problems.append("flows: engine draws %d (%d events), FXT flows DevTools can draw %d (%d events)"
                     % (len(eng["flowLens"]), sum(eng["flowLens"]), len(want_flows), sum(want_flows)))
+# every thread the engine shows with slices has the FXT's name (the program's own, not the kernel's comm)
+with_slices = {s[1] for s in eng["slices"]}
+bad_names = ["tid %s: %r, FXT %r" % (tid, name, want_threads[tid]) for _pid, tid, name in eng.get("threads", [])
+             if tid in with_slices and tid in want_threads and name != want_threads[tid]]
+if bad_names:
+    problems.append("thread names: " + "; ".join(bad_names[:5]))
 zero = sum(1 for s in eng["slices"] if s[4] == 0)
 print("%s: slices %d (zero-length %d, FXT zero-length %d), instants %d, counters %d, async %d, flows drawn %d of %d (%d of the FXT's"
       " chains have a slice of their category for two events or more), %d flow events"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Loads an `fxt json` output into the DevTools trace engine (npm
 // @paulirish/trace_engine, the Performance panel's model) and prints, as one
-// JSON object, what the engine made of it: every slice of every thread with
+// JSON object, what the engine made of it: every thread's name, every slice of every thread with
 // its duration, the instants, the counters, the async operations matched by
 // the engine's own pairing, the flows, and any exception.
 //
@@ -31,7 +31,7 @@ globalThis.DOMRect ??= class DOMRect {
 
 const json = JSON.parse(fs.readFileSync(file, 'utf8'));
 const events = json.traceEvents ?? json;
-const out = {slices: [], instants: 0, counters: 0, asyncs: [], flows: 0, flowLens: [], flowEvents: 0, exception: null, errors: []};
+const out = {threads: [], slices: [], instants: 0, counters: 0, asyncs: [], flows: 0, flowLens: [], flowEvents: 0, exception: null, errors: []};
 // DevTools reports malformed pairs through console.error without throwing: count them too.
 const origError = console.error;
 console.error = (...a) => { out.errors.push(a.map(String).join(' ').slice(0, 200)); };
@@ -43,6 +43,7 @@ try {
   const data = parsed.data ?? parsed;
   for (const [pid, proc] of data.Renderer.processes) {
     for (const [tid, thread] of proc.threads) {
+      out.threads.push([pid, tid, thread.name ?? null]);
       for (const e of thread.entries) {
         if (e.ph === 'X') {
           out.slices.push([pid, tid, e.name, e.ts, e.dur ?? 0]);

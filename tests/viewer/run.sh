@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # The viewer test (ctest viewer.devtools): `fxt json` output of a synth trace,
-# the demo's trace and a cross-thread trace of libfxt's engine, loaded by the
+# the demo's trace, a cross-thread trace of libfxt's engine and an `fxt record
+# --sched` archive of a program that names its threads, loaded by the
 # DevTools trace engine (devtools_load.mjs), compared with the FXT (compare.py).
 # Skips (77) without node, python3 or the engine (`npm ci` in this directory).
 #
 # Environment: FXT, XTHREAD (fxt_xthread_trace), DEMO (examples/demo, optional),
+# PINGPONG (examples/pingpong, optional),
 # PYTHON, SCRATCH (a directory for the traces), VIEWER_DIR (where node_modules is;
 # default: this directory).
 set -u
@@ -26,6 +28,16 @@ if [ -n "${DEMO:-}" ] && [ -x "$DEMO" ]; then
   names="$names demo"
 else
   echo "note: no demo program, its trace is not checked"
+fi
+# fxt record --sched of a program that names its threads: the program's names, not the kernel's
+# comm, in what DevTools shows (root and tracefs needed, else not checked)
+if [ -n "${PINGPONG:-}" ] && [ -x "$PINGPONG" ]; then
+  "$FXT" record --sched -o sched.fxt -- "$PINGPONG" 200 > /dev/null 2> sched.err || true
+  if [ -s sched.fxt ] && ! grep -q -- "--sched:" sched.err; then
+    names="$names sched"
+  else
+    echo "note: fxt record --sched unavailable here, its trace is not checked: $(grep -m1 -- --sched: sched.err)"
+  fi
 fi
 rc=0
 for n in $names; do
