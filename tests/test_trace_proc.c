@@ -21,21 +21,6 @@ static void trace_path(char *path, size_t cap, const char *what) {
     unlink(path);
 }
 
-/* Runs fn(arg) in a child; its exit status (0: fine). */
-static int in_child(void (*fn)(const char *), const char *arg) {
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        fn(arg);
-        exit(0); /* atexit stops the session: the trace is written */
-    }
-    int status = 0;
-    if (pid < 0 || waitpid(pid, &status, 0) != pid) {
-        return -1;
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 /* ---- a fork child keeps every category (24.3) ------------------------------------------ */
 
 static void long_cats_child(const char *path) {
@@ -78,7 +63,7 @@ static void test_fork_child_keeps_long_category_list(void) {
     char path[512], side[600], cpath[600];
     trace_path(path, sizeof path, "cats");
     snprintf(side, sizeof side, "%s.child", path);
-    CHECK_EQ_U64(in_child(long_cats_child, path), 0);
+    CHECK_EQ_U64(tr_in_child(long_cats_child, path), 0);
     long cpid = 0;
     FILE *f = fopen(side, "r");
     CHECK(f != NULL && fscanf(f, "%ld", &cpid) == 1);
@@ -141,7 +126,7 @@ static void env_named_child(const char *path) {
 static void check_name(void (*fn)(const char *), const char *what, const char *want) {
     char path[512];
     trace_path(path, sizeof path, what);
-    CHECK_EQ_U64(in_child(fn, path), 0);
+    CHECK_EQ_U64(tr_in_child(fn, path), 0);
     static tr_summary_t s;
     tr_read(path, 0, &s);
     CHECK(s.ok);

@@ -71,20 +71,6 @@ static void trace_path(char *path, size_t cap, const char *what) {
     unlink(path);
 }
 
-/* Runs fn in a child; 0 when it exited with status 0. */
-static int in_child(void (*fn)(const char *), const char *arg) {
-    pid_t pid = fork();
-    if (pid == 0) {
-        fn(arg);
-        exit(0); /* atexit stops the session: the trace is written */
-    }
-    int status = 0;
-    if (pid < 0 || waitpid(pid, &status, 0) != pid) {
-        return -1;
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 static void env_child(const char *mode) {
     setenv("FXT_TRACE_MODE", mode, 1);
     setenv("FXT_TRACE_CATEGORIES", "race", 1);
@@ -107,7 +93,7 @@ static void env_race(const char *mode) {
     char path[512];
     trace_path(path, sizeof path, mode);
     setenv("FXT_TRACE_OUTPUT", path, 1);
-    CHECK_EQ_U64(in_child(env_child, mode), 0);
+    CHECK_EQ_U64(tr_in_child(env_child, mode), 0);
     unsetenv("FXT_TRACE_OUTPUT");
     unsetenv("FXT_TRACE_OUTPUT_OWNER");
     static tr_summary_t s;
@@ -189,7 +175,7 @@ static void test_explicit_start_while_tracing(void) {
     char path[512], side[600];
     trace_path(path, sizeof path, "explicit");
     snprintf(side, sizeof side, "%s.first", path);
-    CHECK_EQ_U64(in_child(explicit_child, path), 0);
+    CHECK_EQ_U64(tr_in_child(explicit_child, path), 0);
     static tr_summary_t s;
     tr_read(path, 0, &s);
     CHECK(s.ok);

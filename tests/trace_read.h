@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define TR_MAX_THREADS 16
 #define TR_MAX_SEQ 4096
@@ -108,6 +110,22 @@ static inline uint64_t tr_missing(const tr_summary_t *s, int nt, int k) {
         }
     }
     return m;
+}
+
+/* Runs fn(arg) in a forked child (whose atexit handler stops the session and writes the
+ * trace); its exit status, 128 + the signal if killed, -1 when it could not run. */
+static inline int tr_in_child(void (*fn)(const char *), const char *arg) {
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        fn(arg);
+        exit(0);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+        return -1;
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 #endif /* FXT_TEST_TRACE_READ_H */
