@@ -118,11 +118,13 @@ typedef struct jctx {
     /* flows (docs/json.md, Flows): bound and matched by the run, written at the end; fed as
      * records are read, or by the merge of the range that read them (flog) */
     struct jflows *fl;
-    /* a range after the first: its slices, flows and asyncs in file order (struct flop), the
-     * flows' and asyncs' text in the same order, and its threads ((has_provider, provider, pid,
-     * tid) -> fllocal_t), for its merge to feed to the run's flow state */
+    /* a range after the first: its flows and asyncs in file order (struct flop), the flows' and
+     * asyncs' text in the same order, its slices (struct flslice), and its threads ((has_provider, provider,
+     * pid, tid) -> fllocal_t), for its merge to feed to the run's flow state */
     struct flop *flog;
     size_t nflog, capflog;
+    struct flslice *fls; /* its slices, on their threads' lists (fllocal_t) */
+    size_t nfls, capfls;
     cli_jbuf_t fltext;
     cli_map_t flth;
     cli_slitc_t lit; /* interned strings' literals (never a null table) */
@@ -1455,50 +1457,122 @@ static void fl_free(jflows_t *fl) {
 
 /* ---- flows read by a range after the first: logged in file order, fed by its merge ------- */
 
-/* A slice (duration begin, end, complete), flow or async event read by a range, as the flow
- * state takes it; a flow's or async's text follows the previous one's in the range's fltext. */
+/* A flow or async event read by a range, as the flow state takes it; its text follows the
+ * previous one's in the range's fltext. */
 typedef struct flop {
-    u128 ns, end_ns; /* end_ns: a complete event's end */
+    u128 ns;
     uint64_t id;
     uint32_t th;     /* index in the range's flth */
+    uint32_t nsl;    /* slices of its thread logged before it (a flow's binding depends on them) */
     uint32_t len[4]; /* ,"pid":..,"tid":.. / cat / name / ,"args":{..} */
     uint8_t type, sel;
 } flop_t;
 
+/* A duration begin, end or complete event read by a range, on its thread's list. Logged apart
+ * from the flows: a thread's slices are fed to the run's flow state only up to its next flow,
+ * and complete events only while it has flows waiting for a slice (without, they change
+ * nothing), so a trace without flows costs one entry per duration event and no work at the
+ * merge but the begins and ends. */
+typedef struct flslice {
+    u128 ns, end_ns; /* end_ns: a complete event's end */
+    uint32_t next;   /* the thread's next slice, UINT32_MAX none */
+    uint8_t type;
+} flslice_t;
+
 typedef struct fllocal {
-    uint64_t prov; /* has_provider << 32 | provider */
-    size_t peer;   /* at the merge: the index of the run's flthread_t */
+    uint64_t prov;       /* has_provider << 32 | provider */
+    size_t peer;         /* at the merge: the index of the run's flthread_t */
+    uint32_t head, tail; /* its slices in the range's fls, UINT32_MAX none */
+    uint32_t nsl, done;  /* slices logged; fed by the merge so far */
+    uint32_t pairs;      /* begins and ends not yet fed */
 } fllocal_t;
 
-/* Logs one event of a range (j->part) for its merge: the state flows bind and match against
- * depends on every range before, known only there. */
-static void flog_add(jctx_t *j, const fxt_record_t *rec, unsigned type, u128 ns, u128 end_ns, int selected) {
+/* The range-local thread of an event (e: its jthr_of entry); NULL when out of memory. */
+static fllocal_t *flog_thread(jctx_t *j, const fxt_record_t *rec, jthr_t *e) {
+    if (e->flix1 != 0) {
+        return cli_map_at(&j->flth, e->flix1 - 1, NULL, NULL);
+    }
+    uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, e->pid, e->tid};
+    size_t ix;
+    fllocal_t *lt = cli_map_get_ix(&j->flth, key, sizeof key, 1, &ix);
+    if (lt == NULL) {
+        j->nomem = 1;
+        return NULL;
+    }
+    lt->prov = (uint64_t)(uint32_t)rec->has_provider << 32 | rec->provider;
+    lt->head = lt->tail = UINT32_MAX;
+    e->flix1 = ix + 1;
+    return lt;
+}
+
+/* Logs a duration event of a range (j->part) for its merge: the slices flows bind to. */
+static void flog_slice(jctx_t *j, const fxt_record_t *rec, jthr_t *e, unsigned type, u128 ns, u128 end_ns) {
+    fllocal_t *lt = flog_thread(j, rec, e);
+    if (lt == NULL) {
+        return;
+    }
+    if (j->nfls == j->capfls &&
+        (j->nfls >= UINT32_MAX - 1 || cli_grow(&j->fls, &j->capfls, j->nfls + 1, sizeof *j->fls, 256) != 0)) {
+        j->nomem = 1;
+        return;
+    }
+    uint32_t ix = (uint32_t)j->nfls++;
+    flslice_t *s = &j->fls[ix];
+    s->ns = ns;
+    s->end_ns = end_ns;
+    s->next = UINT32_MAX;
+    s->type = (uint8_t)type;
+    if (lt->tail == UINT32_MAX) {
+        lt->head = ix;
+    } else {
+        j->fls[lt->tail].next = ix;
+    }
+    lt->tail = ix;
+    lt->nsl++;
+    lt->pairs += type != FXT_EVENT_DURATION_COMPLETE;
+}
+
+/* Logs a flow or async event of a range (j->part) for its merge: the state flows bind and
+ * match against depends on every range before, known only there. */
+static void flog_add(jctx_t *j, const fxt_record_t *rec, unsigned type, u128 ns, int selected) {
     if (cli_grow(&j->flog, &j->capflog, j->nflog + 1, sizeof *j->flog, 256) != 0) {
         j->nomem = 1;
         return;
     }
     jthr_t *e = jthr_of(j, rec, &rec->u.event.thread);
-    if (e->flix1 == 0) {
-        uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, e->pid, e->tid};
-        size_t ix;
-        fllocal_t *lt = cli_map_get_ix(&j->flth, key, sizeof key, 1, &ix);
-        if (lt == NULL) {
-            j->nomem = 1;
-            return;
-        }
-        lt->prov = (uint64_t)(uint32_t)rec->has_provider << 32 | rec->provider;
-        e->flix1 = ix + 1;
+    fllocal_t *lt = flog_thread(j, rec, e);
+    if (lt == NULL) {
+        return;
     }
     flop_t *op = &j->flog[j->nflog++];
     op->ns = ns;
-    op->end_ns = end_ns;
     op->id = rec->u.event.id;
     op->th = (uint32_t)(e->flix1 - 1);
+    op->nsl = lt->nsl;
     op->type = (uint8_t)type;
     op->sel = (uint8_t)selected;
-    if (type >= FXT_EVENT_ASYNC_BEGIN) {
-        fl_text(j, &j->fltext, rec, e, op->len);
-        j->nomem |= j->fltext.err;
+    fl_text(j, &j->fltext, rec, e, op->len);
+    j->nomem |= j->fltext.err;
+}
+
+/* Range g's slices of thread lt fed to the run's thread th until upto of them are. A complete
+ * event changes nothing while th has no flow waiting (fl_slice_th), nor do the begins and ends
+ * then but for the open pairs, so only those are fed. */
+static void flog_feed(jflows_t *fl, const jctx_t *g, fllocal_t *lt, flthread_t *th, uint32_t upto) {
+    if (upto == lt->nsl && lt->pairs == 0 && th->live == 0) {
+        lt->done = upto; /* the last feed of a thread of complete events only: nothing to do */
+        return;
+    }
+    while (lt->done < upto) {
+        const flslice_t *s = &g->fls[lt->head];
+        lt->head = s->next;
+        lt->done++;
+        if (s->type != FXT_EVENT_DURATION_COMPLETE) {
+            lt->pairs--;
+        } else if (th->live == 0) {
+            continue;
+        }
+        fl_slice_th(fl, th, s->type, s->ns, s->end_ns);
     }
 }
 
@@ -1518,18 +1592,17 @@ static int flog_merge(jctx_t *j, jctx_t *g) {
         th->ptext.grow = 1;
         th->prov = lt->prov;
     }
-    /* no thread is added below: the run's flthread_t stay where they are */
+    /* no thread is added below: the run's flthread_t stay where they are. Each thread's
+     * slices are fed in its own order up to its next flow; the threads' flow states are apart
+     * (the bound flows are sorted at the end), and flows and asyncs go in file order (seq). */
     const char *t = g->fltext.p;
     for (size_t i = 0; i < g->nflog; i++) {
         const flop_t *op = &g->flog[i];
-        const fllocal_t *lt = cli_map_at(&g->flth, op->th, NULL, NULL);
-        if (op->type < FXT_EVENT_ASYNC_BEGIN) {
-            fl_slice_th(fl, cli_map_at(&fl->threads, lt->peer, NULL, NULL), op->type, op->ns, op->end_ns);
-            continue;
-        }
+        fllocal_t *lt = cli_map_at(&g->flth, op->th, NULL, NULL);
         size_t n = (size_t)op->len[0] + op->len[1] + op->len[2] + op->len[3];
         if (op->type >= FXT_EVENT_FLOW_BEGIN) {
             flthread_t *th = cli_map_at(&fl->threads, lt->peer, NULL, NULL);
+            flog_feed(fl, g, lt, th, op->nsl);
             flpend_t *p = fl_flow_th(fl, th, op->ns, op->id, op->type, op->sel);
             if (p != NULL) {
                 cli_jb_mem(&th->ptext, t, n);
@@ -1552,6 +1625,10 @@ static int flog_merge(jctx_t *j, jctx_t *g) {
         }
         t += n;
     }
+    for (size_t i = 0; i < g->flth.count; i++) {
+        fllocal_t *lt = cli_map_at(&g->flth, i, NULL, NULL);
+        flog_feed(fl, g, lt, cli_map_at(&fl->threads, lt->peer, NULL, NULL), lt->nsl);
+    }
     return fl->err ? -1 : 0;
 }
 
@@ -1570,7 +1647,7 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     if (type >= FXT_EVENT_ASYNC_BEGIN) {
         /* written at the end, bound (flows) and matched into chains (see "flows" above) */
         if (j->part) {
-            flog_add(j, rec, type, ns, 0, selected); /* unselected ones too */
+            flog_add(j, rec, type, ns, selected); /* unselected ones too */
         } else if (type >= FXT_EVENT_FLOW_BEGIN) {
             fl_flow(j, rec, ns, selected);
         } else {
@@ -1578,10 +1655,12 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
         }
         return;
     }
+    jthr_t *e = NULL; /* the thread's cache entry, looked up once for the log and the output */
     if (type >= FXT_EVENT_DURATION_BEGIN && type <= FXT_EVENT_DURATION_COMPLETE) {
         u128 end_ns = type == FXT_EVENT_DURATION_COMPLETE ? ticks_ns(rec->u.event.end_ts, tps) : 0;
         if (j->part) {
-            flog_add(j, rec, type, ns, end_ns, 0);
+            e = jthr_of(j, rec, &rec->u.event.thread);
+            flog_slice(j, rec, e, type, ns, end_ns);
         } else {
             fl_slice(j, rec, ns, end_ns);
         }
@@ -1598,8 +1677,8 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     if (!selected) {
         return;
     }
-    event_head(j, o, &rec->u.event.category, &rec->u.event.name, jthr_of(j, rec, &rec->u.event.thread), ns,
-               1);
+    event_head(j, o, &rec->u.event.category, &rec->u.event.name,
+               e != NULL ? e : jthr_of(j, rec, &rec->u.event.thread), ns, 1);
     switch (rec->u.event.type) {
     case FXT_EVENT_INSTANT: {
         uint64_t s = FXT_SCOPE_THREAD;
@@ -2185,6 +2264,7 @@ static void range_free(void *ctx, void *range) {
         free(g->msg.p);
         free(g->pc);
         free(g->flog);
+        free(g->fls);
         free(g->fltext.p);
         cli_slits_free(g->lit.t);
         free(g);
@@ -2217,6 +2297,8 @@ static void *range_new(void *ctx, size_t index) {
         g->cappc = old.cappc;
         g->flog = old.flog;
         g->capflog = old.capflog;
+        g->fls = old.fls;
+        g->capfls = old.capfls;
         g->fltext.p = old.fltext.p;
         g->fltext.cap = old.fltext.cap;
         g->lit.t = old.lit.t;
