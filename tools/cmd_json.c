@@ -1476,8 +1476,15 @@ typedef struct flop {
 typedef struct flslice {
     u128 ns, end_ns; /* end_ns: a complete event's end */
     uint32_t next;   /* the thread's next slice, UINT32_MAX none */
-    uint8_t type;
+    uint32_t up;     /* a begin: the begin open around it in the range, UINT32_MAX none */
+    uint32_t nfl;    /* a begin: the thread's flows logged before it */
+    uint8_t type;    /* FL_DEAD: a begin ended in the range with no flow of its thread between */
 } flslice_t;
+
+/* A begin/end pair of a range with no flow of its thread between them changes nothing the
+ * flows bind to: a flow waiting from before it waits on a pair open outside it (its end binds
+ * only flows begun inside it) and a complete event inside it compares the flow's own pair. */
+#define FL_DEAD 0xff
 
 typedef struct fllocal {
     uint64_t prov;       /* has_provider << 32 | provider */
@@ -1485,6 +1492,7 @@ typedef struct fllocal {
     uint32_t head, tail; /* its slices in the range's fls, UINT32_MAX none */
     uint32_t nsl, done;  /* slices logged; fed by the merge so far */
     uint32_t pairs;      /* begins and ends not yet fed */
+    uint32_t open, nfl;  /* its innermost open begin in fls (UINT32_MAX none); flows logged */
 } fllocal_t;
 
 /* The range-local thread of an event (e: its jthr_of entry); NULL when out of memory. */
@@ -1500,7 +1508,7 @@ static fllocal_t *flog_thread(jctx_t *j, const fxt_record_t *rec, jthr_t *e) {
         return NULL;
     }
     lt->prov = (uint64_t)(uint32_t)rec->has_provider << 32 | rec->provider;
-    lt->head = lt->tail = UINT32_MAX;
+    lt->head = lt->tail = lt->open = UINT32_MAX;
     e->flix1 = ix + 1;
     return lt;
 }
@@ -1510,6 +1518,15 @@ static void flog_slice(jctx_t *j, const fxt_record_t *rec, jthr_t *e, unsigned t
     fllocal_t *lt = flog_thread(j, rec, e);
     if (lt == NULL) {
         return;
+    }
+    if (type == FXT_EVENT_DURATION_END && lt->open != UINT32_MAX) {
+        flslice_t *b = &j->fls[lt->open];
+        lt->open = b->up;
+        if (b->nfl == lt->nfl) {
+            b->type = FL_DEAD; /* neither it nor its end is fed */
+            lt->pairs--;
+            return;
+        }
     }
     if (j->nfls == j->capfls &&
         (j->nfls >= UINT32_MAX - 1 || cli_grow(&j->fls, &j->capfls, j->nfls + 1, sizeof *j->fls, 256) != 0)) {
@@ -1522,6 +1539,11 @@ static void flog_slice(jctx_t *j, const fxt_record_t *rec, jthr_t *e, unsigned t
     s->end_ns = end_ns;
     s->next = UINT32_MAX;
     s->type = (uint8_t)type;
+    if (type == FXT_EVENT_DURATION_BEGIN) {
+        s->up = lt->open;
+        s->nfl = lt->nfl;
+        lt->open = ix;
+    }
     if (lt->tail == UINT32_MAX) {
         lt->head = ix;
     } else {
@@ -1549,6 +1571,7 @@ static void flog_add(jctx_t *j, const fxt_record_t *rec, unsigned type, u128 ns,
     op->id = rec->u.event.id;
     op->th = (uint32_t)(e->flix1 - 1);
     op->nsl = lt->nsl;
+    lt->nfl += type >= FXT_EVENT_FLOW_BEGIN;
     op->type = (uint8_t)type;
     op->sel = (uint8_t)selected;
     fl_text(j, &j->fltext, rec, e, op->len);
@@ -1567,6 +1590,9 @@ static void flog_feed(jflows_t *fl, const jctx_t *g, fllocal_t *lt, flthread_t *
         const flslice_t *s = &g->fls[lt->head];
         lt->head = s->next;
         lt->done++;
+        if (s->type == FL_DEAD) {
+            continue;
+        }
         if (s->type != FXT_EVENT_DURATION_COMPLETE) {
             lt->pairs--;
         } else if (th->live == 0) {
