@@ -1006,9 +1006,10 @@ static void fl_bind_all(jflows_t *fl, flthread_t *th) {
     }
 }
 
-/* The flow state of the event's thread (cached in its jthr_t); NULL when out of memory. */
+/* The flow state of the event's thread (cached in its jthr_t, *ep: looked up when NULL); NULL
+ * when out of memory. */
 static flthread_t *fl_thread(jctx_t *j, const fxt_record_t *rec, jthr_t **ep) {
-    jthr_t *e = jthr_of(j, rec, &rec->u.event.thread);
+    jthr_t *e = *ep != NULL ? *ep : jthr_of(j, rec, &rec->u.event.thread);
     *ep = e;
     if (e->flix1 != 0) {
         return cli_map_at(&j->fl->threads, e->flix1 - 1, NULL, NULL);
@@ -1066,8 +1067,8 @@ static void fl_slice_th(jflows_t *fl, flthread_t *th, unsigned type, u128 ns, u1
     }
 }
 
-static void fl_slice(jctx_t *j, const fxt_record_t *rec, u128 ns, u128 end_ns) {
-    jthr_t *e;
+/* e: the thread's jthr_of entry, looked up once for this and the event's output */
+static void fl_slice(jctx_t *j, const fxt_record_t *rec, jthr_t *e, u128 ns, u128 end_ns) {
     flthread_t *th = fl_thread(j, rec, &e);
     if (th != NULL) {
         fl_slice_th(j->fl, th, rec->u.event.type, ns, end_ns);
@@ -1114,7 +1115,7 @@ static void fl_text(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, const jth
 
 /* A flow event: pending on its thread until its slice is known. */
 static void fl_flow(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
-    jthr_t *e;
+    jthr_t *e = NULL;
     flthread_t *th = fl_thread(j, rec, &e);
     if (th == NULL) {
         return;
@@ -1684,11 +1685,11 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     jthr_t *e = NULL; /* the thread's cache entry, looked up once for the log and the output */
     if (type >= FXT_EVENT_DURATION_BEGIN && type <= FXT_EVENT_DURATION_COMPLETE) {
         u128 end_ns = type == FXT_EVENT_DURATION_COMPLETE ? ticks_ns(rec->u.event.end_ts, tps) : 0;
+        e = jthr_of(j, rec, &rec->u.event.thread);
         if (j->part) {
-            e = jthr_of(j, rec, &rec->u.event.thread);
             flog_slice(j, rec, e, type, ns, end_ns);
         } else {
-            fl_slice(j, rec, ns, end_ns);
+            fl_slice(j, rec, e, ns, end_ns);
         }
     }
     /* A pair is selected by its begin: the end follows it (docs/json.md, Filters). */
