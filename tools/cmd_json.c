@@ -894,6 +894,8 @@ typedef struct jflows {
     cli_map_t threads; /* (has_provider, provider, pid, tid) -> flthread_t */
     flrec_t *r;
     size_t nr, capr;
+    uint32_t *ix; /* fl_sort's: r's order, and room to merge */
+    size_t capix;
     cli_jbuf_t text;
     FILE **runs;
     size_t nruns, capruns;
@@ -918,10 +920,51 @@ static int fl_cmp(const void *a, const void *b) {
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* The records in memory in fl_cmp order, as their indices (NULL when out of memory): a merge
+ * sort of 4-byte indices with the comparison inlined; qsort moved the 96-byte records and
+ * called fl_cmp through a pointer (a third of the flow pass at -j 1). The order is total (seq
+ * is unique), so any sort gives it. */
+static const uint32_t *fl_sort(jflows_t *fl) {
+    size_t n = fl->nr;
+    if (n > UINT32_MAX || cli_grow(&fl->ix, &fl->capix, 2 * n, sizeof *fl->ix, 256) != 0) {
+        fl->err = 1;
+        return NULL;
+    }
+    uint32_t *a = fl->ix, *b = fl->ix + n;
+    for (size_t i = 0; i < n; i++) {
+        a[i] = (uint32_t)i;
+    }
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = n - lo > w ? lo + w : n, hi = n - mid > w ? mid + w : n;
+            size_t i = lo, k = mid, o = lo;
+            while (i < mid && k < hi) {
+                const flrec_t *x = &fl->r[a[k]], *y = &fl->r[a[i]];
+                int less = x->kind != y->kind ? x->kind < y->kind
+                           : x->id != y->id   ? x->id < y->id
+                           : x->ts != y->ts   ? x->ts < y->ts
+                                              : x->seq < y->seq;
+                b[o++] = less ? a[k++] : a[i++];
+            }
+            while (i < mid) {
+                b[o++] = a[i++];
+            }
+            while (k < hi) {
+                b[o++] = a[k++];
+            }
+        }
+        uint32_t *t = a;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
 /* The records in memory, sorted, as a run in a temporary file. */
 static void fl_spill(jflows_t *fl) {
-    if (fl->nr > 0) {
-        qsort(fl->r, fl->nr, sizeof *fl->r, fl_cmp);
+    const uint32_t *ord = fl_sort(fl);
+    if (ord == NULL) {
+        return;
     }
     FILE *f = tmpfile();
     if (f == NULL || cli_grow(&fl->runs, &fl->capruns, fl->nruns + 1, sizeof *fl->runs, 8) != 0) {
@@ -935,7 +978,7 @@ static void fl_spill(jflows_t *fl) {
     char buf[FL_IO_BYTES];
     size_t nb = 0;
     for (size_t i = 0; i < fl->nr; i++) {
-        flrec_t rec = fl->r[i];
+        flrec_t rec = fl->r[ord[i]];
         size_t n = (size_t)rec.ids_len + rec.cat_len + rec.name_len + rec.args_len;
         const char *t = fl->text.p + rec.off;
         rec.off = 0;
@@ -1381,11 +1424,9 @@ static void fl_finish(jctx_t *j) {
     flgroup_t g;
     memset(&g, 0, sizeof g);
     if (fl->nruns == 0) {
-        if (fl->nr > 0) {
-            qsort(fl->r, fl->nr, sizeof *fl->r, fl_cmp); /* r is NULL without flows */
-        }
-        for (size_t i = 0; i < fl->nr; i++) {
-            fl_chain(j, &g, &fl->r[i], fl->text.p + fl->r[i].off);
+        const uint32_t *ord = fl->nr > 0 ? fl_sort(fl) : NULL; /* r is NULL without flows */
+        for (size_t i = 0; ord != NULL && i < fl->nr; i++) {
+            fl_chain(j, &g, &fl->r[ord[i]], fl->text.p + fl->r[ord[i]].off);
         }
     } else {
         if (fl->nr > 0) {
@@ -1453,6 +1494,7 @@ static void fl_free(jflows_t *fl) {
     }
     free(fl->runs);
     free(fl->r);
+    free(fl->ix);
     free(fl->text.p);
 }
 
