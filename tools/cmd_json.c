@@ -118,11 +118,13 @@ typedef struct jctx {
     /* flows (docs/json.md, Flows): bound and matched by the run, written at the end; fed as
      * records are read, or by the merge of the range that read them (flog) */
     struct jflows *fl;
-    /* a range after the first: its slices, flows and asyncs in file order (struct flop), the
-     * flows' and asyncs' text in the same order, and its threads ((has_provider, provider, pid,
-     * tid) -> fllocal_t), for its merge to feed to the run's flow state */
+    /* a range after the first: its flows and asyncs in file order (struct flop), the flows' and
+     * asyncs' text in the same order, its slices (struct flslice), and its threads ((has_provider, provider,
+     * pid, tid) -> fllocal_t), for its merge to feed to the run's flow state */
     struct flop *flog;
     size_t nflog, capflog;
+    struct flslice *fls; /* its slices, on their threads' lists (fllocal_t) */
+    size_t nfls, capfls;
     cli_jbuf_t fltext;
     cli_map_t flth;
     cli_slitc_t lit; /* interned strings' literals (never a null table) */
@@ -892,6 +894,8 @@ typedef struct jflows {
     cli_map_t threads; /* (has_provider, provider, pid, tid) -> flthread_t */
     flrec_t *r;
     size_t nr, capr;
+    uint32_t *ix; /* fl_sort's: r's order, and room to merge */
+    size_t capix;
     cli_jbuf_t text;
     FILE **runs;
     size_t nruns, capruns;
@@ -916,10 +920,51 @@ static int fl_cmp(const void *a, const void *b) {
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* The records in memory in fl_cmp order, as their indices (NULL when out of memory): a merge
+ * sort of 4-byte indices with the comparison inlined; qsort moved the 96-byte records and
+ * called fl_cmp through a pointer (a third of the flow pass at -j 1). The order is total (seq
+ * is unique), so any sort gives it. */
+static const uint32_t *fl_sort(jflows_t *fl) {
+    size_t n = fl->nr;
+    if (n > UINT32_MAX || cli_grow(&fl->ix, &fl->capix, 2 * n, sizeof *fl->ix, 256) != 0) {
+        fl->err = 1;
+        return NULL;
+    }
+    uint32_t *a = fl->ix, *b = fl->ix + n;
+    for (size_t i = 0; i < n; i++) {
+        a[i] = (uint32_t)i;
+    }
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = n - lo > w ? lo + w : n, hi = n - mid > w ? mid + w : n;
+            size_t i = lo, k = mid, o = lo;
+            while (i < mid && k < hi) {
+                const flrec_t *x = &fl->r[a[k]], *y = &fl->r[a[i]];
+                int less = x->kind != y->kind ? x->kind < y->kind
+                           : x->id != y->id   ? x->id < y->id
+                           : x->ts != y->ts   ? x->ts < y->ts
+                                              : x->seq < y->seq;
+                b[o++] = less ? a[k++] : a[i++];
+            }
+            while (i < mid) {
+                b[o++] = a[i++];
+            }
+            while (k < hi) {
+                b[o++] = a[k++];
+            }
+        }
+        uint32_t *t = a;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
 /* The records in memory, sorted, as a run in a temporary file. */
 static void fl_spill(jflows_t *fl) {
-    if (fl->nr > 0) {
-        qsort(fl->r, fl->nr, sizeof *fl->r, fl_cmp);
+    const uint32_t *ord = fl_sort(fl);
+    if (ord == NULL) {
+        return;
     }
     FILE *f = tmpfile();
     if (f == NULL || cli_grow(&fl->runs, &fl->capruns, fl->nruns + 1, sizeof *fl->runs, 8) != 0) {
@@ -933,7 +978,7 @@ static void fl_spill(jflows_t *fl) {
     char buf[FL_IO_BYTES];
     size_t nb = 0;
     for (size_t i = 0; i < fl->nr; i++) {
-        flrec_t rec = fl->r[i];
+        flrec_t rec = fl->r[ord[i]];
         size_t n = (size_t)rec.ids_len + rec.cat_len + rec.name_len + rec.args_len;
         const char *t = fl->text.p + rec.off;
         rec.off = 0;
@@ -1004,9 +1049,10 @@ static void fl_bind_all(jflows_t *fl, flthread_t *th) {
     }
 }
 
-/* The flow state of the event's thread (cached in its jthr_t); NULL when out of memory. */
+/* The flow state of the event's thread (cached in its jthr_t, *ep: looked up when NULL); NULL
+ * when out of memory. */
 static flthread_t *fl_thread(jctx_t *j, const fxt_record_t *rec, jthr_t **ep) {
-    jthr_t *e = jthr_of(j, rec, &rec->u.event.thread);
+    jthr_t *e = *ep != NULL ? *ep : jthr_of(j, rec, &rec->u.event.thread);
     *ep = e;
     if (e->flix1 != 0) {
         return cli_map_at(&j->fl->threads, e->flix1 - 1, NULL, NULL);
@@ -1064,8 +1110,8 @@ static void fl_slice_th(jflows_t *fl, flthread_t *th, unsigned type, u128 ns, u1
     }
 }
 
-static void fl_slice(jctx_t *j, const fxt_record_t *rec, u128 ns, u128 end_ns) {
-    jthr_t *e;
+/* e: the thread's jthr_of entry, looked up once for this and the event's output */
+static void fl_slice(jctx_t *j, const fxt_record_t *rec, jthr_t *e, u128 ns, u128 end_ns) {
     flthread_t *th = fl_thread(j, rec, &e);
     if (th != NULL) {
         fl_slice_th(j->fl, th, rec->u.event.type, ns, end_ns);
@@ -1112,7 +1158,7 @@ static void fl_text(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec, const jth
 
 /* A flow event: pending on its thread until its slice is known. */
 static void fl_flow(jctx_t *j, const fxt_record_t *rec, u128 ns, int selected) {
-    jthr_t *e;
+    jthr_t *e = NULL;
     flthread_t *th = fl_thread(j, rec, &e);
     if (th == NULL) {
         return;
@@ -1378,11 +1424,9 @@ static void fl_finish(jctx_t *j) {
     flgroup_t g;
     memset(&g, 0, sizeof g);
     if (fl->nruns == 0) {
-        if (fl->nr > 0) {
-            qsort(fl->r, fl->nr, sizeof *fl->r, fl_cmp); /* r is NULL without flows */
-        }
-        for (size_t i = 0; i < fl->nr; i++) {
-            fl_chain(j, &g, &fl->r[i], fl->text.p + fl->r[i].off);
+        const uint32_t *ord = fl->nr > 0 ? fl_sort(fl) : NULL; /* r is NULL without flows */
+        for (size_t i = 0; ord != NULL && i < fl->nr; i++) {
+            fl_chain(j, &g, &fl->r[ord[i]], fl->text.p + fl->r[ord[i]].off);
         }
     } else {
         if (fl->nr > 0) {
@@ -1450,55 +1494,154 @@ static void fl_free(jflows_t *fl) {
     }
     free(fl->runs);
     free(fl->r);
+    free(fl->ix);
     free(fl->text.p);
 }
 
 /* ---- flows read by a range after the first: logged in file order, fed by its merge ------- */
 
-/* A slice (duration begin, end, complete), flow or async event read by a range, as the flow
- * state takes it; a flow's or async's text follows the previous one's in the range's fltext. */
+/* A flow or async event read by a range, as the flow state takes it; its text follows the
+ * previous one's in the range's fltext. */
 typedef struct flop {
-    u128 ns, end_ns; /* end_ns: a complete event's end */
+    u128 ns;
     uint64_t id;
     uint32_t th;     /* index in the range's flth */
+    uint32_t nsl;    /* slices of its thread logged before it (a flow's binding depends on them) */
     uint32_t len[4]; /* ,"pid":..,"tid":.. / cat / name / ,"args":{..} */
     uint8_t type, sel;
 } flop_t;
 
+/* A duration begin, end or complete event read by a range, on its thread's list. Logged apart
+ * from the flows: a thread's slices are fed to the run's flow state only up to its next flow,
+ * and complete events only while it has flows waiting for a slice (without, they change
+ * nothing), so a trace without flows costs one entry per duration event and no work at the
+ * merge but the begins and ends. */
+typedef struct flslice {
+    u128 ns, end_ns; /* end_ns: a complete event's end */
+    uint32_t next;   /* the thread's next slice, UINT32_MAX none */
+    uint32_t up;     /* a begin: the begin open around it in the range, UINT32_MAX none */
+    uint32_t nfl;    /* a begin: the thread's flows logged before it */
+    uint8_t type;    /* FL_DEAD: a begin ended in the range with no flow of its thread between */
+} flslice_t;
+
+/* A begin/end pair of a range with no flow of its thread between them changes nothing the
+ * flows bind to: a flow waiting from before it waits on a pair open outside it (its end binds
+ * only flows begun inside it) and a complete event inside it compares the flow's own pair. */
+#define FL_DEAD 0xff
+
 typedef struct fllocal {
-    uint64_t prov; /* has_provider << 32 | provider */
-    size_t peer;   /* at the merge: the index of the run's flthread_t */
+    uint64_t prov;       /* has_provider << 32 | provider */
+    size_t peer;         /* at the merge: the index of the run's flthread_t */
+    uint32_t head, tail; /* its slices in the range's fls, UINT32_MAX none */
+    uint32_t nsl, done;  /* slices logged; fed by the merge so far */
+    uint32_t pairs;      /* begins and ends not yet fed */
+    uint32_t open, nfl;  /* its innermost open begin in fls (UINT32_MAX none); flows logged */
 } fllocal_t;
 
-/* Logs one event of a range (j->part) for its merge: the state flows bind and match against
- * depends on every range before, known only there. */
-static void flog_add(jctx_t *j, const fxt_record_t *rec, unsigned type, u128 ns, u128 end_ns, int selected) {
+/* The range-local thread of an event (e: its jthr_of entry); NULL when out of memory. */
+static fllocal_t *flog_thread(jctx_t *j, const fxt_record_t *rec, jthr_t *e) {
+    if (e->flix1 != 0) {
+        return cli_map_at(&j->flth, e->flix1 - 1, NULL, NULL);
+    }
+    uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, e->pid, e->tid};
+    size_t ix;
+    fllocal_t *lt = cli_map_get_ix(&j->flth, key, sizeof key, 1, &ix);
+    if (lt == NULL) {
+        j->nomem = 1;
+        return NULL;
+    }
+    lt->prov = (uint64_t)(uint32_t)rec->has_provider << 32 | rec->provider;
+    lt->head = lt->tail = lt->open = UINT32_MAX;
+    e->flix1 = ix + 1;
+    return lt;
+}
+
+/* Logs a duration event of a range (j->part) for its merge: the slices flows bind to. */
+static void flog_slice(jctx_t *j, const fxt_record_t *rec, jthr_t *e, unsigned type, u128 ns, u128 end_ns) {
+    fllocal_t *lt = flog_thread(j, rec, e);
+    if (lt == NULL) {
+        return;
+    }
+    if (type == FXT_EVENT_DURATION_END && lt->open != UINT32_MAX) {
+        flslice_t *b = &j->fls[lt->open];
+        lt->open = b->up;
+        if (b->nfl == lt->nfl) {
+            b->type = FL_DEAD; /* neither it nor its end is fed */
+            lt->pairs--;
+            return;
+        }
+    }
+    if (j->nfls == j->capfls &&
+        (j->nfls >= UINT32_MAX - 1 || cli_grow(&j->fls, &j->capfls, j->nfls + 1, sizeof *j->fls, 256) != 0)) {
+        j->nomem = 1;
+        return;
+    }
+    uint32_t ix = (uint32_t)j->nfls++;
+    flslice_t *s = &j->fls[ix];
+    s->ns = ns;
+    s->end_ns = end_ns;
+    s->next = UINT32_MAX;
+    s->type = (uint8_t)type;
+    if (type == FXT_EVENT_DURATION_BEGIN) {
+        s->up = lt->open;
+        s->nfl = lt->nfl;
+        lt->open = ix;
+    }
+    if (lt->tail == UINT32_MAX) {
+        lt->head = ix;
+    } else {
+        j->fls[lt->tail].next = ix;
+    }
+    lt->tail = ix;
+    lt->nsl++;
+    lt->pairs += type != FXT_EVENT_DURATION_COMPLETE;
+}
+
+/* Logs a flow or async event of a range (j->part) for its merge: the state flows bind and
+ * match against depends on every range before, known only there. */
+static void flog_add(jctx_t *j, const fxt_record_t *rec, unsigned type, u128 ns, int selected) {
     if (cli_grow(&j->flog, &j->capflog, j->nflog + 1, sizeof *j->flog, 256) != 0) {
         j->nomem = 1;
         return;
     }
     jthr_t *e = jthr_of(j, rec, &rec->u.event.thread);
-    if (e->flix1 == 0) {
-        uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, e->pid, e->tid};
-        size_t ix;
-        fllocal_t *lt = cli_map_get_ix(&j->flth, key, sizeof key, 1, &ix);
-        if (lt == NULL) {
-            j->nomem = 1;
-            return;
-        }
-        lt->prov = (uint64_t)(uint32_t)rec->has_provider << 32 | rec->provider;
-        e->flix1 = ix + 1;
+    fllocal_t *lt = flog_thread(j, rec, e);
+    if (lt == NULL) {
+        return;
     }
     flop_t *op = &j->flog[j->nflog++];
     op->ns = ns;
-    op->end_ns = end_ns;
     op->id = rec->u.event.id;
     op->th = (uint32_t)(e->flix1 - 1);
+    op->nsl = lt->nsl;
+    lt->nfl += type >= FXT_EVENT_FLOW_BEGIN;
     op->type = (uint8_t)type;
     op->sel = (uint8_t)selected;
-    if (type >= FXT_EVENT_ASYNC_BEGIN) {
-        fl_text(j, &j->fltext, rec, e, op->len);
-        j->nomem |= j->fltext.err;
+    fl_text(j, &j->fltext, rec, e, op->len);
+    j->nomem |= j->fltext.err;
+}
+
+/* Range g's slices of thread lt fed to the run's thread th until upto of them are. A complete
+ * event changes nothing while th has no flow waiting (fl_slice_th), nor do the begins and ends
+ * then but for the open pairs, so only those are fed. */
+static void flog_feed(jflows_t *fl, const jctx_t *g, fllocal_t *lt, flthread_t *th, uint32_t upto) {
+    if (upto == lt->nsl && lt->pairs == 0 && th->live == 0) {
+        lt->done = upto; /* the last feed of a thread of complete events only: nothing to do */
+        return;
+    }
+    while (lt->done < upto) {
+        const flslice_t *s = &g->fls[lt->head];
+        lt->head = s->next;
+        lt->done++;
+        if (s->type == FL_DEAD) {
+            continue;
+        }
+        if (s->type != FXT_EVENT_DURATION_COMPLETE) {
+            lt->pairs--;
+        } else if (th->live == 0) {
+            continue;
+        }
+        fl_slice_th(fl, th, s->type, s->ns, s->end_ns);
     }
 }
 
@@ -1518,18 +1661,17 @@ static int flog_merge(jctx_t *j, jctx_t *g) {
         th->ptext.grow = 1;
         th->prov = lt->prov;
     }
-    /* no thread is added below: the run's flthread_t stay where they are */
+    /* no thread is added below: the run's flthread_t stay where they are. Each thread's
+     * slices are fed in its own order up to its next flow; the threads' flow states are apart
+     * (the bound flows are sorted at the end), and flows and asyncs go in file order (seq). */
     const char *t = g->fltext.p;
     for (size_t i = 0; i < g->nflog; i++) {
         const flop_t *op = &g->flog[i];
-        const fllocal_t *lt = cli_map_at(&g->flth, op->th, NULL, NULL);
-        if (op->type < FXT_EVENT_ASYNC_BEGIN) {
-            fl_slice_th(fl, cli_map_at(&fl->threads, lt->peer, NULL, NULL), op->type, op->ns, op->end_ns);
-            continue;
-        }
+        fllocal_t *lt = cli_map_at(&g->flth, op->th, NULL, NULL);
         size_t n = (size_t)op->len[0] + op->len[1] + op->len[2] + op->len[3];
         if (op->type >= FXT_EVENT_FLOW_BEGIN) {
             flthread_t *th = cli_map_at(&fl->threads, lt->peer, NULL, NULL);
+            flog_feed(fl, g, lt, th, op->nsl);
             flpend_t *p = fl_flow_th(fl, th, op->ns, op->id, op->type, op->sel);
             if (p != NULL) {
                 cli_jb_mem(&th->ptext, t, n);
@@ -1552,6 +1694,10 @@ static int flog_merge(jctx_t *j, jctx_t *g) {
         }
         t += n;
     }
+    for (size_t i = 0; i < g->flth.count; i++) {
+        fllocal_t *lt = cli_map_at(&g->flth, i, NULL, NULL);
+        flog_feed(fl, g, lt, cli_map_at(&fl->threads, lt->peer, NULL, NULL), lt->nsl);
+    }
     return fl->err ? -1 : 0;
 }
 
@@ -1570,7 +1716,7 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     if (type >= FXT_EVENT_ASYNC_BEGIN) {
         /* written at the end, bound (flows) and matched into chains (see "flows" above) */
         if (j->part) {
-            flog_add(j, rec, type, ns, 0, selected); /* unselected ones too */
+            flog_add(j, rec, type, ns, selected); /* unselected ones too */
         } else if (type >= FXT_EVENT_FLOW_BEGIN) {
             fl_flow(j, rec, ns, selected);
         } else {
@@ -1578,12 +1724,14 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
         }
         return;
     }
+    jthr_t *e = NULL; /* the thread's cache entry, looked up once for the log and the output */
     if (type >= FXT_EVENT_DURATION_BEGIN && type <= FXT_EVENT_DURATION_COMPLETE) {
         u128 end_ns = type == FXT_EVENT_DURATION_COMPLETE ? ticks_ns(rec->u.event.end_ts, tps) : 0;
+        e = jthr_of(j, rec, &rec->u.event.thread);
         if (j->part) {
-            flog_add(j, rec, type, ns, end_ns, 0);
+            flog_slice(j, rec, e, type, ns, end_ns);
         } else {
-            fl_slice(j, rec, ns, end_ns);
+            fl_slice(j, rec, e, ns, end_ns);
         }
     }
     /* A pair is selected by its begin: the end follows it (docs/json.md, Filters). */
@@ -1598,8 +1746,8 @@ static void on_event(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) {
     if (!selected) {
         return;
     }
-    event_head(j, o, &rec->u.event.category, &rec->u.event.name, jthr_of(j, rec, &rec->u.event.thread), ns,
-               1);
+    event_head(j, o, &rec->u.event.category, &rec->u.event.name,
+               e != NULL ? e : jthr_of(j, rec, &rec->u.event.thread), ns, 1);
     switch (rec->u.event.type) {
     case FXT_EVENT_INSTANT: {
         uint64_t s = FXT_SCOPE_THREAD;
@@ -2185,6 +2333,7 @@ static void range_free(void *ctx, void *range) {
         free(g->msg.p);
         free(g->pc);
         free(g->flog);
+        free(g->fls);
         free(g->fltext.p);
         cli_slits_free(g->lit.t);
         free(g);
@@ -2217,6 +2366,8 @@ static void *range_new(void *ctx, size_t index) {
         g->cappc = old.cappc;
         g->flog = old.flog;
         g->capflog = old.capflog;
+        g->fls = old.fls;
+        g->capfls = old.capfls;
         g->fltext.p = old.fltext.p;
         g->fltext.cap = old.fltext.cap;
         g->lit.t = old.lit.t;
