@@ -327,8 +327,11 @@ static void write_end(cut_t *c, const tstack_t *st, const frame_t *f, uint64_t t
 /* Copies a continuation so it can be written once its begin is read; NULL when out of memory. */
 static pend_t *pend_copy(const fxt_record_t *rec) {
     size_t need = (size_t)rec->u.event.category.len + rec->u.event.name.len + 1;
+    /* Only a string argument's str is its value: the reader leaves the field of other types as
+     * an earlier record left it (a pointer into bytes that may be gone, any length). */
     for (unsigned i = 0; i < rec->nargs; i++) {
-        need += (size_t)rec->args[i].name.len + rec->args[i].str.len;
+        need +=
+            (size_t)rec->args[i].name.len + (rec->args[i].type == FXT_ARG_STRING ? rec->args[i].str.len : 0);
     }
     pend_t *p = calloc(1, sizeof *p);
     char *buf = p ? malloc(need) : NULL;
@@ -360,7 +363,11 @@ static pend_t *pend_copy(const fxt_record_t *rec) {
         }
         p->args[n] = rec->args[i];
         PEND_STR(p->args[n].name, rec->args[i].name);
-        PEND_STR(p->args[n].str, rec->args[i].str);
+        if (rec->args[i].type == FXT_ARG_STRING) {
+            PEND_STR(p->args[n].str, rec->args[i].str);
+        } else {
+            p->args[n].str = fxt_str_n(NULL, 0);
+        }
         n++;
     }
 #undef PEND_STR
