@@ -272,8 +272,8 @@ void fxt__trace_crash_stopping(int on, sigset_t *old);
 int fxt__trace_crash_writer_begin(void);
 void fxt__trace_crash_writer_end(void);
 void fxt__trace_crash_preamble_done(void);
-void fxt__trace_crash_block_async(
-    void); /* the engine's threads leave SIGINT/TERM/HUP/QUIT to the program's */
+/* the engine's own threads leave SIGINT/TERM/HUP/QUIT to the program's */
+void fxt__trace_crash_block_async(void);
 /* under the lock: FXT_PROCESS_NAME as the process name unless a call set one (warns when invalid) */
 void fxt__trace_process_name_from_env(void);
 

@@ -61,21 +61,11 @@ static void test_input_shrinks(void) {
 
 /* Runs `fxt CMD g_path -o OUT` in-process with stderr captured: the exit code, stderr in err. */
 static int run(const char *cmd, const char *out, char *err, size_t errlen) {
-    char errpath[] = "/tmp/fxt-cliio-err-XXXXXX";
-    int efd = mkstemp(errpath);
-    CHECK(efd >= 0);
-    fflush(stderr);
-    int saved = dup(2);
-    dup2(efd, 2);
+    stderr_capture_t cap;
+    stderr_begin(&cap);
     char *argv[] = {"fxt", (char *)cmd, g_path, "-o", (char *)out, NULL};
     int rc = cli_main(5, argv);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    ssize_t n = pread(efd, err, errlen - 1, 0);
-    err[n > 0 ? n : 0] = '\0';
-    close(efd);
-    unlink(errpath);
+    stderr_end(&cap, err, errlen);
     return rc;
 }
 

@@ -76,19 +76,10 @@ static int shrink_run(unsigned jobs, off_t cut, char *err, size_t errlen) {
     memset(&sh, 0, sizeof sh);
     sh.path = write_trace();
     sh.cut = cut;
-    char errpath[] = "/tmp/fxt-shrink-err-XXXXXX";
-    int efd = mkstemp(errpath);
-    fflush(stderr);
-    int saved = dup(2);
-    dup2(efd, 2);
+    stderr_capture_t cap;
+    stderr_begin(&cap);
     int rc = cli_read_parallel("test", sh.path, NULL, jobs, 0, &ops, &sh, NULL);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    ssize_t n = pread(efd, err, errlen - 1, 0);
-    err[n > 0 ? n : 0] = '\0';
-    close(efd);
-    unlink(errpath);
+    stderr_end(&cap, err, errlen);
     unlink(sh.path);
     return rc;
 }
