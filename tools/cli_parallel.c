@@ -824,3 +824,98 @@ static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_
     pthread_mutex_destroy(&p.merge_mu);
     return rc;
 }
+
+/* ---- the bases of relative times (cli_read_bases) ----------------------------------------- */
+
+__extension__ typedef unsigned __int128 bases_u128;
+
+/* A record's time in ns, exact in 128 bits (ticks * 1e9 / rate; 0 ticks per second: ticks). */
+static bases_u128 bases_ns(uint64_t ticks, uint64_t tps) {
+    return tps == 0 ? ticks : (bases_u128)ticks * 1000000000u / tps;
+}
+
+static void *bases_new(void *ctx, size_t index) {
+    (void)ctx;
+    (void)index;
+    return calloc(1, sizeof(cli_bases_t));
+}
+
+static int bases_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
+    cli_bases_t *b = range;
+    uint64_t ts;
+    switch (rec->kind) {
+    case FXT_KIND_EVENT:
+        ts = rec->u.event.ts;
+        break;
+    case FXT_KIND_LOG:
+        ts = rec->u.log.ts;
+        break;
+    case FXT_KIND_CONTEXT_SWITCH:
+        ts = rec->u.context_switch.ts;
+        break;
+    case FXT_KIND_LEGACY_CONTEXT_SWITCH:
+        ts = rec->u.legacy_context_switch.ts;
+        break;
+    case FXT_KIND_THREAD_WAKEUP:
+        ts = rec->u.thread_wakeup.ts;
+        break;
+    case FXT_KIND_LARGE_BLOB:
+        if (rec->u.large_blob.format != FXT_LARGE_BLOB_WITH_METADATA) {
+            return 0;
+        }
+        ts = rec->u.large_blob.ts;
+        break;
+    default:
+        return 0;
+    }
+    uint64_t tps = fxt_reader_ticks_per_second(r);
+    if (rec->kind == FXT_KIND_EVENT) {
+        uint64_t ns = cli_ticks_to_ns(ts, tps);
+        if (!b->have_ev || ns < b->ev_ns) {
+            b->ev_ns = ns;
+            b->have_ev = 1;
+        }
+    }
+    if (!b->have_all || bases_ns(ts, tps) < bases_ns(b->all_ticks, b->all_tps)) {
+        b->all_ticks = ts;
+        b->all_tps = tps;
+        b->have_all = 1;
+    }
+    return 0;
+}
+
+static void bases_error(void *range, fxt_reader_t *r, const fxt_diag_t *d) {
+    (void)range;
+    (void)r;
+    (void)d; /* reported by the command's own read */
+}
+
+/* Folds a range's bases into the read's: the earlier of each (ties: the one read first). */
+static int bases_merge(void *ctx, void *range) {
+    cli_bases_t *t = ctx, *b = range;
+    if (b->have_ev && (!t->have_ev || b->ev_ns < t->ev_ns)) {
+        t->ev_ns = b->ev_ns;
+        t->have_ev = 1;
+    }
+    if (b->have_all &&
+        (!t->have_all || bases_ns(b->all_ticks, b->all_tps) < bases_ns(t->all_ticks, t->all_tps))) {
+        t->all_ticks = b->all_ticks;
+        t->all_tps = b->all_tps;
+        t->have_all = 1;
+    }
+    free(b);
+    return 0;
+}
+
+static void bases_free(void *ctx, void *range) {
+    (void)ctx;
+    free(range);
+}
+
+int cli_read_bases(const char *cmd, const char *path, const fxt_reader_options_t *opt, unsigned jobs,
+                   cli_bases_t *out) {
+    static const cli_par_ops_t ops = {bases_new, bases_record, bases_error, bases_merge, bases_free};
+    memset(out, 0, sizeof *out);
+    int rc = cli_read_parallel(cmd, path, opt, jobs, 0, &ops, out, NULL);
+    return rc == CLI_PAR_RERUN ? CLI_EXIT_LIMIT : rc == CLI_EXIT_DATA ? 0 : rc;
+}

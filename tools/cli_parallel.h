@@ -94,6 +94,24 @@ int cli_read_parallel_max(const char *cmd, const char *path, const fxt_reader_op
                           uint64_t min_range, uint64_t max_range, const cli_par_ops_t *ops, void *ctx,
                           uint64_t *bytes_read);
 
+/*
+ * The bases of relative times, found by a read before a command's own (fxt cut's and fxt json's
+ * windows, json's --time-base=trace-start): file order is not time order (an archive's
+ * providers, threads' chunks), so the earliest time needs the whole input. ev: the earliest
+ * event in ns (stats' first_ns); all: the earliest record with a time of any kind (events,
+ * logs, scheduling records, large blobs with metadata), as its ticks and tick rate so that a
+ * caller converts it its own way. Damaged records are left to the command's own read.
+ */
+typedef struct cli_bases {
+    int have_ev, have_all;
+    uint64_t ev_ns;
+    uint64_t all_ticks, all_tps;
+} cli_bases_t;
+/* Reads `path` (a file: a pipe cannot be read twice, see cli_input_spool) for its bases: 0, or a
+ * CLI exit code after a message prefixed with `cmd`. */
+int cli_read_bases(const char *cmd, const char *path, const fxt_reader_options_t *opt, unsigned jobs,
+                   cli_bases_t *out);
+
 /* Test hook: when set, files are read with pread, as where they cannot be mapped. */
 extern int cli_par_no_map;
 

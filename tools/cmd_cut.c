@@ -1226,71 +1226,20 @@ static const cli_par_ops_t cut_par_ops = {range_new, range_record, range_error, 
 
 /* ---- the window's base ----------------------------------------------------------------- */
 
-/* The earliest event time in ns (stats' first_ns), found by a read before the cut: the file's
- * order is not time order (an archive's providers, threads' chunks). Per range, then folded. */
-typedef struct base_scan {
-    uint64_t min;
-    int found;
-} base_scan_t;
-
-static void *base_range_new(void *ctx, size_t index) {
-    (void)ctx;
-    (void)index;
-    base_scan_t *b = calloc(1, sizeof *b);
-    if (b != NULL) {
-        b->min = UINT64_MAX;
-    }
-    return b;
-}
-
-static int base_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
-    base_scan_t *b = range;
-    if (rec->kind == FXT_KIND_EVENT) {
-        uint64_t ns = cli_ticks_to_ns(rec->u.event.ts, fxt_reader_ticks_per_second(r));
-        b->min = ns < b->min ? ns : b->min;
-        b->found = 1;
-    }
-    return 0;
-}
-
-/* Damaged records are reported by the cut's own read. */
-static void base_error(void *range, fxt_reader_t *r, const fxt_diag_t *d) {
-    (void)range;
-    (void)r;
-    (void)d;
-}
-
-static int base_merge(void *ctx, void *range) {
-    base_scan_t *t = ctx, *b = range;
-    t->min = b->min < t->min ? b->min : t->min;
-    t->found |= b->found;
-    free(b);
-    return 0;
-}
-
-static void base_free(void *ctx, void *range) {
-    (void)ctx;
-    free(range);
-}
-
-static const cli_par_ops_t base_ops = {base_range_new, base_record, base_error, base_merge, base_free};
-
-/* Sets the relative window's base to the earliest event of `path`: 0 or an exit code. */
+/* Sets the relative window's base to the earliest event of `path` (stats' first_ns; file order
+ * is not time order): 0 or an exit code. */
 static int cut_base(cut_t *c, const char *path, unsigned jobs) {
-    base_scan_t b = {UINT64_MAX, 0};
+    cli_bases_t b;
     fxt_reader_options_t ro = {sizeof ro, FXT_READ_LAZY_ARGS, 0};
-    int rc = cli_read_parallel("cut", path, &ro, jobs, 0, &base_ops, &b, NULL);
-    if (rc != 0) {
-        return rc == CLI_PAR_RERUN ? CLI_EXIT_LIMIT : rc;
-    }
-    if (b.found) {
+    int rc = cli_read_bases("cut", path, &ro, jobs, &b);
+    if (rc == 0 && b.have_ev) {
         /* Known before the read: range workers and the merge take it from here (range_time). */
         c->sel.have_base = 1;
-        c->sel.base_ns = b.min;
+        c->sel.base_ns = b.ev_ns;
         c->base_known = c->base_pub = 1;
-        c->base_ns = b.min;
+        c->base_ns = b.ev_ns;
     }
-    return 0;
+    return rc;
 }
 
 /* ---- command ------------------------------------------------------------------------ */

@@ -2385,7 +2385,7 @@ static void *range_new(void *ctx, size_t index) {
     g->rel_time = pr->rel_time;
     g->have_base = pr->have_base;
     g->base_ns = pr->base_ns;
-    g->sel = pr->sel; /* bases found by json_find_bases; the scratch string is the range's own */
+    g->sel = pr->sel; /* bases found by json_time_base; the scratch string is the range's own */
     g->filtered = pr->filtered;
     cli_map_init(&g->threads, sizeof(jthread_t));
     cli_map_init(&g->comms, sizeof(comm_t));
@@ -2839,60 +2839,6 @@ static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
     return rc == 0 && j->errors ? CLI_EXIT_DATA : rc;
 }
 
-/* The bases found by a first read: the earliest event (stats' first_ns), the 0 of a relative
- * --time-range, and the earliest time of anything written with one (events, logs, scheduling
- * records, blobs), the 0 of --time-base=trace-start. */
-typedef struct jbases {
-    uint64_t ev_min;
-    u128 all_min;
-    int any;
-} jbases_t;
-
-static int earliest_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
-    jbases_t *b = ctx;
-    uint64_t ts;
-    switch (rec->kind) {
-    case FXT_KIND_EVENT:
-        ts = rec->u.event.ts;
-        break;
-    case FXT_KIND_LOG:
-        ts = rec->u.log.ts;
-        break;
-    case FXT_KIND_CONTEXT_SWITCH:
-        ts = rec->u.context_switch.ts;
-        break;
-    case FXT_KIND_LEGACY_CONTEXT_SWITCH:
-        ts = rec->u.legacy_context_switch.ts;
-        break;
-    case FXT_KIND_THREAD_WAKEUP:
-        ts = rec->u.thread_wakeup.ts;
-        break;
-    case FXT_KIND_LARGE_BLOB:
-        if (rec->u.large_blob.format != FXT_LARGE_BLOB_WITH_METADATA) {
-            return 0;
-        }
-        ts = rec->u.large_blob.ts;
-        break;
-    default:
-        return 0;
-    }
-    u128 ns = ticks_ns(ts, fxt_reader_ticks_per_second(r));
-    if (rec->kind == FXT_KIND_EVENT && sat64(ns) < b->ev_min) {
-        b->ev_min = sat64(ns);
-    }
-    if (!b->any || ns < b->all_min) {
-        b->all_min = ns;
-        b->any = 1;
-    }
-    return 0;
-}
-
-static void earliest_error(void *ctx, fxt_reader_t *r, const fxt_diag_t *d) {
-    (void)ctx;
-    (void)r;
-    (void)d; /* reported by the conversion */
-}
-
 /* A relative --time-range and --time-base=trace-start count from the trace's earliest event, not
  * the first in the file (a thread's chunk written first may start well after another's): found by
  * a first read of `in`, a file (cli_input_spool copies a pipe to one). */
@@ -2901,15 +2847,18 @@ static int json_time_base(jctx_t *j, const json_config_t *cfg, const char *in) {
     if (!range && !j->rel_time) {
         return 0;
     }
-    jbases_t b = {UINT64_MAX, 0, 0};
-    int rc = cli_read_trace("json", in, &json_reader_opts, earliest_record, earliest_error, &b, NULL);
+    cli_bases_t b;
+    int rc =
+        cli_read_bases("json", in, &json_reader_opts, cfg->jobs ? cfg->jobs : cli_par_default_jobs(), &b);
     if (range) {
         j->sel.have_base = 1;
-        j->sel.base_ns = b.ev_min == UINT64_MAX ? 0 : b.ev_min;
+        j->sel.base_ns = b.have_ev ? b.ev_ns : 0;
     }
-    j->have_base = b.any;
-    j->base_ns = b.all_min;
-    return rc == CLI_EXIT_DATA ? 0 : rc; /* damage is reported by the conversion */
+    /* --time-base=trace-start: the earliest time of anything written with one (events, logs,
+     * scheduling records, blobs), so no ts is negative */
+    j->have_base = b.have_all;
+    j->base_ns = b.have_all ? ticks_ns(b.all_ticks, b.all_tps) : 0;
+    return rc; /* damage is reported by the conversion */
 }
 
 /* Sets up the buffers, the output and the spill file, converts, then reports write errors once. */
