@@ -118,7 +118,7 @@ static double span_ms(const uint8_t *data, size_t size) {
 }
 
 /* The floor for a tool reading the file: the reader decoding it as the tools read it
- * (tools/cli_parallel.c): mapped, its pages mapped 16 MiB at a time ahead of the reads and
+ * (tools/cli/cli_parallel.c): mapped, its pages mapped 16 MiB at a time ahead of the reads and
  * unmapped again behind them, handed to the reader 1 MiB at a time. */
 static double reader_file_pass(const char *path) {
     fxt_reader_t *r;

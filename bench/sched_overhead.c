@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Overhead of `fxt record --sched` (tools/record_sched.h) on a context-switch-
+ * Overhead of `fxt record --sched` (tools/record/record_sched.h) on a context-switch-
  * heavy workload: two threads pinned to CPU 0 bounce a byte over two pipes
  * (every round trip is two context switches and two wakeups). Runs without
  * and with the kernel scheduling capture (system-wide) alternate, best of 5

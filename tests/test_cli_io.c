@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The fxt command's input and output (tools/cli_io.c): an input file that
+ * The fxt command's input and output (tools/cli/cli_io.c): an input file that
  * shrinks while it is read sequentially (merge, cut without a window, any
  * compressed input) is an I/O error (exit 3) that says so,
  * as cli_parallel's mapped reads already did, and the command's output is not

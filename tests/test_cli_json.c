@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* tools/cli_json.c: UTF-8 repair (maximal subparts), escaping, round-trip doubles, the output buffer. */
+/* tools/cli/cli_json.c: UTF-8 repair (maximal subparts), escaping, round-trip doubles, the output buffer. */
 #include "cli_json.h"
 #include "test.h"
 

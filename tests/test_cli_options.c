@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The fxt command line: the shared option parser (tools/cli_opts.c) on a
+ * The fxt command line: the shared option parser (tools/cli/cli_opts.c) on a
  * test table, every command's help text and docs/cli.md against the
  * commands' option tables (so help, docs and parser cannot drift apart), and
  * the shared output handling (-o NAME.gz / .zst compresses, or is refused

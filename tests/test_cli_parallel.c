@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The CLI's parallel reader (tools/cli_parallel.c) on a file that shrinks
+ * The CLI's parallel reader (tools/cli/cli_parallel.c) on a file that shrinks
  * while it is read (the file is mapped: pages past the new end fault with
  * SIGBUS, which its handler turns into zeros, and each step of a range checks
  * the size first; or, where it cannot be mapped, read with pread, so the file

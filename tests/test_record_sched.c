@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The kernel scheduling source of `fxt record --sched` (tools/record_sched.h):
+ * The kernel scheduling source of `fxt record --sched` (tools/record/record_sched.h):
  * - decoding raw ftrace sub-buffers captured on a 6.18 kernel
  *   (tests/data/sched/, made by capture.sh; trace.log is the kernel's own
  *   rendering of the same events, the values below were checked against it);

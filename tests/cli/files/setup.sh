@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Inputs for the file-safety cases (tools/cli_io.c): two small traces and a
+# Inputs for the file-safety cases (tools/cli/cli_io.c): two small traces and a
 # bigger one for the pipe cases.
 "$FXT" synth --seed 1 --events 500 -o a.fxt
 "$FXT" synth --seed 2 --events 500 -o b.fxt
