@@ -4,7 +4,9 @@
 # tools/perfetto/tp), compared with each other and with the FXT. One entry per
 # trace kind, perfetto.<kind>; each skips (77, reason printed) without python3,
 # without tp or when tp does not start; perfetto.sched also without tracefs.
-if(NOT TARGET fxt_cli OR NOT FXT_CLI_PYTHON)
+# Not under sanitizers: these compare Perfetto's reading with fxt's (semantics, which the
+# plain phase checks); the fxt subcommands they run run under the sanitizers in tests/cli.
+if(NOT TARGET fxt_cli OR NOT FXT_CLI_PYTHON OR FXT_SANITIZE)
   return()
 endif()
 foreach(kind demo synth synth-all record sched)

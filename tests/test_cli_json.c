@@ -72,7 +72,7 @@ static void test_doubles(void) {
     CHECK(strcmp(dbl_json(-INFINITY), "\"-Infinity\"") == 0);
     uint64_t s = 99;
     int bad = 0;
-    for (int i = 0; i < 100000; i++) {
+    for (int i = 0; i < TEST_SAN_SCALE(100000); i++) {
         s ^= s << 13;
         s ^= s >> 7;
         s ^= s << 17;
@@ -112,7 +112,7 @@ static uint64_t xorshift(uint64_t *s) {
 static void test_doubles_same_as_printf(void) {
     uint64_t s = 7;
     int bad = 0, n = 0;
-    for (int i = 0; i < 72000; i++) {
+    for (int i = 0; i < TEST_SAN_SCALE(72000); i++) {
         uint64_t r = xorshift(&s);
         double v;
         switch (i % 6) {
@@ -150,7 +150,7 @@ static void test_doubles_same_as_printf(void) {
         bad += la != lb || strcmp(a, b) != 0;
         n++;
     }
-    CHECK(n > 60000);
+    CHECK(n > TEST_SAN_SCALE(60000));
     CHECK_EQ_U64(bad, 0);
 }
 

@@ -475,7 +475,8 @@ static void test_oneshot_stress(void) {
     fxt_membuf_t mem = {0};
     fxt_session_config_t c = mem_config(&mem, FXT_MODE_ONESHOT, 128u << 20);
     CHECK(fxt_session_start(&c) == FXT_OK);
-    run_threads(8, 200000);
+    const int per = TEST_SAN_SCALE(200000);
+    run_threads(8, per);
     fxt_session_stats_t s;
     CHECK(fxt_session_stop() == FXT_OK);
     fxt_session_get_stats(&s);
@@ -485,8 +486,8 @@ static void test_oneshot_stress(void) {
     int nt = 0;
     CHECK_EQ_U64(t.errors, 0);
     CHECK_EQ_U64(t.unresolved, 0);
-    CHECK_EQ_U64(t.n, 8 * 200000);
-    CHECK(per_thread_ok(&t, 1, 200000, &nt) && nt == 8);
+    CHECK_EQ_U64(t.n, 8 * (uint64_t)per);
+    CHECK(per_thread_ok(&t, 1, per, &nt) && nt == 8);
     CHECK_EQ_U64(t.thread_names, 8);
     free(t.ev);
     fxt_membuf_free(&mem);

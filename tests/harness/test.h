@@ -14,6 +14,25 @@
 static int fxt_test_failures;
 static int fxt_test_checks;
 
+/*
+ * TEST_SANITIZED: 1 in a build with AddressSanitizer or ThreadSanitizer, where
+ * every operation costs 5-15 times as much. A stress case sized for the count of
+ * its result (millions of events) runs TEST_SAN_SCALE(n) iterations: n in the
+ * plain build, which checks the result at full size, n / 8 under the sanitizers,
+ * which need the concurrent paths, not the count (docs/testing.md).
+ */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define TEST_SANITIZED 1
+#endif
+#endif
+#ifndef TEST_SANITIZED
+#define TEST_SANITIZED 0
+#endif
+#define TEST_SAN_SCALE(n) (TEST_SANITIZED ? (n) / 8 : (n))
+
 #define CHECK(cond)                                                                                          \
     do {                                                                                                     \
         fxt_test_checks++;                                                                                   \
