@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: compression gzip zstd
 # Compressed input is recognized on a pipe too ("-" or no file name).
 # shellcheck disable=SC2002 # a pipe, not a file, on purpose

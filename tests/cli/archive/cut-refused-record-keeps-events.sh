@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: jq
 # Around a refused record, cut keeps every event of the input.
 "$FXT" cut be.fxt -o "$T/be.c.fxt" 2> /dev/null || true

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: compression gzip
 # Input compressed by the gzip command dumps like the plain trace.
 "$FXT" dump --json p.fxt.gz > "$T/gz.jsonl"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: compression gzip
 # merge reads a zstd input and writes a gzip archive (by the names): the
 # archive passes fxt check and is the plain merge (m.fxt) compressed.

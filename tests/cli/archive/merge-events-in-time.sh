@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # fxt json of the merge: every event of every input, in order, at the right
 # time (a.fxt shifted by its 1500 ns offset) with the right names.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: jq
 # Providers renumbered 1..5 in input order, each named with its own name, or
 # its file's name when it has none (ftr).

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # An input that cannot be opened: fxt json, cut and merge say so in one line and exit 3
 # before creating their output, so no file (or document with no events) is left behind and
 # an existing output file is left as it was.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: jq
 # The hand-made unknown record in be.fxt (setup.sh) reads as one record, at
 # its offset.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: no-compression gzip
 # Built without compression support: asked to write or read a compressed
 # trace, fxt says so and fails: writing one is refused before any file is

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: compression gzip zstd
 # fxt writes gzip for a name ending in .gz, zstd for --compress zstd; the gzip
 # and zstd commands read them back to the plain trace.

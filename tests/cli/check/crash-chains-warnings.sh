@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # What a crash leaves: async and flow chains begun, stepped (instants), never
 # ended. Each open chain is one *-never-ended warning at its begin; its steps

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: devfull
 # A write error (disk full) on the JSON report: exit status 3 and a message.
 rc=0

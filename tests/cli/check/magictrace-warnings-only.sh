@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: shared
 # magic-trace's real trace starts inside running functions: its duration ends
 # without begins are warnings (duration-end-first before the thread's first

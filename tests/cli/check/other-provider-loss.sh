@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # A loss reported by another provider of the file excuses an async or flow end with no begin
 # (pair-after-loss, a warning: with the chain-id rule its begin may have been in the provider

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # A valid hand-built trace (every event type, kernel objects, a log): exit 0,
 # only the summary line, 0 errors and 0 warnings.

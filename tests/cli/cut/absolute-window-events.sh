@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # Window [500, 2000] ns: the events inside kept; b and as6, open at the end,
 # closed at 2000; the end of outer (begun before) and the chain as5 (begun

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # fxt cut reports on stderr what it kept, closed and dropped: kept counts input events only,
 # the 2 ends cut adds are "closed" (the end of outer, past the window, is dropped).

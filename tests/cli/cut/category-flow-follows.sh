@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # --category selects begins; a kept flow's continuations in other categories
 # follow it, and its end outside the window is synthesized at the window's end.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: jq
 # A libfxt engine trace whose async and flow chains are begun on the main
 # thread and ended on workers (ends before begins in the file,

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: shared
 # With no filter, `fxt cut` keeps every event of magic-trace's trace, including
 # the duration ends whose begins precede the trace (the begins never ended get

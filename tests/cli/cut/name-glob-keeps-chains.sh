@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # --name glob without a window: the matching async chains kept, the open one
 # closed at the provider's last time; the output passes fxt check.

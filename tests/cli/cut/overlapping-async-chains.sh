@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # 6000 overlapping async events with reused ids, cut to [20000, 60000] ns:
 # exactly the chains begun inside kept (chains.want, computed by setup.sh),

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # The window [2 ms, 6 ms] after the first event keeps exactly the instant,
 # counter and complete events of the input in it (compared with the dump of

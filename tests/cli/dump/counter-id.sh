@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: jq
 # A counter's id (the word after its arguments).
 expect_eq "counter at offset 296 [id,pid,tid,category,name]" \

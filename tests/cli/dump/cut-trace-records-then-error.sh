@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: jq
 # A trace cut inside a record: exit 1, the records before the cut, then one
 # error record at the offset of the cut record.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: shared jq
 # A damaged foreign trace: exit 1; each bad counter is an error record and
 # reading goes on to the end.

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # needs: shared jq
-# not under sanitizers: unit.hostile/foreign_samples runs the command on every sample in-process there
+# not under ASan: unit.hostile/foreign_samples runs the command on every sample in-process there
 # Valid foreign traces: exit 0, every event with a resolved name and pid.
 failed=0
 for f in "$SHARED"/samples/foreign/fxtcpp_*.fxt "$SHARED"/samples/foreign/ftr_complete_2threads.fxt; do

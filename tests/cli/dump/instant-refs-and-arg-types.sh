@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: jq
 # An instant event: thread and string references resolved, every argument type.
 expect_eq "instant at offset 120" \

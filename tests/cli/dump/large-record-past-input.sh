@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # A large record whose size (here also over the reassembly limit) runs past the
 # end of the input: exactly one error object, at its offset, then the dump

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: jq
 # A legacy context switch: both threads and priorities.
 expect_eq "legacy_context_switch" \

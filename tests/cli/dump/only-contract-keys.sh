@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: jq
 # Keys outside the contract's list start with x_.
 extra=$(jq -r 'keys[]' le.jsonl | sort -u |

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: jq
 # A provider info record makes its id the current provider.
 expect_eq "provider_info [provider,id,name]" \

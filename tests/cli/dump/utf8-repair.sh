@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: jq
 # Ill-formed UTF-8 is replaced per maximal subpart and control characters are
 # escaped: string 1 = "a" FF E0 80 "b" TAB 01 (length 8).

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # merge stops reading an input at a fatal error (a record of size 0: nothing after it can be
 # located): /dev/zero ends at once (before: read forever), reported as damage (exit 1), and
 # the next inputs are still merged.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # Outputs written through a temporary file keep what the replaced file was: its mode, and a
 # symlink stays a symlink (the file it names is replaced). New files get 0644 minus the umask.
 # A FIFO is written directly.

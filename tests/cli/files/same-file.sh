@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # An output that is the same file as an input (same name, a symlink, a hard link, another
 # path) is refused with exit status 2 and one line, and the input is left as it was:
 # writing it would destroy it (before: cut left 0 bytes, json an empty document, merge lost it).

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # Every subcommand, as a real process, on damaged traces: exit 0 or 1 (never a
 # crash or a usage/limit error), and fxt check says the trace is damaged.
 for f in cut.fxt overwritten.fxt; do

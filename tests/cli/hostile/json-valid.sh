@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: jq
 # fxt json on damaged traces (and a damaged foreign one, when present) still
 # writes valid JSON, checked by a real JSON parser.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # Async ids follow the chain-id rule (docs/check.md#chain-ids), as flows do: an
 # instant or end joins the open chain of its id in its own provider, else the

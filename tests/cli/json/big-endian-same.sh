@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: jq
 # A big-endian trace converts exactly like the same trace little-endian.
 "$FXT" synth --big-endian --all-records --events 3000 -o "$T/be.fxt"

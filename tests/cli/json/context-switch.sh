@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # With --system-events=fuchsia, a context switch, with its weights as priorities.
 expect_eq "system event 0" "$(jq -c '.systemTraceEvents.events[0]' sysobj.json)" \

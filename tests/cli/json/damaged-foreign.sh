@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: shared jq
 # A damaged trace: exit 1, still valid JSON, the damaged records counted on stderr.
 rc=0

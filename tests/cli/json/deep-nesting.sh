@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # Begins nested deeper than 4096 on one thread (the bound on what fxt json holds
 # per thread) are written as B and E as they come; the 4096 outer pairs are X.

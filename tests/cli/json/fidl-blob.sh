@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # A fidl:blob large blob becomes a ph O event with its bytes in base64; other
 # large blobs are skipped and counted on stderr.

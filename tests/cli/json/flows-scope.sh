@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # A flow event is written at the start of the innermost slice enclosing it in
 # time on its thread, duration complete events (FXT_DURATION scopes, written

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # needs: shared python3
-# not under sanitizers: unit.hostile/foreign_samples runs the command on every sample in-process there
+# not under ASan: unit.hostile/foreign_samples runs the command on every sample in-process there
 # Every foreign sample converts to valid JSON with a traceEvents array.
 for f in "$SHARED"/samples/foreign/*.fxt; do
   "$FXT" json "$f" > "$T/$(basename "$f").json" 2> /dev/null || true

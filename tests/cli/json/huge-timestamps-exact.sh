@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # ts and dur exact to the ns near 2^63 at 3 ticks/us; async ids above 2^53 exact
 # (checked with integer arithmetic, never floats).

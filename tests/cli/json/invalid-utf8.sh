@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # Invalid UTF-8 in category, name and argument is replaced by U+FFFD, one per
 # maximal subpart.

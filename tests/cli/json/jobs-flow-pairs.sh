@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # Under -j N a range logs its slices apart from its flows: its merge feeds a
 # thread's slices only up to the thread's next flow, complete events only while

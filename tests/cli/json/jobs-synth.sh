@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # -j 3 gives the output of -j 1 byte for byte on the synth trace (3 providers, every record
 # kind) with every option that changes the output; the options do change it.
 same_any_jobs s.fxt

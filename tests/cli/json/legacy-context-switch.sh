@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # With --system-events=fuchsia, a legacy context switch, with an indexed and an inline thread.
 expect_eq "system event 2" "$(jq -c '.systemTraceEvents.events[2]' sysobj.json)" \

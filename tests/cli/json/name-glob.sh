@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: jq
 # --name takes a glob: only (and over 10) events named Poll*.
 "$FXT" json --name "Poll*" --category "*" s.fxt > "$T/poll.json" 2> /dev/null

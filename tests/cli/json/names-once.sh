@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # One process_name / thread_name per process and thread, the last name given:
 # under `fxt record` the manager names a process first with its name cut to 63

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # Duration begin/end pairs of two threads interleaved in the file become one X
 # event each, paired per thread, written where the end is read, with the

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # Perfetto's JSON importer sees the scheduling of the systrace text: a wakeup
 # (sched_waking, the event it reads; sched_wakeup lines were dropped) makes the

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # A string index registered again in a later range, then nesting past 4096 begins: -j 3
 # converts the input again from that range on with the first range's context, whose string

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # Interned strings and thread refs are formatted once and cached (docs/json.md,
 # Performance): a string index registered again, the same index in another

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # Every event matches fxt dump --json of the same trace: ts exact to the ns at
 # each provider's tick rate, ph, ids, every argument; each duration begin/end

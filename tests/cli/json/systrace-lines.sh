@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # By default scheduling records are systrace text lines in the
 # systemTraceEvents string (the form Perfetto's JSON importer reads): a context

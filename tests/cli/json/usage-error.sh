@@ -1,3 +1,4 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # An unknown option is a usage error (exit status 2, see .exit).
 "$FXT" json --bogus > /dev/null

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # fxt record --attach: a process started independently joins the recording
 # with FXT_TRACE_MANAGER; SIGTERM ends the recording with its events.

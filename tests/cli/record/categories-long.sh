@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # A category list of any length reaches every provider whole (issue #24.3 under fxt record):
 # 2,000+ bytes whose last entry, "test", is the only category the program uses; the parent

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # SIGSEGV after the events: each mode keeps every committed record; the
 # archive says the provider was killed by signal 11.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # SIGKILL from outside while the program runs, in each mode: nothing committed
 # is lost. The program is started by a shell, which reaps it, so the manager

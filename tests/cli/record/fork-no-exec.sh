@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # fork without exec under fxt record: the child is a provider of its own (own
 # pid, own buffer) with none of its parent's events.

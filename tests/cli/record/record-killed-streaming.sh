@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # fxt record itself killed with SIGKILL in streaming mode, the program still
 # running: what was already written stays readable (whole records, every

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # lock: tracefs
 # needs: python3
 # fxt record --sched writes the kernel's section after the providers': it must not rename

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # labels: threads
 # Standalone (FXT_TRACE_OUTPUT, no fxt record), 4 threads of sequence-numbered

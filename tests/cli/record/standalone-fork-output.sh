@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # Without a manager, a fork child writes its own trace, never over its parent's:
 # "%p" in FXT_TRACE_OUTPUT is the pid; without it the child's path gets ".<pid>".

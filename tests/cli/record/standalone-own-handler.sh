@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # labels: threads
 # A program with its own SIGSEGV handler, standalone: the engine leaves it alone

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # Events emitted while the session starts (issue 24.1): 4 threads make the
 # process's first trace calls at once while the start is 30 ms slower (record_prog's

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # Records before any provider record are provider 0's (as in Fuchsia's reader, which starts in a
 # provider 0 of its own): a provider 0 section or info record that follows keeps their strings,

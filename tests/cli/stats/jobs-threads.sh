@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # labels: threads
 # The parallel read under TSan, light (jobs-identical is the thorough comparison): -j 3 on
 # 4096-byte ranges of a synth trace gives -j 1's summary, with --tree, byte for byte.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # fxt stats --json on the hand-built trace: exit 0, valid JSON.
 cat known.err

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # Complete events nest by time with begin/end pairs and with each other, whatever their order in
 # the file (FXT_DURATION scopes write them at scope end, inner first). Hand-computed from the spec:

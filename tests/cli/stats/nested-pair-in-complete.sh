@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # A begin/end pair inside a complete event written after it (FXT_DURATION_BEGIN/END inside an
 # FXT_DURATION scope): S 0..50 holds Q 10..20. self S = 40, Q = 10; busy 50 (not 60); counted.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # After a CPU's last context switch, the thread switched in is on that CPU up to the CPU's last
 # record (a wakeup on it at 700): 12 ran 300..700 on cpu 0. What follows a CPU's last record is

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # On-CPU time from context switches (per CPU, from a thread's switch-in to the next switch)
 # beside the wall time of its slices; the same with ranges cut between the switches.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # Self time excludes children: A (1000 + 3000 with B's 300 inside) has 3700 ns of its own.
 expect_eq "[A self, B self, C self]" \

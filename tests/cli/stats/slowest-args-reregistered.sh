@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # -j 1 on a file keeps a begin's argument words and decodes them at its end: the arguments of
 # the slowest events are still those of their begin when strings they name are registered

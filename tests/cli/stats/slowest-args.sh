@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # Arguments of the slowest events: those of the begin (or the complete event), text and JSON.
 "$PYTHON" - <<'PY'

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # The slowest events with start, thread and arguments; ties by start, then by position.
 expect_eq "slowest [name,duration,ts,tid]" "$(q '[.slowest[] | [.name,.duration_ns,.ts_ns,.tid]]')" \

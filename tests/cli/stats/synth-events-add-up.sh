@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: jq
 # A synth trace: events per category add up to the events of its dump.
 "$FXT" stats --json s.fxt > "$T/s.json"

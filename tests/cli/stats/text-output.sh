@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # Text output: exit 0, the dropped-record report and the thread names.
 "$FXT" stats known.fxt > "$T/known.txt"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # --json keeps the first --top threads, names and counters, and says how many there are (known.fxt:
 # threads 10/11 and 20/21; pairs cat/A, B, C, ctr, D; one counter); text says how many rows it left out.

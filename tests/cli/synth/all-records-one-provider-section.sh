@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: jq
 # --all-records with one provider still writes a provider section record (its
 # sections never alternate, so only --all-records makes one).

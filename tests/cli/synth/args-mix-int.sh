@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: jq
 # --args-mix int: no string, bool or pointer arguments on events other than
 # counters, and int32 arguments aplenty.

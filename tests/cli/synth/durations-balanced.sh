@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: jq
 # Duration begins and ends balance on every thread, never going negative.
 problems=$(jq -r 'select(.kind=="event" and (.event=="duration_begin" or .event=="duration_end")) | "\(.provider) \(.tid) \(.event)"' all.jsonl |

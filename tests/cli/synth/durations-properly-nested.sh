@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # Duration begin/end pairs and complete events nest properly on every thread:
 # no complete event crosses a begin or end of its thread (a viewer building one

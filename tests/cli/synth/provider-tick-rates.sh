@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: jq
 # Three providers, provider k at k times the base tick rate.
 expect_eq "init [provider,ticks_per_second]" \

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: jq
 # Without -o, the trace goes to standard output.
 "$FXT" synth --events 100 > "$T/stdout.fxt"
