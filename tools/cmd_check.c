@@ -1436,8 +1436,8 @@ CLI_NOINLINE int on_other_record(crange_t *c, fxt_reader_t *r, const fxt_record_
                     rec->u.unknown.size_words);
         }
         break;
-    default:
-        break;
+    case FXT_KIND_TRACE_INFO:
+        break; /* any info type and data are valid */
     }
     return 0;
 }

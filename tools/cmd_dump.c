@@ -484,7 +484,6 @@ static void record(dump_t *d, const fxt_record_t *rec) {
         }
         break;
     case FXT_KIND_UNKNOWN:
-    default:
         KV_U64(d, "type", rec->u.unknown.type);
         /* null when the record type itself is unknown, rather than a subtype of a known one. */
         KV_OPT(d, "subtype", rec->u.unknown.has_subtype, rec->u.unknown.subtype);

@@ -67,9 +67,11 @@ typedef enum fxt_record_kind {
     FXT_KIND_LEGACY_CONTEXT_SWITCH,
     FXT_KIND_LOG,
     FXT_KIND_LARGE_BLOB,
-    FXT_KIND_UNKNOWN,
-    FXT_KIND_COUNT_
+    FXT_KIND_UNKNOWN /* stays last: FXT_KIND_COUNT_ counts from it */
 } fxt_record_kind;
+/* The number of kinds, outside the enum so that a switch over kinds lists only real kinds: the
+ * project builds with -Wswitch-enum, and adding a kind warns at every switch that must handle it. */
+enum { FXT_KIND_COUNT_ = FXT_KIND_UNKNOWN + 1 };
 
 /** "magic", "provider_info", ..., "unknown" (the dump contract's names). */
 FXT_API const char *fxt_record_kind_name(fxt_record_kind kind);
