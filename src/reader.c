@@ -997,6 +997,40 @@ static fxt_status decode(fxt_reader_t *r, const uint8_t *p, uint64_t n, uint64_t
     }
 }
 
+/* Whether records of TYPE change decoding state under FLAGS (fxt_reader_state_types). Every
+ * record type is named: a new one must say (-Wswitch-enum). */
+static int changes_state(enum fxt_record_type type, uint32_t flags) {
+    switch (type) {
+    case FXT_RECORD_METADATA:       /* the provider context */
+    case FXT_RECORD_INITIALIZATION: /* the provider's tick rate */
+    case FXT_RECORD_STRING:
+    case FXT_RECORD_THREAD:
+        return 1;
+    case FXT_RECORD_USERSPACE_OBJECT:
+    case FXT_RECORD_KERNEL_OBJECT:
+        return (flags & FXT_READ_NO_OBJECT_TABLES) == 0;
+    case FXT_RECORD_EVENT:
+    case FXT_RECORD_BLOB:
+    case FXT_RECORD_SCHEDULING:
+    case FXT_RECORD_LOG:
+    case FXT_RECORD_LARGE:
+        return 0;
+    }
+    return 0; /* types 10..14: unknown, skipped by their size */
+}
+
+fxt_status fxt_reader_state_types(const fxt_reader_options_t *opt, uint32_t *types) {
+    fxt_reader_options_t o = FXT_READER_OPTIONS_INIT;
+    if (types == NULL || fxt__options_read(&o, sizeof o, opt) != FXT_OK) {
+        return FXT_E_INVALID_ARG;
+    }
+    *types = 0;
+    for (unsigned t = 0; t < 16; t++) {
+        *types |= (uint32_t)changes_state((enum fxt_record_type)t, o.flags) << t;
+    }
+    return FXT_OK;
+}
+
 /* ---- framing ------------------------------------------------------------------------ */
 
 /* Read a header word; the first one of the input decides the byte order. */

@@ -522,11 +522,12 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc) {
  * past the end.
  */
 static int prescan(par_t *p) {
-    /* The record types that change decoding state, as a bit set: the hop tests one bit. */
-    uint32_t feed = (1u << FXT_RECORD_METADATA) | (1u << FXT_RECORD_INITIALIZATION) |
-                    (1u << FXT_RECORD_STRING) | (1u << FXT_RECORD_THREAD);
-    if (!(p->opt && (p->opt->flags & FXT_READ_NO_OBJECT_TABLES))) {
-        feed |= (1u << FXT_RECORD_KERNEL_OBJECT) | (1u << FXT_RECORD_USERSPACE_OBJECT);
+    /* The record types that change decoding state, as the reader says, a bit set: the hop tests
+     * one bit. Options the reader refuses fail the ranges' readers; logging every record meanwhile
+     * is still correct. */
+    uint32_t feed;
+    if (fxt_reader_state_types(p->opt, &feed) != FXT_OK) {
+        feed = UINT32_MAX;
     }
     uint32_t stops = feed | (1u << FXT_RECORD_LARGE);
     window_t win = {NULL, 0, 0, NULL};
