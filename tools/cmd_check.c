@@ -29,78 +29,72 @@ typedef struct rule {
     const char *what;
 } rule_t;
 
+/*
+ * The rules, one list: the enum, the ids, the severities and the one-line descriptions come from
+ * it. X(enum name, id, severity, what). The order is `fxt check --rules`' and docs/check.md's
+ * table's (cli.check.rules-match-docs compares ids and severities); add a rule at its place in
+ * both (docs/architecture.md, "Add a check rule").
+ */
+#define CHECK_RULES(X)                                                                                       \
+    X(R_SIZE_ZERO, "size-zero", SEV_ERROR, "a record header gives size 0: nothing after it can be read")     \
+    X(R_TRUNCATED, "truncated", SEV_ERROR, "the input ends inside a record")                                 \
+    X(R_DAMAGED, "damaged", SEV_ERROR,                                                                       \
+      "a record's contents (strings, thread words, arguments, payload) do not fit its size")                 \
+    X(R_TOO_LARGE, "too-large", SEV_ERROR, "a record exceeds the reader's reassembly limit")                 \
+    X(R_RESERVED, "reserved-bits", SEV_ERROR, "reserved or must-be-zero bits are set")                       \
+    X(R_BAD_MAGIC, "bad-magic", SEV_ERROR, "a magic number record does not hold 0x0016547846040010")         \
+    X(R_MAGIC_FIRST, "magic-first", SEV_WARNING, "the trace does not start with the magic number record")    \
+    X(R_INDEX_ZERO, "index-zero", SEV_ERROR,                                                                 \
+      "a string or thread record registers index 0 (reserved; readers ignore it)")                           \
+    X(R_UNRESOLVED_STRING, "unresolved-string", SEV_ERROR,                                                   \
+      "an indexed string reference has no registration in its provider")                                     \
+    X(R_UNRESOLVED_THREAD, "unresolved-thread", SEV_ERROR,                                                   \
+      "an indexed thread reference has no registration in its provider")                                     \
+    X(R_STRING_TOO_LONG, "string-too-long", SEV_ERROR, "a string is longer than 32000 bytes")                \
+    X(R_INVALID_UTF8, "invalid-utf8", SEV_ERROR, "a string is not well-formed UTF-8")                        \
+    X(R_ARG_SIZE, "arg-size", SEV_WARNING, "an argument's size is larger than its contents")                 \
+    X(R_UNKNOWN_RECORD, "unknown-record", SEV_WARNING,                                                       \
+      "a record type or subtype this spec revision does not define")                                         \
+    X(R_UNKNOWN_ARG, "unknown-arg", SEV_WARNING, "an argument type this spec revision does not define")      \
+    X(R_INIT_ZERO, "init-zero-ticks", SEV_ERROR, "an initialization record gives 0 ticks per second")        \
+    X(R_TS_BACKWARDS, "ts-backwards", SEV_WARNING,                                                           \
+      "an event's timestamp is earlier than the previous event's on the same thread")                        \
+    X(R_DURATION_UNMATCHED, "duration-unmatched", SEV_WARNING,                                               \
+      "a duration end has no open begin on its thread, after the thread's first begin: it closes an outer "  \
+      "duration begun before the trace started (or the writer did not write the begin)")                     \
+    X(R_DURATION_END_FIRST, "duration-end-first", SEV_WARNING,                                               \
+      "a duration end comes before the first begin of its thread: the trace started inside the duration")    \
+    X(R_DURATION_UNCLOSED, "duration-unclosed", SEV_WARNING,                                                 \
+      "a duration begin is never ended on its thread")                                                       \
+    X(R_DURATION_NAME, "duration-name", SEV_WARNING,                                                         \
+      "a duration end's category/name differ from its begin's")                                              \
+    X(R_COMPLETE_NEGATIVE, "complete-negative", SEV_ERROR,                                                   \
+      "a duration complete event ends before it starts")                                                     \
+    X(R_ASYNC_NO_BEGIN, "async-no-begin", SEV_ERROR,                                                         \
+      "an async instant/end uses an id with no open async begin")                                            \
+    X(R_ASYNC_NEVER_ENDED, "async-never-ended", SEV_WARNING, "an async begin is never ended")                \
+    X(R_ASYNC_ID_REUSED, "async-id-reused", SEV_ERROR,                                                       \
+      "an async begin uses an id already open in its provider")                                              \
+    X(R_FLOW_NO_BEGIN, "flow-no-begin", SEV_ERROR, "a flow step/end uses an id with no open flow begin")     \
+    X(R_FLOW_NEVER_ENDED, "flow-never-ended", SEV_WARNING, "a flow begin is never ended")                    \
+    X(R_FLOW_ID_REUSED, "flow-id-reused", SEV_ERROR, "a flow begin uses an id already open in its provider") \
+    X(R_THREAD_NO_PROCESS, "thread-no-process", SEV_WARNING,                                                 \
+      "a thread kernel object has no koid 'process' argument")                                               \
+    X(R_PAIR_AFTER_LOSS, "pair-after-loss", SEV_WARNING,                                                     \
+      "a duration end or async/flow step/end has no begin, after its provider reported lost records "        \
+      "(buffer overflow provider event): the begin was dropped or overwritten")
+
 enum {
-    R_SIZE_ZERO,
-    R_TRUNCATED,
-    R_DAMAGED,
-    R_TOO_LARGE,
-    R_RESERVED,
-    R_BAD_MAGIC,
-    R_MAGIC_FIRST,
-    R_INDEX_ZERO,
-    R_UNRESOLVED_STRING,
-    R_UNRESOLVED_THREAD,
-    R_STRING_TOO_LONG,
-    R_INVALID_UTF8,
-    R_ARG_SIZE,
-    R_UNKNOWN_RECORD,
-    R_UNKNOWN_ARG,
-    R_INIT_ZERO,
-    R_TS_BACKWARDS,
-    R_DURATION_UNMATCHED,
-    R_DURATION_END_FIRST,
-    R_DURATION_UNCLOSED,
-    R_DURATION_NAME,
-    R_COMPLETE_NEGATIVE,
-    R_ASYNC_NO_BEGIN,
-    R_ASYNC_NEVER_ENDED,
-    R_ASYNC_ID_REUSED,
-    R_FLOW_NO_BEGIN,
-    R_FLOW_NEVER_ENDED,
-    R_FLOW_ID_REUSED,
-    R_THREAD_NO_PROCESS,
-    R_PAIR_AFTER_LOSS,
-    R_COUNT
+#define RULE_ENUM_(name, id, sev, what) name,
+    CHECK_RULES(RULE_ENUM_)
+#undef RULE_ENUM_
+        R_COUNT
 };
 
 static const rule_t rules[R_COUNT] = {
-    {"size-zero", SEV_ERROR, "a record header gives size 0: nothing after it can be read"},
-    {"truncated", SEV_ERROR, "the input ends inside a record"},
-    {"damaged", SEV_ERROR,
-     "a record's contents (strings, thread words, arguments, payload) do not fit its size"},
-    {"too-large", SEV_ERROR, "a record exceeds the reader's reassembly limit"},
-    {"reserved-bits", SEV_ERROR, "reserved or must-be-zero bits are set"},
-    {"bad-magic", SEV_ERROR, "a magic number record does not hold 0x0016547846040010"},
-    {"magic-first", SEV_WARNING, "the trace does not start with the magic number record"},
-    {"index-zero", SEV_ERROR, "a string or thread record registers index 0 (reserved; readers ignore it)"},
-    {"unresolved-string", SEV_ERROR, "an indexed string reference has no registration in its provider"},
-    {"unresolved-thread", SEV_ERROR, "an indexed thread reference has no registration in its provider"},
-    {"string-too-long", SEV_ERROR, "a string is longer than 32000 bytes"},
-    {"invalid-utf8", SEV_ERROR, "a string is not well-formed UTF-8"},
-    {"arg-size", SEV_WARNING, "an argument's size is larger than its contents"},
-    {"unknown-record", SEV_WARNING, "a record type or subtype this spec revision does not define"},
-    {"unknown-arg", SEV_WARNING, "an argument type this spec revision does not define"},
-    {"init-zero-ticks", SEV_ERROR, "an initialization record gives 0 ticks per second"},
-    {"ts-backwards", SEV_WARNING,
-     "an event's timestamp is earlier than the previous event's on the same thread"},
-    {"duration-unmatched", SEV_WARNING,
-     "a duration end has no open begin on its thread, after the thread's first begin: it closes an outer "
-     "duration begun before the trace started (or the writer did not write the begin)"},
-    {"duration-end-first", SEV_WARNING,
-     "a duration end comes before the first begin of its thread: the trace started inside the duration"},
-    {"duration-unclosed", SEV_WARNING, "a duration begin is never ended on its thread"},
-    {"duration-name", SEV_WARNING, "a duration end's category/name differ from its begin's"},
-    {"complete-negative", SEV_ERROR, "a duration complete event ends before it starts"},
-    {"async-no-begin", SEV_ERROR, "an async instant/end uses an id with no open async begin"},
-    {"async-never-ended", SEV_WARNING, "an async begin is never ended"},
-    {"async-id-reused", SEV_ERROR, "an async begin uses an id already open in its provider"},
-    {"flow-no-begin", SEV_ERROR, "a flow step/end uses an id with no open flow begin"},
-    {"flow-never-ended", SEV_WARNING, "a flow begin is never ended"},
-    {"flow-id-reused", SEV_ERROR, "a flow begin uses an id already open in its provider"},
-    {"thread-no-process", SEV_WARNING, "a thread kernel object has no koid 'process' argument"},
-    {"pair-after-loss", SEV_WARNING,
-     "a duration end or async/flow step/end has no begin, after its provider reported lost records "
-     "(buffer overflow provider event): the begin was dropped or overwritten"},
+#define RULE_ROW_(name, id, sev, what) {id, sev, what},
+    CHECK_RULES(RULE_ROW_)
+#undef RULE_ROW_
 };
 
 /* Begins deeper than this are still counted (depth) so ends stay matched, but their
