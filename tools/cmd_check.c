@@ -1263,10 +1263,106 @@ CLI_INLINE void check_event(crange_t *c, fxt_reader_t *r, const fxt_record_t *re
     }
 }
 
-/* The records other than events (and the first record): reserved bits of each layout, strings,
- * threads, arguments. Out of line, so their registers do not weigh on the events' path. */
-CLI_NOINLINE int on_other_record(crange_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
-    uint64_t h = rec->header;
+/* A provider event; a buffer-full one marks its provider lossy (pair-after-loss). */
+static void check_provider_event(crange_t *c, const fxt_record_t *rec, uint64_t h) {
+    reserved(c, rec, h, FXT_MASK(meta_event_reserved), "provider event header");
+    if (rec->u.provider_event.event == FXT_PROVIDER_EVENT_BUFFER_FULL) {
+        /* the event names the provider whose records were lost */
+        if (c->direct) {
+            cli_map_get_u64(&c->run->lossy, 1, rec->u.provider_event.id, 1);
+        } else {
+            item_t *it = item_add(c);
+            if (it != NULL) {
+                *it = (item_t){IT_LOSSY, 0, 0, rec->u.provider_event.id, rec->offset, {{0, 0}}};
+            }
+        }
+    }
+}
+
+/* A string record: its index, length and UTF-8. */
+static void check_string_record(crange_t *c, const fxt_record_t *rec, uint64_t h) {
+    reserved(c, rec, h, FXT_MASK(string_bit31) | FXT_MASK(string_bit47) | FXT_MASK(string_reserved),
+             "string header");
+    if (rec->u.string.index == 0) {
+        rreport(c, R_INDEX_ZERO, rec->offset, fxt_record_kind_name(rec->kind), "string record for index 0");
+    }
+    if (rec->u.string.value.len > FXT_MAX_STRING_LEN) {
+        rreport(c, R_STRING_TOO_LONG, rec->offset, fxt_record_kind_name(rec->kind), "string of %u bytes",
+                (unsigned)rec->u.string.value.len);
+    }
+    if (!cli_utf8_valid(rec->u.string.value.ptr, rec->u.string.value.len)) {
+        rreport(c, R_INVALID_UTF8, rec->offset, fxt_record_kind_name(rec->kind),
+                "string %u is not valid UTF-8", (unsigned)rec->u.string.index);
+    }
+}
+
+/* A kernel object; a thread names its process (thread-no-process). */
+static void check_kernel_object(crange_t *c, const fxt_record_t *rec, uint64_t h) {
+    reserved(c, rec, h, FXT_MASK(kobj_reserved), "kernel object header");
+    check_str(c, rec, &rec->u.kernel_object.name, "name");
+    check_args(c, rec);
+    /* Viewers place a thread under its process by the koid argument named "process". */
+    if (rec->u.kernel_object.obj_type == FXT_OBJ_THREAD) {
+        int found = 0;
+        for (unsigned i = 0; i < rec->nargs; i++) {
+            const fxt_arg_t *a = &rec->args[i];
+            found |= a->type == FXT_ARG_KOID && a->name.ptr && a->name.len == 7 &&
+                     memcmp(a->name.ptr, "process", 7) == 0;
+        }
+        if (!found) {
+            rreport(c, R_THREAD_NO_PROCESS, rec->offset, fxt_record_kind_name(rec->kind),
+                    "thread %" PRIu64 " has no koid 'process' argument: viewers cannot place it",
+                    rec->u.kernel_object.koid);
+        }
+    }
+}
+
+/* A log record: its thread and message. */
+static void check_log(crange_t *c, const fxt_record_t *rec, uint64_t h) {
+    reserved(c, rec, h, FXT_MASK(log_bit31) | FXT_MASK(log_reserved), "log header");
+    check_thread(c, rec, &rec->u.log.thread, "thread");
+    if (rec->u.log.message.len > FXT_MAX_STRING_LEN) {
+        rreport(c, R_STRING_TOO_LONG, rec->offset, fxt_record_kind_name(rec->kind), "message of %u bytes",
+                (unsigned)rec->u.log.message.len);
+    }
+    if (!cli_utf8_valid(rec->u.log.message.ptr, rec->u.log.message.len)) {
+        rreport(c, R_INVALID_UTF8, rec->offset, fxt_record_kind_name(rec->kind),
+                "message is not valid UTF-8");
+    }
+}
+
+/* A large blob: both header words, and what its format carries. */
+static void check_large_blob(crange_t *c, const fxt_record_t *rec, uint64_t h) {
+    reserved(c, rec, h, FXT_MASK(large_blob_reserved), "large record header");
+    /* The large blob's second word is its format header, whose reserved bits depend on the format. */
+    uint64_t fh = fxt_record_word(rec, rec->bytes, 1);
+    reserved(c, rec, fh,
+             rec->u.large_blob.format == 0 ? FXT_MASK(lblob0_reserved) : FXT_MASK(lblob1_reserved),
+             "large blob format header");
+    check_str(c, rec, &rec->u.large_blob.category, "category");
+    check_str(c, rec, &rec->u.large_blob.name, "name");
+    /* Only format 0 ("with metadata") has a thread and arguments (spec: Large BLOB records). */
+    if (rec->u.large_blob.format == 0) {
+        check_thread(c, rec, &rec->u.large_blob.thread, "thread");
+        check_args(c, rec);
+    }
+}
+
+/* A record type or subtype this spec revision does not define. */
+static void check_unknown(crange_t *c, const fxt_record_t *rec) {
+    if (rec->u.unknown.has_subtype) {
+        rreport(c, R_UNKNOWN_RECORD, rec->offset, fxt_record_kind_name(rec->kind),
+                "record type %u with unknown subtype %u (%" PRIu64 " words)", (unsigned)rec->u.unknown.type,
+                (unsigned)rec->u.unknown.subtype, rec->u.unknown.size_words);
+    } else {
+        rreport(c, R_UNKNOWN_RECORD, rec->offset, fxt_record_kind_name(rec->kind),
+                "unknown record type %u (%" PRIu64 " words)", (unsigned)rec->u.unknown.type,
+                rec->u.unknown.size_words);
+    }
+}
+
+/* Forgets what the event path cached from the state REC changes. */
+static void forget_cached(crange_t *c, const fxt_record_t *rec) {
     if (rec->kind == FXT_KIND_STRING) {
         unsigned x = rec->u.string.index & 0x7fffu;
         if (c->hused[x / 64] >> (x % 64) & 1) {
@@ -1277,7 +1373,10 @@ CLI_NOINLINE int on_other_record(crange_t *c, fxt_reader_t *r, const fxt_record_
     } else if (rec->kind <= FXT_KIND_INIT || rec->kind == FXT_KIND_UNKNOWN) {
         hcache_clear(c);
     }
-    /* spec-notes: the magic record should come first but its absence is not invalid, hence a warning. */
+}
+
+/* spec-notes: the magic record should come first but its absence is not invalid, hence a warning. */
+static void check_first(crange_t *c, const fxt_record_t *rec) {
     if (!c->seen_first) {
         c->seen_first = 1;
         if (rec->kind != FXT_KIND_MAGIC) {
@@ -1285,6 +1384,14 @@ CLI_NOINLINE int on_other_record(crange_t *c, fxt_reader_t *r, const fxt_record_
                     "the first record is not the magic number record");
         }
     }
+}
+
+/* The records other than events (and the first record): reserved bits of each layout, strings,
+ * threads, arguments. Out of line, so their registers do not weigh on the events' path. */
+CLI_NOINLINE int on_other_record(crange_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
+    uint64_t h = rec->header;
+    forget_cached(c, rec);
+    check_first(c, rec);
     switch (rec->kind) {
     case FXT_KIND_MAGIC:
         if (h != FXT_MAGIC_RECORD) {
@@ -1302,18 +1409,7 @@ CLI_NOINLINE int on_other_record(crange_t *c, fxt_reader_t *r, const fxt_record_
         reserved(c, rec, h, FXT_MASK(meta_section_reserved), "provider section header");
         break;
     case FXT_KIND_PROVIDER_EVENT:
-        reserved(c, rec, h, FXT_MASK(meta_event_reserved), "provider event header");
-        if (rec->u.provider_event.event == FXT_PROVIDER_EVENT_BUFFER_FULL) {
-            /* the event names the provider whose records were lost */
-            if (c->direct) {
-                cli_map_get_u64(&c->run->lossy, 1, rec->u.provider_event.id, 1);
-            } else {
-                item_t *it = item_add(c);
-                if (it != NULL) {
-                    *it = (item_t){IT_LOSSY, 0, 0, rec->u.provider_event.id, rec->offset, {{0, 0}}};
-                }
-            }
-        }
+        check_provider_event(c, rec, h);
         break;
     case FXT_KIND_INIT:
         reserved(c, rec, h, FXT_MASK(init_reserved), "initialization header");
@@ -1323,20 +1419,7 @@ CLI_NOINLINE int on_other_record(crange_t *c, fxt_reader_t *r, const fxt_record_
         }
         break;
     case FXT_KIND_STRING:
-        reserved(c, rec, h, FXT_MASK(string_bit31) | FXT_MASK(string_bit47) | FXT_MASK(string_reserved),
-                 "string header");
-        if (rec->u.string.index == 0) {
-            rreport(c, R_INDEX_ZERO, rec->offset, fxt_record_kind_name(rec->kind),
-                    "string record for index 0");
-        }
-        if (rec->u.string.value.len > FXT_MAX_STRING_LEN) {
-            rreport(c, R_STRING_TOO_LONG, rec->offset, fxt_record_kind_name(rec->kind), "string of %u bytes",
-                    (unsigned)rec->u.string.value.len);
-        }
-        if (!cli_utf8_valid(rec->u.string.value.ptr, rec->u.string.value.len)) {
-            rreport(c, R_INVALID_UTF8, rec->offset, fxt_record_kind_name(rec->kind),
-                    "string %u is not valid UTF-8", (unsigned)rec->u.string.index);
-        }
+        check_string_record(c, rec, h);
         break;
     case FXT_KIND_THREAD:
         reserved(c, rec, h, FXT_MASK(thread_reserved), "thread header");
@@ -1358,26 +1441,9 @@ CLI_NOINLINE int on_other_record(crange_t *c, fxt_reader_t *r, const fxt_record_
         check_str(c, rec, &rec->u.userspace_object.name, "name");
         check_args(c, rec);
         break;
-    case FXT_KIND_KERNEL_OBJECT: {
-        reserved(c, rec, h, FXT_MASK(kobj_reserved), "kernel object header");
-        check_str(c, rec, &rec->u.kernel_object.name, "name");
-        check_args(c, rec);
-        /* Viewers place a thread under its process by the koid argument named "process". */
-        if (rec->u.kernel_object.obj_type == FXT_OBJ_THREAD) {
-            int found = 0;
-            for (unsigned i = 0; i < rec->nargs; i++) {
-                const fxt_arg_t *a = &rec->args[i];
-                found |= a->type == FXT_ARG_KOID && a->name.ptr && a->name.len == 7 &&
-                         memcmp(a->name.ptr, "process", 7) == 0;
-            }
-            if (!found) {
-                rreport(c, R_THREAD_NO_PROCESS, rec->offset, fxt_record_kind_name(rec->kind),
-                        "thread %" PRIu64 " has no koid 'process' argument: viewers cannot place it",
-                        rec->u.kernel_object.koid);
-            }
-        }
+    case FXT_KIND_KERNEL_OBJECT:
+        check_kernel_object(c, rec, h);
         break;
-    }
     case FXT_KIND_CONTEXT_SWITCH:
         reserved(c, rec, h, FXT_MASK(cswitch_reserved), "context switch header");
         check_args(c, rec);
@@ -1391,44 +1457,13 @@ CLI_NOINLINE int on_other_record(crange_t *c, fxt_reader_t *r, const fxt_record_
         check_thread(c, rec, &rec->u.legacy_context_switch.in, "incoming thread");
         break;
     case FXT_KIND_LOG:
-        reserved(c, rec, h, FXT_MASK(log_bit31) | FXT_MASK(log_reserved), "log header");
-        check_thread(c, rec, &rec->u.log.thread, "thread");
-        if (rec->u.log.message.len > FXT_MAX_STRING_LEN) {
-            rreport(c, R_STRING_TOO_LONG, rec->offset, fxt_record_kind_name(rec->kind), "message of %u bytes",
-                    (unsigned)rec->u.log.message.len);
-        }
-        if (!cli_utf8_valid(rec->u.log.message.ptr, rec->u.log.message.len)) {
-            rreport(c, R_INVALID_UTF8, rec->offset, fxt_record_kind_name(rec->kind),
-                    "message is not valid UTF-8");
-        }
+        check_log(c, rec, h);
         break;
-    case FXT_KIND_LARGE_BLOB: {
-        reserved(c, rec, h, FXT_MASK(large_blob_reserved), "large record header");
-        /* The large blob's second word is its format header, whose reserved bits depend on the format. */
-        uint64_t fh = fxt_record_word(rec, rec->bytes, 1);
-        reserved(c, rec, fh,
-                 rec->u.large_blob.format == 0 ? FXT_MASK(lblob0_reserved) : FXT_MASK(lblob1_reserved),
-                 "large blob format header");
-        check_str(c, rec, &rec->u.large_blob.category, "category");
-        check_str(c, rec, &rec->u.large_blob.name, "name");
-        /* Only format 0 ("with metadata") has a thread and arguments (spec: Large BLOB records). */
-        if (rec->u.large_blob.format == 0) {
-            check_thread(c, rec, &rec->u.large_blob.thread, "thread");
-            check_args(c, rec);
-        }
+    case FXT_KIND_LARGE_BLOB:
+        check_large_blob(c, rec, h);
         break;
-    }
     case FXT_KIND_UNKNOWN:
-        if (rec->u.unknown.has_subtype) {
-            rreport(c, R_UNKNOWN_RECORD, rec->offset, fxt_record_kind_name(rec->kind),
-                    "record type %u with unknown subtype %u (%" PRIu64 " words)",
-                    (unsigned)rec->u.unknown.type, (unsigned)rec->u.unknown.subtype,
-                    rec->u.unknown.size_words);
-        } else {
-            rreport(c, R_UNKNOWN_RECORD, rec->offset, fxt_record_kind_name(rec->kind),
-                    "unknown record type %u (%" PRIu64 " words)", (unsigned)rec->u.unknown.type,
-                    rec->u.unknown.size_words);
-        }
+        check_unknown(c, rec);
         break;
     case FXT_KIND_TRACE_INFO:
         break; /* any info type and data are valid */
