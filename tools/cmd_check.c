@@ -1361,17 +1361,39 @@ static void check_unknown(crange_t *c, const fxt_record_t *rec) {
     }
 }
 
-/* Forgets what the event path cached from the state REC changes. */
+/* Forgets what the event path cached from the state REC changes (every kind is named: a new
+ * one must say whether it changes the strings, threads or tick rate events are read with). */
 static void forget_cached(crange_t *c, const fxt_record_t *rec) {
-    if (rec->kind == FXT_KIND_STRING) {
+    switch (rec->kind) {
+    case FXT_KIND_STRING: {
         unsigned x = rec->u.string.index & 0x7fffu;
         if (c->hused[x / 64] >> (x % 64) & 1) {
             hcache_clear(c); /* a kept pair's string changes */
         }
-    } else if (rec->kind == FXT_KIND_THREAD) {
+        break;
+    }
+    case FXT_KIND_THREAD:
         c->tref[rec->u.thread.index].gen = 0;
-    } else if (rec->kind <= FXT_KIND_INIT || rec->kind == FXT_KIND_UNKNOWN) {
+        break;
+    case FXT_KIND_MAGIC:
+    case FXT_KIND_PROVIDER_INFO:
+    case FXT_KIND_PROVIDER_SECTION:
+    case FXT_KIND_PROVIDER_EVENT:
+    case FXT_KIND_TRACE_INFO:
+    case FXT_KIND_INIT:
+    case FXT_KIND_UNKNOWN:
         hcache_clear(c);
+        break;
+    case FXT_KIND_EVENT:
+    case FXT_KIND_BLOB:
+    case FXT_KIND_USERSPACE_OBJECT:
+    case FXT_KIND_KERNEL_OBJECT:
+    case FXT_KIND_CONTEXT_SWITCH:
+    case FXT_KIND_THREAD_WAKEUP:
+    case FXT_KIND_LEGACY_CONTEXT_SWITCH:
+    case FXT_KIND_LOG:
+    case FXT_KIND_LARGE_BLOB:
+        break;
     }
 }
 
