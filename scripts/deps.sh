@@ -82,22 +82,33 @@ fi
 if [ $have_dpkg = 0 ] || ! command -v apt-get > /dev/null 2>&1; then
   echo "deps: not a Debian system: install the equivalents of these packages yourself."
 elif [ "$sudo" = none ]; then
-  echo "deps: not root and sudo needs a password; install them with:"
+  echo "deps: not root, and no password-less sudo: install them with"
   echo "  sudo apt-get update && sudo $line"
 else
   echo "deps: ${sudo}apt-get update && ${sudo}$line"
   export DEBIAN_FRONTEND=noninteractive
-  # quiet, but apt-get's own errors (a package it cannot find) stay visible
-  if ${sudo}apt-get update -q > /dev/null < /dev/null &&
-    ${sudo}apt-get install -y -q --no-install-recommends "${missing[@]}" > /dev/null < /dev/null; then
-    echo "deps: installed"
-    exit 0
+  apt_install() { ${sudo}apt-get install -y -q --no-install-recommends "$@" > /dev/null < /dev/null; }
+  # quiet, but apt-get's own errors (a package it cannot find) stay visible; when
+  # the whole list fails, one package at a time, so one unknown name blocks no other
+  ${sudo}apt-get update -q > /dev/null < /dev/null || echo "deps: apt-get update failed (above)"
+  if ! apt_install "${missing[@]}"; then
+    for pkg in "${missing[@]}"; do apt_install "$pkg" || echo "deps: $pkg not installed"; done
   fi
-  echo "deps: apt-get failed (above)"
+  missing=() missing_req=()
+  for entry in "${pkgs[@]}"; do
+    IFS='|' read -r pkg cmds req what <<< "$entry"
+    present "$pkg" "$cmds" && continue
+    missing+=("$pkg")
+    [ "$req" = yes ] && missing_req+=("$pkg")
+  done
 fi
 if [ ${#missing_req[@]} -gt 0 ]; then
   echo "deps: cannot go on without: ${missing_req[*]}"
   exit 1
 fi
-echo "deps: going on without them (the configure summary below says what is not built)"
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: going on without: ${missing[*]} (the configure summary says what is not built)"
+else
+  echo "deps: installed"
+fi
 exit 0
