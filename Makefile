@@ -6,6 +6,9 @@
 # (clang, no compression: the `threads` tests) and ASan+UBSan (clang, the
 # suite minus `slow`). Together they are the build matrix: gcc and clang, with
 # and without zlib/libzstd, all under -Werror.
+# On a fresh Debian machine scripts/setup-and-demo and scripts/setup-and-test
+# install the packages first (scripts/deps.sh), then run `make demo` / `make test`.
+# The configure summary (cmake/summary.cmake) goes to stderr: visible here.
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 CC      ?= cc
 SANCC   ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo gcc)
