@@ -6,15 +6,16 @@
 # output (`>/dev/null`).
 
 set(FXT_SUMMARY "")
-# One line: WHAT, ON (a condition's value), and when off what enables it.
-function(fxt_summary what on enable)
+# One line: WHAT, BUILT (a condition's value; not named "on", which if() would
+# take for the constant ON), and when off what enables it.
+function(fxt_summary what built enable)
   string(LENGTH "${what}" len)
   set(pad "")
   if(len LESS 44)
     math(EXPR n "44 - ${len}")
     string(REPEAT " " ${n} pad)
   endif()
-  if(on)
+  if(built)
     set(state "yes")
   else()
     set(state "no  <- ${enable}")
