@@ -3,8 +3,12 @@
 # whether it is built (or runs), and the Debian package that enables it
 # (scripts/deps.sh installs them all). Printed with message(NOTICE), on
 # standard error, so it stays visible where the Makefile hides CMake's other
-# output (`>/dev/null`).
+# output (`>/dev/null`). Also runs as a script (cmake -DVAR=... -P), which is
+# how the test build.configure_summary checks its lines.
 
+if(CMAKE_SCRIPT_MODE_FILE)
+  cmake_minimum_required(VERSION 3.16) # the project's policies (if() reads ON/OFF as constants)
+endif()
 set(FXT_SUMMARY "")
 # One line: WHAT, BUILT (a condition's value; not named "on", which if() would
 # take for the constant ON), and when off what enables it.
@@ -40,8 +44,14 @@ else()
 endif()
 fxt_summary("fxt record --sched (libtracefs)" "${FXT_HAVE_SCHED}" "${sched_enable}")
 
-if(DEFINED FXT_HAVE_SQLITE)
-  fxt_summary("SQL (libsqlite3)" "${FXT_HAVE_SQLITE}" "apt-get install libsqlite3-dev")
+# SQL output: FXT_HAVE_SQLITE, set at the top level or in tools/ (then read
+# from that directory's scope); no line while no part of the build defines it
+set(sqlite_state "${FXT_HAVE_SQLITE}")
+if(NOT DEFINED FXT_HAVE_SQLITE AND NOT CMAKE_SCRIPT_MODE_FILE AND TARGET fxt_cli)
+  get_directory_property(sqlite_state DIRECTORY ${PROJECT_SOURCE_DIR}/tools DEFINITION FXT_HAVE_SQLITE)
+endif()
+if(DEFINED FXT_HAVE_SQLITE OR NOT sqlite_state STREQUAL "")
+  fxt_summary("SQL (libsqlite3)" "${sqlite_state}" "apt-get install libsqlite3-dev")
 endif()
 
 if(FXT_BUILD_TESTS)
