@@ -10,11 +10,12 @@
 set -u
 cd "$(dirname "$0")/.." || exit 1
 MAKE=${MAKE:-make}
-export PYTHONDONTWRITEBYTECODE=1 # no __pycache__ in tests/tools (also set per test by CMake)
 logs=$(mktemp -d) || exit 1
 trap 'rm -rf "$logs"' EXIT
 phases=(test-plain test-nocomp test-tsan test-asan)
 declare -A dir=([test-plain]=build [test-nocomp]=build-nocomp [test-tsan]=build-tsan [test-asan]=build-asan)
+# the tests write nothing into the source tree: checked at the end
+find tests -name __pycache__ -type d -prune -exec rm -rf {} + 2> /dev/null
 status=0 summary="" t0=$SECONDS
 for phase in "${phases[@]}"; do
   echo "== make $phase"
@@ -61,6 +62,8 @@ for phase in "${phases[@]}"; do
     fi
   done
 done
+left=$(find tests -name __pycache__ -type d 2> /dev/null)
+[ -z "$left" ] || { echo "!!! the tests left Python bytecode in the source tree: $left"; status=1; }
 if [ ${#by_design[@]} -gt 0 ]; then
   echo "== skipped by design (phase or machine):"
   printf '%s\n' "${by_design[@]}" | sort | uniq -c | sed 's/^ */   /'
