@@ -2248,7 +2248,14 @@ CLI_NOINLINE void on_other(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) 
         cli_slit_drop_all(
             &j->lit); /* the reader keeps a provider's strings; dropped all the same, it is rare */
         break;
-    default:
+    case FXT_KIND_EVENT: /* on_event's */
+    case FXT_KIND_MAGIC:
+    case FXT_KIND_PROVIDER_SECTION:
+    case FXT_KIND_TRACE_INFO:
+    case FXT_KIND_INIT:
+    case FXT_KIND_THREAD:
+    case FXT_KIND_BLOB:
+    case FXT_KIND_USERSPACE_OBJECT:
         break;
     }
 }
@@ -2995,5 +3002,6 @@ const cli_command_t cli_cmd_json = {
     "run is spilled (default 8 MiB; for tests).\n"
     "\n"
     "exit status: 0 ok, 1 the trace had damaged records (the JSON is still\n"
-    "complete and valid), 2 usage error, 3 I/O error, 4 out of memory\n",
+    "complete and valid), 2 usage error, 3 I/O error,\n"
+    "4 out of memory or an internal limit\n",
 };
