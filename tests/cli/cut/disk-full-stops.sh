@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# needs: devfull python3 jq
+# needs: devfull python3
 # A write error (disk full) ends the read at -j 1 and -j 3 alike: exit status 3, "error
 # writing output", and a damaged record near the end of the input, past the first failed
 # write (the writer flushes 1 MiB at a time), is never reached, so never reported.

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
-# needs: devfull python3 jq
+# needs: devfull python3
 # A write error (disk full) ends the read at -j 1 and -j 3 alike: exit status 3, "error
 # writing output", and a damaged record near the end of the input, past the first failed
 # write, is never reached, so never reported.
