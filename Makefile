@@ -13,6 +13,9 @@ JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 CC      ?= cc
 SANCC   ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo gcc)
 SANCXX  ?= $(shell command -v clang++ >/dev/null 2>&1 && echo clang++ || echo g++)
+# Ninja when installed, for a build dir made fresh (an existing one keeps its generator):
+# about 15 % less CPU than Make's recursion on the same build.
+gen      = $(if $(wildcard $(1)/CMakeCache.txt),,$(if $(shell command -v ninja 2>/dev/null),-G Ninja))
 CTEST   := ctest --output-on-failure -j $(JOBS)
 
 .PHONY: all build demo test test-plain test-nocomp test-asan test-tsan bench install clean
@@ -20,7 +23,7 @@ CTEST   := ctest --output-on-failure -j $(JOBS)
 all: build
 
 build:
-	cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake $(call gen,build) -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	env -u MAKELEVEL cmake --build build -j $(JOBS)
 
 demo: build
@@ -29,18 +32,20 @@ demo: build
 test-plain: build
 	cd build && $(CTEST)
 
+# -Og: the gcc cell without compression at half the compile time of -O2 -g, with gcc's
+# flow warnings (-Werror) still on; the plain phase builds -O2.
 test-nocomp:
-	CC=$(CC) cmake -S . -B build-nocomp -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFXT_WITH_COMPRESSION=OFF -DFXT_BUILD_BENCH=OFF -DFXT_BUILD_EXAMPLES=OFF >/dev/null
+	CC=$(CC) cmake $(call gen,build-nocomp) -S . -B build-nocomp -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG='-Og -g' -DCMAKE_CXX_FLAGS_DEBUG='-Og -g' -DFXT_WITH_COMPRESSION=OFF -DFXT_BUILD_BENCH=OFF -DFXT_BUILD_EXAMPLES=OFF >/dev/null
 	env -u MAKELEVEL cmake --build build-nocomp -j $(JOBS)
 	cd build-nocomp && $(CTEST) -LE slow -R '^(unit[.](hostile|cli_io|cli_options|cli_parallel|sched)/|cli[.]archive|cli[.]cut)' -E 'cli[.]cut[.]jobs'
 
 test-tsan:
-	CC=$(SANCC) CXX=$(SANCXX) cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DFXT_SANITIZE=thread -DFXT_WITH_COMPRESSION=OFF -DFXT_BUILD_BENCH=OFF >/dev/null
+	CC=$(SANCC) CXX=$(SANCXX) cmake $(call gen,build-tsan) -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DFXT_SANITIZE=thread -DFXT_WITH_COMPRESSION=OFF -DFXT_BUILD_BENCH=OFF >/dev/null
 	env -u MAKELEVEL cmake --build build-tsan -j $(JOBS)
 	cd build-tsan && TSAN_OPTIONS=halt_on_error=1 $(CTEST) -L threads
 
 test-asan:
-	CC=$(SANCC) CXX=$(SANCXX) cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFXT_SANITIZE=address,undefined -DFXT_BUILD_BENCH=OFF >/dev/null
+	CC=$(SANCC) CXX=$(SANCXX) cmake $(call gen,build-asan) -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFXT_SANITIZE=address,undefined -DFXT_BUILD_BENCH=OFF >/dev/null
 	env -u MAKELEVEL cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 $(CTEST) -LE slow
 
