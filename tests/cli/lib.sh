@@ -46,6 +46,8 @@ have() {
     no-compression) ! fxt_has_zio ;;
     devfull) [ -w /dev/full ] ;;
     python3) command -v "$PYTHON" > /dev/null 2>&1 ;;
+    sqlite) ! "$FXT" sql /nonexistent "select 1" 2>&1 | grep -q "without SQLite" ;;
+    no-sqlite) "$FXT" sql /nonexistent "select 1" 2>&1 | grep -q "without SQLite" ;;
     *) command -v "$1" > /dev/null 2>&1 ;;
   esac
 }
@@ -58,6 +60,8 @@ why_not() {
     no-compression) echo "fxt built with compression support" ;;
     devfull) echo "/dev/full not writable" ;;
     python3) echo "python3 ($PYTHON) not found" ;;
+    sqlite) echo "fxt built without SQLite (libsqlite3-dev)" ;;
+    no-sqlite) echo "fxt built with SQLite" ;;
     *) echo "$1 not found" ;;
   esac
 }

@@ -179,7 +179,7 @@ static int damage(sqlite3 *db) {
     }
     sqlite3_finalize(st);
     if (n > 0) {
-        fprintf(stderr, "fxt sql: the traces have %lld damaged records (the rows of table error)\n", n);
+        fprintf(stderr, "fxt sql: %lld damaged record%s (the rows of table error)\n", n, n == 1 ? "" : "s");
         return CLI_EXIT_DATA;
     }
     return 0;

@@ -127,6 +127,8 @@ static void json_text(dbuf_t *b, const unsigned char *s, size_t n) {
         if (c == '"' || c == '\\') {
             char esc[2] = {'\\', (char)c};
             db_add(b, esc, 2);
+        } else if (c == '\n' || c == '\t' || c == '\r') {
+            db_add(b, c == '\n' ? "\\n" : c == '\t' ? "\\t" : "\\r", 2);
         } else if (c < 0x20 || c == 0x7f) {
             char esc[8];
             snprintf(esc, sizeof esc, "\\u%04x", c);
@@ -390,8 +392,8 @@ static int print_table(sqlite3_stmt *st, sql_out_t *o) {
     held_t h = {.ncols = sqlite3_column_count(st)};
     h.width = calloc((size_t)h.ncols, sizeof *h.width);
     h.right = calloc((size_t)h.ncols, 1);
-    const char **cells = malloc((size_t)h.ncols * sizeof *cells);
-    size_t *lens = malloc((size_t)h.ncols * sizeof *lens);
+    const char **cells = calloc((size_t)h.ncols, sizeof *cells);
+    size_t *lens = calloc((size_t)h.ncols, sizeof *lens);
     int rc = h.width && h.right && cells && lens ? SQLITE_ROW : SQLITE_NOMEM;
     while (rc == SQLITE_ROW && h.rows < TABLE_ROWS && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         rc = held_add_row(&h, st, 1) == 0 ? SQLITE_ROW : SQLITE_NOMEM;

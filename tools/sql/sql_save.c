@@ -50,7 +50,7 @@ static int index_table(sqlite3 *db, const char *table, const char *path) {
                 continue;
             }
             char *ddl =
-                sqlite3_mprintf("CREATE INDEX fxtout.\"%w_%w\" ON \"%w\"(\"%w\")", table, col, table, col);
+                sqlite3_mprintf("CREATE INDEX fxtout.\"%w_by_%w\" ON \"%w\"(\"%w\")", table, col, table, col);
             rc = ddl != NULL ? exec(db, ddl, path) : SQLITE_NOMEM;
             sqlite3_free(ddl);
         }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // DuckDB reading what `fxt sql --export DIR` wrote, as it is: every DIR/TABLE.csv (or .jsonl)
-// becomes a view named TABLE, then QUERY runs and its rows print as CSV lines (no header,
-// NULL empty), the same shape as `fxt sql --csv` minus its header line.
-//   node query.mjs DIR QUERY
+// becomes a view named TABLE, then each QUERY runs and its rows print as CSV lines (no header,
+// NULL empty: the shape of `fxt sql --csv` minus its header line), then a line "--".
+//   node query.mjs DIR QUERY...
 // Exit 0, 1 on a DuckDB error (message on stderr), 77 when @duckdb/node-api is not installed
 // (`npm ci` here).
 import { readdirSync } from 'node:fs';
@@ -15,7 +15,7 @@ try {
   console.log('SKIP: @duckdb/node-api not installed (cd tests/sql/duckdb && npm ci): ' + e.message.split('\n')[0]);
   process.exit(77);
 }
-const [dir, query] = process.argv.slice(2);
+const [dir, ...queries] = process.argv.slice(2);
 const inst = await duckdb.DuckDBInstance.create(':memory:');
 const con = await inst.connect();
 const q = (s) => "'" + s.replaceAll("'", "''") + "'";
@@ -30,10 +30,13 @@ const cell = (v) => {
   const s = String(v);
   return /[",\n\r]/.test(s) || s === '' ? '"' + s.replaceAll('"', '""') + '"' : s;
 };
-try {
-  const r = await con.runAndReadAll(query);
-  for (const row of r.getRowsJS()) process.stdout.write(row.map(cell).join(',') + '\n');
-} catch (e) {
-  console.error('duckdb: ' + e.message);
-  process.exit(1);
+for (const query of queries) {
+  try {
+    const r = await con.runAndReadAll(query);
+    for (const row of r.getRowsJS()) process.stdout.write(row.map(cell).join(',') + '\n');
+    process.stdout.write('--\n');
+  } catch (e) {
+    console.error('duckdb: ' + e.message);
+    process.exit(1);
+  }
 }
