@@ -110,8 +110,15 @@ static uint32_t sq_new_thread(sq_build *b, uint64_t pid, uint64_t tid, int has_p
 
 /* The utid of (pid, tid): a thread first met by tid alone (scheduling) takes the pid. */
 static uint32_t sq_utid_of(sq_build *b, uint64_t pid, uint64_t tid) {
+    unsigned h = (unsigned)((tid * 0x9e3779b97f4a7c15ull + pid) >> 58);
+    if (b->tmemo[h].utid != SQ_NONE && b->tmemo[h].pid == pid && b->tmemo[h].tid == tid) {
+        return b->tmemo[h].utid;
+    }
     uint32_t utid = sq_map_get(&b->threads, pid, tid, 0);
     if (utid != SQ_NONE) {
+        b->tmemo[h].pid = pid;
+        b->tmemo[h].tid = tid;
+        b->tmemo[h].utid = utid;
         return utid;
     }
     utid = sq_map_get(&b->tids, tid, 0, 0);
@@ -677,6 +684,7 @@ static void sq_build_free(sq_build *b) {
 /* Forget a failed trace's rows: every table back to its first row of that trace. */
 static void sq_truncate(sq_db *db, const sq_trace *t) {
     db->slices.n = t->first_row[SQ_T_SLICE];
+    db->slice_row.n = t->first_row[SQ_T_SLICE];
     db->threads.n = t->first_row[SQ_T_THREAD];
     db->procs.n = t->first_row[SQ_T_PROCESS];
     db->tracks.n = t->first_row[SQ_T_TRACK];
@@ -729,6 +737,9 @@ fxt_status sq_open_trace(sq_db *db, const char *path, const char *label, char *e
     b.trace = (uint32_t)(db->traces.n - 1);
     b.first_track = db->tracks.n;
     b.first_slice = db->slices.n;
+    for (size_t i = 0; i < sizeof b.tmemo / sizeof b.tmemo[0]; i++) {
+        b.tmemo[i].utid = SQ_NONE;
+    }
     fxt_status st = t ? fxt_reader_create(NULL, &b.r) : FXT_E_NOMEM;
     if (st == FXT_OK) {
         st = sq_read_fd(&b, fd, err, cap);

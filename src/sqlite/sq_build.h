@@ -44,6 +44,10 @@ typedef struct sq_build {
     SQ_VEC(sq_chainpt) async, flows;
     SQ_VEC(sq_swpt) sw;
     size_t first_track, first_slice;
+    struct {
+        uint64_t pid, tid;
+        uint32_t utid; /* SQ_NONE: empty */
+    } tmemo[64];       /* (pid, tid) -> utid, for inline thread refs: a thread's utid never changes */
     uint64_t records;
     int oom;
 } sq_build;
