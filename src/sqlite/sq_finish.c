@@ -178,8 +178,8 @@ static void sq_fix_runs(const sq_slice *s, uint32_t *ord, size_t n) {
  * (moving 40-byte slices into place would cost a cache miss each, or a second copy). */
 static int sq_sort_slices(sq_build *b) {
     sq_db *db = b->db;
-    const sq_slice *s = db->slices.v + b->first_slice;
     size_t n = db->slices.n - b->first_slice;
+    const sq_slice *s = n ? db->slices.v + b->first_slice : NULL;
     uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
     void *raw = db->slice_row.raw;
     int rc = keys && sq_vgrow(&raw, &db->slice_row.cap, db->slices.n + 1, sizeof(uint32_t)) == 0 ? 0 : -1;
@@ -495,9 +495,9 @@ static int sq_sched_rows(sq_build *b) {
     free(keys);
     free(ord);
     free(open);
-    return rc == 0 ? sq_sort_rows(b->db->sched.v + b->db->traces.v[b->trace].first_row[SQ_T_SCHED],
-                                  b->db->sched.n - b->db->traces.v[b->trace].first_row[SQ_T_SCHED])
-                   : rc;
+    size_t first = b->db->traces.v[b->trace].first_row[SQ_T_SCHED];
+    return rc == 0 && b->db->sched.n > first ? sq_sort_rows(b->db->sched.v + first, b->db->sched.n - first)
+                                             : rc;
 }
 
 /* ---- names and arguments ------------------------------------------------------------------ */

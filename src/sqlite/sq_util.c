@@ -36,7 +36,9 @@ static uint64_t sq_hash_bytes(const char *p, size_t len) {
         len -= 8;
     }
     uint64_t w = 0;
-    memcpy(&w, p, len);
+    if (len) {
+        memcpy(&w, p, len);
+    }
     h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
     return h ^ (h >> 29);
 }
