@@ -49,7 +49,7 @@ typedef struct sq_build {
         uint32_t utid; /* SQ_NONE: empty */
     } tmemo[64];       /* (pid, tid) -> utid, for inline thread refs: a thread's utid never changes */
     uint64_t records;
-    int oom;
+    int oom, limit;
 } sq_build;
 
 /* sq_build.c helpers the finishing passes use */

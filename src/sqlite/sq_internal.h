@@ -127,13 +127,13 @@ enum sq_vtype {
     SQ_V_KOID,
     SQ_V_UNKNOWN
 };
-typedef struct sq_arg {
+#define SQ_MAX_KEY ((1u << 28) - 1) /* string ids an argument name can have */
+typedef struct sq_arg {             /* 16 bytes: arguments are the most numerous rows */
     uint32_t set;
-    uint32_t key;   /* string id */
-    uint32_t vtype; /* enum sq_vtype */
-    uint32_t str;   /* SQ_V_STRING: string id */
+    unsigned key : 28;  /* string id */
+    unsigned vtype : 4; /* enum sq_vtype */
     union {
-        int64_t i;
+        int64_t i; /* also SQ_V_STRING's string id */
         double d;
     } v;
 } sq_arg;

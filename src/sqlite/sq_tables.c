@@ -172,7 +172,7 @@ static void ar_int(const sq_db *db, size_t row, sq_val *v) {
         v_int(v, r->v.i);
     }
 }
-GET(ar_str, sq_arg, args, if (r->vtype == SQ_V_STRING) v_str(db, v, r->str); else v_null(v))
+GET(ar_str, sq_arg, args, if (r->vtype == SQ_V_STRING) v_str(db, v, (uint32_t)r->v.i); else v_null(v))
 static void ar_real(const sq_db *db, size_t row, sq_val *v) {
     const sq_arg *r = &db->args.v[row];
     if (r->vtype == SQ_V_REAL) {
