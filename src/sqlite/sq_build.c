@@ -6,6 +6,10 @@
  */
 #include "sq_build.h"
 
+#ifdef FXT_HAVE_ZIO
+#include <fxt/zio.h>
+#endif
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -110,8 +114,15 @@ static uint32_t sq_new_thread(sq_build *b, uint64_t pid, uint64_t tid, int has_p
 
 /* The utid of (pid, tid): a thread first met by tid alone (scheduling) takes the pid. */
 static uint32_t sq_utid_of(sq_build *b, uint64_t pid, uint64_t tid) {
+    unsigned h = (unsigned)((tid * 0x9e3779b97f4a7c15ull + pid) >> 58);
+    if (b->tmemo[h].utid != SQ_NONE && b->tmemo[h].pid == pid && b->tmemo[h].tid == tid) {
+        return b->tmemo[h].utid;
+    }
     uint32_t utid = sq_map_get(&b->threads, pid, tid, 0);
     if (utid != SQ_NONE) {
+        b->tmemo[h].pid = pid;
+        b->tmemo[h].tid = tid;
+        b->tmemo[h].utid = utid;
         return utid;
     }
     utid = sq_map_get(&b->tids, tid, 0, 0);
@@ -178,7 +189,6 @@ uint32_t sq_thread_track(sq_build *b, uint32_t utid) {
 /* ---- arguments ------------------------------------------------------------------------- */
 
 static void sq_arg_value(sq_build *b, sq_pstate *p, const fxt_arg_t *a, sq_arg *o) {
-    o->str = SQ_NONE;
     o->v.i = 0;
     switch (a->type) {
     case FXT_ARG_NULL:
@@ -200,7 +210,7 @@ static void sq_arg_value(sq_build *b, sq_pstate *p, const fxt_arg_t *a, sq_arg *
         o->vtype = SQ_V_REAL, o->v.d = a->v.f64;
         break;
     case FXT_ARG_STRING:
-        o->vtype = SQ_V_STRING, o->str = sq_str(b, p, &a->str);
+        o->vtype = SQ_V_STRING, o->v.i = sq_str(b, p, &a->str);
         break;
     case FXT_ARG_POINTER:
         o->vtype = SQ_V_POINTER, o->v.i = (int64_t)a->v.pointer;
@@ -231,8 +241,13 @@ static uint32_t sq_args(sq_build *b, sq_pstate *p, const fxt_record_t *rec, uint
             b->oom = 1;
             return set;
         }
+        uint32_t key = sq_str(b, p, &rec->args[i].name);
+        if (key > SQ_MAX_KEY) {
+            b->limit = 1; /* 2^28 distinct strings: memory gives out first in practice */
+            key = 0;
+        }
         o->set = set;
-        o->key = sq_str(b, p, &rec->args[i].name);
+        o->key = key & SQ_MAX_KEY;
         sq_arg_value(b, p, &rec->args[i], o);
     }
     return set;
@@ -624,37 +639,109 @@ static int sq_feed(sq_build *b, const void *data, size_t len) {
     }
 }
 
+/* An error row the reader did not make: compressed input that cannot be decompressed. */
+static void sq_input_error(sq_build *b, fxt_status st, const char *msg) {
+    fxt_diag_t d;
+    memset(&d, 0, sizeof d);
+    d.status = st;
+    d.offset = fxt_reader_offset(b->r);
+    snprintf(d.msg, sizeof d.msg, "%s", msg);
+    sq_error_row(b, &d);
+}
+
+#ifdef FXT_HAVE_ZIO
+/* gzip or zstd input (fxt_zio_detect on the first chunk): decompressed chunk by chunk. 1 once
+ * the input cannot go on (fatal reader error, corrupt compressed data). */
+static int sq_feed_z(sq_build *b, fxt_zdec_t *z, char *out, const char *in, size_t n) {
+    size_t pos = 0, produced = 0;
+    do {
+        fxt_status st = fxt_zdec_run(z, in, n, &pos, out, SQ_CHUNK, &produced);
+        if (st != FXT_OK) {
+            sq_input_error(b, st, "compressed data is corrupt: the rest of the input is not read");
+            return 1;
+        }
+        if (produced && sq_feed(b, out, produced)) {
+            return 1;
+        }
+    } while (pos < n || produced == SQ_CHUNK);
+    return 0;
+}
+#endif
+
+typedef struct sq_input {
+    char *buf, *zbuf;
+#ifdef FXT_HAVE_ZIO
+    fxt_zdec_t *z;
+#endif
+    int first, stopped;
+} sq_input;
+
+/* One chunk of the file; the first one says whether it is compressed. */
+static void sq_chunk(sq_build *b, sq_input *in, size_t n) {
+#ifdef FXT_HAVE_ZIO
+    if (in->first && fxt_zio_detect(in->buf, n) != FXT_ZIO_NONE) {
+        in->zbuf = malloc(SQ_CHUNK);
+        if (!in->zbuf || fxt_zdec_create(fxt_zio_detect(in->buf, n), &in->z) != FXT_OK) {
+            b->oom = 1;
+            return;
+        }
+        b->db->traces.v[b->trace].compressed = 1;
+    }
+    in->first = 0;
+    if (in->z) {
+        in->stopped = sq_feed_z(b, in->z, in->zbuf, in->buf, n);
+        return;
+    }
+#endif
+    in->first = 0;
+    in->stopped = sq_feed(b, in->buf, n);
+}
+
+static void sq_input_end(sq_build *b, sq_input *in) {
+#ifdef FXT_HAVE_ZIO
+    if (in->z && !in->stopped && fxt_zdec_finish(in->z) != FXT_OK) {
+        sq_input_error(b, FXT_E_TRUNCATED, "the compressed stream is cut");
+    }
+    fxt_zdec_destroy(in->z);
+#endif
+    if (!in->stopped && fxt_reader_finish(b->r) != FXT_OK) {
+        sq_error_row(b, fxt_reader_diag(b->r));
+    }
+    free(in->buf);
+    free(in->zbuf);
+}
+
 static fxt_status sq_read_fd(sq_build *b, int fd, char *err, size_t cap) {
-    char *buf = malloc(SQ_CHUNK);
-    if (!buf) {
+    sq_input in;
+    memset(&in, 0, sizeof in);
+    in.first = 1;
+    in.buf = malloc(SQ_CHUNK);
+    if (!in.buf) {
         return FXT_E_NOMEM;
     }
     uint64_t total = 0;
-    int stopped = 0;
     for (;;) {
-        ssize_t n = read(fd, buf, SQ_CHUNK);
+        ssize_t n = read(fd, in.buf, SQ_CHUNK);
         if (n < 0 && errno == EINTR) {
             continue;
         }
         if (n < 0) {
             snprintf(err, cap, "read error: %s", strerror(errno));
-            free(buf);
+            in.stopped = 1;
+            sq_input_end(b, &in);
             return FXT_E_IO;
         }
         if (n == 0 || b->oom) {
             break;
         }
         total += (uint64_t)n;
-        if (!stopped) {
-            stopped = sq_feed(b, buf, (size_t)n);
+        if (!in.stopped) {
+            sq_chunk(b, &in, (size_t)n);
         }
     }
-    free(buf);
-    if (!stopped && fxt_reader_finish(b->r) != FXT_OK) {
-        sq_error_row(b, fxt_reader_diag(b->r));
-    }
+    sq_input_end(b, &in);
     b->db->traces.v[b->trace].bytes = total;
-    return b->oom ? FXT_E_NOMEM : FXT_OK;
+    return b->oom ? FXT_E_NOMEM : b->limit ? FXT_E_LIMIT : FXT_OK;
 }
 
 static void sq_build_free(sq_build *b) {
@@ -677,6 +764,7 @@ static void sq_build_free(sq_build *b) {
 /* Forget a failed trace's rows: every table back to its first row of that trace. */
 static void sq_truncate(sq_db *db, const sq_trace *t) {
     db->slices.n = t->first_row[SQ_T_SLICE];
+    db->slice_row.n = t->first_row[SQ_T_SLICE];
     db->threads.n = t->first_row[SQ_T_THREAD];
     db->procs.n = t->first_row[SQ_T_PROCESS];
     db->tracks.n = t->first_row[SQ_T_TRACK];
@@ -729,6 +817,9 @@ fxt_status sq_open_trace(sq_db *db, const char *path, const char *label, char *e
     b.trace = (uint32_t)(db->traces.n - 1);
     b.first_track = db->tracks.n;
     b.first_slice = db->slices.n;
+    for (size_t i = 0; i < sizeof b.tmemo / sizeof b.tmemo[0]; i++) {
+        b.tmemo[i].utid = SQ_NONE;
+    }
     fxt_status st = t ? fxt_reader_create(NULL, &b.r) : FXT_E_NOMEM;
     if (st == FXT_OK) {
         st = sq_read_fd(&b, fd, err, cap);
@@ -748,6 +839,8 @@ fxt_status sq_open_trace(sq_db *db, const char *path, const char *label, char *e
     }
     if (st == FXT_E_NOMEM) {
         snprintf(err, cap, "out of memory reading %s", path);
+    } else if (st == FXT_E_LIMIT) {
+        snprintf(err, cap, "%s: more than 2^28 distinct strings", path);
     }
     sq_build_free(&b);
     db->generation++;

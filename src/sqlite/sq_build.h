@@ -44,8 +44,12 @@ typedef struct sq_build {
     SQ_VEC(sq_chainpt) async, flows;
     SQ_VEC(sq_swpt) sw;
     size_t first_track, first_slice;
+    struct {
+        uint64_t pid, tid;
+        uint32_t utid; /* SQ_NONE: empty */
+    } tmemo[64];       /* (pid, tid) -> utid, for inline thread refs: a thread's utid never changes */
     uint64_t records;
-    int oom;
+    int oom, limit;
 } sq_build;
 
 /* sq_build.c helpers the finishing passes use */

@@ -174,13 +174,17 @@ static void sq_fix_runs(const sq_slice *s, uint32_t *ord, size_t n) {
     }
 }
 
-/* Put the trace's slices in time order: a slice's id is its row. */
+/* Slice ids in time order: db->slice_row maps an id to the slice's row in file order
+ * (moving 40-byte slices into place would cost a cache miss each, or a second copy). */
 static int sq_sort_slices(sq_build *b) {
-    sq_slice *s = b->db->slices.v + b->first_slice;
-    size_t n = b->db->slices.n - b->first_slice;
+    sq_db *db = b->db;
+    size_t n = db->slices.n - b->first_slice;
+    const sq_slice *s = n ? db->slices.v + b->first_slice : NULL;
     uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
-    uint32_t *ord = malloc((n ? n : 1) * sizeof *ord);
-    int rc = keys && ord ? 0 : -1;
+    void *raw = db->slice_row.raw;
+    int rc = keys && sq_vgrow(&raw, &db->slice_row.cap, db->slices.n + 1, sizeof(uint32_t)) == 0 ? 0 : -1;
+    db->slice_row.raw = raw;
+    uint32_t *ord = rc == 0 ? db->slice_row.v + b->first_slice : NULL;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         keys[i] = (uint64_t)s[i].ts;
     }
@@ -190,36 +194,25 @@ static int sq_sort_slices(sq_build *b) {
     free(keys);
     if (rc == 0) {
         sq_fix_runs(s, ord, n);
-        /* apply in place, cycle by cycle: ord[i] == i marks a placed slot */
         for (size_t i = 0; i < n; i++) {
-            if (ord[i] == i) {
-                continue;
-            }
-            sq_slice tmp = s[i];
-            size_t j = i;
-            while (ord[j] != i) {
-                s[j] = s[ord[j]];
-                size_t next = ord[j];
-                ord[j] = (uint32_t)j;
-                j = next;
-            }
-            s[j] = tmp;
-            ord[j] = (uint32_t)j;
+            ord[i] += (uint32_t)b->first_slice;
         }
+        db->slice_row.n = db->slices.n;
     }
-    free(ord);
     return rc;
 }
+
+#define SQ_SL(db, id) (&(db)->slices.v[(db)->slice_row.v[id]])
 
 /* A slice's end for nesting: open slices never end. */
 static uint64_t sq_end(const sq_slice *s) {
     return s->dur < 0 ? UINT64_MAX : (uint64_t)s->ts + (uint64_t)s->dur;
 }
 
-/* The deepest slice on the stack enclosing time t (ts <= t < end), or SQ_NONE. */
-static uint32_t sq_enclosing(const sq_slice *s, const uint32_t *stack, size_t depth, int64_t t) {
+/* The deepest slice on the stack (ids) enclosing time t (ts <= t < end), or SQ_NONE. */
+static uint32_t sq_enclosing(const sq_db *db, const uint32_t *stack, size_t depth, int64_t t) {
     while (depth > 0) {
-        const sq_slice *e = &s[stack[depth - 1]];
+        const sq_slice *e = SQ_SL(db, stack[depth - 1]);
         if (e->ts <= t && (uint64_t)t < sq_end(e)) {
             return stack[depth - 1];
         }
@@ -233,36 +226,37 @@ typedef struct sq_nest {
     size_t cap;
 } sq_nest_t;
 
-/* One track's slices (in time order, `idx`): depth and parent; flow points `fl` of the track
+/* One track's slices (ids in time order): depth and parent; flow points `fl` of the track
  * (in time order) bind to the slice enclosing them. Zero-duration slices never enclose. */
-static int sq_nest_track(sq_build *b, sq_nest_t *ns, const uint32_t *idx, size_t n, uint32_t *fl,
+static int sq_nest_track(sq_build *b, sq_nest_t *ns, const uint32_t *ids, size_t n, uint32_t *fl,
                          size_t nfl) {
-    sq_slice *s = b->db->slices.v;
+    sq_db *db = b->db;
     size_t depth = 0, f = 0;
     for (size_t i = 0; i <= n; i++) {
-        sq_slice *c = i < n ? &s[idx[i]] : NULL;
+        sq_slice *c = i < n ? SQ_SL(db, ids[i]) : NULL;
         for (; f < nfl && (!c || b->flows.v[fl[f]].ts < c->ts); f++) {
-            b->flows.v[fl[f]].slice = sq_enclosing(s, ns->stack, depth, b->flows.v[fl[f]].ts);
+            b->flows.v[fl[f]].slice = sq_enclosing(db, ns->stack, depth, b->flows.v[fl[f]].ts);
         }
         if (!c) {
             break;
         }
-        while (depth > 0 && sq_end(&s[ns->stack[depth - 1]]) < sq_end(c)) {
+        while (depth > 0 && sq_end(SQ_SL(db, ns->stack[depth - 1])) < sq_end(c)) {
             depth--;
         }
         c->depth = (uint32_t)depth;
-        c->parent = depth ? ns->stack[depth - 1] : SQ_NONE; /* ids are rows */
+        c->parent = depth ? ns->stack[depth - 1] : SQ_NONE;
         if (c->dur != 0) {
             void *raw = ns->stack;
             if (depth == ns->cap && sq_vgrow(&raw, &ns->cap, depth + 1, sizeof *ns->stack) != 0) {
                 return -1;
             }
             ns->stack = raw;
-            ns->stack[depth++] = idx[i];
+            ns->stack[depth++] = ids[i];
         }
         /* flows at the same time as a slice's start bind to it */
-        for (; f < nfl && b->flows.v[fl[f]].ts == c->ts && (i + 1 == n || s[idx[i + 1]].ts != c->ts); f++) {
-            b->flows.v[fl[f]].slice = sq_enclosing(s, ns->stack, depth, b->flows.v[fl[f]].ts);
+        for (; f < nfl && b->flows.v[fl[f]].ts == c->ts && (i + 1 == n || SQ_SL(db, ids[i + 1])->ts != c->ts);
+             f++) {
+            b->flows.v[fl[f]].slice = sq_enclosing(db, ns->stack, depth, b->flows.v[fl[f]].ts);
         }
     }
     return 0;
@@ -300,7 +294,7 @@ static int sq_nest(sq_build *b, const uint32_t *flord) {
     size_t *sst = NULL, *fst = NULL;
     int rc = keys ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        keys[i] = db->slices.v[b->first_slice + i].track - (uint32_t)b->first_track;
+        keys[i] = SQ_SL(db, b->first_slice + i)->track - (uint32_t)b->first_track;
     }
     rc = rc == 0 ? sq_group(keys, n, ntr, &sord, &sst) : -1;
     for (size_t i = 0; rc == 0 && i < nfl; i++) {
@@ -501,9 +495,9 @@ static int sq_sched_rows(sq_build *b) {
     free(keys);
     free(ord);
     free(open);
-    return rc == 0 ? sq_sort_rows(b->db->sched.v + b->db->traces.v[b->trace].first_row[SQ_T_SCHED],
-                                  b->db->sched.n - b->db->traces.v[b->trace].first_row[SQ_T_SCHED])
-                   : rc;
+    size_t first = b->db->traces.v[b->trace].first_row[SQ_T_SCHED];
+    return rc == 0 && b->db->sched.n > first ? sq_sort_rows(b->db->sched.v + first, b->db->sched.n - first)
+                                             : rc;
 }
 
 /* ---- names and arguments ------------------------------------------------------------------ */

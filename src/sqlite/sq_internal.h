@@ -127,13 +127,13 @@ enum sq_vtype {
     SQ_V_KOID,
     SQ_V_UNKNOWN
 };
-typedef struct sq_arg {
+#define SQ_MAX_KEY ((1u << 28) - 1) /* string ids an argument name can have */
+typedef struct sq_arg {             /* 16 bytes: arguments are the most numerous rows */
     uint32_t set;
-    uint32_t key;   /* string id */
-    uint32_t vtype; /* enum sq_vtype */
-    uint32_t str;   /* SQ_V_STRING: string id */
+    unsigned key : 28;  /* string id */
+    unsigned vtype : 4; /* enum sq_vtype */
     union {
-        int64_t i;
+        int64_t i; /* also SQ_V_STRING's string id */
         double d;
     } v;
 } sq_arg;
@@ -224,7 +224,8 @@ typedef struct sq_trace {
 typedef struct sq_db {
     sq_strings str;
     SQ_VEC(sq_trace) traces;
-    SQ_VEC(sq_slice) slices;
+    SQ_VEC(sq_slice) slices;    /* in file order (async ones last) */
+    SQ_VEC(uint32_t) slice_row; /* slice id (time order) -> its row in slices */
     SQ_VEC(sq_thread) threads;
     SQ_VEC(sq_process) procs;
     SQ_VEC(sq_track) tracks;
@@ -280,7 +281,8 @@ uint32_t sq_row_trace(const sq_db *db, int table, size_t row);
 /* Ticks to ns as fxt json / fxt stats do: exact, rounded down, saturating (0 tps: ticks as ns). */
 int64_t sq_ticks_to_ns(uint64_t ticks, uint64_t tps);
 
-/* Sort the `n` 64-bit keys' indexes: out[i] = the row of the i-th smallest key, stable. */
-int sq_sort_u64(const uint64_t *keys, size_t n, uint32_t *out);
+/* Sort the `n` 64-bit keys' indexes: out[i] = the row of the i-th smallest key, stable.
+ * `keys` is overwritten. 0, or -1 out of memory. */
+int sq_sort_u64(uint64_t *keys, size_t n, uint32_t *out);
 
 #endif

@@ -48,14 +48,19 @@ static void g_row(const sq_db *db, size_t row, sq_val *v) {
 }
 
 /* ---- slice ---------------------------------------------------------------------------- */
-GET(sl_ts, sq_slice, slices, v_int(v, r->ts))
-GET(sl_dur, sq_slice, slices, v_dur(v, r->dur))
-GET(sl_track, sq_slice, slices, v_int(v, r->track))
-GET(sl_cat, sq_slice, slices, v_str(db, v, r->cat))
-GET(sl_name, sq_slice, slices, v_str(db, v, r->name))
-GET(sl_depth, sq_slice, slices, v_int(v, r->depth))
-GET(sl_parent, sq_slice, slices, v_ref(v, r->parent))
-GET(sl_args, sq_slice, slices, v_ref(v, r->args))
+#define GET_SL(fn, body)                                                                                     \
+    static void fn(const sq_db *db, size_t row, sq_val *v) {                                                 \
+        const sq_slice *r = &db->slices.v[db->slice_row.v[row]];                                             \
+        body;                                                                                                \
+    }
+GET_SL(sl_ts, v_int(v, r->ts))
+GET_SL(sl_dur, v_dur(v, r->dur))
+GET_SL(sl_track, v_int(v, r->track))
+GET_SL(sl_cat, v_str(db, v, r->cat))
+GET_SL(sl_name, v_str(db, v, r->name))
+GET_SL(sl_depth, v_int(v, r->depth))
+GET_SL(sl_parent, v_ref(v, r->parent))
+GET_SL(sl_args, v_ref(v, r->args))
 static const sq_col c_slice[] = {
     {"id", "INTEGER", g_row},           {"ts", "INTEGER", sl_ts},
     {"dur", "INTEGER", sl_dur},         {"track_id", "INTEGER", sl_track},
@@ -167,7 +172,7 @@ static void ar_int(const sq_db *db, size_t row, sq_val *v) {
         v_int(v, r->v.i);
     }
 }
-GET(ar_str, sq_arg, args, if (r->vtype == SQ_V_STRING) v_str(db, v, r->str); else v_null(v))
+GET(ar_str, sq_arg, args, if (r->vtype == SQ_V_STRING) v_str(db, v, (uint32_t)r->v.i); else v_null(v))
 static void ar_real(const sq_db *db, size_t row, sq_val *v) {
     const sq_arg *r = &db->args.v[row];
     if (r->vtype == SQ_V_REAL) {
@@ -405,6 +410,7 @@ void sq_db_free(sq_db *db) {
     }
     SQ_FREE(db->traces);
     SQ_FREE(db->slices);
+    SQ_FREE(db->slice_row);
     SQ_FREE(db->threads);
     SQ_FREE(db->procs);
     SQ_FREE(db->tracks);

@@ -36,7 +36,9 @@ static uint64_t sq_hash_bytes(const char *p, size_t len) {
         len -= 8;
     }
     uint64_t w = 0;
-    memcpy(&w, p, len);
+    if (len) {
+        memcpy(&w, p, len);
+    }
     h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
     return h ^ (h >> 29);
 }
@@ -191,18 +193,78 @@ int64_t sq_ticks_to_ns(uint64_t ticks, uint64_t tps) {
     return ns > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)ns;
 }
 
-/* LSD radix sort on 8-bit digits, skipping the digits every key shares (most of a
- * timestamp's high bytes): stable, linear. */
-int sq_sort_u64(const uint64_t *keys, size_t n, uint32_t *out) {
-    uint64_t all_or = 0, all_and = ~(uint64_t)0;
+/* Bits needed for values up to v. */
+static unsigned sq_bits(uint64_t v) {
+    unsigned b = 0;
+    while (b < 64 && (v >> b) != 0) {
+        b++;
+    }
+    return b;
+}
+
+/* LSD radix sort of packed (key - min) << ib | index words on the key's bits only, 11 bits a
+ * pass: the index in the low bits keeps equal keys in input order. Sequential reads. */
+static int sq_sort_packed(uint64_t *v, size_t n, uint64_t min, unsigned ib, unsigned rb, uint32_t *out) {
+    uint64_t *tmp = malloc(n * sizeof *tmp);
+    size_t *count = malloc(2049 * sizeof *count);
+    if (!tmp || !count) {
+        free(tmp);
+        free(count);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        v[i] = ((v[i] - min) << ib) | i;
+    }
+    uint64_t *src = v, *dst = tmp;
+    for (unsigned lo = 0; lo < rb; lo += 11) {
+        unsigned shift = ib + lo;
+        memset(count, 0, 2049 * sizeof *count);
+        for (size_t i = 0; i < n; i++) {
+            count[((src[i] >> shift) & 2047u) + 1]++;
+        }
+        for (unsigned d = 0; d < 2048; d++) {
+            count[d + 1] += count[d];
+        }
+        for (size_t i = 0; i < n; i++) {
+            dst[count[(src[i] >> shift) & 2047u]++] = src[i];
+        }
+        uint64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    uint64_t mask = ib >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << ib) - 1;
+    for (size_t i = 0; i < n; i++) {
+        out[i] = (uint32_t)(src[i] & mask);
+    }
+    free(tmp);
+    free(count);
+    return 0;
+}
+
+/* Sort indexes by key, stable; `keys` is overwritten. Already sorted input (most flows, a
+ * trace's events) costs one pass; otherwise a packed radix sort when key range and index fit
+ * in 64 bits, else an indirect one on 8-bit digits skipping the digits all keys share. */
+int sq_sort_u64(uint64_t *keys, size_t n, uint32_t *out) {
+    uint64_t all_or = 0, all_and = ~(uint64_t)0, min = UINT64_MAX, max = 0;
+    int sorted = 1;
     for (size_t i = 0; i < n; i++) {
         out[i] = (uint32_t)i;
         all_or |= keys[i];
         all_and &= keys[i];
+        sorted &= i == 0 || keys[i - 1] <= keys[i];
+        min = keys[i] < min ? keys[i] : min;
+        max = keys[i] > max ? keys[i] : max;
+    }
+    if (sorted) {
+        return 0;
+    }
+    unsigned ib = sq_bits(n - 1), rb = sq_bits(max - min);
+    if (ib + rb <= 64) {
+        return sq_sort_packed(keys, n, min, ib, rb, out);
     }
     uint64_t differ = all_or ^ all_and;
-    uint32_t *tmp = differ ? malloc(n * sizeof *tmp) : NULL;
-    if (differ && !tmp) {
+    uint32_t *tmp = malloc(n * sizeof *tmp);
+    if (!tmp) {
         return -1;
     }
     for (unsigned shift = 0; shift < 64; shift += 8) {
