@@ -302,6 +302,7 @@ int fxt_tools_driver_run(const char *dir, const uint8_t *data, size_t size, fxt_
     static const struct {
         const char *args[4];
         int jsonl;
+        const char *tail; /* an argument after the input (fxt sql's query) */
     } cmds[] = {
         {{"dump"}, 0},
         {{"dump", "--json"}, 1},
@@ -311,6 +312,23 @@ int fxt_tools_driver_run(const char *dir, const uint8_t *data, size_t size, fxt_
         {{"stats", "--json"}, 1},
         {{"cut", "--from", "1us"}, 0},
         {{"merge"}, 0},
+#ifdef FXT_HAVE_SQLITE
+        /* every table through every output format, joined as queries join them */
+        {{"sql", "--json"},
+         1,
+         "select * from slice s left join args a on a.arg_set_id = s.arg_set_id left join thread_track tt on "
+         "s.track_id = tt.id left join thread t on t.utid = tt.utid left join process p on p.upid = t.upid"},
+        {{"sql"},
+         0,
+         "select * from log; select * from kernel_object; select * from userspace_object; select * from "
+         "blob; "
+         "select * from provider; select * from error; select * from flow f left join slice a on a.id = "
+         "f.slice_out; select * from counter c join counter_track ct on c.track_id = ct.id; select * from "
+         "sched_slice; select * from thread_state; select * from process_track"},
+        {{"sql", "--csv"},
+         0,
+         "select * from args; select * from process; select * from track; select * from trace_file"},
+#endif
     };
     memset(res, 0, sizeof *res);
     for (size_t c = 0; c <= sizeof cmds / sizeof cmds[0]; c++) {
@@ -328,6 +346,9 @@ int fxt_tools_driver_run(const char *dir, const uint8_t *data, size_t size, fxt_
                 argv[argc++] = (char *)cmds[c].args[a];
             }
             argv[argc++] = in;
+            if (cmds[c].tail != NULL) {
+                argv[argc++] = (char *)cmds[c].tail;
+            }
             jsonl = cmds[c].jsonl;
         }
         argv[argc] = NULL;

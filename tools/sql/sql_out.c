@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_json.h"
 #include "sql.h"
 
 #define TABLE_ROWS 1000
@@ -119,25 +120,12 @@ static void table_text(dbuf_t *b, const unsigned char *s, size_t n) {
     }
 }
 
-/* JSON string contents (RFC 8259 escapes; bytes >= 0x80 pass through: SQLite text is UTF-8). */
+static void db_put(void *ctx, const char *p, size_t n) { db_add(ctx, p, n); }
+
+/* A JSON string literal (cli_json.h: control characters escaped, bytes that are not UTF-8
+ * become U+FFFD, so a hostile trace's strings still make valid JSON). */
 static void json_text(dbuf_t *b, const unsigned char *s, size_t n) {
-    db_addc(b, '"');
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = s[i];
-        if (c == '"' || c == '\\') {
-            char esc[2] = {'\\', (char)c};
-            db_add(b, esc, 2);
-        } else if (c == '\n' || c == '\t' || c == '\r') {
-            db_add(b, c == '\n' ? "\\n" : c == '\t' ? "\\t" : "\\r", 2);
-        } else if (c < 0x20 || c == 0x7f) {
-            char esc[8];
-            snprintf(esc, sizeof esc, "\\u%04x", c);
-            db_add(b, esc, 6);
-        } else {
-            db_addc(b, (char)c);
-        }
-    }
-    db_addc(b, '"');
+    cli_json_str_to(db_put, b, (const char *)s, n);
 }
 
 /* CSV field: quoted when it holds a comma, quote, CR or LF (RFC 4180), or is empty text (so an
