@@ -270,6 +270,7 @@ static sq_slice *sq_add_slice(sq_build *b, int64_t ts, int64_t dur, uint32_t tra
     s->args = SQ_NONE;
     s->parent = 0;
     s->depth = 0;
+    s->type = 0;
     return s;
 }
 
@@ -408,6 +409,7 @@ static void sq_event(sq_build *b, sq_pstate *p, const fxt_record_t *rec) {
     if (!s) {
         return;
     }
+    s->type = type & 15u;
     s->args = sq_args(b, p, rec, SQ_NONE);
     if (type == FXT_EVENT_DURATION_BEGIN) {
         uint32_t *head = &b->open.v[track - b->first_track];

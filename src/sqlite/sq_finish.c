@@ -103,6 +103,7 @@ static int sq_async_point(sq_build *b, sq_map *m, sq_chainpt *c) {
     s->args = c->args;
     s->parent = 0;
     s->depth = 0;
+    s->type = c->type & 15u;
     if (c->type == FXT_EVENT_ASYNC_BEGIN) {
         uint32_t *head = &b->open.v[track - b->first_track];
         s->parent = *head;
@@ -174,31 +175,71 @@ static void sq_fix_runs(const sq_slice *s, uint32_t *ord, size_t n) {
     }
 }
 
+/* Merge the in-order slices (those not in bidx, already sorted) with the others (bidx, in
+ * the order `bord`) into out: by time, then by file order. */
+static void sq_merge(const sq_slice *s, size_t n, const uint32_t *bidx, const uint32_t *bord, size_t nb,
+                     uint32_t *out) {
+    size_t a = 0, skip = 0, j = 0, k = 0;
+    for (;;) {
+        while (a < n && skip < nb && a == bidx[skip]) { /* a is one of the others */
+            a++;
+            skip++;
+        }
+        if (a >= n && j >= nb) {
+            break;
+        }
+        uint32_t o = j < nb ? bidx[bord[j]] : 0;
+        if (j >= nb || (a < n && (s[a].ts < s[o].ts || (s[a].ts == s[o].ts && a < o)))) {
+            out[k++] = (uint32_t)a++;
+        } else {
+            out[k++] = o;
+            j++;
+        }
+    }
+}
+
 /* Slice ids in time order: db->slice_row maps an id to the slice's row in file order
- * (moving 40-byte slices into place would cost a cache miss each, or a second copy). */
+ * (moving 40-byte slices into place would cost a cache miss each, or a second copy). Most
+ * slices come in time order (begins); only the others (complete events written after their
+ * children, async slices appended) are sorted, then merged in. */
 static int sq_sort_slices(sq_build *b) {
     sq_db *db = b->db;
-    size_t n = db->slices.n - b->first_slice;
+    size_t n = db->slices.n - b->first_slice, nb = 0;
     const sq_slice *s = n ? db->slices.v + b->first_slice : NULL;
-    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
     void *raw = db->slice_row.raw;
-    int rc = keys && sq_vgrow(&raw, &db->slice_row.cap, db->slices.n + 1, sizeof(uint32_t)) == 0 ? 0 : -1;
+    if (sq_vgrow(&raw, &db->slice_row.cap, db->slices.n + 1, sizeof(uint32_t)) != 0) {
+        return -1;
+    }
     db->slice_row.raw = raw;
-    uint32_t *ord = rc == 0 ? db->slice_row.v + b->first_slice : NULL;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        keys[i] = (uint64_t)s[i].ts;
+    uint32_t *out = db->slice_row.v + b->first_slice;
+    int64_t runmax = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        nb += s[i].ts < runmax;
+        runmax = s[i].ts > runmax ? s[i].ts : runmax;
     }
-    if (rc == 0) {
-        rc = sq_sort_u64(keys, n, ord);
+    uint32_t *bidx = malloc((nb ? nb : 1) * sizeof *bidx), *bord = malloc((nb ? nb : 1) * sizeof *bord);
+    uint64_t *keys = malloc((nb ? nb : 1) * sizeof *keys);
+    int rc = bidx && bord && keys ? 0 : -1;
+    runmax = INT64_MIN;
+    for (size_t i = 0, j = 0; rc == 0 && i < n; i++) {
+        if (s[i].ts < runmax) {
+            keys[j] = (uint64_t)s[i].ts;
+            bidx[j++] = (uint32_t)i;
+        }
+        runmax = s[i].ts > runmax ? s[i].ts : runmax;
     }
+    rc = rc == 0 ? sq_sort_u64(keys, nb, bord) : rc;
     free(keys);
     if (rc == 0) {
-        sq_fix_runs(s, ord, n);
+        sq_merge(s, n, bidx, bord, nb, out);
+        sq_fix_runs(s, out, n);
         for (size_t i = 0; i < n; i++) {
-            ord[i] += (uint32_t)b->first_slice;
+            out[i] += (uint32_t)b->first_slice;
         }
         db->slice_row.n = db->slices.n;
     }
+    free(bidx);
+    free(bord);
     return rc;
 }
 
@@ -243,7 +284,7 @@ static int sq_nest_track(sq_build *b, sq_nest_t *ns, const uint32_t *ids, size_t
         while (depth > 0 && sq_end(SQ_SL(db, ns->stack[depth - 1])) < sq_end(c)) {
             depth--;
         }
-        c->depth = (uint32_t)depth;
+        c->depth = depth < SQ_MAX_DEPTH ? (unsigned)depth : SQ_MAX_DEPTH;
         c->parent = depth ? ns->stack[depth - 1] : SQ_NONE;
         if (c->dur != 0) {
             void *raw = ns->stack;

@@ -74,13 +74,15 @@ void sq_map_free(sq_map *m);
 
 /* ---- rows -------------------------------------------------------------------------- */
 typedef struct sq_slice {
-    int64_t ts, dur;    /* dur -1: still open at the end of the trace */
-    uint32_t track;     /* track id */
-    uint32_t cat, name; /* string ids */
-    uint32_t args;      /* arg set id or SQ_NONE */
-    uint32_t parent;    /* slice id or SQ_NONE (while reading: the open stack's link) */
-    uint32_t depth;     /* while reading: the event type */
+    int64_t ts, dur;     /* dur -1: still open at the end of the trace */
+    uint32_t track;      /* track id */
+    uint32_t cat, name;  /* string ids */
+    uint32_t args;       /* arg set id or SQ_NONE */
+    uint32_t parent;     /* slice id or SQ_NONE (while reading: the open stack's link) */
+    unsigned depth : 28; /* saturates at SQ_MAX_DEPTH */
+    unsigned type : 4;   /* the FXT event type it comes from (instant, begin, complete, async) */
 } sq_slice;
+#define SQ_MAX_DEPTH ((1u << 28) - 1)
 
 enum sq_track_kind { SQ_TRACK_THREAD = 0, SQ_TRACK_ASYNC = 1, SQ_TRACK_COUNTER = 2 };
 typedef struct sq_track {

@@ -59,6 +59,9 @@ GET_SL(sl_track, v_int(v, r->track))
 GET_SL(sl_cat, v_str(db, v, r->cat))
 GET_SL(sl_name, v_str(db, v, r->name))
 GET_SL(sl_depth, v_int(v, r->depth))
+static const char *const slice_types[16] = {"instant",  NULL,    "duration",     NULL,
+                                            "complete", "async", "async_instant"};
+GET_SL(sl_type, if (slice_types[r->type]) v_text(v, slice_types[r->type]); else v_null(v))
 GET_SL(sl_parent, v_ref(v, r->parent))
 GET_SL(sl_args, v_ref(v, r->args))
 static const sq_col c_slice[] = {
@@ -67,7 +70,7 @@ static const sq_col c_slice[] = {
     {"category", "TEXT", sl_cat},       {"name", "TEXT", sl_name},
     {"depth", "INTEGER", sl_depth},     {"parent_id", "INTEGER", sl_parent},
     {"arg_set_id", "INTEGER", sl_args}, {"cat", "TEXT", sl_cat},
-    {"slice_id", "INTEGER", g_row},
+    {"slice_id", "INTEGER", g_row},     {"fxt_type", "TEXT", sl_type},
 };
 
 /* ---- thread, process -------------------------------------------------------------------- */
