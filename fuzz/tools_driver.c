@@ -304,14 +304,14 @@ int fxt_tools_driver_run(const char *dir, const uint8_t *data, size_t size, fxt_
         int jsonl;
         const char *tail; /* an argument after the input (fxt sql's query) */
     } cmds[] = {
-        {{"dump"}, 0},
-        {{"dump", "--json"}, 1},
-        {{"check"}, 0},
-        {{"check", "--json"}, 1},
-        {{"stats"}, 0},
-        {{"stats", "--json"}, 1},
-        {{"cut", "--from", "1us"}, 0},
-        {{"merge"}, 0},
+        {{"dump"}, 0, NULL},
+        {{"dump", "--json"}, 1, NULL},
+        {{"check"}, 0, NULL},
+        {{"check", "--json"}, 1, NULL},
+        {{"stats"}, 0, NULL},
+        {{"stats", "--json"}, 1, NULL},
+        {{"cut", "--from", "1us"}, 0, NULL},
+        {{"merge"}, 0, NULL},
 #ifdef FXT_HAVE_SQLITE
         /* every table through every output format, joined as queries join them */
         {{"sql", "--json"},

@@ -58,18 +58,16 @@ def diff_maps(what, got, want):
 
 # ---------------------------------------------------------------- fxt stats
 
-# Durations: thread-track slices that are not instants. An instant and a zero-length duration
-# both have dur 0 in `slice` (as in Perfetto): a name whose stats min_ns is 0 has its count
-# compared without the zero-length ones (said in the output).
+# Durations: slices of begin/end pairs and complete events (fxt_type; an instant and a
+# zero-length duration both have dur 0), ended (a begin never ended has dur -1).
+DUR = "s.fxt_type in ('duration', 'complete') and s.dur >= 0"
 NAMES = ("with kids as (select parent_id as id, sum(dur) as d from slice "
          "where parent_id is not null and dur > 0 group by 1) "
-         "select s.category, s.name, count(*) filter (where s.dur > 0), sum(s.dur), "
-         "sum(s.dur - coalesce(k.d, 0)), min(s.dur) filter (where s.dur > 0), max(s.dur) "
-         "from slice s join thread_track tt on s.track_id = tt.id left join kids k on k.id = s.id "
-         "where s.dur >= 0 group by 1, 2")
+         "select s.category, s.name, count(*), sum(s.dur), sum(s.dur - coalesce(k.d, 0)), min(s.dur), max(s.dur) "
+         "from slice s left join kids k on k.id = s.id where " + DUR + " group by 1, 2")
 BUSY = ("select p.pid, t.tid, sum(s.dur) from slice s join thread_track tt on s.track_id = tt.id "
         "join thread t on t.utid = tt.utid left join process p on p.upid = t.upid "
-        "where s.depth = 0 and s.dur > 0 group by 1, 2")
+        "where s.depth = 0 and " + DUR + " group by 1, 2")
 TOTALS = ("select (select sum(records) from trace_file), (select sum(errors) from trace_file), "
           "(select count(*) from error), (select count(*) from log), (select count(*) from kernel_object), "
           "(select count(*) from counter)")
@@ -80,22 +78,15 @@ PROVIDERS = ("select case when provider_id = 0 and name is null then 'before' el
 
 def check_durations(rows, st, name):
     nest_exact = not any(st["nesting"].values())
-    zero = {(n["category"], n["name"]) for n in st["names"] if n.get("count") and n["min_ns"] == 0}
     want = {(n["category"], n["name"]): [n["count"], n["total_ns"], n["self_ns"], n["min_ns"], n["max_ns"]]
             for n in st["names"] if n.get("count")}
-    got = {}
-    for cat, nm, count, total, self_ns, lo, hi in rows["names"]:
-        if count or total or (cat or "", nm or "") in zero:
-            got[(cat or "", nm or "")] = [count, total, self_ns, lo, hi]
-    for k in zero & set(want):  # zero-length durations are not told apart from instants
-        want[k][0] = got.get(k, [None])[0]
-        want[k][3] = got.get(k, [None, None, None, None])[3]
+    got = {(cat or "", nm or ""): [count, total, self_ns, lo, hi]
+           for cat, nm, count, total, self_ns, lo, hi in rows["names"]}
     if not nest_exact:  # stats' own report says its self time is clamped somewhere
         for v in list(want.values()) + list(got.values()):
             v[2] = None
-    diff_maps("%s: durations per (category, name): count, total, self, min, max%s%s" % (
-        name, "" if nest_exact else " (self not compared: stats nesting %s)" % st["nesting"],
-        " (%d names with zero-length durations)" % len(zero) if zero else ""), got, want)
+    diff_maps("%s: durations per (category, name): count, total, self, min, max%s" % (
+        name, "" if nest_exact else " (self not compared: stats nesting %s)" % st["nesting"]), got, want)
 
 
 def check_busy(rows, st, name):
