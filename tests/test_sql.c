@@ -465,6 +465,35 @@ static void test_order(void) {
     unlink(tmp_path);
 }
 
+/* A long run of slices starting at the same time (sorted apart from short runs): the longer
+ * encloses the shorter whatever the file order; instants come after the durations. */
+static void test_same_time(void) {
+    fxt_membuf_t mb;
+    fxt_writer_t *w = new_writer(&mb);
+    fxt_thread_ref_t t = fxt_thread(1, 10);
+    for (unsigned i = 1; i <= 50; i++) {
+        fxt_write_duration_complete(w, 100, 100 + (i * 37 % 50) + 1, t, S("c"), S("d"), NULL, 0);
+        if (i % 10 == 0) {
+            fxt_write_instant(w, 100, t, S("c"), S("i"), NULL, 0);
+        }
+    }
+    fxt_write_duration_begin(w, 100, t, S("c"), S("open"), NULL, 0);
+    finish_writer(w);
+    sqlite3 *db = open_db();
+    char sql[512];
+    snprintf(sql, sizeof sql, "select fxt_open('%s')", save(&mb, "same"));
+    q(db, sql);
+    CHECK_Q(db, "select name, dur, depth from slice order by id limit 3", "open|-1|0;d|50|1;d|49|2;");
+    CHECK_Q(db, "select count(*), min(depth), max(depth) from slice where name = 'i'", "5|51|51;");
+    CHECK_Q(db,
+            "select count(*) from slice s join slice p on p.id = s.parent_id where p.dur != -1 and p.dur <= "
+            "s.dur",
+            "0;");
+    sqlite3_close(db);
+    fxt_membuf_free(&mb);
+    unlink(tmp_path);
+}
+
 int main(int argc, char **argv) {
     TEST_INIT(argc, argv);
     RUN(test_nesting);
@@ -474,5 +503,6 @@ int main(int argc, char **argv) {
     RUN(test_sched);
     RUN(test_records);
     RUN(test_order);
+    RUN(test_same_time);
     return TEST_EXIT();
 }
