@@ -137,20 +137,29 @@ static int sq_slice_before(const sq_slice *a, const sq_slice *b) {
     return da > db;
 }
 
-static const sq_slice *sq_cmp_base;
-static int sq_cmp_slice_idx(const void *x, const void *y) {
-    const sq_slice *a = &sq_cmp_base[*(const uint32_t *)x], *b = &sq_cmp_base[*(const uint32_t *)y];
-    if (sq_slice_before(a, b)) {
-        return -1;
+/* A run of equal start times, longer first, stable: a radix sort on the durations (no
+ * comparator with global state: connections in other threads may be sorting too). */
+static int sq_sort_run(const sq_slice *s, uint32_t *ord, size_t n) {
+    uint64_t *keys = malloc(n * sizeof *keys);
+    uint32_t *perm = malloc(n * sizeof *perm), *copy = malloc(n * sizeof *copy);
+    int rc = keys && perm && copy ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const sq_slice *e = &s[ord[i]];
+        keys[i] = e->dur < 0 ? 0 : UINT64_MAX - (uint64_t)e->dur; /* open first, then longest */
+        copy[i] = ord[i];
     }
-    if (sq_slice_before(b, a)) {
-        return 1;
+    rc = rc == 0 ? sq_sort_u64(keys, n, perm) : rc;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        ord[i] = copy[perm[i]];
     }
-    return *(const uint32_t *)x < *(const uint32_t *)y ? -1 : 1;
+    free(keys);
+    free(perm);
+    free(copy);
+    return rc;
 }
 
-/* Equal-ts runs of the radix order, longer first: insertion sort for short runs. */
-static void sq_fix_runs(const sq_slice *s, uint32_t *ord, size_t n) {
+/* Equal-ts runs of the time order, longer first: insertion sort for short runs. */
+static int sq_fix_runs(const sq_slice *s, uint32_t *ord, size_t n) {
     size_t i = 0;
     while (i < n) {
         size_t j = i + 1;
@@ -158,8 +167,9 @@ static void sq_fix_runs(const sq_slice *s, uint32_t *ord, size_t n) {
             j++;
         }
         if (j - i > 32) {
-            sq_cmp_base = s; /* one finishing pass at a time: the extension is single-threaded per open */
-            qsort(ord + i, j - i, sizeof *ord, sq_cmp_slice_idx);
+            if (sq_sort_run(s, ord + i, j - i) != 0) {
+                return -1;
+            }
         } else {
             for (size_t k = i + 1; k < j; k++) {
                 uint32_t v = ord[k];
@@ -173,6 +183,7 @@ static void sq_fix_runs(const sq_slice *s, uint32_t *ord, size_t n) {
         }
         i = j;
     }
+    return 0;
 }
 
 /* Merge the in-order slices (those not in bidx, already sorted) with the others (bidx, in
@@ -232,7 +243,9 @@ static int sq_sort_slices(sq_build *b) {
     free(keys);
     if (rc == 0) {
         sq_merge(s, n, bidx, bord, nb, out);
-        sq_fix_runs(s, out, n);
+        rc = sq_fix_runs(s, out, n);
+    }
+    if (rc == 0) {
         for (size_t i = 0; i < n; i++) {
             out[i] += (uint32_t)b->first_slice;
         }

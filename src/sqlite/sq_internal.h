@@ -264,6 +264,9 @@ typedef struct sq_col {
     const char *decl; /* declared type: INTEGER columns can be constrained through an index */
     sq_get_fn get;
 } sq_col;
+/* The declared type of TEXT columns from the interned strings (compared by address): their
+ * sq_val.i is the string id, equal for equal strings, so GROUP BY can use an order of ids. */
+extern const char sq_interned_text[];
 typedef struct sq_table {
     const char *name;
     const sq_col *cols;

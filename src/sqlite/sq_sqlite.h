@@ -29,6 +29,7 @@ struct sq_conn {
         int state;
         uint32_t *perm;
     } * idx[SQ_T_COUNT_];
+    uint32_t *rank; /* string id -> rank in byte order (ORDER/GROUP BY on TEXT), lazy */
     uint64_t idx_generation;
 };
 

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char sq_interned_text[] = "TEXT";
+
 static void v_int(sq_val *v, int64_t i) {
     v->kind = SQ_INT;
     v->i = i;
@@ -31,6 +33,7 @@ static void v_str(const sq_db *db, sq_val *v, uint32_t id) {
         return;
     }
     v->kind = SQ_TEXT;
+    v->i = id; /* interned: equal strings, equal ids (GROUP BY through an order of ids) */
     v->p = db->str.tab.v[id].p ? db->str.tab.v[id].p : "";
     v->len = db->str.tab.v[id].len;
 }
@@ -65,12 +68,18 @@ GET_SL(sl_type, if (slice_types[r->type]) v_text(v, slice_types[r->type]); else 
 GET_SL(sl_parent, v_ref(v, r->parent))
 GET_SL(sl_args, v_ref(v, r->args))
 static const sq_col c_slice[] = {
-    {"id", "INTEGER", g_row},           {"ts", "INTEGER", sl_ts},
-    {"dur", "INTEGER", sl_dur},         {"track_id", "INTEGER", sl_track},
-    {"category", "TEXT", sl_cat},       {"name", "TEXT", sl_name},
-    {"depth", "INTEGER", sl_depth},     {"parent_id", "INTEGER", sl_parent},
-    {"arg_set_id", "INTEGER", sl_args}, {"cat", "TEXT", sl_cat},
-    {"slice_id", "INTEGER", g_row},     {"fxt_type", "TEXT", sl_type},
+    {"id", "INTEGER", g_row},
+    {"ts", "INTEGER", sl_ts},
+    {"dur", "INTEGER", sl_dur},
+    {"track_id", "INTEGER", sl_track},
+    {"category", sq_interned_text, sl_cat},
+    {"name", sq_interned_text, sl_name},
+    {"depth", "INTEGER", sl_depth},
+    {"parent_id", "INTEGER", sl_parent},
+    {"arg_set_id", "INTEGER", sl_args},
+    {"cat", sq_interned_text, sl_cat},
+    {"slice_id", "INTEGER", g_row},
+    {"fxt_type", "TEXT", sl_type},
 };
 
 /* ---- thread, process -------------------------------------------------------------------- */
@@ -78,15 +87,15 @@ GET(th_tid, sq_thread, threads, v_int(v, (int64_t)r->tid))
 GET(th_name, sq_thread, threads, v_str(db, v, r->name))
 GET(th_upid, sq_thread, threads, v_ref(v, r->upid))
 static const sq_col c_thread[] = {
-    {"utid", "INTEGER", g_row}, {"id", "INTEGER", g_row},     {"tid", "INTEGER", th_tid},
-    {"name", "TEXT", th_name},  {"upid", "INTEGER", th_upid},
+    {"utid", "INTEGER", g_row},          {"id", "INTEGER", g_row},     {"tid", "INTEGER", th_tid},
+    {"name", sq_interned_text, th_name}, {"upid", "INTEGER", th_upid},
 };
 GET(pr_pid, sq_process, procs, v_int(v, (int64_t)r->pid))
 GET(pr_name, sq_process, procs, v_str(db, v, r->name))
 static const sq_col c_process[] = {{"upid", "INTEGER", g_row},
                                    {"id", "INTEGER", g_row},
                                    {"pid", "INTEGER", pr_pid},
-                                   {"name", "TEXT", pr_name}};
+                                   {"name", sq_interned_text, pr_name}};
 
 /* ---- tracks: one id space; thread_track, process_track and counter_track list subsets --- */
 static const char *const track_types[] = {"thread_execution", "fxt_async", "fuchsia_counter"};
@@ -119,22 +128,22 @@ static void g_null(const sq_db *db, size_t row, sq_val *v) {
     v_null(v);
 }
 static const sq_col c_track[] = {{"id", "INTEGER", tk_id},
-                                 {"name", "TEXT", tk_name},
+                                 {"name", sq_interned_text, tk_name},
                                  {"type", "TEXT", tk_type},
                                  {"utid", "INTEGER", tk_utid},
                                  {"upid", "INTEGER", tk_upid}};
 /* every track table has utid and upid (one of them NULL) */
 static const sq_col c_thread_track[] = {{"id", "INTEGER", tt_id},
-                                        {"name", "TEXT", tt_name},
+                                        {"name", sq_interned_text, tt_name},
                                         {"type", "TEXT", tt_type},
                                         {"utid", "INTEGER", tt_utid},
                                         {"upid", "INTEGER", tt_upid}};
 static const sq_col c_process_track[] = {{"id", "INTEGER", pt_id},
-                                         {"name", "TEXT", pt_name},
+                                         {"name", sq_interned_text, pt_name},
                                          {"type", "TEXT", pt_type},
                                          {"upid", "INTEGER", pt_upid},
                                          {"utid", "INTEGER", pt_utid}};
-static const sq_col c_counter_track[] = {{"id", "INTEGER", ct_id},       {"name", "TEXT", ct_name},
+static const sq_col c_counter_track[] = {{"id", "INTEGER", ct_id},       {"name", sq_interned_text, ct_name},
                                          {"type", "TEXT", ct_type},      {"upid", "INTEGER", ct_upid},
                                          {"utid", "INTEGER", ct_utid},   {"unit", "TEXT", g_null},
                                          {"description", "TEXT", g_null}};
@@ -186,9 +195,14 @@ static void ar_real(const sq_db *db, size_t row, sq_val *v) {
     }
 }
 static const sq_col c_args[] = {
-    {"id", "INTEGER", g_row},        {"arg_set_id", "INTEGER", ar_set}, {"flat_key", "TEXT", ar_key},
-    {"key", "TEXT", ar_key},         {"int_value", "INTEGER", ar_int},  {"string_value", "TEXT", ar_str},
-    {"real_value", "REAL", ar_real}, {"value_type", "TEXT", ar_type},
+    {"id", "INTEGER", g_row},
+    {"arg_set_id", "INTEGER", ar_set},
+    {"flat_key", sq_interned_text, ar_key},
+    {"key", sq_interned_text, ar_key},
+    {"int_value", "INTEGER", ar_int},
+    {"string_value", sq_interned_text, ar_str},
+    {"real_value", "REAL", ar_real},
+    {"value_type", "TEXT", ar_type},
 };
 
 /* ---- scheduling --------------------------------------------------------------------------- */
@@ -232,7 +246,7 @@ GET(lg_msg, sq_log, logs, v_str(db, v, r->msg))
 static const sq_col c_log[] = {{"id", "INTEGER", g_row},
                                {"ts", "INTEGER", lg_ts},
                                {"utid", "INTEGER", lg_utid},
-                               {"msg", "TEXT", lg_msg}};
+                               {"msg", sq_interned_text, lg_msg}};
 
 GET(bl_ts, sq_blob, blobs, if (r->ts == INT64_MIN) v_null(v); else v_int(v, r->ts))
 GET(bl_name, sq_blob, blobs, v_str(db, v, r->name))
@@ -248,9 +262,15 @@ static void bl_payload(const sq_db *db, size_t row, sq_val *v) {
     v->len = (size_t)db->blobs.v[row].size;
 }
 static const sq_col c_blob[] = {
-    {"id", "INTEGER", g_row},          {"ts", "INTEGER", bl_ts},     {"name", "TEXT", bl_name},
-    {"category", "TEXT", bl_cat},      {"utid", "INTEGER", bl_utid}, {"record", "TEXT", bl_rec},
-    {"blob_type", "INTEGER", bl_type}, {"size", "INTEGER", bl_size}, {"offset", "INTEGER", bl_off},
+    {"id", "INTEGER", g_row},
+    {"ts", "INTEGER", bl_ts},
+    {"name", sq_interned_text, bl_name},
+    {"category", sq_interned_text, bl_cat},
+    {"utid", "INTEGER", bl_utid},
+    {"record", "TEXT", bl_rec},
+    {"blob_type", "INTEGER", bl_type},
+    {"size", "INTEGER", bl_size},
+    {"offset", "INTEGER", bl_off},
     {"payload", "BLOB", bl_payload},
 };
 
@@ -263,9 +283,14 @@ GET(ko_pid, sq_kobj, kobjs, if (r->pid == UINT64_MAX) v_null(v); else v_int(v, (
 GET(ko_args, sq_kobj, kobjs, v_ref(v, r->args))
 GET(ko_off, sq_kobj, kobjs, v_int(v, (int64_t)r->offset))
 static const sq_col c_kobj[] = {
-    {"id", "INTEGER", g_row},           {"koid", "INTEGER", ko_koid},  {"obj_type", "INTEGER", ko_type},
-    {"type", "TEXT", ko_tname},         {"name", "TEXT", ko_name},     {"process_koid", "INTEGER", ko_pid},
-    {"arg_set_id", "INTEGER", ko_args}, {"offset", "INTEGER", ko_off},
+    {"id", "INTEGER", g_row},
+    {"koid", "INTEGER", ko_koid},
+    {"obj_type", "INTEGER", ko_type},
+    {"type", "TEXT", ko_tname},
+    {"name", sq_interned_text, ko_name},
+    {"process_koid", "INTEGER", ko_pid},
+    {"arg_set_id", "INTEGER", ko_args},
+    {"offset", "INTEGER", ko_off},
 };
 GET(uo_ptr, sq_kobj, uobjs, v_int(v, (int64_t)r->koid))
 GET(uo_pid, sq_kobj, uobjs, v_int(v, (int64_t)r->pid))
@@ -273,8 +298,9 @@ GET(uo_name, sq_kobj, uobjs, v_str(db, v, r->name))
 GET(uo_args, sq_kobj, uobjs, v_ref(v, r->args))
 GET(uo_off, sq_kobj, uobjs, v_int(v, (int64_t)r->offset))
 static const sq_col c_uobj[] = {
-    {"id", "INTEGER", g_row},  {"ptr", "INTEGER", uo_ptr},         {"pid", "INTEGER", uo_pid},
-    {"name", "TEXT", uo_name}, {"arg_set_id", "INTEGER", uo_args}, {"offset", "INTEGER", uo_off},
+    {"id", "INTEGER", g_row},           {"ptr", "INTEGER", uo_ptr},
+    {"pid", "INTEGER", uo_pid},         {"name", sq_interned_text, uo_name},
+    {"arg_set_id", "INTEGER", uo_args}, {"offset", "INTEGER", uo_off},
 };
 
 /* ---- provider, error, trace_file ---------------------------------------------------------- */
@@ -293,7 +319,7 @@ GET(pv_amono, sq_provider, provs,
 static const sq_col c_provider[] = {
     {"id", "INTEGER", g_row},
     {"provider_id", "INTEGER", pv_id},
-    {"name", "TEXT", pv_name},
+    {"name", sq_interned_text, pv_name},
     {"ticks_per_second", "INTEGER", pv_tps},
     {"records", "INTEGER", pv_records},
     {"events", "INTEGER", pv_events},
@@ -309,8 +335,12 @@ GET(er_msg, sq_error, errors, v_str(db, v, r->msg))
 GET(er_rtype, sq_error, errors, v_int(v, r->rtype))
 GET(er_prov, sq_error, errors, v_ref(v, r->provider))
 static const sq_col c_error[] = {
-    {"id", "INTEGER", g_row},    {"offset", "INTEGER", er_off},        {"status", "TEXT", er_status},
-    {"message", "TEXT", er_msg}, {"record_type", "INTEGER", er_rtype}, {"provider_id", "INTEGER", er_prov},
+    {"id", "INTEGER", g_row},
+    {"offset", "INTEGER", er_off},
+    {"status", "TEXT", er_status},
+    {"message", sq_interned_text, er_msg},
+    {"record_type", "INTEGER", er_rtype},
+    {"provider_id", "INTEGER", er_prov},
 };
 GET(tr_path, sq_trace, traces, v_text(v, r->path))
 GET(tr_bytes, sq_trace, traces, v_int(v, (int64_t)r->bytes))

@@ -26,7 +26,7 @@ typedef struct sq_cursor {
     uint64_t gen;
 } sq_cursor;
 
-enum { SQ_EQ = 1, SQ_LO = 2, SQ_LO_STRICT = 4, SQ_HI = 8, SQ_HI_STRICT = 16 };
+enum { SQ_EQ = 1, SQ_LO = 2, SQ_LO_STRICT = 4, SQ_HI = 8, SQ_HI_STRICT = 16, SQ_ORDER = 32 };
 
 static int x_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
                      char **err) {
@@ -65,6 +65,30 @@ static int x_disconnect(sqlite3_vtab *v) {
 
 static int sq_int_col(const sq_table *t, int col) {
     return col >= 0 && col < t->ncols && strcmp(t->cols[col].decl, "INTEGER") == 0;
+}
+
+/*
+ * Whether the scan can deliver the one ORDER BY column's order itself: an INTEGER column in
+ * ascending order (its sort order, as for constraints), or for GROUP BY / DISTINCT (SQLite
+ * 3.38's sqlite3_vtab_distinct: equal values adjacent is enough) an interned TEXT column in
+ * the order of its string ids. Only when the scan is not constrained on another column.
+ */
+static int sq_order_by(const sq_table *t, sqlite3_index_info *info, int col) {
+    if (info->nOrderBy != 1) {
+        return 0;
+    }
+    int oc = info->aOrderBy[0].iColumn;
+    if (oc < 0 || oc >= t->ncols || (col >= 0 && col != oc)) {
+        return 0;
+    }
+    int distinct = sqlite3_libversion_number() >= 3038000 ? sqlite3_vtab_distinct(info) : 0;
+    if (info->aOrderBy[0].desc) {
+        return 0; /* SQLite may merge a GROUP BY with an ORDER BY ... DESC: only ascending */
+    }
+    if ((distinct == 1 || distinct == 2) && (sq_int_col(t, oc) || t->cols[oc].decl == sq_interned_text)) {
+        return 1; /* TEXT in byte order: right for a GROUP BY that SQLite also uses for ORDER BY */
+    }
+    return distinct != 1 && distinct != 2 && sq_int_col(t, oc);
 }
 
 static int x_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
@@ -117,6 +141,11 @@ static int x_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
         info->estimatedCost = rows * 2;
         info->estimatedRows = (sqlite3_int64)rows;
     }
+    if (sq_order_by(t, info, col)) {
+        col = info->aOrderBy[0].iColumn;
+        flags |= SQ_ORDER;
+        info->orderByConsumed = 1;
+    }
     info->idxNum = flags ? (col + 1) | (flags << 16) : 0;
     return SQLITE_OK;
 }
@@ -149,14 +178,57 @@ void sq_drop_indexes(sq_conn *c) {
             c->idx[t] = NULL;
         }
     }
+    free(c->rank);
+    c->rank = NULL;
     c->idx_generation = c->db.generation;
 }
 
-static int64_t sq_key(const sq_db *db, sq_get_fn get, size_t row) {
+typedef struct sq_rk {
+    const char *p;
+    uint32_t len, id;
+} sq_rk;
+
+static int sq_rk_cmp(const void *x, const void *y) {
+    const sq_rk *a = x, *b = y;
+    int c = memcmp(a->p, b->p, a->len < b->len ? a->len : b->len);
+    return c ? c : (a->len > b->len) - (a->len < b->len);
+}
+
+/* Every string's rank in byte order (SQLite's BINARY collation of UTF-8). */
+static const uint32_t *sq_ranks(sq_conn *c) {
+    size_t n = c->db.str.tab.n;
+    if (c->rank || n == 0) {
+        return c->rank;
+    }
+    sq_rk *tmp = malloc(n * sizeof *tmp);
+    c->rank = tmp ? malloc(n * sizeof *c->rank) : NULL;
+    if (!c->rank) {
+        free(tmp);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        tmp[i].p = c->db.str.tab.v[i].p ? c->db.str.tab.v[i].p : "";
+        tmp[i].len = c->db.str.tab.v[i].len;
+        tmp[i].id = (uint32_t)i;
+    }
+    qsort(tmp, n, sizeof *tmp, sq_rk_cmp);
+    for (size_t i = 0; i < n; i++) {
+        c->rank[tmp[i].id] = (uint32_t)i;
+    }
+    free(tmp);
+    return c->rank;
+}
+
+static int64_t sq_key(const sq_db *db, sq_get_fn get, size_t row, const uint32_t *rank) {
     sq_val v;
     v.kind = SQ_NUL;
+    v.i = 0;
     get(db, row, &v);
-    return v.kind == SQ_INT ? v.i : INT64_MIN; /* NULL first: no comparison matches it */
+    /* NULL first: no comparison matches it; interned TEXT: its string's rank */
+    if (v.kind == SQ_TEXT && rank) {
+        return rank[v.i];
+    }
+    return v.kind == SQ_INT ? v.i : INT64_MIN;
 }
 
 /* The order of `col` of table `t`: 0 and *perm NULL when the rows are in it already. */
@@ -170,11 +242,15 @@ static int sq_order(sq_conn *c, int t, int col, const uint32_t **perm) {
     struct sq_colidx *x = &c->idx[t][col];
     size_t n = sq_table_rows(&c->db, t);
     sq_get_fn get = sq_tables[t].cols[col].get;
+    const uint32_t *rank = sq_tables[t].cols[col].decl == sq_interned_text ? sq_ranks(c) : NULL;
+    if (sq_tables[t].cols[col].decl == sq_interned_text && !rank && c->db.str.tab.n) {
+        return -1;
+    }
     if (x->state == 0) {
         int64_t prev = INT64_MIN;
         x->state = 1;
         for (size_t i = 0; i < n && x->state == 1; i++) {
-            int64_t k = sq_key(&c->db, get, i);
+            int64_t k = sq_key(&c->db, get, i, rank);
             x->state = k < prev ? 2 : 1;
             prev = k;
         }
@@ -183,7 +259,7 @@ static int sq_order(sq_conn *c, int t, int col, const uint32_t **perm) {
         uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
         x->perm = malloc((n ? n : 1) * sizeof *x->perm);
         for (size_t i = 0; keys && i < n; i++) {
-            keys[i] = (uint64_t)sq_key(&c->db, get, i) ^ (UINT64_C(1) << 63); /* signed order */
+            keys[i] = (uint64_t)sq_key(&c->db, get, i, rank) ^ (UINT64_C(1) << 63); /* signed order */
         }
         if (!keys || !x->perm || sq_sort_u64(keys, n, x->perm) != 0) {
             free(keys);
@@ -203,7 +279,7 @@ static size_t sq_bound(const sq_db *db, sq_get_fn get, const uint32_t *perm, siz
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int64_t v = sq_key(db, get, perm ? perm[mid] : mid);
+        int64_t v = sq_key(db, get, perm ? perm[mid] : mid, NULL);
         if (v < k || (strict && v == k)) {
             lo = mid + 1;
         } else {
