@@ -480,7 +480,7 @@ static void sq_blob_record(sq_build *b, sq_pstate *p, const fxt_record_t *rec) {
         o->name = sq_str(b, p, &rec->u.blob.name);
         o->btype = rec->u.blob.blob_type;
         o->size = rec->u.blob.size;
-        o->offset = rec->offset + (uint64_t)(rec->u.blob.payload - rec->bytes);
+        o->offset = rec->offset + (rec->u.blob.payload ? (uint64_t)(rec->u.blob.payload - rec->bytes) : 0);
         return;
     }
     o->kind = 1;
@@ -488,7 +488,8 @@ static void sq_blob_record(sq_build *b, sq_pstate *p, const fxt_record_t *rec) {
     o->name = sq_str(b, p, &rec->u.large_blob.name);
     o->cat = sq_str(b, p, &rec->u.large_blob.category);
     o->size = rec->u.large_blob.size;
-    o->offset = rec->offset + (uint64_t)(rec->u.large_blob.payload - rec->bytes);
+    o->offset =
+        rec->offset + (rec->u.large_blob.payload ? (uint64_t)(rec->u.large_blob.payload - rec->bytes) : 0);
     if (rec->u.large_blob.format == FXT_LARGE_BLOB_WITH_METADATA) {
         o->ts = sq_ticks_to_ns(rec->u.large_blob.ts, p->tps);
         o->utid = sq_utid(b, p, &rec->u.large_blob.thread);
