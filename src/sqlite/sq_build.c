@@ -451,6 +451,16 @@ static void sq_kernel_object(sq_build *b, sq_pstate *p, const fxt_record_t *rec,
             o->pid = a->v.koid;
         }
     }
+    /* processes and threads named by objects are rows even without events (as in Perfetto) */
+    if (o->obj_type == FXT_OBJ_PROCESS) {
+        sq_upid(b, o->koid);
+    } else if (o->obj_type == FXT_OBJ_THREAD) {
+        if (o->pid != UINT64_MAX) {
+            sq_utid_of(b, o->pid, o->koid);
+        } else {
+            sq_utid_tid(b, o->koid);
+        }
+    }
     sq_provider *pr = &b->db->provs.v[p->row];
     for (unsigned i = 0; i < rec->nargs && o->obj_type == FXT_OBJ_PROCESS; i++) {
         const fxt_arg_t *a = &rec->args[i];

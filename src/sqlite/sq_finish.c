@@ -582,10 +582,9 @@ static int sq_names(sq_build *b) {
     for (size_t i = t->first_row[SQ_T_KOBJ]; i < db->kobjs.n; i++) {
         const sq_kobj *o = &db->kobjs.v[i];
         if (o->obj_type == FXT_OBJ_PROCESS) {
-            for (size_t p = t->first_row[SQ_T_PROCESS]; p < db->procs.n; p++) {
-                if (db->procs.v[p].pid == o->koid) {
-                    db->procs.v[p].name = o->name;
-                }
+            uint32_t upid = sq_map_get(&b->procs, o->koid, 0, 0);
+            if (upid != SQ_NONE) {
+                db->procs.v[upid].name = o->name;
             }
         } else if (o->obj_type == FXT_OBJ_THREAD) {
             /* by (process, koid) when the object names its process, else the first of that tid */
