@@ -451,6 +451,16 @@ static void sq_kernel_object(sq_build *b, sq_pstate *p, const fxt_record_t *rec,
             o->pid = a->v.koid;
         }
     }
+    /* processes and threads named by objects are rows even without events (as in Perfetto) */
+    if (o->obj_type == FXT_OBJ_PROCESS) {
+        sq_upid(b, o->koid);
+    } else if (o->obj_type == FXT_OBJ_THREAD) {
+        if (o->pid != UINT64_MAX) {
+            sq_utid_of(b, o->pid, o->koid);
+        } else {
+            sq_utid_tid(b, o->koid);
+        }
+    }
     sq_provider *pr = &b->db->provs.v[p->row];
     for (unsigned i = 0; i < rec->nargs && o->obj_type == FXT_OBJ_PROCESS; i++) {
         const fxt_arg_t *a = &rec->args[i];
@@ -480,7 +490,7 @@ static void sq_blob_record(sq_build *b, sq_pstate *p, const fxt_record_t *rec) {
         o->name = sq_str(b, p, &rec->u.blob.name);
         o->btype = rec->u.blob.blob_type;
         o->size = rec->u.blob.size;
-        o->offset = rec->offset + (uint64_t)(rec->u.blob.payload - rec->bytes);
+        o->offset = rec->offset + (rec->u.blob.payload ? (uint64_t)(rec->u.blob.payload - rec->bytes) : 0);
         return;
     }
     o->kind = 1;
@@ -488,7 +498,8 @@ static void sq_blob_record(sq_build *b, sq_pstate *p, const fxt_record_t *rec) {
     o->name = sq_str(b, p, &rec->u.large_blob.name);
     o->cat = sq_str(b, p, &rec->u.large_blob.category);
     o->size = rec->u.large_blob.size;
-    o->offset = rec->offset + (uint64_t)(rec->u.large_blob.payload - rec->bytes);
+    o->offset =
+        rec->offset + (rec->u.large_blob.payload ? (uint64_t)(rec->u.large_blob.payload - rec->bytes) : 0);
     if (rec->u.large_blob.format == FXT_LARGE_BLOB_WITH_METADATA) {
         o->ts = sq_ticks_to_ns(rec->u.large_blob.ts, p->tps);
         o->utid = sq_utid(b, p, &rec->u.large_blob.thread);

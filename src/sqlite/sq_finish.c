@@ -45,6 +45,10 @@ static uint32_t sq_chain_find(sq_build *b, sq_map *m, uint64_t kind, uint32_t pr
         *owner = prov;
         return v;
     }
+    /* how many providers have it open (sq_chain_set counts them): look further only for one */
+    if (sq_map_get(m, kind, id, 1) != 1) {
+        return SQ_NONE;
+    }
     uint32_t found = SQ_NONE, nfound = 0;
     for (uint32_t p = 0; p < b->provs.n && nfound < 2; p++) {
         uint32_t w = p == prov ? SQ_NONE : sq_map_get(m, ((uint64_t)p << 1) | kind, id, 0);
@@ -55,6 +59,21 @@ static uint32_t sq_chain_find(sq_build *b, sq_map *m, uint64_t kind, uint32_t pr
         }
     }
     return nfound == 1 ? found : SQ_NONE;
+}
+
+/* Set the chain of `id` in `prov` (open: a track or slice, or closed), counting the providers
+ * that have it open under the key (kind, id, 1). 0, or -1 out of memory. */
+static int sq_chain_set(sq_map *m, uint64_t kind, uint32_t prov, uint64_t id, uint32_t val) {
+    uint32_t old = sq_map_get(m, ((uint64_t)prov << 1) | kind, id, 0);
+    int was = old != SQ_NONE && old != SQ_CHAIN_CLOSED, now = val != SQ_NONE && val != SQ_CHAIN_CLOSED;
+    if (was != now) {
+        uint32_t n = sq_map_get(m, kind, id, 1);
+        n = (n == SQ_NONE ? 0 : n) + (now ? 1u : (uint32_t)-1);
+        if (sq_map_put(m, kind, id, 1, n) != 0) {
+            return -1;
+        }
+    }
+    return sq_map_put(m, ((uint64_t)prov << 1) | kind, id, 0, val);
 }
 
 /* Async begin/instant/end: one track per chain (provider, id), named by its begin. */
@@ -75,7 +94,7 @@ static int sq_async_point(sq_build *b, sq_map *m, sq_chainpt *c) {
         if (s->args == SQ_NONE) {
             s->args = c->args; /* the end's arguments, when the begin had none */
         }
-        if (!*head && sq_map_put(m, ((uint64_t)owner << 1), c->id, 0, SQ_CHAIN_CLOSED) != 0) {
+        if (!*head && sq_chain_set(m, 0, owner, c->id, SQ_CHAIN_CLOSED) != 0) {
             return -1;
         }
         return 0;
@@ -86,7 +105,7 @@ static int sq_async_point(sq_build *b, sq_map *m, sq_chainpt *c) {
             track = mine != SQ_NONE && mine != SQ_CHAIN_CLOSED
                         ? mine
                         : sq_new_track(b, SQ_TRACK_ASYNC, c->name, SQ_NONE, db->threads.v[c->utid].upid);
-            if (b->oom || sq_map_put(m, ((uint64_t)c->prov << 1), c->id, 0, track) != 0) {
+            if (b->oom || sq_chain_set(m, 0, c->prov, c->id, track) != 0) {
                 return -1;
             }
         }
@@ -108,7 +127,7 @@ static int sq_async_point(sq_build *b, sq_map *m, sq_chainpt *c) {
         uint32_t *head = &b->open.v[track - b->first_track];
         s->parent = *head;
         *head = (uint32_t)db->slices.n;
-    } else if (!open && sq_map_put(m, ((uint64_t)c->prov << 1), c->id, 0, SQ_CHAIN_CLOSED) != 0) {
+    } else if (!open && sq_chain_set(m, 0, c->prov, c->id, SQ_CHAIN_CLOSED) != 0) {
         return -1; /* an instant without a begin: its own track, not an open chain */
     }
     return 0;
@@ -384,7 +403,7 @@ static int sq_flow_rows(sq_build *b, const uint32_t *flord) {
         const sq_chainpt *c = &b->flows.v[flord[i]];
         uint32_t owner = c->prov, me = c->slice == SQ_NONE ? SQ_CHAIN_UNBOUND : c->slice;
         if (c->type == FXT_EVENT_FLOW_BEGIN) {
-            rc = sq_map_put(&m, ((uint64_t)c->prov << 1) | 1u, c->id, 0, me);
+            rc = sq_chain_set(&m, 1, c->prov, c->id, me);
             continue;
         }
         uint32_t prev = sq_chain_find(b, &m, 1, c->prov, c->id, &owner);
@@ -405,7 +424,7 @@ static int sq_flow_rows(sq_build *b, const uint32_t *flord) {
         uint32_t next = c->type == FXT_EVENT_FLOW_END ? SQ_CHAIN_CLOSED
                         : c->slice != SQ_NONE         ? c->slice
                                                       : prev;
-        rc = sq_map_put(&m, ((uint64_t)owner << 1) | 1u, c->id, 0, next);
+        rc = sq_chain_set(&m, 1, owner, c->id, next);
     }
     sq_map_free(&m);
     return rc;
@@ -563,10 +582,9 @@ static int sq_names(sq_build *b) {
     for (size_t i = t->first_row[SQ_T_KOBJ]; i < db->kobjs.n; i++) {
         const sq_kobj *o = &db->kobjs.v[i];
         if (o->obj_type == FXT_OBJ_PROCESS) {
-            for (size_t p = t->first_row[SQ_T_PROCESS]; p < db->procs.n; p++) {
-                if (db->procs.v[p].pid == o->koid) {
-                    db->procs.v[p].name = o->name;
-                }
+            uint32_t upid = sq_map_get(&b->procs, o->koid, 0, 0);
+            if (upid != SQ_NONE) {
+                db->procs.v[upid].name = o->name;
             }
         } else if (o->obj_type == FXT_OBJ_THREAD) {
             /* by (process, koid) when the object names its process, else the first of that tid */
