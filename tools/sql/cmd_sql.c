@@ -237,7 +237,11 @@ static int sql_check(const sql_config_t *cfg, const char **query, unsigned *ntra
         }
     }
     /* stdout appended to an input (`>> IN`) would change the trace while it is read */
-    return cli_output_check("sql", NULL, cfg->pos, *ntraces);
+    int rc = cli_output_check("sql", NULL, cfg->pos, *ntraces);
+    /* a refused output is said before a long read, not after */
+    return rc != 0 ? rc
+                   : sql_outputs_check(cfg->db, cfg->export_dir, cfg->export_format == 1, cfg->force,
+                                       cfg->pos, *ntraces);
 }
 
 static int sql_run(const sql_config_t *cfg) {

@@ -36,6 +36,10 @@ int sql_print_rows(sqlite3_stmt *st, sql_fmt fmt, sql_out_t *o, int sep);
 extern const char *const sql_tables[];
 extern const size_t sql_ntables;
 
+/* Before the traces are read: --db FILE and the --export files may be written (absent, or
+ * `force`; FILE not one of the inputs). 0 or an exit code after one line on stderr. */
+int sql_outputs_check(const char *db, const char *dir, int jsonl, int force, const char *const *ins,
+                      size_t nins);
 /* --db FILE: every table as a real table with indexes, in a new SQLite file. 0 or an exit code
  * after one line on stderr. `force`: an existing FILE may be replaced. */
 int sql_write_db(sqlite3 *db, const char *path, int force, const char *const *ins, size_t nins);

@@ -161,6 +161,30 @@ static int export_table(sqlite3 *db, const char *table, const char *path, int js
     return src == SQLITE_OK ? 0 : (src & 0xff) == SQLITE_NOMEM ? CLI_EXIT_LIMIT : CLI_EXIT_IO;
 }
 
+/* DIR/TABLE.EXT of table i; 0, or a usage error when the name does not fit. */
+static int export_path(char *path, size_t cap, const char *dir, size_t i, int jsonl) {
+    if ((size_t)snprintf(path, cap, "%s/%s.%s", dir, sql_tables[i], jsonl ? "jsonl" : "csv") >= cap) {
+        fprintf(stderr, "fxt sql: %s: name too long\n", dir);
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+int sql_outputs_check(const char *db, const char *dir, int jsonl, int force, const char *const *ins,
+                      size_t nins) {
+    int rc = 0;
+    if (db != NULL) {
+        rc = may_replace(db, force);
+        rc = rc != 0 ? rc : cli_output_check("sql", db, ins, nins);
+    }
+    char path[4096];
+    for (size_t i = 0; dir != NULL && rc == 0 && i < sql_ntables; i++) {
+        rc = export_path(path, sizeof path, dir, i, jsonl);
+        rc = rc != 0 ? rc : may_replace(path, force);
+    }
+    return rc;
+}
+
 int sql_export(sqlite3 *db, const char *dir, int jsonl, int force) {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "fxt sql: %s: %s\n", dir, strerror(errno));
@@ -179,12 +203,10 @@ int sql_export(sqlite3 *db, const char *dir, int jsonl, int force) {
     char path[4096];
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < sql_ntables; i++) {
-            if ((size_t)snprintf(path, sizeof path, "%s/%s.%s", dir, sql_tables[i],
-                                 jsonl ? "jsonl" : "csv") >= sizeof path) {
-                fprintf(stderr, "fxt sql: %s: name too long\n", dir);
-                return CLI_EXIT_USAGE;
+            int rc = export_path(path, sizeof path, dir, i, jsonl);
+            if (rc == 0) {
+                rc = pass == 0 ? may_replace(path, force) : export_table(db, sql_tables[i], path, jsonl);
             }
-            int rc = pass == 0 ? may_replace(path, force) : export_table(db, sql_tables[i], path, jsonl);
             if (rc != 0) {
                 return rc;
             }

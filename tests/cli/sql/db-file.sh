@@ -18,6 +18,10 @@ rc=0
 "$FXT" sql all.fxt --db "$T/s.db" 2> "$T/err" || rc=$?
 expect_eq "existing: refused" "$rc $(cat "$T/err")" "2 fxt sql: $T/s.db exists: refused (--force replaces it)"
 cmp -s "$T/s.db" "$T/s.db.orig" || fail "the refused output changed"
+# the refusal comes before the traces are read (a missing one is not even opened)
+rc=0
+"$FXT" sql "$T/missing.fxt" --db "$T/s.db" 2> "$T/err" || rc=$?
+expect_eq "refused first" "$rc $(cat "$T/err")" "2 fxt sql: $T/s.db exists: refused (--force replaces it)"
 "$FXT" sql all.fxt --db "$T/s.db" --force
 expect_eq "--force replaces" "$(sqlite3 "$T/s.db" "select distinct trace from thread")" all.fxt
 rc=0
