@@ -158,7 +158,9 @@ TP_QUERIES = [
     "join slice b on f.slice_in = b.id group by 1, 2 order by 1, 2",
     "select ct.name, count(*), sum(c.value), min(c.ts), max(c.ts) from counter c "
     "join counter_track ct on c.track_id = ct.id group by 1 order by 1",
-    "select t.tid, count(*), sum(s.dur) from sched_slice s join thread t using(utid) group by 1 order by 1",
+    # tp's FXT importer makes no scheduling slices for the idle thread (tid 0)
+    "select t.tid, count(*), sum(s.dur), min(s.ts), max(s.cpu) from sched_slice s join thread t using(utid) "
+    "where t.tid != 0 group by 1 order by 1",
 ]
 
 
