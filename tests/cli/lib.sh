@@ -47,7 +47,6 @@ have() {
     devfull) [ -w /dev/full ] ;;
     python3) command -v "$PYTHON" > /dev/null 2>&1 ;;
     sqlite) ! "$FXT" sql /nonexistent "select 1" 2>&1 | grep -q "without SQLite" ;;
-    no-sqlite) "$FXT" sql /nonexistent "select 1" 2>&1 | grep -q "without SQLite" ;;
     *) command -v "$1" > /dev/null 2>&1 ;;
   esac
 }
@@ -61,7 +60,6 @@ why_not() {
     devfull) echo "/dev/full not writable" ;;
     python3) echo "python3 ($PYTHON) not found" ;;
     sqlite) echo "fxt built without SQLite (libsqlite3-dev)" ;;
-    no-sqlite) echo "fxt built with SQLite" ;;
     *) echo "$1 not found" ;;
   esac
 }
