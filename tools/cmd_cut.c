@@ -1355,7 +1355,8 @@ static void cut_report(const cut_t *c) {
 }
 
 /* Reads IN, writes the selected records through a writer, then closes what was left open. */
-static int cut_run(const cut_config_t *cfg) {
+static int cut_run(void *config) {
+    const cut_config_t *cfg = config;
     static cut_t c; /* large (per-thread stacks in maps): static, reset for in-process reruns */
     memset(&c, 0, sizeof c);
     cli_select_init(&c.sel, &cfg->filter);
@@ -1446,15 +1447,10 @@ static int cut_run(const cut_config_t *cfg) {
     return c.errors || c.refused ? CLI_EXIT_DATA : CLI_EXIT_OK;
 }
 
-static int cut_main(int argc, char **argv) {
-    cut_config_t cfg;
-    int rc = cli_parse(&cut_spec, argc, argv, &cfg);
-    return rc != 0 ? rc : cut_run(&cfg);
-}
-
 const cli_command_t cli_cmd_cut = {
     "cut",
-    cut_main,
+    cut_run,
+    NULL,
     "keep a time window / categories / names of a trace",
     "fxt cut [options] IN -o OUT",
     "Write a valid trace holding only the selected events. Every string, thread,\n"

@@ -2862,7 +2862,8 @@ static int json_time_base(jctx_t *j, const json_config_t *cfg, const char *in) {
 }
 
 /* Sets up the buffers, the output and the spill file, converts, then reports write errors once. */
-static int json_run(const json_config_t *cfg) {
+static int json_run(void *config) {
+    const json_config_t *cfg = config;
     static jctx_t j; /* holds the selection's scratch string: static, reset for in-process reruns */
     memset(&j, 0, sizeof j);
     cli_select_init(&j.sel, &cfg->filter);
@@ -2967,15 +2968,10 @@ static int json_run(const json_config_t *cfg) {
     return rc;
 }
 
-static int json_main(int argc, char **argv) {
-    json_config_t cfg;
-    int rc = cli_parse(&json_spec, argc, argv, &cfg);
-    return rc != 0 ? rc : json_run(&cfg);
-}
-
 const cli_command_t cli_cmd_json = {
     "json",
-    json_main,
+    json_run,
+    NULL,
     "convert to Chrome/Perfetto JSON",
     "fxt json [options] [IN] [-o OUT]",
     "Convert an FXT trace to Chrome Trace Event Format JSON, which loads in\n"

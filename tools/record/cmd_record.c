@@ -416,34 +416,34 @@ static int record_run(const record_config_t *cfg) {
 
 #endif
 
-static int record_main(int argc, char **argv) {
-    static record_config_t cfg; /* 32 KiB of argument slots: kept off the stack */
-    static char *args[MAX_CMD_ARGS + 64];
-    memset(&cfg, 0, sizeof cfg);
-    /* `fxt record prog -x`, like `fxt record -- prog -x`: CMD's own options are
-     * not fxt's, so everything from the first argument that is not an option on */
+/* record_run on the config cli_main parsed. */
+static int record_start(void *config) { return record_run(config); }
+
+/* `fxt record prog -x`, like `fxt record -- prog -x`: CMD's own options are not fxt's, so a "--"
+ * goes before the first argument that is not an option (at most one word added). */
+static int record_args(int argc, char **argv, char **out) {
     int n = 0, cut = 0;
-    for (int i = 0; i < argc && n < (int)(sizeof args / sizeof args[0]) - 1; i++) {
+    for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (i > 0 && !cut && strcmp(a, "--") == 0) {
             cut = 1;
         } else if (i > 0 && !cut && (a[0] != '-' || a[1] == '\0')) {
-            args[n++] = (char *)"--";
+            out[n++] = (char *)"--";
             cut = 1;
         } else if (i > 0 && !cut && cli_opt_takes_next(&record_spec, a) && i + 1 < argc) {
-            args[n++] = argv[i++];
+            out[n++] = argv[i++];
             a = argv[i];
         }
-        args[n++] = (char *)a;
+        out[n++] = (char *)a;
     }
-    args[n] = NULL;
-    int rc = cli_parse(&record_spec, n, args, &cfg);
-    return rc != 0 ? rc : record_run(&cfg);
+    out[n] = NULL;
+    return n;
 }
 
 const cli_command_t cli_cmd_record = {
     "record",
-    record_main,
+    record_start,
+    record_args,
     "run a command and record the traces of all its processes (trace manager)",
     "fxt record [options] -- CMD [ARGS...]   |   fxt record [options] --attach",
     "Run CMD with FXT_TRACE_MANAGER set: every process it starts that uses libfxt\n"

@@ -735,7 +735,8 @@ static void range_free(void *ctx, void *range) { st_release(ctx, range); }
 static const cli_par_ops_t stats_ops = {range_new, st_on_record, st_on_error, range_merge, range_free};
 
 /* Reads the whole trace, then prints the summary; exit 1 when records were damaged. */
-static int stats_run(const stats_config_t *cfg) {
+static int stats_run(void *config) {
+    const stats_config_t *cfg = config;
     /* stdout appended to the input (`>> IN`) would change the trace while it is read */
     int orc = cli_output_check("stats", NULL, &cfg->in, 1);
     if (orc != 0) {
@@ -796,15 +797,10 @@ static int stats_run(const stats_config_t *cfg) {
     return errors ? CLI_EXIT_DATA : CLI_EXIT_OK;
 }
 
-static int stats_main(int argc, char **argv) {
-    stats_config_t cfg;
-    int rc = cli_parse(&stats_spec, argc, argv, &cfg);
-    return rc != 0 ? rc : stats_run(&cfg);
-}
-
 const cli_command_t cli_cmd_stats = {
     "stats",
-    stats_main,
+    stats_run,
+    NULL,
     "summarise a trace: where the time went (durations, self time, threads, slowest)",
     "fxt stats [--json] [--top N] [--tree | --folded] [-j N] [IN]",
     "Summarise a trace in one pass, decoded in parallel ranges on every core:\n"
