@@ -7,8 +7,6 @@
  * anchor), its records, and what was lost or how it ended. Linux only.
  */
 #define _GNU_SOURCE 1 /* accept4, SO_PEERCRED, mkdtemp */
-#include "trace_internal.h"
-
 #include <fxt/manager.h>
 
 #if defined(__linux__)
@@ -32,6 +30,8 @@
 
 #include "mgr_msg.h"
 #include "options.h"
+#include "provider_records.h"
+#include "trace_clock.h"
 
 #define LOST_GRACE_NS 300000000u /* EOF without BYE: wait this long for the exit status */
 
@@ -182,8 +182,8 @@ static void enter_section(fxt_manager_t *m, prov_t *p) {
     fxt_write_init(m->w, m->tps);
     note_named(m, FXT_OBJ_PROCESS, p->pid);
     if (p->h != NULL) {
-        fxt_write_process_clock(m->w, p->pid, p->name, p->h->anchor_ticks, m->tps, p->h->anchor_mono_ns,
-                                p->h->anchor_realtime_ns);
+        fxt__write_process_clock(m->w, p->pid, p->name, p->h->anchor_ticks, m->tps, p->h->anchor_mono_ns,
+                                 p->h->anchor_realtime_ns);
     } else {
         fxt_write_kernel_object(m->w, p->pid, FXT_OBJ_PROCESS, fxt_str_inline(fxt_cstr(p->name)), NULL, 0);
     }
@@ -312,7 +312,8 @@ static void collect(fxt_manager_t *m, prov_t *p) {
         enter_section(m, p);
         if (p->h->mode == FXT_MODE_CIRCULAR) {
             /* before the kept chunks: they may start with ends whose begins are gone */
-            fxt_write_loss_report(m->w, p->id, p->pid, mgr_now(m), "chunks_overwritten", prov_overwritten(p));
+            fxt__write_loss_report(m->w, p->id, p->pid, mgr_now(m), "chunks_overwritten",
+                                   prov_overwritten(p));
         }
         write_chunks(m, p, 0);
         if (take_header_name(p)) {
@@ -320,7 +321,7 @@ static void collect(fxt_manager_t *m, prov_t *p) {
             fxt_write_kernel_object(m->w, p->pid, FXT_OBJ_PROCESS, fxt_str_inline(fxt_cstr(p->name)), NULL,
                                     0);
         }
-        fxt_write_loss_report(m->w, p->id, p->pid, mgr_now(m), "records_dropped", prov_dropped(p));
+        fxt__write_loss_report(m->w, p->id, p->pid, mgr_now(m), "records_dropped", prov_dropped(p));
         fxt_provider_end end;
         int status;
         fxt_manager_provider_t info;
