@@ -212,6 +212,7 @@ void fxt__trace_populate_join(void) {
 void fxt__trace_populate_resume(void) {
     if (g_pop.p != NULL && fxt__trace.hdr != NULL && (uint8_t *)fxt__trace.hdr == g_pop.p &&
         __atomic_load_n(&g_pop.next, __ATOMIC_RELAXED) < g_pop.len &&
+        !(__atomic_load_n(&fxt__trace.hdr->pages, __ATOMIC_ACQUIRE) & FXT_SHM_PAGES_DONE) &&
         !__atomic_load_n(&g_pop_joinable, __ATOMIC_ACQUIRE)) {
         populate_start();
     }
@@ -310,7 +311,7 @@ static void *map_aligned(size_t size, int fd, int *hugetlb) {
 /* The session's mapping of `size` bytes (a multiple of 2 MiB): shared (a memfd in g_memfd)
  * or private; *hugetlb: from the hugetlb pool. MAP_FAILED, with errno, on failure. */
 static void *map_memory(size_t size, int shared, int *hugetlb) {
-    *hugetlb = hugetlb_room(size);
+    *hugetlb = size % HUGE_SIZE == 0 && hugetlb_room(size); /* whole huge pages only */
     if (!shared) {
         return map_aligned(size, -1, hugetlb);
     }
