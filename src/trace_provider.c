@@ -97,12 +97,12 @@ static int make_memfd(void) {
  * callers hold the session lock, or run in a fork child where it was joined
  * before). A fork resumes it in the parent where it stopped. */
 typedef struct populate_job {
-    uint8_t *p;      /* the whole mapping */
-    size_t len;      /* its length */
-    size_t next;     /* atomic: the offset of the next step */
-    uint32_t stop;   /* atomic: 1 = stop between two steps */
-    int hugetlb;     /* from the hugetlb pool: nothing to collapse */
-    int no_collapse; /* MADV_COLLAPSE refused (old kernel, shmem_enabled "deny"): stop trying */
+    uint8_t *p;    /* the whole mapping */
+    size_t len;    /* its length */
+    size_t next;   /* atomic: the offset of the next step */
+    uint32_t stop; /* atomic: 1 = stop between two steps */
+    int hugetlb;   /* from the hugetlb pool: nothing to collapse */
+    int collapse;  /* THP does not come by fault here: MADV_COLLAPSE (0 once refused: old kernel, "deny") */
 } populate_job_t;
 
 static populate_job_t g_pop;
@@ -120,21 +120,60 @@ static int populate_range(uint8_t *p, size_t len) {
 }
 
 /* One step: huge pages where possible, then every page mapped. 0, or -1 when
- * MADV_POPULATE_WRITE is not there. */
-static int populate_step(populate_job_t *job, uint8_t *p, size_t len) {
+ * MADV_POPULATE_WRITE is not there. MADV_COLLAPSE costs 1-6 ms even where the
+ * pages are huge already (it drains every CPU's page lists first): only the helper
+ * calls it (may_collapse), only where the touch does not give huge pages. */
+static int populate_step(populate_job_t *job, uint8_t *p, size_t len, int may_collapse) {
 #if defined(__linux__)
-    if (!job->hugetlb && !job->no_collapse) {
+    if (!job->hugetlb) {
         for (size_t off = 0; off < len; off += HUGE_SIZE) {
             if (populate_range(p + off, 1) != 0) {
                 return -1;
             }
         }
-        if (len >= HUGE_SIZE && madvise(p, len, MADV_COLLAPSE) != 0 && errno == EINVAL) {
-            job->no_collapse = 1;
+        if (may_collapse && job->collapse && len >= HUGE_SIZE && madvise(p, len, MADV_COLLAPSE) != 0 &&
+            errno == EINVAL) {
+            job->collapse = 0;
         }
     }
+#else
+    (void)job, (void)may_collapse;
 #endif
     return populate_range(p, len);
+}
+
+/* The value in brackets of a sysfs choice file ("always [madvise] never": "madvise"), "" if none. */
+static void sysfs_choice(const char *path, char *out, size_t cap) {
+    out[0] = '\0';
+    FILE *f = fopen(path, "re");
+    if (f == NULL) {
+        return;
+    }
+    char line[256];
+    const char *a = fgets(line, sizeof line, f) != NULL ? strchr(line, '[') : NULL;
+    const char *b = a != NULL ? strchr(a, ']') : NULL;
+    if (b != NULL && (size_t)(b - a) <= cap) {
+        memcpy(out, a + 1, (size_t)(b - a - 1));
+        out[b - a - 1] = '\0';
+    }
+    fclose(f);
+}
+
+/* Whether a touch of memory marked MADV_HUGEPAGE gets a 2 MiB page at once (shared: shmem). */
+static int thp_by_fault(int shared) {
+    char top[32], two[32];
+    const char *dir = "/sys/kernel/mm/transparent_hugepage/";
+    char path[128];
+    snprintf(path, sizeof path, "%s%s", dir, shared ? "shmem_enabled" : "enabled");
+    sysfs_choice(path, top, sizeof top);
+    snprintf(path, sizeof path, "%shugepages-2048kB/%s", dir, shared ? "shmem_enabled" : "enabled");
+    sysfs_choice(path, two, sizeof two);
+    const char *v = two[0] == '\0' || strcmp(two, "inherit") == 0 ? top : two;
+    if (shared) {
+        return strcmp(v, "always") == 0 || strcmp(v, "within_size") == 0 || strcmp(v, "advise") == 0 ||
+               strcmp(v, "force") == 0;
+    }
+    return strcmp(v, "always") == 0 || strcmp(v, "madvise") == 0;
 }
 
 /* The buffer's huge pages, in 2 MiB units, as /proc/self/smaps counts them for the mapping at p. */
@@ -177,7 +216,7 @@ static void *populate_main(void *arg) {
             return NULL; /* resumed from `next` (fork), or the buffer goes away */
         }
         size_t k = job->len - off < POPULATE_STEP ? job->len - off : POPULATE_STEP;
-        if (populate_step(job, job->p + off, k) != 0) {
+        if (populate_step(job, job->p + off, k, 1) != 0) {
             break;
         }
         __atomic_store_n(&job->next, off + k, __ATOMIC_RELAXED);
@@ -219,17 +258,18 @@ void fxt__trace_populate_resume(void) {
 }
 
 /* The start: the first 2 MiB (or `now` bytes) here, the rest by the helper thread. */
-static void populate(void *m, size_t size, size_t now, int hugetlb) {
+static void populate(void *m, size_t size, size_t now, int hugetlb, int shared) {
     fxt__trace_populate_join(); /* a previous session's */
     memset(&g_pop, 0, sizeof g_pop);
     g_pop.p = m;
     g_pop.len = size;
     g_pop.hugetlb = hugetlb;
+    g_pop.collapse = !hugetlb && !thp_by_fault(shared);
     now = (now + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1);
     if (now > size) {
         now = size;
     }
-    if (populate_step(&g_pop, m, now) != 0) {
+    if (populate_step(&g_pop, m, now, 0) != 0) {
         /* no MADV_POPULATE_WRITE: write every page now, before any thread traces */
         for (size_t off = 0; off < size; off += 4096) {
             ((volatile uint8_t *)m)[off] = 0;
@@ -367,7 +407,7 @@ int fxt__trace_map_buffer(size_t total, uint32_t cs, int shared) {
     }
     fxt_shm_header_t *h = m;
     h->pages = hugetlb ? FXT_SHM_PAGES_HUGETLB : 0;
-    populate(m, size, data_off + (size_t)cs * (n < SYNC_CHUNKS ? n : SYNC_CHUNKS), hugetlb);
+    populate(m, size, data_off + (size_t)cs * (n < SYNC_CHUNKS ? n : SYNC_CHUNKS), hugetlb, shared);
     h->magic = FXT_SHM_MAGIC;
     h->version = FXT_SHM_VERSION;
     h->header_size = sizeof *h;

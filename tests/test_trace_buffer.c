@@ -6,7 +6,7 @@
  * field says so and counts the 2 MiB huge pages, as /proc/self/smaps does.
  * In-process (private mapping) and under a manager (a shared memfd, which had
  * only 4 KiB pages before: shmem_enabled is often "never", and MADV_COLLAPSE
- * still gets huge pages there). A fork while the helper runs stops it and the
+ * still gets huge pages there, for all but the first 2 MiB). A fork while the helper runs stops it and the
  * parent resumes it.
  */
 #define _GNU_SOURCE 1
@@ -123,7 +123,10 @@ static void check_buffer(int shared) {
     uint64_t huge = pg >> FXT_SHM_PAGES_HUGE_SHIFT;
     CHECK_EQ_U64(huge, smaps_huge_kb(m) / 2048);
     if (system_gives_huge(shared)) {
-        CHECK_EQ_U64(huge, size / HUGE); /* every 2 MiB of it */
+        /* every 2 MiB of it, but for the first where THP does not come by fault (the start
+         * does not collapse: MADV_COLLAPSE costs ms even on huge pages) */
+        CHECK(huge + 1 >= size / HUGE);
+        CHECK(huge <= size / HUGE);
     } else {
         printf("note: no huge pages for %s memory here; 4 KiB pages\n", shared ? "shared" : "private");
     }
