@@ -345,6 +345,14 @@ static void *map_aligned(size_t size, int fd, int *hugetlb) {
 #if defined(MADV_HUGEPAGE)
     madvise(m, size, MADV_HUGEPAGE); /* where THP applies (populate_step) */
 #endif
+#if defined(MADV_WIPEONFORK)
+    if (fd < 0) {
+        /* a fork child gets zeroes here (it drops the parent's buffer anyway): the
+         * parent's pages are then not made copy-on-write, and its next events do not
+         * fault them in again (one fault per page after every fork) */
+        madvise(m, size, MADV_WIPEONFORK);
+    }
+#endif
     return m;
 }
 

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #if defined(__linux__)
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #endif
 
@@ -130,7 +131,18 @@ static void check_buffer(int shared) {
     } else {
         printf("note: no huge pages for %s memory here; 4 KiB pages\n", shared ? "shared" : "private");
     }
-    FXT_INSTANT("buf", "after"); /* the session still works */
+    /* the hot path takes no page fault: write the whole buffer through (circular) */
+    struct rusage r0, r1;
+    getrusage(RUSAGE_THREAD, &r0);
+    for (long i = 0; i < (long)(size / 32) + 1000; i++) {
+        FXT_INSTANT("buf", "fill", FXT_I64("i", i));
+    }
+    getrusage(RUSAGE_THREAD, &r1);
+    printf("page faults while writing %zu bytes of events: %ld\n", size, r1.ru_minflt - r0.ru_minflt);
+    /* a few on the heap (the thread's chunk list grows; after a fork, its state is copied
+     * on write: 9 here); the buffer's own are one per 4 KiB page when it is not populated,
+     * one per 2 MiB page after a fork without MADV_WIPEONFORK (25 in all here) */
+    CHECK(r1.ru_minflt - r0.ru_minflt <= 16);
 }
 
 static void test_resident_in_process(void) {
@@ -188,13 +200,16 @@ static void test_resident_managed(void) {
 }
 
 /* A fork right after the start stops the helper (the child must not inherit it); the
- * parent's helper goes on where it stopped and finishes. */
+ * parent's helper goes on where it stopped and finishes; and the fork does not make the
+ * parent's buffer copy-on-write (MADV_WIPEONFORK: 1,395 faults on writing 64 MiB after a
+ * fork without it in a plain program, 16 in this test). */
 static void test_fork_resumes(void) {
     fxt_session_config_t c = FXT_SESSION_CONFIG_INIT;
     c.sink.write = null_sink;
     c.mode = FXT_MODE_CIRCULAR;
     c.buffer_size = 64u << 20;
     CHECK(fxt_session_start(&c) == FXT_OK);
+    FXT_INSTANT("buf", "first"); /* this thread's state exists (its pages are not the buffer's) */
     pid_t pid = fork();
     if (pid == 0) {
         _exit(0);
