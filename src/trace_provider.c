@@ -63,21 +63,21 @@ static int make_memfd(void) {
  * buffer (a memfd: shmem) on 4 KiB pages faulted in by the traced thread cost
  * 3.7-8x the in-process one early in a session (issue 27).
  *
- * The start populates the first 2 MiB (the header and the first chunks: chunks
- * are handed out in index order); a helper thread populates the rest, in chunk
- * order, 8 MiB at a time. Each step, on 2 MiB-aligned memory marked
- * MADV_HUGEPAGE: one page per 2 MiB is faulted in (a huge page at once where
- * THP applies: anonymous memory with THP "madvise" or "always", shmem with
- * shmem_enabled "advise", "within_size", "always" or "force"), then
- * MADV_COLLAPSE (Linux >= 6.1) makes huge pages of what still has small ones
- * (it works with shmem_enabled "never" too, not with "deny"), then
- * MADV_POPULATE_WRITE (Linux >= 5.14) maps whatever is left. All three leave
- * the contents alone (safe while threads already write into the pages). A
- * memfd or mapping from the hugetlb pool (MFD_HUGETLB, MAP_HUGETLB) is used
- * when the pool has room for the whole buffer. Kernels without
- * MADV_POPULATE_WRITE: every page is touched at start. What was obtained goes
- * to the shared header's `pages` field (include/fxt/manager.h), which
- * `fxt record -v` reports.
+ * The start populates the header and the first chunks (chunks are handed out
+ * in index order), the whole first 2 MiB where a touch gets a huge page; a
+ * helper thread populates the rest, in chunk order, 8 MiB at a time. Each
+ * step, on 2 MiB-aligned memory marked MADV_HUGEPAGE: one page per 2 MiB is
+ * faulted in (a huge page at once where THP applies: anonymous memory with
+ * THP "madvise" or "always", shmem with shmem_enabled "advise",
+ * "within_size", "always" or "force"), then, where that gives no huge page,
+ * MADV_COLLAPSE (Linux >= 6.1) makes huge pages of the small ones (it works
+ * with shmem_enabled "never" too, not with "deny"), then MADV_POPULATE_WRITE
+ * (Linux >= 5.14) maps whatever is left. All three leave the contents alone
+ * (safe while threads already write into the pages). A memfd or mapping from
+ * the hugetlb pool (MFD_HUGETLB, MAP_HUGETLB) is used when the pool has room
+ * for the whole buffer. Kernels without MADV_POPULATE_WRITE: every page is
+ * touched at start. What was obtained goes to the shared header's `pages`
+ * field (include/fxt/manager.h), which `fxt record -v` reports.
  */
 #define SYNC_CHUNKS 4u
 #define HUGE_SIZE ((size_t)2u << 20)
@@ -215,7 +215,8 @@ static void *populate_main(void *arg) {
         if (__atomic_load_n(&job->stop, __ATOMIC_ACQUIRE)) {
             return NULL; /* resumed from `next` (fork), or the buffer goes away */
         }
-        size_t k = job->len - off < POPULATE_STEP ? job->len - off : POPULATE_STEP;
+        size_t k = POPULATE_STEP - off % POPULATE_STEP; /* steps end at 8 MiB boundaries */
+        k = job->len - off < k ? job->len - off : k;
         if (populate_step(job, job->p + off, k, 1) != 0) {
             break;
         }
@@ -257,7 +258,8 @@ void fxt__trace_populate_resume(void) {
     }
 }
 
-/* The start: the first 2 MiB (or `now` bytes) here, the rest by the helper thread. */
+/* The start: the first chunks here (the first 2 MiB where a touch gets a huge page), the rest
+ * by the helper thread. */
 static void populate(void *m, size_t size, size_t now, int hugetlb, int shared) {
     fxt__trace_populate_join(); /* a previous session's */
     memset(&g_pop, 0, sizeof g_pop);
@@ -265,7 +267,9 @@ static void populate(void *m, size_t size, size_t now, int hugetlb, int shared) 
     g_pop.len = size;
     g_pop.hugetlb = hugetlb;
     g_pop.collapse = !hugetlb && !thp_by_fault(shared);
-    now = (now + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1);
+    if (!g_pop.collapse) { /* the first huge page at once; else the helper does the rest of it */
+        now = (now + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1);
+    }
     if (now > size) {
         now = size;
     }
