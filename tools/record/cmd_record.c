@@ -104,7 +104,7 @@ static const cli_opt_t record_opts[] = {
                         "root and tracefs, docs/sched.md): all CPUs' tasks (--sched, --sched=all) or "
                         "CMD's process tree only (--sched=tree)"),
     CLI_FLAG(record_config_t, verbose, "verbose", 'v',
-             "also say what each process's buffer obtained: pages resident before use, huge pages"),
+             "also say what each process's buffer obtained: every page resident or not, huge pages"),
 };
 
 static const cli_spec_t record_spec = {
