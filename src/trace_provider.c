@@ -14,6 +14,7 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 #if defined(__linux__)
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #endif
 
@@ -176,10 +178,56 @@ static int thp_by_fault(int shared) {
     return strcmp(v, "always") == 0 || strcmp(v, "madvise") == 0;
 }
 
-/* The buffer's huge pages, in 2 MiB units, as /proc/self/smaps counts them for the mapping at p. */
-static uint32_t count_huge(const uint8_t *p) {
-    uint64_t kb = 0;
 #if defined(__linux__)
+/* PAGEMAP_SCAN (Linux 6.7, <linux/fs.h>; defined here for older headers): the huge
+ * mappings of one range, without walking every mapping of the process as smaps does. */
+struct fxt__page_region {
+    uint64_t start, end, categories;
+};
+struct fxt__pm_scan_arg {
+    uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+    uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+#define FXT__PAGEMAP_SCAN _IOWR('f', 16, struct fxt__pm_scan_arg)
+#define FXT__PAGE_IS_HUGE (1u << 6)
+
+/* kB of huge pages in [p, p + len), or -1 when PAGEMAP_SCAN is not there */
+static int64_t huge_kb_scan(const uint8_t *p, size_t len) {
+    int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return -1;
+    }
+    struct fxt__page_region v[64];
+    uint64_t kb = 0, at = (uintptr_t)p, end = (uintptr_t)p + len;
+    while (at < end) {
+        struct fxt__pm_scan_arg a;
+        memset(&a, 0, sizeof a);
+        a.size = sizeof a;
+        a.start = at;
+        a.end = end;
+        a.vec = (uintptr_t)v;
+        a.vec_len = sizeof v / sizeof v[0];
+        a.category_mask = a.return_mask = FXT__PAGE_IS_HUGE;
+        long n = ioctl(fd, FXT__PAGEMAP_SCAN, &a);
+        if (n < 0) {
+            close(fd);
+            return -1;
+        }
+        for (long i = 0; i < n; i++) {
+            kb += (v[i].end - v[i].start) >> 10;
+        }
+        if (a.walk_end <= at) {
+            break;
+        }
+        at = a.walk_end;
+    }
+    close(fd);
+    return (int64_t)kb;
+}
+
+/* kB of huge pages of the mapping at p, as /proc/self/smaps counts them (older kernels) */
+static uint64_t huge_kb_smaps(const uint8_t *p) {
+    uint64_t kb = 0;
     FILE *f = fopen("/proc/self/smaps", "re");
     if (f == NULL) {
         return 0;
@@ -201,8 +249,18 @@ static uint32_t count_huge(const uint8_t *p) {
         }
     }
     fclose(f);
+    return kb;
+}
+#endif
+
+/* The buffer's huge pages, in 2 MiB units. */
+static uint32_t count_huge(const uint8_t *p, size_t len) {
+    uint64_t kb = 0;
+#if defined(__linux__)
+    int64_t scan = huge_kb_scan(p, len);
+    kb = scan >= 0 ? (uint64_t)scan : huge_kb_smaps(p);
 #else
-    (void)p;
+    (void)p, (void)len;
 #endif
     uint64_t n = kb / 2048;
     return n > FXT_SHM_PAGES_HUGE_MAX ? FXT_SHM_PAGES_HUGE_MAX : (uint32_t)n;
@@ -228,7 +286,7 @@ static void *populate_main(void *arg) {
     if (__atomic_load_n(&job->next, __ATOMIC_RELAXED) >= job->len) {
         pages |= FXT_SHM_PAGES_RESIDENT;
     }
-    pages |= count_huge(job->p) << FXT_SHM_PAGES_HUGE_SHIFT;
+    pages |= count_huge(job->p, job->len) << FXT_SHM_PAGES_HUGE_SHIFT;
     __atomic_store_n(&h->pages, pages, __ATOMIC_RELEASE);
     return NULL;
 }
