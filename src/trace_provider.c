@@ -87,6 +87,9 @@ static int make_memfd(void) {
 #if defined(__linux__) && !defined(MADV_COLLAPSE)
 #define MADV_COLLAPSE 25 /* Linux 6.1; older headers */
 #endif
+#if !defined(MAP_NORESERVE)
+#define MAP_NORESERVE 0 /* a hint: the reservation around the buffer is never touched */
+#endif
 #if defined(__linux__) && !defined(MFD_HUGETLB)
 #define MFD_HUGETLB 4u
 #endif
