@@ -7,8 +7,6 @@
  * anchor), its records, and what was lost or how it ended. Linux only.
  */
 #define _GNU_SOURCE 1 /* accept4, SO_PEERCRED, mkdtemp */
-#include "trace_internal.h"
-
 #include <fxt/manager.h>
 
 #if defined(__linux__)
@@ -32,6 +30,8 @@
 
 #include "mgr_msg.h"
 #include "options.h"
+#include "provider_records.h"
+#include "trace_clock.h"
 
 #define LOST_GRACE_NS 300000000u /* EOF without BYE: wait this long for the exit status */
 
@@ -52,6 +52,7 @@ typedef struct prov {
     fxt_mgr_msg_t byemsg;
     uint64_t events, bytes;
     uint64_t dropped, overwritten; /* final counts, once collected (the mapping is gone) */
+    uint32_t pages;                /* the header's `pages`, once collected */
 } prov_t;
 
 typedef struct exit_note {
@@ -182,8 +183,8 @@ static void enter_section(fxt_manager_t *m, prov_t *p) {
     fxt_write_init(m->w, m->tps);
     note_named(m, FXT_OBJ_PROCESS, p->pid);
     if (p->h != NULL) {
-        fxt_write_process_clock(m->w, p->pid, p->name, p->h->anchor_ticks, m->tps, p->h->anchor_mono_ns,
-                                p->h->anchor_realtime_ns);
+        fxt__write_process_clock(m->w, p->pid, p->name, p->h->anchor_ticks, m->tps, p->h->anchor_mono_ns,
+                                 p->h->anchor_realtime_ns);
     } else {
         fxt_write_kernel_object(m->w, p->pid, FXT_OBJ_PROCESS, fxt_str_inline(fxt_cstr(p->name)), NULL, 0);
     }
@@ -297,6 +298,11 @@ static uint64_t prov_dropped(const prov_t *p) {
     return p->bye && p->byemsg.dropped > d ? p->byemsg.dropped : d;
 }
 
+/* What backs the provider's buffer (fxt_shm_header_t.pages): set by the provider as it populates. */
+static uint32_t prov_pages(const prov_t *p) {
+    return p->h ? __atomic_load_n(&((fxt_shm_header_t *)p->h)->pages, __ATOMIC_ACQUIRE) : p->pages;
+}
+
 static uint64_t prov_overwritten(const prov_t *p) {
     return p->h ? __atomic_load_n(&((fxt_shm_header_t *)p->h)->overwritten, __ATOMIC_RELAXED)
                 : p->overwritten;
@@ -312,7 +318,8 @@ static void collect(fxt_manager_t *m, prov_t *p) {
         enter_section(m, p);
         if (p->h->mode == FXT_MODE_CIRCULAR) {
             /* before the kept chunks: they may start with ends whose begins are gone */
-            fxt_write_loss_report(m->w, p->id, p->pid, mgr_now(m), "chunks_overwritten", prov_overwritten(p));
+            fxt__write_loss_report(m->w, p->id, p->pid, mgr_now(m), "chunks_overwritten",
+                                   prov_overwritten(p));
         }
         write_chunks(m, p, 0);
         if (take_header_name(p)) {
@@ -320,7 +327,7 @@ static void collect(fxt_manager_t *m, prov_t *p) {
             fxt_write_kernel_object(m->w, p->pid, FXT_OBJ_PROCESS, fxt_str_inline(fxt_cstr(p->name)), NULL,
                                     0);
         }
-        fxt_write_loss_report(m->w, p->id, p->pid, mgr_now(m), "records_dropped", prov_dropped(p));
+        fxt__write_loss_report(m->w, p->id, p->pid, mgr_now(m), "records_dropped", prov_dropped(p));
         fxt_provider_end end;
         int status;
         fxt_manager_provider_t info;
@@ -344,6 +351,7 @@ static void collect(fxt_manager_t *m, prov_t *p) {
         /* a long recording of many processes keeps only the live ones' buffers mapped */
         p->dropped = prov_dropped(p);
         p->overwritten = prov_overwritten(p);
+        p->pages = prov_pages(p);
         munmap(p->map, p->map_size);
         p->map = NULL;
         p->h = NULL;
@@ -812,6 +820,8 @@ void fxt_manager_get_provider(const fxt_manager_t *m, size_t i, fxt_manager_prov
     out->bytes = p->bytes;
     out->dropped = prov_dropped(p);
     out->overwritten = prov_overwritten(p);
+    out->buffer_bytes = p->map_size;
+    out->buffer_pages = prov_pages(p);
     const exit_note_t *e = find_exit(m, p);
     if (e != NULL && WIFSIGNALED(e->wstatus)) {
         out->end = FXT_PROVIDER_SIGNALED;

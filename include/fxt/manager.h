@@ -72,8 +72,17 @@ typedef struct fxt_shm_header {
     uint64_t overwritten; /* chunks of old records reused (circular) */
     uint64_t next_seq;    /* the last sequence number handed out */
     uint32_t closed;      /* 1 after a clean stop: every chunk is sealed */
-    uint32_t reserved;
+    uint32_t pages;       /* what backs the buffer: FXT_SHM_PAGES_* (set while it is populated) */
 } fxt_shm_header_t;
+
+/* fxt_shm_header_t.pages: set by the provider as its buffer is populated (docs/manager.md,
+ * "Buffers"): the flags, and the 2 MiB huge pages obtained (in bits 8-31, known once
+ * FXT_SHM_PAGES_RESIDENT or FXT_SHM_PAGES_DONE is set). 0: not known yet (or an older library). */
+#define FXT_SHM_PAGES_HUGETLB 0x1u  /* from the hugetlb pool (MFD_HUGETLB) */
+#define FXT_SHM_PAGES_RESIDENT 0x2u /* every page was populated by a helper, off the traced threads */
+#define FXT_SHM_PAGES_DONE 0x4u     /* populating ended (without RESIDENT: it stopped early) */
+#define FXT_SHM_PAGES_HUGE_SHIFT 8u
+#define FXT_SHM_PAGES_HUGE_MAX 0xffffffu
 
 typedef struct fxt_shm_chunk {
     uint64_t tid;   /* owner thread (Linux tid) */
@@ -152,7 +161,9 @@ typedef struct fxt_manager_provider {
     uint64_t bytes;  /* bytes of records collected */
     uint64_t dropped, overwritten;
     fxt_provider_end end;
-    int status; /* exit status or signal number */
+    int status;            /* exit status or signal number */
+    uint64_t buffer_bytes; /* its shared buffer's size (0: none was mapped) */
+    uint32_t buffer_pages; /* what backs it: fxt_shm_header_t.pages (FXT_SHM_PAGES_*) */
 } fxt_manager_provider_t;
 
 /** Create a manager: calibrates the clock, binds the socket, writes the archive's magic. */
@@ -186,35 +197,6 @@ FXT_API void fxt_manager_get_provider(const fxt_manager_t *m, size_t i, fxt_mana
 FXT_API fxt_status fxt_manager_finish(fxt_manager_t *m);
 /** Close the socket (removing it and its directory) and free everything. NULL is a no-op. */
 FXT_API void fxt_manager_destroy(fxt_manager_t *m);
-
-/* The process's kernel object record, carrying the clock anchor (docs/manager.md): the
- * same instant as `ticks` (trace clock), CLOCK_MONOTONIC and CLOCK_REALTIME (epoch)
- * nanoseconds, and the clock's rate. Both the engine and the manager write it after a
- * provider's initialization record, so traces of several machines can be aligned. */
-static inline fxt_status fxt_write_process_clock(fxt_writer_t *w, uint64_t pid, const char *name,
-                                                 uint64_t ticks, uint64_t ticks_per_second, uint64_t mono_ns,
-                                                 uint64_t realtime_ns) {
-    fxt_arg_t a[4] = {fxt_arg_uint64(fxt_str_inline(fxt_cstr("clock_ticks")), ticks),
-                      fxt_arg_uint64(fxt_str_inline(fxt_cstr("clock_ticks_per_second")), ticks_per_second),
-                      fxt_arg_uint64(fxt_str_inline(fxt_cstr("clock_monotonic_ns")), mono_ns),
-                      fxt_arg_uint64(fxt_str_inline(fxt_cstr("clock_realtime_ns")), realtime_ns)};
-    return fxt_write_kernel_object(w, pid, FXT_OBJ_PROCESS, fxt_str_inline(fxt_cstr(name)), a, 4);
-}
-
-/* Lost data, said in the trace (docs/trace.md): a buffer-overflow provider event, so
- * readers and `fxt check` know pairs may be broken after it, then an instant
- * fxt/<what> (records_dropped, chunks_overwritten) with the count. Nothing when 0. */
-static inline fxt_status fxt_write_loss_report(fxt_writer_t *w, uint32_t provider_id, uint64_t pid,
-                                               uint64_t ts, const char *what, uint64_t count) {
-    if (count == 0) {
-        return FXT_OK;
-    }
-    fxt_write_provider_event(w, provider_id, FXT_PROVIDER_EVENT_BUFFER_FULL);
-    /* inline strings: raw chunk bytes around it register their own string indexes */
-    fxt_arg_t a = fxt_arg_uint64(fxt_str_inline(fxt_cstr("count")), count);
-    return fxt_write_instant(w, ts, fxt_thread_inline(pid, 0), fxt_str_inline(fxt_cstr("fxt")),
-                             fxt_str_inline(fxt_cstr(what)), &a, 1);
-}
 
 #ifdef __cplusplus
 }
