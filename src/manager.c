@@ -1031,11 +1031,12 @@ static size_t snap_list(const fxt_manager_t *m, snap_ck_t *v, size_t *nv) {
 }
 
 /*
- * Copy every provider's committed chunks at once, then check each chunk's sequence number
- * again: a chunk a live circular provider took meanwhile (a new sequence number) may hold
- * torn bytes and is left out. Chunks are reused oldest first per thread, so what is left
- * of a thread stays gap-free. Copying everything first keeps that window short (memory
- * speed); writing the archive, slower, works on the copies.
+ * Copy every provider's committed chunks at once, each then checked by its sequence number
+ * again (a seqlock): a chunk a live circular provider took meanwhile may hold torn bytes and
+ * is left out. A thread's chunks are reused oldest first and copied oldest first, so a torn
+ * chunk has only older ones before it that were copied whole: those are left out too, and
+ * what is kept of each thread stays gap-free. Copying everything first keeps the window
+ * short (memory speed); writing the archive, slower, works on the copies.
  */
 static fxt_status snap_copy(fxt_manager_t *m, snap_ck_t **out, size_t *nout) {
     size_t cap = 0;
@@ -1056,15 +1057,18 @@ static fxt_status snap_copy(fxt_manager_t *m, snap_ck_t **out, size_t *nout) {
         m->snap = b;
         m->snap_cap = total;
     }
+    qsort(v, n, sizeof *v, cmp_snap);
     for (size_t j = 0; j < n; j++) {
         const prov_t *p = &m->p[v[j].prov];
         memcpy(m->snap + v[j].off, p->map + p->h->data_offset + (size_t)v[j].i * p->h->chunk_size, v[j].used);
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        v[j].torn = __atomic_load_n(&p->d[v[j].i].seq, __ATOMIC_RELAXED) != v[j].seq;
     }
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    for (size_t j = 0; j < n; j++) {
-        v[j].torn = __atomic_load_n(&m->p[v[j].prov].d[v[j].i].seq, __ATOMIC_RELAXED) != v[j].seq;
+    for (size_t j = n; j-- > 1;) {
+        if (v[j].torn && v[j - 1].prov == v[j].prov && v[j - 1].tid == v[j].tid) {
+            v[j - 1].torn = 1; /* older than a torn chunk of its thread: a gap otherwise */
+        }
     }
-    qsort(v, n, sizeof *v, cmp_snap);
     *out = v;
     *nout = n;
     return FXT_OK;
