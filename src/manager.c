@@ -1123,9 +1123,7 @@ static void snap_provider(const fxt_manager_t *m, fxt_writer_t *w, const prov_t 
         }
     }
     fxt_write_loss_report(w, p->id, p->pid, cut, "records_dropped", dropped);
-    if (p->done) {
-        write_end(m, w, p, cut);
-    }
+    write_end(m, w, p, cut); /* a provider that died (crash snapshot): how */
     fxt_writer_reset_tables(w);
     o->providers++;
     o->overwritten += over;
