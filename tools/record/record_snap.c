@@ -167,14 +167,15 @@ static void save(record_snap_t *s, fxt_manager_t *m) {
     s->taken++;
     int is_tsc = 0;
     uint64_t tps = fxt_manager_ticks_per_second(m, &is_tsc);
-    double window =
-        info.last_ticks > info.first_ticks ? (double)(info.last_ticks - info.first_ticks) / (double)tps : 0;
+    double window = info.last_ticks > info.first_ticks
+                        ? (double)(info.last_ticks - info.first_ticks) / (double)tps * 1e3
+                        : 0;
     double before = info.last_ticks > 0 && s->cut > info.first_ticks
-                        ? (double)(s->cut - info.first_ticks) / (double)tps
+                        ? (double)(s->cut - info.first_ticks) / (double)tps * 1e3
                         : 0;
     fprintf(stderr,
             "fxt record: snapshot %u (%s): %" PRIu32 " providers, %" PRIu64 " events, %" PRIu64
-            " bytes, %.3f s covered (%.3f s before the cut), %" PRIu64 " chunks overwritten, %" PRIu64
+            " bytes, %.3f ms covered (%.3f ms before the cut), %" PRIu64 " chunks overwritten, %" PRIu64
             " while copying, %" PRIu64 " dropped, saved %.1f ms after the trigger -> %s\n",
             n, why, info.providers, info.events, info.bytes, window, before, info.overwritten + info.torn,
             info.torn, info.dropped, (double)(mono_ns() - s->learnt_ns) / 1e6, path);
