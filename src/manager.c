@@ -7,8 +7,6 @@
  * anchor), its records, and what was lost or how it ended. Linux only.
  */
 #define _GNU_SOURCE 1 /* accept4, SO_PEERCRED, mkdtemp */
-#include "trace_internal.h"
-
 #include <fxt/manager.h>
 
 #if defined(__linux__)
@@ -32,6 +30,8 @@
 
 #include "mgr_msg.h"
 #include "options.h"
+#include "provider_records.h"
+#include "trace_clock.h"
 
 #define LOST_GRACE_NS 300000000u /* EOF without BYE: wait this long for the exit status */
 
@@ -191,8 +191,8 @@ static void enter_section(fxt_manager_t *m, prov_t *p) {
     fxt_write_init(m->w, m->tps);
     note_named(m, FXT_OBJ_PROCESS, p->pid);
     if (p->h != NULL) {
-        fxt_write_process_clock(m->w, p->pid, p->name, p->h->anchor_ticks, m->tps, p->h->anchor_mono_ns,
-                                p->h->anchor_realtime_ns);
+        fxt__write_process_clock(m->w, p->pid, p->name, p->h->anchor_ticks, m->tps, p->h->anchor_mono_ns,
+                                 p->h->anchor_realtime_ns);
     } else {
         fxt_write_kernel_object(m->w, p->pid, FXT_OBJ_PROCESS, fxt_str_inline(fxt_cstr(p->name)), NULL, 0);
     }
@@ -352,7 +352,8 @@ static void collect(fxt_manager_t *m, prov_t *p) {
         enter_section(m, p);
         if (p->h->mode == FXT_MODE_CIRCULAR) {
             /* before the kept chunks: they may start with ends whose begins are gone */
-            fxt_write_loss_report(m->w, p->id, p->pid, mgr_now(m), "chunks_overwritten", prov_overwritten(p));
+            fxt__write_loss_report(m->w, p->id, p->pid, mgr_now(m), "chunks_overwritten",
+                                   prov_overwritten(p));
         }
         write_chunks(m, p, 0);
         if (take_header_name(p)) {
@@ -360,7 +361,7 @@ static void collect(fxt_manager_t *m, prov_t *p) {
             fxt_write_kernel_object(m->w, p->pid, FXT_OBJ_PROCESS, fxt_str_inline(fxt_cstr(p->name)), NULL,
                                     0);
         }
-        fxt_write_loss_report(m->w, p->id, p->pid, mgr_now(m), "records_dropped", prov_dropped(p));
+        fxt__write_loss_report(m->w, p->id, p->pid, mgr_now(m), "records_dropped", prov_dropped(p));
         write_end(m, m->w, p, mgr_now(m));
         fxt_writer_reset_tables(m->w);
         /* a long recording of many processes keeps only the live ones' buffers mapped */
@@ -1107,8 +1108,8 @@ static void snap_provider(const fxt_manager_t *m, fxt_writer_t *w, const prov_t 
     snprintf(label, sizeof label, "%s (%" PRIu64 ")", p->name, p->pid);
     fxt_write_provider_info(w, p->id, fxt_str_inline(fxt_cstr(label)));
     fxt_write_init(w, m->tps);
-    fxt_write_process_clock(w, p->pid, p->name, p->h->anchor_ticks, m->tps, p->h->anchor_mono_ns,
-                            p->h->anchor_realtime_ns);
+    fxt__write_process_clock(w, p->pid, p->name, p->h->anchor_ticks, m->tps, p->h->anchor_mono_ns,
+                             p->h->anchor_realtime_ns);
     uint64_t torn = 0;
     for (size_t j = 0; j < n; j++) {
         torn += v[j].torn != 0;
@@ -1116,13 +1117,13 @@ static void snap_provider(const fxt_manager_t *m, fxt_writer_t *w, const prov_t 
     /* before the kept chunks: they may start with ends whose begins are gone */
     uint64_t over = __atomic_load_n(&((fxt_shm_header_t *)p->h)->overwritten, __ATOMIC_RELAXED);
     uint64_t dropped = __atomic_load_n(&((fxt_shm_header_t *)p->h)->dropped, __ATOMIC_RELAXED);
-    fxt_write_loss_report(w, p->id, p->pid, cut, "chunks_overwritten", over + torn);
+    fxt__write_loss_report(w, p->id, p->pid, cut, "chunks_overwritten", over + torn);
     for (size_t j = 0; j < n; j++) {
         if (!v[j].torn) {
             snap_records(w, m->snap + v[j].off, v[j].used, cut, o);
         }
     }
-    fxt_write_loss_report(w, p->id, p->pid, cut, "records_dropped", dropped);
+    fxt__write_loss_report(w, p->id, p->pid, cut, "records_dropped", dropped);
     write_end(m, w, p, cut); /* a provider that died (crash snapshot): how */
     fxt_writer_reset_tables(w);
     o->providers++;
