@@ -1183,12 +1183,16 @@ fxt_status fxt_manager_snapshot(fxt_manager_t *m, const fxt_manager_trigger_t *w
     }
     snap_ck_t *v;
     size_t n;
+    uint64_t t0 = fxt__trace_mono_ns();
     fxt_status st = snap_copy(m, &v, &n);
     if (st != FXT_OK) {
         return st;
     }
+    o.copy_ns = fxt__trace_mono_ns() - t0;
     fxt_writer_t *w;
-    st = fxt_writer_create(NULL, sink, &w);
+    fxt_writer_options_t wo = FXT_WRITER_OPTIONS_INIT;
+    wo.buffer_size = (size_t)1 << 20; /* tens of MiB of copies: fewer, larger writes */
+    st = fxt_writer_create(&wo, sink, &w);
     if (st == FXT_OK) {
         fxt_write_magic(w);
         for (size_t j = 0, k; j < n; j = k) {

@@ -225,6 +225,7 @@ typedef struct fxt_snapshot_info {
     uint64_t overwritten;             /* chunks of older records reused before the cut (circular) */
     uint64_t torn;                    /* chunks reused while the snapshot copied them: left out, counted */
     uint64_t dropped;                 /* records dropped for lack of a chunk */
+    uint64_t copy_ns;                 /* the copy (the window in which a chunk can be torn) */
 } fxt_snapshot_info_t;
 
 /** fxt_alert(NAME) in a provider raises a trigger with `action` (NAME: 1 to 63 bytes). */

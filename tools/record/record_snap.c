@@ -176,9 +176,10 @@ static void save(record_snap_t *s, fxt_manager_t *m) {
     fprintf(stderr,
             "fxt record: snapshot %u (%s): %" PRIu32 " providers, %" PRIu64 " events, %" PRIu64
             " bytes, %.3f ms covered (%.3f ms before the cut), %" PRIu64 " chunks overwritten, %" PRIu64
-            " while copying, %" PRIu64 " dropped, saved %.1f ms after the trigger -> %s\n",
+            " while copying (%.1f ms), %" PRIu64 " dropped, saved %.1f ms after the trigger -> %s\n",
             n, why, info.providers, info.events, info.bytes, window, before, info.overwritten + info.torn,
-            info.torn, info.dropped, (double)(mono_ns() - s->learnt_ns) / 1e6, path);
+            info.torn, (double)info.copy_ns / 1e6, info.dropped, (double)(mono_ns() - s->learnt_ns) / 1e6,
+            path);
     if (s->merged > 0) {
         fprintf(stderr, "fxt record: snapshot %u also answers %u later trigger%s of its post-window\n", n,
                 s->merged, s->merged == 1 ? "" : "s");
