@@ -958,11 +958,16 @@ fxt_status fxt_manager_add_trigger(fxt_manager_t *m, const char *name, fxt_trigg
     return FXT_OK;
 }
 
+static void snap_release(fxt_manager_t *m);
+
 fxt_status fxt_manager_set_on_crash(fxt_manager_t *m, int on) {
     if (m == NULL) {
         return FXT_E_INVALID_ARG;
     }
     m->on_crash = on != 0;
+    if (!on) {
+        snap_release(m); /* no snapshot will hold them */
+    }
     return FXT_OK;
 }
 

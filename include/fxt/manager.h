@@ -231,7 +231,8 @@ typedef struct fxt_snapshot_info {
 /** fxt_alert(NAME) in a provider raises a trigger with `action` (NAME: 1 to 63 bytes). */
 FXT_API fxt_status fxt_manager_add_trigger(fxt_manager_t *m, const char *name, fxt_trigger_action action);
 /** on != 0: a provider killed by a signal raises a CRASH trigger (snapshot), and its buffer
- *  stays mapped until the next snapshot, which holds it as recovered. */
+ *  stays mapped until the next snapshot, which holds it as recovered. 0 (no more snapshots
+ *  to come): the buffers kept so far are released. */
 FXT_API fxt_status fxt_manager_set_on_crash(fxt_manager_t *m, int on);
 /** The oldest trigger raised and not yet taken, in *out: FXT_OK, or FXT_E_NOT_FOUND. */
 FXT_API fxt_status fxt_manager_take_trigger(fxt_manager_t *m, fxt_manager_trigger_t *out);
