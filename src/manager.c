@@ -87,6 +87,7 @@ struct fxt_manager {
     struct trig_rule *rules;
     size_t nrules;
     int on_crash;
+    int hold; /* a snapshot is due: providers that end meanwhile stay mapped for it */
     fxt_manager_trigger_t pending[64];
     size_t npending;
     uint8_t *snap; /* snapshot copies of every chunk, kept between snapshots */
@@ -367,7 +368,8 @@ static void collect(fxt_manager_t *m, prov_t *p) {
         /* a long recording of many processes keeps only the live ones' buffers mapped */
         p->dropped = prov_dropped(p);
         p->overwritten = prov_overwritten(p);
-        if (!p->keep) { /* a crashed one stays for the snapshot it triggered */
+        p->keep |= m->hold;
+        if (!p->keep) { /* a crashed one stays for the snapshot it triggered, all for one due */
             munmap(p->map, p->map_size);
             p->map = NULL;
             p->h = NULL;
@@ -461,6 +463,7 @@ typedef struct trig_rule {
 static void raise_trigger(fxt_manager_t *m, const fxt_manager_trigger_t *t) {
     if (m->npending < sizeof m->pending / sizeof m->pending[0]) {
         m->pending[m->npending++] = *t;
+        m->hold |= t->action == FXT_TRIGGER_SNAPSHOT; /* until fxt_manager_snapshot or _hold(m, 0) */
     }
 }
 
@@ -971,6 +974,18 @@ fxt_status fxt_manager_set_on_crash(fxt_manager_t *m, int on) {
     return FXT_OK;
 }
 
+fxt_status fxt_manager_hold(fxt_manager_t *m, int on) {
+    if (m == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    if (on) {
+        m->hold = 1;
+    } else {
+        snap_release(m);
+    }
+    return FXT_OK;
+}
+
 fxt_status fxt_manager_take_trigger(fxt_manager_t *m, fxt_manager_trigger_t *out) {
     if (m == NULL || out == NULL) {
         return FXT_E_INVALID_ARG;
@@ -1159,8 +1174,12 @@ static void snap_trigger(const fxt_manager_t *m, fxt_writer_t *w, const fxt_mana
                       fxt_str_inline(fxt_cstr("trigger")), a, 4);
 }
 
-/* Providers kept mapped for a crash snapshot are released once one was taken. */
+/* Providers kept mapped for a snapshot are released once one was taken. */
 static void snap_release(fxt_manager_t *m) {
+    m->hold = 0;
+    for (size_t k = 0; k < m->npending; k++) {
+        m->hold |= m->pending[k].action == FXT_TRIGGER_SNAPSHOT;
+    }
     for (size_t k = 0; k < m->np; k++) {
         prov_t *p = &m->p[k];
         if (p->done && p->keep && p->map != NULL) {
@@ -1264,6 +1283,7 @@ fxt_status fxt_manager_take_trigger(fxt_manager_t *m, fxt_manager_trigger_t *out
     return (void)m, (void)out, FXT_E_UNSUPPORTED;
 }
 uint64_t fxt_manager_now(const fxt_manager_t *m) { return (void)m, 0; }
+fxt_status fxt_manager_hold(fxt_manager_t *m, int on) { return (void)m, (void)on, FXT_E_UNSUPPORTED; }
 fxt_status fxt_manager_snapshot(fxt_manager_t *m, const fxt_manager_trigger_t *why, uint64_t cut,
                                 fxt_sink_t sink, fxt_snapshot_info_t *out) {
     (void)m, (void)why, (void)cut, (void)sink;

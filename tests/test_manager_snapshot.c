@@ -30,7 +30,7 @@
 
 typedef struct snap_thread {
     fxt_manager_t *m;
-    int stop;
+    int stop, pause, paused;
     pthread_t th;
     fxt_membuf_t snaps[MAX_SNAPS];
     fxt_manager_trigger_t why[MAX_SNAPS];
@@ -41,6 +41,13 @@ typedef struct snap_thread {
 static void *serve(void *arg) {
     snap_thread_t *x = arg;
     while (!(__atomic_load_n(&x->stop, __ATOMIC_ACQUIRE) && fxt_manager_connected(x->m) == 0)) {
+        if (__atomic_load_n(&x->pause, __ATOMIC_ACQUIRE)) {
+            __atomic_store_n(&x->paused, 1, __ATOMIC_RELEASE);
+            struct timespec d = {0, 1000000};
+            nanosleep(&d, NULL);
+            continue;
+        }
+        __atomic_store_n(&x->paused, 0, __ATOMIC_RELEASE);
         fxt_manager_poll(x->m, 2);
         fxt_manager_trigger_t t;
         while (fxt_manager_take_trigger(x->m, &t) == FXT_OK) {
@@ -53,6 +60,8 @@ static void *serve(void *arg) {
             if (fxt_manager_snapshot(x->m, &t, t.ticks, fxt_sink_membuf(&x->snaps[x->nsnaps]), &info) !=
                     FXT_OK ||
                 info.torn != 0 || info.providers != 1) {
+                fprintf(stderr, "snapshot %d: %u providers, %llu torn\n", x->nsnaps, info.providers,
+                        (unsigned long long)info.torn);
                 x->failed++;
             }
             x->nsnaps++;
@@ -193,6 +202,61 @@ static void test_snapshots_while_tracing(void) {
 #endif
 }
 
+/*
+ * A provider that alerts and ends its session at once: the manager reads the alert, the
+ * BYE and the end of the connection in one poll round, collects the provider, then takes
+ * the trigger. The snapshot still holds the provider (its buffer stays mapped while a
+ * snapshot is due).
+ */
+static void test_alert_then_exit(void) {
+#if defined(__linux__)
+    fxt_membuf_t mem = {0};
+    fxt_manager_config_t mc = FXT_MANAGER_CONFIG_INIT;
+    mc.sink = fxt_sink_membuf(&mem);
+    mc.mode = FXT_MODE_CIRCULAR;
+    mc.buffer_size = 1u << 20;
+    mc.clock = FXT_CLOCK_MONOTONIC;
+    static snap_thread_t x;
+    memset(&x, 0, sizeof x);
+    CHECK(fxt_manager_create(&mc, &x.m) == FXT_OK);
+    if (x.m == NULL) {
+        return;
+    }
+    CHECK(fxt_manager_add_trigger(x.m, "frame_drop", FXT_TRIGGER_SNAPSHOT) == FXT_OK);
+    CHECK(pthread_create(&x.th, NULL, serve, &x) == 0);
+    setenv(FXT_MANAGER_ENV, fxt_manager_socket_path(x.m), 1);
+    fxt_session_config_t c = FXT_SESSION_CONFIG_INIT;
+    CHECK(fxt_session_start(&c) == FXT_OK);
+    __atomic_store_n(&x.pause, 1, __ATOMIC_RELEASE);
+    while (!__atomic_load_n(&x.paused, __ATOMIC_ACQUIRE)) {
+        struct timespec d = {0, 1000000};
+        nanosleep(&d, NULL);
+    }
+    for (long i = 0; i < 100; i++) {
+        FXT_INSTANT("stress", "ev", FXT_I64("thread", 0), FXT_I64("seq", i));
+    }
+    CHECK(fxt_alert("frame_drop") == FXT_OK);
+    CHECK(fxt_session_stop() == FXT_OK); /* BYE, and the connection closes */
+    unsetenv(FXT_MANAGER_ENV);
+    __atomic_store_n(&x.stop, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&x.pause, 0, __ATOMIC_RELEASE);
+    pthread_join(x.th, NULL);
+    CHECK(fxt_manager_finish(x.m) == FXT_OK);
+    fxt_manager_destroy(x.m);
+    CHECK_EQ_I64(x.nsnaps, 1);
+    CHECK_EQ_I64(x.failed, 0);
+    seen_t s;
+    read_trace(&x.snaps[0], &s);
+    CHECK_EQ_I64(s.errors, 0);
+    CHECK_EQ_I64(s.alerts, 1);
+    CHECK_EQ_I64(s.n[0], 100);
+    fxt_membuf_free(&x.snaps[0]);
+    fxt_membuf_free(&mem);
+#else
+    TEST_SKIP("the manager is Linux only");
+#endif
+}
+
 /* Standalone: the alert is an instant alert/NAME in the trace, whatever the categories. */
 static void test_alert_standalone(void) {
     CHECK(fxt_alert("early") == FXT_E_STATE); /* no session: nothing */
@@ -260,5 +324,6 @@ int main(int argc, char **argv) {
     RUN(test_alert_standalone);
     RUN(test_api_errors);
     RUN(test_snapshots_while_tracing);
+    RUN(test_alert_then_exit);
     return TEST_EXIT();
 }

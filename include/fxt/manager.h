@@ -234,6 +234,11 @@ FXT_API fxt_status fxt_manager_add_trigger(fxt_manager_t *m, const char *name, f
  *  stays mapped until the next snapshot, which holds it as recovered. 0 (no more snapshots
  *  to come): the buffers kept so far are released. */
 FXT_API fxt_status fxt_manager_set_on_crash(fxt_manager_t *m, int on);
+/** on != 0: providers that end from now on stay mapped, for the next snapshot (which
+ *  releases them). The manager holds by itself from the moment it raises a snapshot trigger
+ *  until fxt_manager_snapshot(), so a provider that alerts and exits at once is in it; a
+ *  caller that takes a trigger and will not save it calls fxt_manager_hold(m, 0). */
+FXT_API fxt_status fxt_manager_hold(fxt_manager_t *m, int on);
 /** The oldest trigger raised and not yet taken, in *out: FXT_OK, or FXT_E_NOT_FOUND. */
 FXT_API fxt_status fxt_manager_take_trigger(fxt_manager_t *m, fxt_manager_trigger_t *out);
 /** The archive's clock now, in its ticks (fxt_manager_ticks_per_second). */

@@ -203,6 +203,7 @@ static void queue(record_snap_t *s, fxt_manager_t *m, const fxt_manager_trigger_
     if (s->max != 0 && s->taken + s->failed >= s->max) {
         s->skipped++;
         fxt_manager_set_on_crash(m, 0); /* no snapshot will hold a crashed buffer any more */
+        fxt_manager_hold(m, 0);
         return;
     }
     int is_tsc = 0;
