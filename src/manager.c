@@ -961,7 +961,7 @@ fxt_status fxt_manager_add_trigger(fxt_manager_t *m, const char *name, fxt_trigg
     return FXT_OK;
 }
 
-static void snap_release(fxt_manager_t *m);
+static void snap_release(fxt_manager_t *m, int force);
 
 fxt_status fxt_manager_set_on_crash(fxt_manager_t *m, int on) {
     if (m == NULL) {
@@ -969,7 +969,7 @@ fxt_status fxt_manager_set_on_crash(fxt_manager_t *m, int on) {
     }
     m->on_crash = on != 0;
     if (!on) {
-        snap_release(m); /* no snapshot will hold them */
+        snap_release(m, 1); /* no snapshot will hold them */
     }
     return FXT_OK;
 }
@@ -981,7 +981,7 @@ fxt_status fxt_manager_hold(fxt_manager_t *m, int on) {
     if (on) {
         m->hold = 1;
     } else {
-        snap_release(m);
+        snap_release(m, 1);
     }
     return FXT_OK;
 }
@@ -1123,7 +1123,7 @@ static void snap_records(fxt_writer_t *w, const uint8_t *b, size_t used, uint64_
 /* Provider p's section of a snapshot: the chunks v[0..n) (its own, in thread and sequence
  * order), what its buffer lost, and how it ended if it died. */
 static void snap_provider(const fxt_manager_t *m, fxt_writer_t *w, const prov_t *p, const snap_ck_t *v,
-                          size_t n, uint64_t cut, fxt_snapshot_info_t *o) {
+                          size_t n, uint64_t cut, const fxt_manager_trigger_t *why, fxt_snapshot_info_t *o) {
     char label[96];
     snprintf(label, sizeof label, "%s (%" PRIu64 ")", p->name, p->pid);
     fxt_write_provider_info(w, p->id, fxt_str_inline(fxt_cstr(label)));
@@ -1144,7 +1144,9 @@ static void snap_provider(const fxt_manager_t *m, fxt_writer_t *w, const prov_t 
         }
     }
     fxt__write_loss_report(w, p->id, p->pid, cut, "records_dropped", dropped);
-    write_end(m, w, p, cut); /* a provider that died (crash snapshot): how */
+    if (why != NULL && why->kind == FXT_TRIGGER_CRASH && why->pid == p->pid) {
+        write_end(m, w, p, cut); /* the death that triggered it: how (a later one is after the cut) */
+    }
     fxt_writer_reset_tables(w);
     o->providers++;
     o->overwritten += over;
@@ -1174,11 +1176,15 @@ static void snap_trigger(const fxt_manager_t *m, fxt_writer_t *w, const fxt_mana
                       fxt_str_inline(fxt_cstr("trigger")), a, 4);
 }
 
-/* Providers kept mapped for a snapshot are released once one was taken. */
-static void snap_release(fxt_manager_t *m) {
+/* Providers kept mapped for a snapshot are released once one was taken, unless another
+ * snapshot trigger waits to be taken (or `force`: no snapshot will be taken). */
+static void snap_release(fxt_manager_t *m, int force) {
     m->hold = 0;
-    for (size_t k = 0; k < m->npending; k++) {
+    for (size_t k = 0; k < m->npending && !force; k++) {
         m->hold |= m->pending[k].action == FXT_TRIGGER_SNAPSHOT;
+    }
+    if (m->hold) {
+        return;
     }
     for (size_t k = 0; k < m->np; k++) {
         prov_t *p = &m->p[k];
@@ -1222,7 +1228,7 @@ fxt_status fxt_manager_snapshot(fxt_manager_t *m, const fxt_manager_trigger_t *w
         for (size_t j = 0, k; j < n; j = k) {
             for (k = j; k < n && v[k].prov == v[j].prov; k++) {
             }
-            snap_provider(m, w, &m->p[v[j].prov], v + j, k - j, cut, &o);
+            snap_provider(m, w, &m->p[v[j].prov], v + j, k - j, cut, why, &o);
         }
         if (why != NULL) {
             snap_trigger(m, w, why);
@@ -1231,7 +1237,7 @@ fxt_status fxt_manager_snapshot(fxt_manager_t *m, const fxt_manager_trigger_t *w
         fxt_writer_destroy(w);
     }
     free(v);
-    snap_release(m);
+    snap_release(m, 0);
     if (out != NULL) {
         *out = o;
     }
