@@ -1095,35 +1095,55 @@ static fxt_status snap_copy(fxt_manager_t *m, snap_ck_t **out, size_t *nout) {
     return FXT_OK;
 }
 
+/* Where a snapshot goes: its writer, and the writer's sink for runs of copied records. */
+typedef struct snap_out {
+    fxt_writer_t *w;
+    fxt_sink_t sink;
+    fxt_status st; /* the first error of a direct write */
+} snap_out_t;
+
+/* A run of whole copied records, straight to the sink after what the writer holds (tens of
+ * MiB: one write per run rather than a copy per record). */
+static void snap_run(snap_out_t *so, const uint8_t *b, size_t len) {
+    if (len == 0 || so->st != FXT_OK) {
+        return;
+    }
+    so->st = fxt_writer_flush(so->w);
+    if (so->st == FXT_OK) {
+        so->st = so->sink.write(so->sink.ctx, b, len);
+    }
+}
+
 /* A copied chunk's whole records stamped at or before `cut` (events, logs; the others
  * have no time and are kept), counted in *o. */
-static void snap_records(fxt_writer_t *w, const uint8_t *b, size_t used, uint64_t cut,
+static void snap_records(snap_out_t *so, const uint8_t *b, size_t used, uint64_t cut,
                          fxt_snapshot_info_t *o) {
-    size_t off = 0;
+    size_t off = 0, run = 0;
     uint64_t h, words;
     for (; (words = record_words(b, off, used, &h)) != 0; off += (size_t)words * 8) {
         uint64_t type = fxt_get_rec_type(h);
         if ((type == FXT_RECORD_EVENT || type == FXT_RECORD_LOG) && words >= 2) {
             uint64_t ts;
             memcpy(&ts, b + off + 8, 8);
-            if (ts > cut) {
-                continue; /* after the cut: the next snapshot's, or the final archive's */
+            if (ts > cut) { /* after the cut: the next snapshot's, or the final archive's */
+                snap_run(so, b + run, off - run);
+                run = off + (size_t)words * 8;
+                continue;
             }
             o->first_ticks = o->first_ticks == 0 || ts < o->first_ticks ? ts : o->first_ticks;
             o->last_ticks = ts > o->last_ticks ? ts : o->last_ticks;
         }
-        if (fxt_write_raw(w, b + off, (size_t)words * 8) != FXT_OK) {
-            return;
-        }
         o->events += is_event_record(type);
         o->bytes += words * 8;
     }
+    snap_run(so, b + run, off - run);
 }
 
 /* Provider p's section of a snapshot: the chunks v[0..n) (its own, in thread and sequence
  * order), what its buffer lost, and how it ended if it died. */
-static void snap_provider(const fxt_manager_t *m, fxt_writer_t *w, const prov_t *p, const snap_ck_t *v,
+static void snap_provider(const fxt_manager_t *m, snap_out_t *so, const prov_t *p, const snap_ck_t *v,
                           size_t n, uint64_t cut, const fxt_manager_trigger_t *why, fxt_snapshot_info_t *o) {
+    fxt_writer_t *w = so->w;
     char label[96];
     snprintf(label, sizeof label, "%s (%" PRIu64 ")", p->name, p->pid);
     fxt_write_provider_info(w, p->id, fxt_str_inline(fxt_cstr(label)));
@@ -1140,7 +1160,7 @@ static void snap_provider(const fxt_manager_t *m, fxt_writer_t *w, const prov_t 
     fxt__write_loss_report(w, p->id, p->pid, cut, "chunks_overwritten", over + torn);
     for (size_t j = 0; j < n; j++) {
         if (!v[j].torn) {
-            snap_records(w, m->snap + v[j].off, v[j].used, cut, o);
+            snap_records(so, m->snap + v[j].off, v[j].used, cut, o);
         }
     }
     fxt__write_loss_report(w, p->id, p->pid, cut, "records_dropped", dropped);
@@ -1224,16 +1244,18 @@ fxt_status fxt_manager_snapshot(fxt_manager_t *m, const fxt_manager_trigger_t *w
     wo.buffer_size = (size_t)1 << 20; /* tens of MiB of copies: fewer, larger writes */
     st = fxt_writer_create(&wo, sink, &w);
     if (st == FXT_OK) {
+        snap_out_t so = {w, sink, FXT_OK};
         fxt_write_magic(w);
         for (size_t j = 0, k; j < n; j = k) {
             for (k = j; k < n && v[k].prov == v[j].prov; k++) {
             }
-            snap_provider(m, w, &m->p[v[j].prov], v + j, k - j, cut, why, &o);
+            snap_provider(m, &so, &m->p[v[j].prov], v + j, k - j, cut, why, &o);
         }
         if (why != NULL) {
             snap_trigger(m, w, why);
         }
         st = fxt_writer_finish(w);
+        st = so.st != FXT_OK ? so.st : st;
         fxt_writer_destroy(w);
     }
     free(v);
