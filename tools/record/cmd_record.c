@@ -262,6 +262,7 @@ typedef struct record_state {
     record_sched_t *sched;
     record_snap_t snap;
     int snap_sig;
+    int snapshots; /* a trigger may save a snapshot */
     pid_t child;
     int child_status, child_done;
     uint64_t t0, child_end, sig_deadline;
@@ -298,6 +299,7 @@ static int check_snap_options(record_state_t *rs) {
         }
         snapshots |= colon == NULL || strcmp(colon, ":snapshot") == 0;
     }
+    rs->snapshots = snapshots;
     if (snapshots && cfg->mode == FXT_MODE_STREAMING) {
         fprintf(stderr,
                 "fxt record: snapshots need --mode circular or oneshot (a streaming buffer is drained "
@@ -588,6 +590,10 @@ static int record_run(const record_config_t *cfg) {
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     install_signals(&rs);
     rs.sched = start_sched(cfg, rs.m);
+    if (rs.sched != NULL && rs.snapshots) {
+        fprintf(stderr, "fxt record: --sched: snapshots do not hold the kernel's scheduling yet (the final "
+                        "archive does)\n");
+    }
     if (start_recording(&rs) != 0) {
         record_sched_destroy(rs.sched);
         fxt_manager_destroy(rs.m);
