@@ -6,6 +6,9 @@
 # (clang, no compression: the `threads` tests) and ASan+UBSan (clang, the
 # suite minus `slow`). Together they are the build matrix: gcc and clang, with
 # and without zlib/libzstd, all under -Werror.
+# On a fresh Debian machine scripts/setup-and-demo and scripts/setup-and-test
+# install the packages first (scripts/deps.sh), then run `make demo` / `make test`.
+# The configure summary (cmake/summary.cmake) goes to stderr: visible here.
 JOBS    ?= $(shell nproc 2>/dev/null || echo 2)
 CC      ?= cc
 SANCC   ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo gcc)
@@ -18,7 +21,7 @@ all: build
 
 build:
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-	cmake --build build -j $(JOBS)
+	env -u MAKELEVEL cmake --build build -j $(JOBS)
 
 demo: build
 	@bash scripts/demo.sh
@@ -28,17 +31,17 @@ test-plain: build
 
 test-nocomp:
 	CC=$(CC) cmake -S . -B build-nocomp -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFXT_WITH_COMPRESSION=OFF -DFXT_BUILD_BENCH=OFF -DFXT_BUILD_EXAMPLES=OFF >/dev/null
-	cmake --build build-nocomp -j $(JOBS)
+	env -u MAKELEVEL cmake --build build-nocomp -j $(JOBS)
 	cd build-nocomp && $(CTEST) -LE slow -R '^(unit|fuzz|cli[.]archive|cli[.]cut)' -E 'cli[.]cut[.]jobs'
 
 test-tsan:
 	CC=$(SANCC) CXX=$(SANCXX) cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DFXT_SANITIZE=thread -DFXT_WITH_COMPRESSION=OFF -DFXT_BUILD_BENCH=OFF >/dev/null
-	cmake --build build-tsan -j $(JOBS)
+	env -u MAKELEVEL cmake --build build-tsan -j $(JOBS)
 	cd build-tsan && TSAN_OPTIONS=halt_on_error=1 $(CTEST) -L threads
 
 test-asan:
 	CC=$(SANCC) CXX=$(SANCXX) cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFXT_SANITIZE=address,undefined -DFXT_BUILD_BENCH=OFF >/dev/null
-	cmake --build build-asan -j $(JOBS)
+	env -u MAKELEVEL cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 $(CTEST) -LE slow
 
 # Every phase, even after a failure; the sanitizer run goes last so CTest's

@@ -39,7 +39,7 @@ foreach(dir ${FXT_CLI_AREAS})
   endif()
   set(env FXT=$<TARGET_FILE:fxt_cli> SRC=${PROJECT_SOURCE_DIR} SHARED=${FXT_SHARED_DIR}
     SCRATCH=${CMAKE_BINARY_DIR}/cli-scratch/${area} BUILD=${CMAKE_BINARY_DIR}
-    FXT_HAVE_ZIO=${FXT_HAVE_ZIO} PYTHON=${FXT_CLI_PYTHON})
+    FXT_HAVE_ZIO=${FXT_HAVE_ZIO} PYTHON=${FXT_CLI_PYTHON} PYTHONDONTWRITEBYTECODE=1)
   add_test(NAME cli.${area}.setup COMMAND bash ${FXT_CLI_RUNNER} setup ${dir})
   set_tests_properties(cli.${area}.setup PROPERTIES FIXTURES_SETUP cli.${area}
     ENVIRONMENT "${env}" LABELS "${labels}" TIMEOUT 120)

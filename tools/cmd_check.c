@@ -1835,5 +1835,5 @@ const cli_command_t cli_cmd_check = {
     "summary counts violations by rule. IN defaults to standard input.\n",
     &check_spec,
     "exit status: 0 valid (no errors; warnings allowed unless --strict),\n"
-    "1 violations, 2 usage error, 3 I/O error, 4 out of memory\n",
+    "1 violations, 2 usage error, 3 I/O error, 4 out of memory or an internal limit\n",
 };

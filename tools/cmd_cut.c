@@ -1474,5 +1474,6 @@ const cli_command_t cli_cmd_cut = {
     "chunk) follows it (docs/archive.md).\n"
     "\n"
     "exit status: 0 ok, 1 damaged input records (skipped) or records that could not\n"
-    "be re-encoded (dropped), 2 usage error, 3 I/O error\n",
+    "be re-encoded (dropped), 2 usage error, 3 I/O error,\n"
+    "4 out of memory or an internal limit\n",
 };

@@ -749,5 +749,5 @@ const cli_command_t cli_cmd_dump = {
     "next record; a record of size 0 or cut by the end of input ends the dump.\n"
     "\n"
     "exit status: 0 no damaged record, 1 damaged records (everything readable was\n"
-    "printed), 2 usage error, 3 I/O error, 4 out of memory\n",
+    "printed), 2 usage error, 3 I/O error, 4 out of memory or an internal limit\n",
 };

@@ -2995,5 +2995,6 @@ const cli_command_t cli_cmd_json = {
     "run is spilled (default 8 MiB; for tests).\n"
     "\n"
     "exit status: 0 ok, 1 the trace had damaged records (the JSON is still\n"
-    "complete and valid), 2 usage error, 3 I/O error, 4 out of memory\n",
+    "complete and valid), 2 usage error, 3 I/O error,\n"
+    "4 out of memory or an internal limit\n",
 };

@@ -270,5 +270,5 @@ const cli_command_t cli_cmd_merge = {
     &merge_spec,
     "exit status: 0 ok, 1 some input had damaged records (skipped) or records that\n"
     "could not be re-encoded (dropped), 2 usage error,\n"
-    "3 I/O error, 4 out of memory\n",
+    "3 I/O error, 4 out of memory or an internal limit\n",
 };

@@ -584,5 +584,6 @@ const cli_command_t cli_cmd_synth = {
     "duration complete, counter, async and flow events and logs, with interned and\n"
     "inline strings and arguments of every type.\n",
     &synth_spec,
-    "exit status: 0 ok, 2 usage error, 3 I/O error\n",
+    "exit status: 0 ok, 2 usage error, 3 I/O error,\n"
+    "4 out of memory or an internal limit\n",
 };

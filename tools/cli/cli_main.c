@@ -48,7 +48,8 @@ static void usage(FILE *f) {
     }
     fprintf(f, "  %-8s %s\n", "help", "show help for a command (fxt help <command>)");
     fprintf(f, "  %-8s %s\n", "version", "print the version");
-    fprintf(f, "\nexit codes: 0 ok, 1 trace has errors, 2 usage error, 3 I/O error, 4 limit\n");
+    fprintf(f, "\nexit codes: 0 ok, 1 trace has errors, 2 usage error, 3 I/O error,\n"
+               "4 out of memory or an internal limit\n");
 }
 
 const cli_command_t *cli_find_command(const char *name) {

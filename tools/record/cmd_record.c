@@ -664,5 +664,5 @@ const cli_command_t cli_cmd_record = {
     "SIGINT/SIGTERM: recording stops once CMD ends (at most 2 s later); a signal\n"
     "sent to fxt record by another process is forwarded to CMD; a second one stops\n"
     "at once. exit status: CMD's (128+N when killed by signal N); with --attach 0;\n"
-    "2 usage error, 3 I/O error, 4 out of memory\n",
+    "2 usage error, 3 I/O error, 4 out of memory or an internal limit\n",
 };

@@ -818,5 +818,5 @@ const cli_command_t cli_cmd_stats = {
     &stats_spec,
     "env FXT_RANGE_BYTES: smallest range decoded on its own (default 4 MiB; for tests).\n"
     "exit status: 0 ok, 1 the trace had damaged records, 2 usage error, 3 I/O error,\n"
-    "4 out of memory\n",
+    "4 out of memory or an internal limit\n",
 };
