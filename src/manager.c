@@ -87,7 +87,9 @@ struct fxt_manager {
     struct trig_rule *rules;
     size_t nrules;
     int on_crash;
-    int hold; /* a snapshot is due: providers that end meanwhile stay mapped for it */
+    int hold;                   /* a snapshot is due: providers that end meanwhile stay mapped for it */
+    fxt_snapshot_source_fn src; /* another section of every snapshot (fxt_manager_set_snapshot_source) */
+    void *src_ctx;
     fxt_manager_trigger_t pending[64];
     size_t npending;
     uint8_t *snap; /* snapshot copies of every chunk, kept between snapshots */
@@ -974,6 +976,15 @@ fxt_status fxt_manager_set_on_crash(fxt_manager_t *m, int on) {
     return FXT_OK;
 }
 
+fxt_status fxt_manager_set_snapshot_source(fxt_manager_t *m, fxt_snapshot_source_fn fn, void *ctx) {
+    if (m == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    m->src = fn;
+    m->src_ctx = ctx;
+    return FXT_OK;
+}
+
 fxt_status fxt_manager_hold(fxt_manager_t *m, int on) {
     if (m == NULL) {
         return FXT_E_INVALID_ARG;
@@ -1174,13 +1185,14 @@ static void snap_provider(const fxt_manager_t *m, snap_out_t *so, const prov_t *
     o->dropped += dropped;
 }
 
-/* The trigger, an instant fxt/trigger in a section of the recorder's own. */
-static void snap_trigger(const fxt_manager_t *m, fxt_writer_t *w, const fxt_manager_trigger_t *why) {
+/* The trigger, an instant fxt/trigger in a section of the recorder's own (id: `id`). */
+static void snap_trigger(const fxt_manager_t *m, fxt_writer_t *w, uint32_t id,
+                         const fxt_manager_trigger_t *why) {
     static const char *const kinds[] = {"", "alert", "signal", "crash"};
     uint64_t me = (uint64_t)getpid();
     char label[64];
     snprintf(label, sizeof label, "fxt record (%" PRIu64 ")", me);
-    fxt_write_provider_info(w, m->next_id, fxt_str_inline(fxt_cstr(label)));
+    fxt_write_provider_info(w, id, fxt_str_inline(fxt_cstr(label)));
     fxt_write_init(w, m->tps);
     fxt_write_kernel_object(w, me, FXT_OBJ_PROCESS, fxt_str_inline(fxt_cstr("fxt record")), NULL, 0);
     const char *kind =
@@ -1251,8 +1263,14 @@ fxt_status fxt_manager_snapshot(fxt_manager_t *m, const fxt_manager_trigger_t *w
             }
             snap_provider(m, &so, &m->p[v[j].prov], v + j, k - j, cut, why, &o);
         }
+        uint32_t id = m->next_id; /* ids no provider of the archive uses */
+        if (m->src != NULL && so.st == FXT_OK) {
+            fxt_writer_flush(w);
+            so.st = m->src(m->src_ctx, w, id++, o.first_ticks != 0 ? o.first_ticks : cut, cut);
+            fxt_writer_reset_tables(w);
+        }
         if (why != NULL) {
-            snap_trigger(m, w, why);
+            snap_trigger(m, w, id, why);
         }
         st = fxt_writer_finish(w);
         st = so.st != FXT_OK ? so.st : st;
@@ -1312,6 +1330,9 @@ fxt_status fxt_manager_take_trigger(fxt_manager_t *m, fxt_manager_trigger_t *out
 }
 uint64_t fxt_manager_now(const fxt_manager_t *m) { return (void)m, 0; }
 fxt_status fxt_manager_hold(fxt_manager_t *m, int on) { return (void)m, (void)on, FXT_E_UNSUPPORTED; }
+fxt_status fxt_manager_set_snapshot_source(fxt_manager_t *m, fxt_snapshot_source_fn fn, void *ctx) {
+    return (void)m, (void)fn, (void)ctx, FXT_E_UNSUPPORTED;
+}
 fxt_status fxt_manager_snapshot(fxt_manager_t *m, const fxt_manager_trigger_t *why, uint64_t cut,
                                 fxt_sink_t sink, fxt_snapshot_info_t *out) {
     (void)m, (void)why, (void)cut, (void)sink;

@@ -239,6 +239,12 @@ FXT_API fxt_status fxt_manager_set_on_crash(fxt_manager_t *m, int on);
  *  until fxt_manager_snapshot(), so a provider that alerts and exits at once is in it; a
  *  caller that takes a trigger and will not save it calls fxt_manager_hold(m, 0). */
 FXT_API fxt_status fxt_manager_hold(fxt_manager_t *m, int on);
+/** Another source of every snapshot (the kernel's scheduling): after the providers, fn writes
+ *  its provider section (provider_id) with its records stamped in [from, cut] into w, from
+ *  being the snapshot's earliest provider event (cut when it has none). NULL: none. */
+typedef fxt_status (*fxt_snapshot_source_fn)(void *ctx, fxt_writer_t *w, uint32_t provider_id, uint64_t from,
+                                             uint64_t cut);
+FXT_API fxt_status fxt_manager_set_snapshot_source(fxt_manager_t *m, fxt_snapshot_source_fn fn, void *ctx);
 /** The oldest trigger raised and not yet taken, in *out: FXT_OK, or FXT_E_NOT_FOUND. */
 FXT_API fxt_status fxt_manager_take_trigger(fxt_manager_t *m, fxt_manager_trigger_t *out);
 /** The archive's clock now, in its ticks (fxt_manager_ticks_per_second). */

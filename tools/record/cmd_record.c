@@ -169,6 +169,12 @@ static int provider_named(void *ctx, uint32_t obj_type, uint64_t koid) {
     return fxt_manager_object_named(ctx, obj_type, koid, &named) == FXT_OK && named;
 }
 
+/* fxt_snapshot_source_fn: the kernel's section of a snapshot */
+static fxt_status sched_snapshot(void *ctx, fxt_writer_t *w, uint32_t provider_id, uint64_t from,
+                                 uint64_t cut) {
+    return record_sched_snapshot(ctx, w, provider_id, from, cut);
+}
+
 static uint64_t now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -590,9 +596,9 @@ static int record_run(const record_config_t *cfg) {
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
     install_signals(&rs);
     rs.sched = start_sched(cfg, rs.m);
-    if (rs.sched != NULL && rs.snapshots) {
-        fprintf(stderr, "fxt record: --sched: snapshots do not hold the kernel's scheduling yet (the final "
-                        "archive does)\n");
+    if (rs.sched != NULL) {
+        /* snapshots cut the kernel's scheduling at the providers' moment too */
+        fxt_manager_set_snapshot_source(rs.m, sched_snapshot, rs.sched);
     }
     if (start_recording(&rs) != 0) {
         record_sched_destroy(rs.sched);

@@ -251,18 +251,20 @@ fxt_status sched_model_write(sched_model_t *m, fxt_writer_t *w, uint32_t provide
                              const sched_write_opts_t *o, record_sched_summary_t *sum) {
     record_sched_summary_t s = {0, 0, 0, 0, 0};
     sched_ev_t *ev = NULL;
+    uint64_t n = 0;
     if (m->n > 0) {
         ev = malloc((size_t)m->n * sizeof *ev);
         if (ev == NULL) {
             return FXT_E_NOMEM;
         }
         for (uint64_t i = 0; i < m->n; i++) {
-            ev[i] = m->chunk[i / SCHED_CHUNK][i % SCHED_CHUNK];
+            ev[n] = m->chunk[i / SCHED_CHUNK][i % SCHED_CHUNK];
+            n += o->to == 0 || ev[n].ts <= o->to;
         }
-        qsort(ev, (size_t)m->n, sizeof *ev, ev_cmp);
+        qsort(ev, (size_t)n, sizeof *ev, ev_cmp);
     }
     /* fork and exec tie tasks to their parent and process, in time order */
-    for (uint64_t i = 0; i < m->n; i++) {
+    for (uint64_t i = 0; i < n; i++) {
         sched_task_t *t;
         if (ev[i].kind == SCHED_EV_FORK && (t = sched_model_task(m, ev[i].b, 1)) != NULL) {
             t->parent = ev[i].a;
@@ -285,7 +287,7 @@ fxt_status sched_model_write(sched_model_t *m, fxt_writer_t *w, uint32_t provide
         st = write_objects(m, w, o, &s.tasks);
     }
     uint32_t ncpu = 0;
-    for (uint64_t i = 0; i < m->n; i++) {
+    for (uint64_t i = 0; i < n; i++) {
         ncpu = ev[i].kind == SCHED_EV_SWITCH && ev[i].cpu >= ncpu && ev[i].cpu <= FXT_MAX_CPU ? ev[i].cpu + 1
                                                                                               : ncpu;
     }
@@ -295,10 +297,16 @@ fxt_status sched_model_write(sched_model_t *m, fxt_writer_t *w, uint32_t provide
     }
     fxt_str_t prio = fxt_cstr("priority");
     uint64_t last_ts = 0;
-    for (uint64_t i = 0; i < m->n && st == FXT_OK; i++) {
+    for (uint64_t i = 0; i < n && st == FXT_OK; i++) {
         const sched_ev_t *e = &ev[i];
         last_ts = e->ts;
         if (e->cpu > FXT_MAX_CPU) { /* the records' cpu field has 16 bits: such an event is corrupt */
+            continue;
+        }
+        if (e->ts < o->from) { /* before a snapshot's window: only who runs where */
+            if (e->kind == SCHED_EV_SWITCH && (!o->tree_only || in_tree(m, e->a) || in_tree(m, e->b))) {
+                last[e->cpu] = (cpu_last_t){e->b, e->b_prio, 1};
+            }
             continue;
         }
         if (e->kind == SCHED_EV_SWITCH) {
