@@ -282,6 +282,23 @@ static void test_alert_standalone(void) {
     fxt_membuf_free(&mem);
 }
 
+typedef struct src_seen {
+    int calls;
+    uint32_t id;
+    uint64_t from, cut;
+} src_seen_t;
+
+/* A snapshot source (fxt_manager_set_snapshot_source): one instant in a section of its own. */
+static fxt_status source(void *ctx, fxt_writer_t *w, uint32_t provider_id, uint64_t from, uint64_t cut) {
+    src_seen_t *x = ctx;
+    x->calls++;
+    x->id = provider_id;
+    x->from = from;
+    x->cut = cut;
+    fxt_write_provider_info(w, provider_id, fxt_cstr("source"));
+    return fxt_write_instant(w, cut, fxt_thread_inline(1, 1), fxt_cstr("src"), fxt_cstr("mark"), NULL, 0);
+}
+
 static void test_api_errors(void) {
 #if defined(__linux__)
     fxt_membuf_t mem = {0};
@@ -309,8 +326,14 @@ static void test_api_errors(void) {
     t.signal = 10;
     t.ticks = fxt_manager_now(m);
     fxt_snapshot_info_t info;
+    src_seen_t src = {0, 0, 0, 0};
+    CHECK(fxt_manager_set_snapshot_source(NULL, source, &src) == FXT_E_INVALID_ARG);
+    CHECK(fxt_manager_set_snapshot_source(m, source, &src) == FXT_OK);
     CHECK(fxt_manager_snapshot(m, &t, t.ticks, fxt_sink_membuf(&snap), &info) == FXT_OK);
     CHECK_EQ_U64(info.providers, 0);
+    /* the source's section, after the providers', cut where they are (no provider: an empty window) */
+    CHECK_EQ_I64(src.calls, 1);
+    CHECK(src.cut == t.ticks && src.from == t.ticks && src.id > 0);
     seen_t s;
     read_trace(&snap, &s);
     CHECK_EQ_I64(s.errors, 0);
