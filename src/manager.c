@@ -52,7 +52,8 @@ typedef struct prov {
     fxt_mgr_msg_t byemsg;
     uint64_t events, bytes;
     uint64_t dropped, overwritten; /* final counts, once collected (the mapping is gone) */
-    int keep; /* died by a signal under on_crash: mapped after collect, until the next snapshot */
+    int keep;       /* died by a signal under on_crash: mapped after collect, until the next snapshot */
+    uint32_t pages; /* the header's `pages`, once collected */
 } prov_t;
 
 typedef struct exit_note {
@@ -320,6 +321,11 @@ static uint64_t prov_dropped(const prov_t *p) {
     return p->bye && p->byemsg.dropped > d ? p->byemsg.dropped : d;
 }
 
+/* What backs the provider's buffer (fxt_shm_header_t.pages): set by the provider as it populates. */
+static uint32_t prov_pages(const prov_t *p) {
+    return p->h ? __atomic_load_n(&((fxt_shm_header_t *)p->h)->pages, __ATOMIC_ACQUIRE) : p->pages;
+}
+
 static uint64_t prov_overwritten(const prov_t *p) {
     return p->h ? __atomic_load_n(&((fxt_shm_header_t *)p->h)->overwritten, __ATOMIC_RELAXED)
                 : p->overwritten;
@@ -370,6 +376,7 @@ static void collect(fxt_manager_t *m, prov_t *p) {
         /* a long recording of many processes keeps only the live ones' buffers mapped */
         p->dropped = prov_dropped(p);
         p->overwritten = prov_overwritten(p);
+        p->pages = prov_pages(p);
         p->keep |= m->hold;
         if (!p->keep) { /* a crashed one stays for the snapshot it triggered, all for one due */
             munmap(p->map, p->map_size);
@@ -890,6 +897,8 @@ void fxt_manager_get_provider(const fxt_manager_t *m, size_t i, fxt_manager_prov
     out->bytes = p->bytes;
     out->dropped = prov_dropped(p);
     out->overwritten = prov_overwritten(p);
+    out->buffer_bytes = p->map_size;
+    out->buffer_pages = prov_pages(p);
     const exit_note_t *e = find_exit(m, p);
     if (e != NULL && WIFSIGNALED(e->wstatus)) {
         out->end = FXT_PROVIDER_SIGNALED;

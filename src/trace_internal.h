@@ -220,7 +220,9 @@ extern __thread tls_t *fxt__trace_tls; /* the calling thread's state, NULL befor
 /* trace_provider.c */
 int fxt__trace_map_buffer(size_t total, uint32_t cs, int shared); /* 0, or -1 (message printed) */
 void fxt__trace_unmap_buffer(void);
-void fxt__trace_populate_join(void); /* wait for the background populating of the buffer */
+/* stop the background populating of the buffer (between two steps: a few ms at most) and join it */
+void fxt__trace_populate_join(void);
+void fxt__trace_populate_resume(void); /* after fork, in the parent: go on where it stopped */
 /* fd, or -1 (message printed); *cats: the manager's whole category list (malloc'd, the
  * caller frees it), NULL for all */
 int fxt__trace_mgr_connect(fxt_mgr_config_t *cfg, char **cats);

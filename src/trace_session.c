@@ -681,9 +681,12 @@ void fxt_session_get_stats(fxt_session_stats_t *out) {
 /* No thread holds the lock across fork(): the child gets it in a known state. */
 static void atfork_prepare(void) {
     pthread_mutex_lock(&fxt__trace.lock);
-    fxt__trace_populate_join(); /* a few ms at most, once per session */
+    fxt__trace_populate_join(); /* stopped between two steps: a few ms at most */
 }
-static void atfork_parent(void) { pthread_mutex_unlock(&fxt__trace.lock); }
+static void atfork_parent(void) {
+    fxt__trace_populate_resume();
+    pthread_mutex_unlock(&fxt__trace.lock);
+}
 
 /*
  * The child of a traced process: it must not write into its parent's buffer

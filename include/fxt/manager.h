@@ -72,8 +72,17 @@ typedef struct fxt_shm_header {
     uint64_t overwritten; /* chunks of old records reused (circular) */
     uint64_t next_seq;    /* the last sequence number handed out */
     uint32_t closed;      /* 1 after a clean stop: every chunk is sealed */
-    uint32_t reserved;
+    uint32_t pages;       /* what backs the buffer: FXT_SHM_PAGES_* (set while it is populated) */
 } fxt_shm_header_t;
+
+/* fxt_shm_header_t.pages: set by the provider as its buffer is populated (docs/manager.md,
+ * "Buffers"): the flags, and the 2 MiB huge pages obtained (in bits 8-31, known once
+ * FXT_SHM_PAGES_RESIDENT or FXT_SHM_PAGES_DONE is set). 0: not known yet (or an older library). */
+#define FXT_SHM_PAGES_HUGETLB 0x1u  /* from the hugetlb pool (MFD_HUGETLB) */
+#define FXT_SHM_PAGES_RESIDENT 0x2u /* every page was populated by a helper, off the traced threads */
+#define FXT_SHM_PAGES_DONE 0x4u     /* populating ended (without RESIDENT: it stopped early) */
+#define FXT_SHM_PAGES_HUGE_SHIFT 8u
+#define FXT_SHM_PAGES_HUGE_MAX 0xffffffu
 
 typedef struct fxt_shm_chunk {
     uint64_t tid;   /* owner thread (Linux tid) */
@@ -158,7 +167,9 @@ typedef struct fxt_manager_provider {
     uint64_t bytes;  /* bytes of records collected */
     uint64_t dropped, overwritten;
     fxt_provider_end end;
-    int status; /* exit status or signal number */
+    int status;            /* exit status or signal number */
+    uint64_t buffer_bytes; /* its shared buffer's size (0: none was mapped) */
+    uint32_t buffer_pages; /* what backs it: fxt_shm_header_t.pages (FXT_SHM_PAGES_*) */
 } fxt_manager_provider_t;
 
 /** Create a manager: calibrates the clock, binds the socket, writes the archive's magic. */

@@ -50,6 +50,7 @@ typedef struct record_config {
     int on_crash;
     uint64_t post_ns;
     unsigned max_snapshots;
+    int verbose;
 } record_config_t;
 
 /*
@@ -136,6 +137,8 @@ static const cli_opt_t record_opts[] = {
                "keep recording T after a trigger before saving its snapshot (default 0)"),
     CLI_UINT(record_config_t, max_snapshots, unsigned, "max-snapshots", 1, 1000000, "N",
              "save at most N snapshots; later triggers are counted, not saved (default: no limit)"),
+    CLI_FLAG(record_config_t, verbose, "verbose", 'v',
+             "also say what each process's buffer obtained: pages resident before use, huge pages"),
 };
 
 static const cli_spec_t record_spec = {
@@ -256,6 +259,39 @@ static void print_summary(const fxt_manager_t *m, const char *out) {
             "fxt record: total: %zu processes, %" PRIu64 " events, %" PRIu64 " bytes, %" PRIu64
             " dropped -> %s\n",
             n, ev, bytes, dropped, out);
+}
+
+/* -v: what each provider's shared buffer obtained (docs/manager.md, "Buffers"). */
+static void print_buffers(const fxt_manager_t *m) {
+    char thp[64] = "?";
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/shmem_enabled", "r");
+    if (f != NULL) {
+        char line[256];
+        const char *a = fgets(line, sizeof line, f) != NULL ? strchr(line, '[') : NULL;
+        const char *b = a != NULL ? strchr(a, ']') : NULL;
+        if (b != NULL && (size_t)(b - a) < sizeof thp) {
+            snprintf(thp, sizeof thp, "%.*s", (int)(b - a - 1), a + 1);
+        }
+        fclose(f);
+    }
+    for (size_t i = 0; i < fxt_manager_provider_count(m); i++) {
+        fxt_manager_provider_t p;
+        fxt_manager_get_provider(m, i, &p);
+        uint32_t huge = p.buffer_pages >> FXT_SHM_PAGES_HUGE_SHIFT, of = (uint32_t)(p.buffer_bytes >> 21);
+        const char *res = p.buffer_pages & FXT_SHM_PAGES_RESIDENT
+                              ? "all pages resident (populated at the start and by a helper thread)"
+                          : p.buffer_pages & FXT_SHM_PAGES_DONE ? "populating stopped early"
+                          : p.buffer_bytes ? "still populating when collected (huge pages not counted)"
+                                           : "no buffer";
+        fprintf(stderr,
+                "fxt record: %s (%" PRIu64 "): buffer %" PRIu64 " KiB, %s, %" PRIu32 " of %" PRIu32
+                " huge pages of 2 MiB (%s)\n",
+                p.name, p.pid, p.buffer_bytes >> 10, res, huge, of,
+                p.buffer_pages & FXT_SHM_PAGES_HUGETLB ? "hugetlb pool"
+                : huge > 0                             ? "transparent huge pages"
+                                                       : "4 KiB pages");
+    }
+    fprintf(stderr, "fxt record: transparent huge pages for shared memory: shmem_enabled=%s\n", thp);
 }
 
 /* One recording: its configuration, the manager, and where the loop stands. */
@@ -535,6 +571,9 @@ static fxt_status finish_recording(record_state_t *rs, fxt_status pst) {
         st = FXT_E_IO;
     }
     print_summary(rs->m, rs->path);
+    if (rs->cfg->verbose) {
+        print_buffers(rs->m);
+    }
     record_snap_summary(&rs->snap);
     uint64_t events = 0;
     size_t np = fxt_manager_provider_count(rs->m);
