@@ -563,3 +563,27 @@ void fxt__blob(fxt__site_t *site, const char *name, uint32_t name_len, const voi
     }
     fxt__trace_leave(t);
 }
+
+/*
+ * An alert: an instant alert/NAME written whatever the categories (a trigger must not
+ * depend on them), then, under a manager, one non-blocking message so that it acts
+ * now rather than at its next poll. Sent inside the record (enter .. leave): a stop
+ * waits for it before it closes the connection.
+ */
+fxt_status fxt_alert(const char *name) {
+    static fxt__site_t site = {"alert", 0, 0};
+    size_t len = name != NULL ? strlen(name) : 0;
+    if (len == 0 || len > 63) {
+        return FXT_E_INVALID_ARG;
+    }
+    (void)fxt__site_on(&site); /* starts the session from the environment, as a macro would */
+    tls_t *t = fxt__trace_enter();
+    if (t == NULL) {
+        return FXT_E_STATE;
+    }
+    uint64_t ts = fxt__trace_now();
+    emit_general(t, &site, FXT_EVENT_INSTANT, name, (uint32_t)len | FXT__NAME_DYN, ts, 0, 0, 0, 0, NULL, 0);
+    fxt__trace_mgr_alert(name, ts);
+    fxt__trace_leave(t);
+    return FXT_OK;
+}

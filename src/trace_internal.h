@@ -230,6 +230,7 @@ int fxt__trace_mgr_connect(fxt_mgr_config_t *cfg, char **cats);
 void fxt__trace_header_name(void);
 int fxt__trace_mgr_send_buffer(void); /* 0, or -1 */
 void fxt__trace_mgr_notify_full(void);
+void fxt__trace_mgr_alert(const char *name, uint64_t ts); /* inside a record: stop waits for it */
 void fxt__trace_mgr_bye(const fxt_session_stats_t *s);
 void fxt__trace_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -680,6 +680,23 @@ void fxt__trace_mgr_notify_full(void) {
     (void)send_msg(fd, &m, MSG_DONTWAIT);
 }
 
+/* ALERT: the name and, in `records`, its time in ticks. Non-blocking like a wakeup: a
+ * manager hundreds of messages behind loses it (the instant stays in the trace). */
+void fxt__trace_mgr_alert(const char *name, uint64_t ts) {
+    int fd = __atomic_load_n(&fxt__trace.mgr_fd, __ATOMIC_RELAXED);
+    if (fd < 0) {
+        return;
+    }
+    fxt_mgr_msg_t m;
+    memset(&m, 0, sizeof m);
+    m.magic = FXT_MGR_MAGIC;
+    m.type = FXT_MSG_ALERT;
+    m.pid = fxt__trace.pid;
+    m.records = ts;
+    snprintf(m.name, sizeof m.name, "%s", name);
+    (void)send_msg(fd, &m, MSG_DONTWAIT);
+}
+
 void fxt__trace_mgr_bye(const fxt_session_stats_t *s) {
     fxt_mgr_msg_t m;
     memset(&m, 0, sizeof m);
@@ -696,5 +713,6 @@ void fxt__trace_mgr_bye(const fxt_session_stats_t *s) {
 #else /* the manager protocol needs Linux (fxt__trace_mgr_connect() already refused) */
 int fxt__trace_mgr_send_buffer(void) { return -1; }
 void fxt__trace_mgr_notify_full(void) {}
+void fxt__trace_mgr_alert(const char *name, uint64_t ts) { (void)name, (void)ts; }
 void fxt__trace_mgr_bye(const fxt_session_stats_t *s) { (void)s; }
 #endif

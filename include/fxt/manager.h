@@ -97,9 +97,9 @@ typedef struct fxt_shm_chunk {
  * directory). A provider connects and sends HELLO; the manager answers with
  * one fxt_mgr_config_t; the provider creates its buffer, sends BUFFER with
  * the memfd attached (SCM_RIGHTS), then CHUNK_FULL whenever a streaming chunk
- * is sealed (a wakeup; never blocks, may be lost: the manager also polls), and
- * BYE with its final counts at a clean stop. EOF without BYE: the provider
- * died; the manager still reads everything committed in the mapping.
+ * is sealed (a wakeup; never blocks, may be lost: the manager also polls), ALERT
+ * for fxt_alert() (the alert's name and time), and BYE with its final counts at a clean stop. EOF without
+ * BYE: the provider died; the manager still reads everything committed in the mapping.
  *
  * The configuration is whole, whatever its size: fxt_mgr_config_t says how many
  * bytes the category list has, and the list follows in as many further messages
@@ -110,7 +110,13 @@ typedef struct fxt_shm_chunk {
 #define FXT_MGR_MAGIC 0x3252474du /* "MGR2" (MGR1 had a fixed 1024-byte category field) */
 #define FXT_MGR_PIECE 32768u      /* bytes of the category list per message after the config */
 
-enum fxt_mgr_msg_type { FXT_MSG_HELLO = 1, FXT_MSG_BUFFER = 2, FXT_MSG_CHUNK_FULL = 3, FXT_MSG_BYE = 4 };
+enum fxt_mgr_msg_type {
+    FXT_MSG_HELLO = 1,
+    FXT_MSG_BUFFER = 2,
+    FXT_MSG_CHUNK_FULL = 3,
+    FXT_MSG_BYE = 4,
+    FXT_MSG_ALERT = 5 /* fxt_alert(): name, and its time (ticks) in `records` */
+};
 
 typedef struct fxt_mgr_msg {                /* provider -> manager */
     uint32_t magic;                         /* FXT_MGR_MAGIC */
@@ -197,6 +203,72 @@ FXT_API void fxt_manager_get_provider(const fxt_manager_t *m, size_t i, fxt_mana
 FXT_API fxt_status fxt_manager_finish(fxt_manager_t *m);
 /** Close the socket (removing it and its directory) and free everything. NULL is a no-op. */
 FXT_API void fxt_manager_destroy(fxt_manager_t *m);
+
+/* ---- triggers and snapshots (docs/manager.md#triggers) ---------------------------------
+ *
+ * A snapshot is a complete archive of what every provider's buffer holds up to a cut
+ * time, written while the providers keep running (oneshot and circular buffers). */
+
+typedef enum fxt_trigger_action {
+    FXT_TRIGGER_SNAPSHOT = 0, /* save a snapshot */
+    FXT_TRIGGER_STOP = 1      /* stop the recording */
+} fxt_trigger_action;
+
+typedef enum fxt_trigger_kind {
+    FXT_TRIGGER_ALERT = 1,  /* a provider's fxt_alert() named by fxt_manager_add_trigger() */
+    FXT_TRIGGER_SIGNAL = 2, /* the recorder's own (the caller makes these) */
+    FXT_TRIGGER_CRASH = 3   /* a provider died by a signal (fxt_manager_set_on_crash) */
+} fxt_trigger_kind;
+
+typedef struct fxt_manager_trigger {
+    fxt_trigger_kind kind;
+    fxt_trigger_action action;
+    uint64_t ticks; /* when, trace clock: the alert's time, or when the manager learnt of it */
+    uint64_t pid;   /* the provider that raised it or died; 0 for the recorder's signal */
+    int signal;     /* SIGNAL, CRASH: the signal number */
+    char name[64];  /* ALERT: the alert's name; CRASH: the provider's name */
+} fxt_manager_trigger_t;
+
+typedef struct fxt_snapshot_info {
+    uint32_t providers;
+    uint64_t events, bytes;           /* event, log and blob records kept; bytes of records */
+    uint64_t first_ticks, last_ticks; /* the kept events' time span (0, 0: none) */
+    uint64_t overwritten;             /* chunks of older records reused before the cut (circular) */
+    uint64_t torn;                    /* chunks reused while the snapshot copied them: left out, counted */
+    uint64_t dropped;                 /* records dropped for lack of a chunk */
+    uint64_t copy_ns;                 /* the copy (the window in which a chunk can be torn) */
+} fxt_snapshot_info_t;
+
+/** fxt_alert(NAME) in a provider raises a trigger with `action` (NAME: 1 to 63 bytes). */
+FXT_API fxt_status fxt_manager_add_trigger(fxt_manager_t *m, const char *name, fxt_trigger_action action);
+/** on != 0: a provider killed by a signal raises a CRASH trigger (snapshot), and its buffer
+ *  stays mapped until the next snapshot, which holds it as recovered. 0 (no more snapshots
+ *  to come): the buffers kept so far are released. */
+FXT_API fxt_status fxt_manager_set_on_crash(fxt_manager_t *m, int on);
+/** on != 0: providers that end from now on stay mapped, for the next snapshot (which
+ *  releases them). The manager holds by itself from the moment it raises a snapshot trigger
+ *  until fxt_manager_snapshot(), so a provider that alerts and exits at once is in it; a
+ *  caller that takes a trigger and will not save it calls fxt_manager_hold(m, 0). */
+FXT_API fxt_status fxt_manager_hold(fxt_manager_t *m, int on);
+/** Another source of every snapshot (the kernel's scheduling): after the providers, fn writes
+ *  its provider section (provider_id) with its records stamped in [from, cut] into w, from
+ *  being the snapshot's earliest provider event (cut when it has none). NULL: none. */
+typedef fxt_status (*fxt_snapshot_source_fn)(void *ctx, fxt_writer_t *w, uint32_t provider_id, uint64_t from,
+                                             uint64_t cut);
+FXT_API fxt_status fxt_manager_set_snapshot_source(fxt_manager_t *m, fxt_snapshot_source_fn fn, void *ctx);
+/** The oldest trigger raised and not yet taken, in *out: FXT_OK, or FXT_E_NOT_FOUND. */
+FXT_API fxt_status fxt_manager_take_trigger(fxt_manager_t *m, fxt_manager_trigger_t *out);
+/** The archive's clock now, in its ticks (fxt_manager_ticks_per_second). */
+FXT_API uint64_t fxt_manager_now(const fxt_manager_t *m);
+/**
+ * Write a snapshot into `sink`: a complete archive of every provider still mapped, holding
+ * their committed records up to `cut` (ticks; records stamped later are left out), plus
+ * an instant fxt/trigger describing `why` (NULL: none). The providers keep running; a
+ * chunk a circular provider reuses while it is copied is left out whole and counted in
+ * out->torn (and in the archive's fxt/chunks_overwritten). FXT_E_STATE after stop.
+ */
+FXT_API fxt_status fxt_manager_snapshot(fxt_manager_t *m, const fxt_manager_trigger_t *why, uint64_t cut,
+                                        fxt_sink_t sink, fxt_snapshot_info_t *out);
 
 #ifdef __cplusplus
 }
