@@ -57,14 +57,10 @@ static const cli_spec_t sql_spec = {
 
 #ifndef FXT_HAVE_SQLITE
 
-static int sql_main(int argc, char **argv) {
-    sql_config_t cfg;
-    int rc = cli_parse(&sql_spec, argc, argv, &cfg);
-    if (rc == 0) {
-        fprintf(stderr, "fxt sql: this fxt was built without SQLite (install libsqlite3-dev and rebuild)\n");
-        rc = CLI_EXIT_USAGE;
-    }
-    return rc;
+static int sql_run(void *config) {
+    (void)config;
+    fprintf(stderr, "fxt sql: this fxt was built without SQLite (install libsqlite3-dev and rebuild)\n");
+    return CLI_EXIT_USAGE;
 }
 
 #else
@@ -244,7 +240,8 @@ static int sql_check(const sql_config_t *cfg, const char **query, unsigned *ntra
                                        cfg->pos, *ntraces);
 }
 
-static int sql_run(const sql_config_t *cfg) {
+static int sql_run(void *config) {
+    const sql_config_t *cfg = config;
     const char *query;
     unsigned n;
     int rc = sql_check(cfg, &query, &n);
@@ -283,17 +280,12 @@ static int sql_run(const sql_config_t *cfg) {
     return rc;
 }
 
-static int sql_main(int argc, char **argv) {
-    sql_config_t cfg;
-    int rc = cli_parse(&sql_spec, argc, argv, &cfg);
-    return rc != 0 ? rc : sql_run(&cfg);
-}
-
 #endif /* FXT_HAVE_SQLITE */
 
 const cli_command_t cli_cmd_sql = {
     "sql",
-    sql_main,
+    sql_run,
+    NULL,
     "SQL over traces: Perfetto-shaped tables (slice, thread, args, ...)",
     "fxt sql [options] TRACE... [QUERY]",
     "Read the traces into an in-memory SQLite database (tables slice, thread, process,\n"
