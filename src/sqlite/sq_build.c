@@ -609,6 +609,16 @@ static void sq_record(sq_build *b, const fxt_record_t *rec) {
     case FXT_KIND_THREAD_WAKEUP:
         sq_sched_record(b, p, rec);
         break;
+    /* every kind named (-Wswitch-enum): a new kind warns here */
+    case FXT_KIND_MAGIC:
+    case FXT_KIND_PROVIDER_INFO:
+    case FXT_KIND_PROVIDER_SECTION:
+    case FXT_KIND_PROVIDER_EVENT:
+    case FXT_KIND_TRACE_INFO:
+    case FXT_KIND_INIT:
+    case FXT_KIND_STRING:
+    case FXT_KIND_THREAD:
+    case FXT_KIND_UNKNOWN:
     default:
         sq_meta_record(b, p, rec);
         break;
