@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/* libfxt_sqlite: the state of one trace's read (sq_build.c) and its finishing passes
+ * (sq_finish.c: slice ids and nesting, async chains, flows, scheduling). */
+#ifndef FXT_SQ_BUILD_H
+#define FXT_SQ_BUILD_H
+
+#include "sq_internal.h"
+
+/* Per provider while reading: caches of string and thread refs (exact: a string or thread
+ * record for an index clears its entry, as re-registration replaces). */
+typedef struct sq_pstate {
+    uint32_t id, row; /* provider id, its row in db->provs */
+    uint64_t tps;
+    uint32_t *scache;     /* [32768]: string id + 1, 0 = not cached; allocated on first use */
+    uint32_t tcache[256]; /* utid + 1 */
+} sq_pstate;
+
+/* An async event or flow event, paired after the read in time order. */
+typedef struct sq_chainpt {
+    int64_t ts;
+    uint64_t id;
+    uint32_t prov; /* index in the build's providers */
+    uint32_t type; /* event type */
+    uint32_t utid, cat, name, args;
+    uint32_t slice; /* async: the slice made for it; flow: the enclosing slice */
+} sq_chainpt;
+
+/* A context switch or wakeup, turned into sched_slice and thread_state rows at the end. */
+typedef struct sq_swpt {
+    int64_t ts;
+    uint32_t cpu, out_utid, in_utid, out_state;
+    int32_t in_prio;
+    uint32_t wakeup; /* 1: a wakeup of in_utid */
+} sq_swpt;
+
+typedef struct sq_build {
+    sq_db *db;
+    uint32_t trace;
+    fxt_reader_t *r;
+    SQ_VEC(sq_pstate) provs;
+    size_t cur; /* index of the current provider in provs */
+    sq_map threads, tids, procs, ctracks, koids;
+    SQ_VEC(uint32_t) open; /* per track of this trace: open begin stack head (slice + 1) */
+    SQ_VEC(sq_chainpt) async, flows;
+    SQ_VEC(sq_swpt) sw;
+    size_t first_track, first_slice;
+    struct {
+        uint64_t pid, tid;
+        uint32_t utid; /* SQ_NONE: empty */
+    } tmemo[64];       /* (pid, tid) -> utid, for inline thread refs: a thread's utid never changes */
+    uint64_t records;
+    int oom, limit;
+} sq_build;
+
+/* sq_build.c helpers the finishing passes use */
+uint32_t sq_thread_track(sq_build *b, uint32_t utid);
+uint32_t sq_new_track(sq_build *b, uint32_t kind, uint32_t name, uint32_t utid, uint32_t upid);
+
+/* sq_finish.c: after the read. 0, or -1 out of memory. */
+int sq_finish_trace(sq_build *b);
+
+#endif

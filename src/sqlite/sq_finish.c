@@ -1,0 +1,647 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libfxt_sqlite: after one trace's read. Async chains and flows are paired in time order
+ * (the chain-id rule of docs/check.md#chain-ids); slices get their ids in time order and
+ * their depth and parent by nesting in time per track; flows bind to the slice enclosing
+ * them; context switches become sched_slice and thread_state rows; kernel objects name
+ * threads and processes; arguments are grouped by arg set.
+ */
+#include "sq_build.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Indexes of the `n` points sorted by time, stable (ts are >= 0). */
+static uint32_t *sq_order_chainpts(const sq_chainpt *pts, size_t n) {
+    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
+    uint32_t *ord = malloc((n ? n : 1) * sizeof *ord);
+    if (!keys || !ord) {
+        free(keys);
+        free(ord);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        keys[i] = (uint64_t)pts[i].ts;
+    }
+    int rc = sq_sort_u64(keys, n, ord);
+    free(keys);
+    if (rc != 0) {
+        free(ord);
+        return NULL;
+    }
+    return ord;
+}
+
+/*
+ * The chain-id rule: the chain of `id` open in provider `prov` if there is one, else the one
+ * open in exactly one other provider. `kind` 0 async (value: its track), 1 flow (value: the
+ * last bound slice). Returns the map value, or SQ_NONE; *owner gets the chain's provider.
+ */
+#define SQ_CHAIN_CLOSED (SQ_NONE - 1)
+static uint32_t sq_chain_find(sq_build *b, sq_map *m, uint64_t kind, uint32_t prov, uint64_t id,
+                              uint32_t *owner) {
+    uint32_t v = sq_map_get(m, ((uint64_t)prov << 1) | kind, id, 0);
+    if (v != SQ_NONE && v != SQ_CHAIN_CLOSED) {
+        *owner = prov;
+        return v;
+    }
+    /* how many providers have it open (sq_chain_set counts them): look further only for one */
+    if (sq_map_get(m, kind, id, 1) != 1) {
+        return SQ_NONE;
+    }
+    uint32_t found = SQ_NONE, nfound = 0;
+    for (uint32_t p = 0; p < b->provs.n && nfound < 2; p++) {
+        uint32_t w = p == prov ? SQ_NONE : sq_map_get(m, ((uint64_t)p << 1) | kind, id, 0);
+        if (w != SQ_NONE && w != SQ_CHAIN_CLOSED) {
+            found = w;
+            *owner = p;
+            nfound++;
+        }
+    }
+    return nfound == 1 ? found : SQ_NONE;
+}
+
+/* Set the chain of `id` in `prov` (open: a track or slice, or closed), counting the providers
+ * that have it open under the key (kind, id, 1). 0, or -1 out of memory. */
+static int sq_chain_set(sq_map *m, uint64_t kind, uint32_t prov, uint64_t id, uint32_t val) {
+    uint32_t old = sq_map_get(m, ((uint64_t)prov << 1) | kind, id, 0);
+    int was = old != SQ_NONE && old != SQ_CHAIN_CLOSED, now = val != SQ_NONE && val != SQ_CHAIN_CLOSED;
+    if (was != now) {
+        uint32_t n = sq_map_get(m, kind, id, 1);
+        n = (n == SQ_NONE ? 0 : n) + (now ? 1u : (uint32_t)-1);
+        if (sq_map_put(m, kind, id, 1, n) != 0) {
+            return -1;
+        }
+    }
+    return sq_map_put(m, ((uint64_t)prov << 1) | kind, id, 0, val);
+}
+
+/* Async begin/instant/end: one track per chain (provider, id), named by its begin. */
+static int sq_async_point(sq_build *b, sq_map *m, sq_chainpt *c) {
+    sq_db *db = b->db;
+    uint32_t owner = c->prov;
+    uint32_t track = sq_chain_find(b, m, 0, c->prov, c->id, &owner);
+    int open = track != SQ_NONE && b->open.v[track - b->first_track] != 0;
+    if (c->type == FXT_EVENT_ASYNC_END) {
+        if (!open) {
+            return 0; /* no begin: dropped, as Perfetto does */
+        }
+        uint32_t *head = &b->open.v[track - b->first_track];
+        sq_slice *s = &db->slices.v[*head - 1];
+        *head = s->parent;
+        s->parent = 0;
+        s->dur = c->ts >= s->ts ? c->ts - s->ts : 0;
+        if (s->args == SQ_NONE) {
+            s->args = c->args; /* the end's arguments, when the begin had none */
+        }
+        if (!*head && sq_chain_set(m, 0, owner, c->id, SQ_CHAIN_CLOSED) != 0) {
+            return -1;
+        }
+        return 0;
+    }
+    if (c->type == FXT_EVENT_ASYNC_BEGIN || track == SQ_NONE) {
+        if (track == SQ_NONE || c->type == FXT_EVENT_ASYNC_BEGIN) {
+            uint32_t mine = sq_map_get(m, ((uint64_t)c->prov << 1), c->id, 0);
+            track = mine != SQ_NONE && mine != SQ_CHAIN_CLOSED
+                        ? mine
+                        : sq_new_track(b, SQ_TRACK_ASYNC, c->name, SQ_NONE, db->threads.v[c->utid].upid);
+            if (b->oom || sq_chain_set(m, 0, c->prov, c->id, track) != 0) {
+                return -1;
+            }
+        }
+    }
+    sq_slice *s = SQ_ADD(db->slices);
+    if (!s) {
+        return -1;
+    }
+    s->ts = c->ts;
+    s->dur = c->type == FXT_EVENT_ASYNC_BEGIN ? -1 : 0;
+    s->track = track;
+    s->cat = c->cat;
+    s->name = c->name;
+    s->args = c->args;
+    s->parent = 0;
+    s->depth = 0;
+    s->type = c->type & 15u;
+    if (c->type == FXT_EVENT_ASYNC_BEGIN) {
+        uint32_t *head = &b->open.v[track - b->first_track];
+        s->parent = *head;
+        *head = (uint32_t)db->slices.n;
+    } else if (!open && sq_chain_set(m, 0, c->prov, c->id, SQ_CHAIN_CLOSED) != 0) {
+        return -1; /* an instant without a begin: its own track, not an open chain */
+    }
+    return 0;
+}
+
+static int sq_async(sq_build *b) {
+    uint32_t *ord = sq_order_chainpts(b->async.v, b->async.n);
+    sq_map m = {0};
+    int rc = ord ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < b->async.n; i++) {
+        rc = sq_async_point(b, &m, &b->async.v[ord[i]]);
+    }
+    sq_map_free(&m);
+    free(ord);
+    return rc;
+}
+
+/* ---- slice ids and nesting --------------------------------------------------------------- */
+
+static int sq_slice_before(const sq_slice *a, const sq_slice *b) {
+    if (a->ts != b->ts) {
+        return a->ts < b->ts;
+    }
+    /* same start: the longer one first (it encloses); still open counts as longest */
+    uint64_t da = a->dur < 0 ? UINT64_MAX : (uint64_t)a->dur, db = b->dur < 0 ? UINT64_MAX : (uint64_t)b->dur;
+    return da > db;
+}
+
+/* A run of equal start times, longer first, stable: a radix sort on the durations (no
+ * comparator with global state: connections in other threads may be sorting too). */
+static int sq_sort_run(const sq_slice *s, uint32_t *ord, size_t n) {
+    uint64_t *keys = malloc(n * sizeof *keys);
+    uint32_t *perm = malloc(n * sizeof *perm), *copy = malloc(n * sizeof *copy);
+    int rc = keys && perm && copy ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const sq_slice *e = &s[ord[i]];
+        keys[i] = e->dur < 0 ? 0 : UINT64_MAX - (uint64_t)e->dur; /* open first, then longest */
+        copy[i] = ord[i];
+    }
+    rc = rc == 0 ? sq_sort_u64(keys, n, perm) : rc;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        ord[i] = copy[perm[i]];
+    }
+    free(keys);
+    free(perm);
+    free(copy);
+    return rc;
+}
+
+/* Equal-ts runs of the time order, longer first: insertion sort for short runs. */
+static int sq_fix_runs(const sq_slice *s, uint32_t *ord, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        size_t j = i + 1;
+        while (j < n && s[ord[j]].ts == s[ord[i]].ts) {
+            j++;
+        }
+        if (j - i > 32) {
+            if (sq_sort_run(s, ord + i, j - i) != 0) {
+                return -1;
+            }
+        } else {
+            for (size_t k = i + 1; k < j; k++) {
+                uint32_t v = ord[k];
+                size_t m = k;
+                while (m > i && sq_slice_before(&s[v], &s[ord[m - 1]])) {
+                    ord[m] = ord[m - 1];
+                    m--;
+                }
+                ord[m] = v;
+            }
+        }
+        i = j;
+    }
+    return 0;
+}
+
+/* Merge the in-order slices (those not in bidx, already sorted) with the others (bidx, in
+ * the order `bord`) into out: by time, then by file order. */
+static void sq_merge(const sq_slice *s, size_t n, const uint32_t *bidx, const uint32_t *bord, size_t nb,
+                     uint32_t *out) {
+    size_t a = 0, skip = 0, j = 0, k = 0;
+    for (;;) {
+        while (a < n && skip < nb && a == bidx[skip]) { /* a is one of the others */
+            a++;
+            skip++;
+        }
+        if (a >= n && j >= nb) {
+            break;
+        }
+        uint32_t o = j < nb ? bidx[bord[j]] : 0;
+        if (j >= nb || (a < n && (s[a].ts < s[o].ts || (s[a].ts == s[o].ts && a < o)))) {
+            out[k++] = (uint32_t)a++;
+        } else {
+            out[k++] = o;
+            j++;
+        }
+    }
+}
+
+/* Slice ids in time order: db->slice_row maps an id to the slice's row in file order
+ * (moving 40-byte slices into place would cost a cache miss each, or a second copy). Most
+ * slices come in time order (begins); only the others (complete events written after their
+ * children, async slices appended) are sorted, then merged in. */
+static int sq_sort_slices(sq_build *b) {
+    sq_db *db = b->db;
+    size_t n = db->slices.n - b->first_slice, nb = 0;
+    const sq_slice *s = n ? db->slices.v + b->first_slice : NULL;
+    void *raw = db->slice_row.raw;
+    if (sq_vgrow(&raw, &db->slice_row.cap, db->slices.n + 1, sizeof(uint32_t)) != 0) {
+        return -1;
+    }
+    db->slice_row.raw = raw;
+    uint32_t *out = db->slice_row.v + b->first_slice;
+    int64_t runmax = INT64_MIN;
+    for (size_t i = 0; i < n; i++) {
+        nb += s[i].ts < runmax;
+        runmax = s[i].ts > runmax ? s[i].ts : runmax;
+    }
+    uint32_t *bidx = malloc((nb ? nb : 1) * sizeof *bidx), *bord = malloc((nb ? nb : 1) * sizeof *bord);
+    uint64_t *keys = malloc((nb ? nb : 1) * sizeof *keys);
+    int rc = bidx && bord && keys ? 0 : -1;
+    runmax = INT64_MIN;
+    for (size_t i = 0, j = 0; rc == 0 && i < n; i++) {
+        if (s[i].ts < runmax) {
+            keys[j] = (uint64_t)s[i].ts;
+            bidx[j++] = (uint32_t)i;
+        }
+        runmax = s[i].ts > runmax ? s[i].ts : runmax;
+    }
+    rc = rc == 0 ? sq_sort_u64(keys, nb, bord) : rc;
+    free(keys);
+    if (rc == 0) {
+        sq_merge(s, n, bidx, bord, nb, out);
+        rc = sq_fix_runs(s, out, n);
+    }
+    if (rc == 0) {
+        for (size_t i = 0; i < n; i++) {
+            out[i] += (uint32_t)b->first_slice;
+        }
+        db->slice_row.n = db->slices.n;
+    }
+    free(bidx);
+    free(bord);
+    return rc;
+}
+
+#define SQ_SL(db, id) (&(db)->slices.v[(db)->slice_row.v[id]])
+
+/* A slice's end for nesting: open slices never end. */
+static uint64_t sq_end(const sq_slice *s) {
+    return s->dur < 0 ? UINT64_MAX : (uint64_t)s->ts + (uint64_t)s->dur;
+}
+
+/* The deepest slice on the stack (ids) enclosing time t (ts <= t < end), or SQ_NONE. */
+static uint32_t sq_enclosing(const sq_db *db, const uint32_t *stack, size_t depth, int64_t t) {
+    while (depth > 0) {
+        const sq_slice *e = SQ_SL(db, stack[depth - 1]);
+        if (e->ts <= t && (uint64_t)t < sq_end(e)) {
+            return stack[depth - 1];
+        }
+        depth--;
+    }
+    return SQ_NONE;
+}
+
+typedef struct sq_nest {
+    uint32_t *stack;
+    size_t cap;
+} sq_nest_t;
+
+/* One track's slices (ids in time order): depth and parent; flow points `fl` of the track
+ * (in time order) bind to the slice enclosing them. Zero-duration slices never enclose. */
+static int sq_nest_track(sq_build *b, sq_nest_t *ns, const uint32_t *ids, size_t n, uint32_t *fl,
+                         size_t nfl) {
+    sq_db *db = b->db;
+    size_t depth = 0, f = 0;
+    for (size_t i = 0; i <= n; i++) {
+        sq_slice *c = i < n ? SQ_SL(db, ids[i]) : NULL;
+        for (; f < nfl && (!c || b->flows.v[fl[f]].ts < c->ts); f++) {
+            b->flows.v[fl[f]].slice = sq_enclosing(db, ns->stack, depth, b->flows.v[fl[f]].ts);
+        }
+        if (!c) {
+            break;
+        }
+        while (depth > 0 && sq_end(SQ_SL(db, ns->stack[depth - 1])) < sq_end(c)) {
+            depth--;
+        }
+        c->depth = depth < SQ_MAX_DEPTH ? (unsigned)depth : SQ_MAX_DEPTH;
+        c->parent = depth ? ns->stack[depth - 1] : SQ_NONE;
+        if (c->dur != 0) {
+            void *raw = ns->stack;
+            if (depth == ns->cap && sq_vgrow(&raw, &ns->cap, depth + 1, sizeof *ns->stack) != 0) {
+                return -1;
+            }
+            ns->stack = raw;
+            ns->stack[depth++] = ids[i];
+        }
+        /* flows at the same time as a slice's start bind to it */
+        for (; f < nfl && b->flows.v[fl[f]].ts == c->ts && (i + 1 == n || SQ_SL(db, ids[i + 1])->ts != c->ts);
+             f++) {
+            b->flows.v[fl[f]].slice = sq_enclosing(db, ns->stack, depth, b->flows.v[fl[f]].ts);
+        }
+    }
+    return 0;
+}
+
+/* Stable counting sort of items by key (< nkeys): order, and start[k]..start[k+1] per key. */
+static int sq_group(const uint32_t *keys, size_t n, size_t nkeys, uint32_t **order, size_t **start) {
+    size_t *st = calloc(nkeys + 2, sizeof *st);
+    uint32_t *ord = malloc((n ? n : 1) * sizeof *ord);
+    if (!st || !ord) {
+        free(st);
+        free(ord);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        st[keys[i] + 2]++;
+    }
+    for (size_t k = 0; k < nkeys; k++) {
+        st[k + 2] += st[k + 1];
+    }
+    for (size_t i = 0; i < n; i++) {
+        ord[st[keys[i] + 1]++] = (uint32_t)i;
+    }
+    *order = ord;
+    *start = st; /* st[k]..st[k+1] is key k's range */
+    return 0;
+}
+
+/* Depth and parent of every slice of the trace, track by track; flows bound on the way. */
+static int sq_nest(sq_build *b, const uint32_t *flord) {
+    sq_db *db = b->db;
+    size_t n = db->slices.n - b->first_slice, ntr = db->tracks.n - b->first_track, nfl = b->flows.n;
+    uint32_t *keys = malloc(((n > nfl ? n : nfl) + 1) * sizeof *keys);
+    uint32_t *sord = NULL, *ford = NULL;
+    size_t *sst = NULL, *fst = NULL;
+    int rc = keys ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        keys[i] = SQ_SL(db, b->first_slice + i)->track - (uint32_t)b->first_track;
+    }
+    rc = rc == 0 ? sq_group(keys, n, ntr, &sord, &sst) : -1;
+    for (size_t i = 0; rc == 0 && i < nfl; i++) {
+        /* by time, then by track: the flow points of a track in time order */
+        keys[i] = db->threads.v[b->flows.v[flord[i]].utid].track - (uint32_t)b->first_track;
+    }
+    rc = rc == 0 ? sq_group(keys, nfl, ntr, &ford, &fst) : -1;
+    sq_nest_t ns = {NULL, 0};
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        sord[i] += (uint32_t)b->first_slice;
+    }
+    for (size_t i = 0; rc == 0 && i < nfl; i++) {
+        ford[i] = flord[ford[i]];
+    }
+    for (size_t t = 0; rc == 0 && t < ntr; t++) {
+        rc = sq_nest_track(b, &ns, sord + sst[t], sst[t + 1] - sst[t], ford + fst[t], fst[t + 1] - fst[t]);
+    }
+    free(ns.stack);
+    free(keys);
+    free(sord);
+    free(sst);
+    free(ford);
+    free(fst);
+    return rc;
+}
+
+/* Flow rows: consecutive bound points of a chain, in time order (chain-id rule). */
+#define SQ_CHAIN_UNBOUND (SQ_NONE - 2)
+static int sq_flow_rows(sq_build *b, const uint32_t *flord) {
+    sq_map m = {0};
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < b->flows.n; i++) {
+        const sq_chainpt *c = &b->flows.v[flord[i]];
+        uint32_t owner = c->prov, me = c->slice == SQ_NONE ? SQ_CHAIN_UNBOUND : c->slice;
+        if (c->type == FXT_EVENT_FLOW_BEGIN) {
+            rc = sq_chain_set(&m, 1, c->prov, c->id, me);
+            continue;
+        }
+        uint32_t prev = sq_chain_find(b, &m, 1, c->prov, c->id, &owner);
+        if (prev == SQ_NONE) {
+            continue; /* no begin */
+        }
+        if (prev != SQ_CHAIN_UNBOUND && c->slice != SQ_NONE) {
+            sq_flow *f = SQ_ADD(b->db->flows);
+            if (!f) {
+                rc = -1;
+                break;
+            }
+            f->fid = c->id;
+            f->out = prev;
+            f->in = c->slice;
+            f->trace = b->trace;
+        }
+        uint32_t next = c->type == FXT_EVENT_FLOW_END ? SQ_CHAIN_CLOSED
+                        : c->slice != SQ_NONE         ? c->slice
+                                                      : prev;
+        rc = sq_chain_set(&m, 1, owner, c->id, next);
+    }
+    sq_map_free(&m);
+    return rc;
+}
+
+/* ---- scheduling ------------------------------------------------------------------------- */
+
+/* sched_slice rows are made when they end: put them in time order (stable). */
+static int sq_sort_rows(sq_sched *rows, size_t n) {
+    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
+    uint32_t *ord = malloc((n ? n : 1) * sizeof *ord);
+    sq_sched *copy = malloc((n ? n : 1) * sizeof *copy);
+    int rc = keys && ord && copy ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        keys[i] = (uint64_t)rows[i].ts;
+    }
+    rc = rc == 0 ? sq_sort_u64(keys, n, ord) : -1;
+    if (rc == 0 && n) {
+        memcpy(copy, rows, n * sizeof *copy);
+        for (size_t i = 0; i < n; i++) {
+            rows[i] = copy[ord[i]];
+        }
+    }
+    free(keys);
+    free(ord);
+    free(copy);
+    return rc;
+}
+
+#define SQ_STATE_RUNNABLE SQ_STATE_WOKEN
+
+typedef struct sq_cpu {
+    uint32_t cpu, utid; /* utid SQ_NONE: idle or unknown */
+    int64_t since;
+    int32_t prio;
+} sq_cpu;
+
+/* Close utid's open thread_state row at t and open a new one (state, cpu, waker). */
+static int sq_add_tstate(sq_build *b, uint32_t *open, uint32_t utid, int64_t t, uint32_t state, uint32_t cpu,
+                         uint32_t waker) {
+    sq_db *db = b->db;
+    uint32_t *o = &open[utid - db->traces.v[b->trace].first_row[SQ_T_THREAD]];
+    if (*o) {
+        sq_tstate *prev = &db->tstates.v[*o - 1];
+        prev->dur = t >= prev->ts ? t - prev->ts : 0;
+    }
+    sq_tstate *r = SQ_ADD(db->tstates);
+    if (!r) {
+        return -1;
+    }
+    r->ts = t;
+    r->dur = -1;
+    r->utid = utid;
+    r->cpu = cpu;
+    r->state = state;
+    r->waker = waker;
+    *o = (uint32_t)db->tstates.n;
+    return 0;
+}
+
+typedef SQ_VEC(sq_cpu) sq_cpuvec;
+
+static sq_cpu *sq_cpu_of(sq_cpuvec *cpus, uint32_t cpu) {
+    for (size_t i = 0; i < cpus->n; i++) {
+        if (cpus->v[i].cpu == cpu) {
+            return &cpus->v[i];
+        }
+    }
+    sq_cpu *c = SQ_ADD(*cpus);
+    if (c) {
+        c->cpu = cpu;
+        c->utid = SQ_NONE;
+        c->since = 0;
+        c->prio = INT32_MIN;
+    }
+    return c;
+}
+
+static int sq_switch(sq_build *b, sq_cpu *c, uint32_t *open, const sq_swpt *w) {
+    if (w->wakeup) {
+        return sq_add_tstate(b, open, w->in_utid, w->ts, SQ_STATE_RUNNABLE, c->cpu, c->utid);
+    }
+    if (c->utid != SQ_NONE) {
+        sq_sched *s = SQ_ADD(b->db->sched);
+        if (!s) {
+            return -1;
+        }
+        s->ts = c->since;
+        s->dur = w->ts >= c->since ? w->ts - c->since : 0;
+        s->cpu = c->cpu;
+        s->utid = c->utid;
+        s->end_state = w->out_state;
+        s->prio = c->prio;
+    }
+    if (w->out_utid != SQ_NONE &&
+        sq_add_tstate(b, open, w->out_utid, w->ts, w->out_state, c->cpu, SQ_NONE) != 0) {
+        return -1;
+    }
+    c->utid = w->in_utid;
+    c->since = w->ts;
+    c->prio = w->in_prio;
+    return sq_add_tstate(b, open, w->in_utid, w->ts, FXT_THREAD_RUNNING, c->cpu, SQ_NONE);
+}
+
+/* In time order: a cpu runs the incoming thread from a switch to the next switch on it. */
+static int sq_sched_rows(sq_build *b) {
+    size_t n = b->sw.n, nthr = b->db->threads.n - b->db->traces.v[b->trace].first_row[SQ_T_THREAD];
+    if (n == 0) {
+        return 0;
+    }
+    uint64_t *keys = malloc(n * sizeof *keys);
+    uint32_t *ord = malloc(n * sizeof *ord);
+    uint32_t *open = calloc(nthr + 1, sizeof *open);
+    sq_cpuvec cpus = {{NULL}, 0, 0};
+    int rc = keys && ord && open ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        keys[i] = (uint64_t)b->sw.v[i].ts;
+    }
+    rc = rc == 0 ? sq_sort_u64(keys, n, ord) : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const sq_swpt *w = &b->sw.v[ord[i]];
+        sq_cpu *c = sq_cpu_of(&cpus, w->cpu);
+        rc = c ? sq_switch(b, c, open, w) : -1;
+    }
+    for (size_t i = 0; rc == 0 && i < cpus.n; i++) {
+        if (cpus.v[i].utid != SQ_NONE) { /* still running at the end: dur -1 */
+            sq_sched *s = SQ_ADD(b->db->sched);
+            if (!s) {
+                rc = -1;
+                break;
+            }
+            s->ts = cpus.v[i].since;
+            s->dur = -1;
+            s->cpu = cpus.v[i].cpu;
+            s->utid = cpus.v[i].utid;
+            s->end_state = SQ_NONE;
+            s->prio = cpus.v[i].prio;
+        }
+    }
+    SQ_FREE(cpus);
+    free(keys);
+    free(ord);
+    free(open);
+    size_t first = b->db->traces.v[b->trace].first_row[SQ_T_SCHED];
+    return rc == 0 && b->db->sched.n > first ? sq_sort_rows(b->db->sched.v + first, b->db->sched.n - first)
+                                             : rc;
+}
+
+/* ---- names and arguments ------------------------------------------------------------------ */
+
+/* Kernel objects name threads (koid = tid) and processes (koid = pid), in any order. */
+static int sq_names(sq_build *b) {
+    sq_db *db = b->db;
+    const sq_trace *t = &db->traces.v[b->trace];
+    for (size_t i = t->first_row[SQ_T_KOBJ]; i < db->kobjs.n; i++) {
+        const sq_kobj *o = &db->kobjs.v[i];
+        if (o->obj_type == FXT_OBJ_PROCESS) {
+            uint32_t upid = sq_map_get(&b->procs, o->koid, 0, 0);
+            if (upid != SQ_NONE) {
+                db->procs.v[upid].name = o->name;
+            }
+        } else if (o->obj_type == FXT_OBJ_THREAD) {
+            /* by (process, koid) when the object names its process, else the first of that tid */
+            uint32_t utid = o->pid != UINT64_MAX ? sq_map_get(&b->threads, o->pid, o->koid, 0) : SQ_NONE;
+            utid = utid != SQ_NONE ? utid : sq_map_get(&b->tids, o->koid, 0, 0);
+            if (utid != SQ_NONE) {
+                db->threads.v[utid].name = o->name;
+            }
+        }
+    }
+    return 0;
+}
+
+/* An END's arguments join its begin's set later in the file: group the rows by set. */
+static int sq_group_args(sq_build *b) {
+    sq_db *db = b->db;
+    size_t first = db->traces.v[b->trace].first_row[SQ_T_ARGS], n = db->args.n - first;
+    uint32_t first_set = db->traces.v[b->trace].first_set;
+    int sorted = 1;
+    for (size_t i = first + 1; i < db->args.n && sorted; i++) {
+        sorted = db->args.v[i - 1].set <= db->args.v[i].set;
+    }
+    if (sorted) {
+        return 0;
+    }
+    uint32_t *keys = malloc(n * sizeof *keys), *ord = NULL;
+    size_t *st = NULL;
+    sq_arg *copy = malloc(n * sizeof *copy);
+    int rc = keys && copy ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        keys[i] = db->args.v[first + i].set - first_set;
+    }
+    rc = rc == 0 ? sq_group(keys, n, db->nsets - first_set, &ord, &st) : -1;
+    if (rc == 0) {
+        memcpy(copy, db->args.v + first, n * sizeof *copy);
+        for (size_t i = 0; i < n; i++) {
+            db->args.v[first + i] = copy[ord[i]];
+        }
+    }
+    free(keys);
+    free(ord);
+    free(st);
+    free(copy);
+    return rc;
+}
+
+int sq_finish_trace(sq_build *b) {
+    if (b->oom || sq_async(b) != 0 || sq_sort_slices(b) != 0) {
+        return -1;
+    }
+    uint32_t *flord = sq_order_chainpts(b->flows.v, b->flows.n);
+    int rc = flord ? 0 : -1;
+    rc = rc == 0 ? sq_nest(b, flord) : rc;
+    rc = rc == 0 ? sq_flow_rows(b, flord) : rc;
+    free(flord);
+    rc = rc == 0 ? sq_sched_rows(b) : rc;
+    rc = rc == 0 ? sq_names(b) : rc;
+    rc = rc == 0 ? sq_group_args(b) : rc;
+    return rc == 0 && !b->oom ? 0 : -1;
+}
