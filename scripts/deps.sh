@@ -25,6 +25,7 @@ esac
 build_pkgs=(
   "build-essential|cc c++ make|yes|the C and C++ compilers, make"
   "cmake|cmake|yes|the build"
+  "ninja-build|ninja|no|faster builds (make otherwise)"
   "pkg-config|pkg-config|no|finding libtracefs (fxt record --sched)"
   "zlib1g-dev||no|gzip traces (libfxt_zio)"
   "libzstd-dev||no|zstd traces (libfxt_zio)"
