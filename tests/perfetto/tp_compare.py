@@ -175,7 +175,7 @@ def read_fxt(path):
         return t * 10**9 // rate.get(p, 10**9)
 
     m = {
-        "wakeups_running": 0,  # wakeups of a thread on a CPU at the time (see the thread_state comparison)
+        "wakeups_running": 0,  # wakeups of a thread on a CPU or preempted at the time (see the thread_state comparison)
         "woken_running": set(),  # their threads
         "slices": collections.defaultdict(lambda: [0, 0, 0]),  # (cat, name) -> count, total dur, unfinished
         "durations": collections.defaultdict(lambda: [0, 0]),  # (cat, name) -> count, total (pairs + complete)
@@ -197,7 +197,7 @@ def read_fxt(path):
     stacks = collections.defaultdict(list)
     intervals = collections.defaultdict(list)  # (pid, tid) -> [(begin, end)] of thread slices
     chain_events = []  # (ts, order, kind, provider, id, pid, tid)
-    sched = []  # (ts, order, out tid, in tid) of a context switch; (ts, order, None, tid) of a wakeup
+    sched = []  # (ts, order, out tid, in tid, out state) of a context switch; (ts, order, None, tid, None) of a wakeup
     for i, x in enumerate(recs):
         k = x["kind"]
         p = x.get("provider")
@@ -212,10 +212,10 @@ def read_fxt(path):
         elif k in ("context_switch", "legacy_context_switch"):
             m["switches"] += 1
             m["switches_to_idle"] += x["in_tid"] == 0
-            sched.append((ns(p, x["ts"]), i, x.get("out_tid"), x["in_tid"]))
+            sched.append((ns(p, x["ts"]), i, x.get("out_tid"), x["in_tid"], x.get("out_state")))
         elif k == "thread_wakeup":
             m["wakeups"] += 1
-            sched.append((ns(p, x["ts"]), i, None, x["tid"]))
+            sched.append((ns(p, x["ts"]), i, None, x["tid"], None))
         if k != "event":
             continue
         ev = x["event"]
@@ -286,14 +286,19 @@ def read_fxt(path):
     for t, _o, _i, ev, p, ident, thr, name in chain_events:
         if ev.startswith("flow_") and not any(b <= t <= e for b, e in intervals[thr]):
             m["flow_unenclosed"] += 1
-    running = set()
-    for _t, _o, out, tid in sorted(sched):
+    # A wakeup of a thread already on a CPU, or preempted (switched out in state 1, "running":
+    # still runnable): see the thread_state comparison
+    running, preempted = set(), set()
+    for _t, _o, out, tid, out_state in sorted(sched, key=lambda e: e[:2]):
         if out is None:
-            if tid in running:
+            if tid in running or tid in preempted:
                 m["wakeups_running"] += 1
                 m["woken_running"].add(tid)
         else:
             running.discard(out)
+            if out_state == 1:
+                preempted.add(out)
+            preempted.discard(tid)
             running.add(tid)
     return m
 
@@ -459,9 +464,9 @@ def main():
             for state, n in res["state"]:
                 c["R" if state == "W" else state] += num(n)
         # A wakeup of a thread that is running (woken between setting its sleeping state and
-        # switching out: the kernel emits it) starts a "W" state in tp's FXT load; its systrace
-        # importer ignores a sched_waking of a running task. The FXT's count of those is the
-        # exact difference allowed in R, nothing else.
+        # switching out: the kernel emits it) or preempted (still runnable) starts a "W" state in
+        # tp's FXT load; its systrace importer ignores a sched_waking of a runnable task. The
+        # FXT's count of those is the exact difference allowed in R, nothing else.
         stj["R"] += want["wakeups_running"]
         expect("tp JSON load = tp FXT load: thread_state per state", stf == stj,
                "FXT %s, JSON %s (with %d wakeups of running threads)" % (dict(stf), dict(stj), want["wakeups_running"]))
