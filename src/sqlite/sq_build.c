@@ -186,6 +186,33 @@ uint32_t sq_thread_track(sq_build *b, uint32_t utid) {
     return b->db->threads.v[utid].track;
 }
 
+uint32_t sq_slice_key(sq_build *b, uint32_t track, uint32_t cat, uint32_t name) {
+    unsigned h = (unsigned)((((uint64_t)track * 0x9e3779b97f4a7c15ull) ^
+                             ((uint64_t)cat << 32 | name) * 0xc2b2ae3d27d4eb4full) >>
+                            54);
+    if (b->skmemo[h].key != SQ_NONE && b->skmemo[h].track == track && b->skmemo[h].cat == cat &&
+        b->skmemo[h].name == name) {
+        return b->skmemo[h].key;
+    }
+    uint32_t key = sq_map_get(&b->skeys, track, cat, name);
+    if (key == SQ_NONE) {
+        sq_skey *k = SQ_ADD(b->db->skeys);
+        key = (uint32_t)(b->db->skeys.n - 1);
+        if (!k || key >= SQ_NONE - 1 || sq_map_put(&b->skeys, track, cat, name, key) != 0) {
+            b->oom = 1;
+            return 0;
+        }
+        k->track = track;
+        k->cat = cat;
+        k->name = name;
+    }
+    b->skmemo[h].track = track;
+    b->skmemo[h].cat = cat;
+    b->skmemo[h].name = name;
+    b->skmemo[h].key = key;
+    return key;
+}
+
 /* ---- arguments ------------------------------------------------------------------------- */
 
 static void sq_arg_value(sq_build *b, sq_pstate *p, const fxt_arg_t *a, sq_arg *o) {
@@ -264,9 +291,7 @@ static sq_slice *sq_add_slice(sq_build *b, int64_t ts, int64_t dur, uint32_t tra
     }
     s->ts = ts;
     s->dur = dur;
-    s->track = track;
-    s->cat = cat;
-    s->name = name;
+    s->key = sq_slice_key(b, track, cat, name);
     s->args = SQ_NONE;
     s->parent = 0;
     s->depth = 0;
@@ -767,6 +792,7 @@ static void sq_build_free(sq_build *b) {
     sq_map_free(&b->procs);
     sq_map_free(&b->ctracks);
     sq_map_free(&b->koids);
+    sq_map_free(&b->skeys);
     SQ_FREE(b->open);
     SQ_FREE(b->async);
     SQ_FREE(b->flows);
@@ -778,6 +804,7 @@ static void sq_build_free(sq_build *b) {
 static void sq_truncate(sq_db *db, const sq_trace *t) {
     db->slices.n = t->first_row[SQ_T_SLICE];
     db->slice_row.n = t->first_row[SQ_T_SLICE];
+    db->skeys.n = t->first_skey;
     db->threads.n = t->first_row[SQ_T_THREAD];
     db->procs.n = t->first_row[SQ_T_PROCESS];
     db->tracks.n = t->first_row[SQ_T_TRACK];
@@ -814,6 +841,7 @@ static sq_trace *sq_new_trace(sq_db *db, const char *path, const char *label) {
         t->first_row[i] = sq_table_rows(db, i);
     }
     t->first_set = db->nsets;
+    t->first_skey = db->skeys.n;
     return t;
 }
 
@@ -832,6 +860,9 @@ fxt_status sq_open_trace(sq_db *db, const char *path, const char *label, char *e
     b.first_slice = db->slices.n;
     for (size_t i = 0; i < sizeof b.tmemo / sizeof b.tmemo[0]; i++) {
         b.tmemo[i].utid = SQ_NONE;
+    }
+    for (size_t i = 0; i < sizeof b.skmemo / sizeof b.skmemo[0]; i++) {
+        b.skmemo[i].key = SQ_NONE;
     }
     fxt_status st = t ? fxt_reader_create(NULL, &b.r) : FXT_E_NOMEM;
     if (st == FXT_OK) {

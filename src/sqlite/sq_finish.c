@@ -116,9 +116,7 @@ static int sq_async_point(sq_build *b, sq_map *m, sq_chainpt *c) {
     }
     s->ts = c->ts;
     s->dur = c->type == FXT_EVENT_ASYNC_BEGIN ? -1 : 0;
-    s->track = track;
-    s->cat = c->cat;
-    s->name = c->name;
+    s->key = sq_slice_key(b, track, c->cat, c->name);
     s->args = c->args;
     s->parent = 0;
     s->depth = 0;
@@ -367,7 +365,7 @@ static int sq_nest(sq_build *b, const uint32_t *flord) {
     size_t *sst = NULL, *fst = NULL;
     int rc = keys ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        keys[i] = SQ_SL(db, b->first_slice + i)->track - (uint32_t)b->first_track;
+        keys[i] = db->skeys.v[SQ_SL(db, b->first_slice + i)->key].track - (uint32_t)b->first_track;
     }
     rc = rc == 0 ? sq_group(keys, n, ntr, &sord, &sst) : -1;
     for (size_t i = 0; rc == 0 && i < nfl; i++) {

@@ -73,10 +73,16 @@ int sq_map_put(sq_map *m, uint64_t a, uint64_t b, uint64_t c, uint32_t val);
 void sq_map_free(sq_map *m);
 
 /* ---- rows -------------------------------------------------------------------------- */
+/* A slice's (track, category, name), shared by the slices that have the same: a slice is 32
+ * bytes, not 40 (slices are the most memory after args; a trace has few distinct triples). */
+typedef struct sq_skey {
+    uint32_t track;     /* track id */
+    uint32_t cat, name; /* string ids */
+} sq_skey;
+
 typedef struct sq_slice {
     int64_t ts, dur;     /* dur -1: still open at the end of the trace */
-    uint32_t track;      /* track id */
-    uint32_t cat, name;  /* string ids */
+    uint32_t key;        /* its (track, category, name) in sq_db.skeys */
     uint32_t args;       /* arg set id or SQ_NONE */
     uint32_t parent;     /* slice id or SQ_NONE (while reading: the open stack's link) */
     unsigned depth : 28; /* saturates at SQ_MAX_DEPTH */
@@ -221,6 +227,7 @@ typedef struct sq_trace {
     int compressed;
     uint64_t first_row[SQ_T_COUNT_]; /* each table's first row of this trace */
     uint32_t first_set;              /* its first arg set id */
+    size_t first_skey;               /* its first slice key */
 } sq_trace;
 
 typedef struct sq_db {
@@ -228,6 +235,7 @@ typedef struct sq_db {
     SQ_VEC(sq_trace) traces;
     SQ_VEC(sq_slice) slices;    /* in file order (async ones last) */
     SQ_VEC(uint32_t) slice_row; /* slice id (time order) -> its row in slices */
+    SQ_VEC(sq_skey) skeys;      /* slices' (track, category, name) */
     SQ_VEC(sq_thread) threads;
     SQ_VEC(sq_process) procs;
     SQ_VEC(sq_track) tracks;

@@ -58,9 +58,9 @@ static void g_row(const sq_db *db, size_t row, sq_val *v) {
     }
 GET_SL(sl_ts, v_int(v, r->ts))
 GET_SL(sl_dur, v_dur(v, r->dur))
-GET_SL(sl_track, v_int(v, r->track))
-GET_SL(sl_cat, v_str(db, v, r->cat))
-GET_SL(sl_name, v_str(db, v, r->name))
+GET_SL(sl_track, v_int(v, db->skeys.v[r->key].track))
+GET_SL(sl_cat, v_str(db, v, db->skeys.v[r->key].cat))
+GET_SL(sl_name, v_str(db, v, db->skeys.v[r->key].name))
 GET_SL(sl_depth, v_int(v, r->depth))
 static const char *const slice_types[16] = {"instant",  NULL,    "duration",     NULL,
                                             "complete", "async", "async_instant"};
@@ -444,6 +444,7 @@ void sq_db_free(sq_db *db) {
     SQ_FREE(db->traces);
     SQ_FREE(db->slices);
     SQ_FREE(db->slice_row);
+    SQ_FREE(db->skeys);
     SQ_FREE(db->threads);
     SQ_FREE(db->procs);
     SQ_FREE(db->tracks);
