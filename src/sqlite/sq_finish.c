@@ -62,16 +62,23 @@ static uint32_t sq_chain_find(sq_build *b, sq_map *m, uint64_t kind, uint32_t pr
 }
 
 /* Set the chain of `id` in `prov` (open: a track or slice, or closed), counting the providers
- * that have it open under the key (kind, id, 1). 0, or -1 out of memory. */
+ * that have it open under the key (kind, id, 1). Closed chains and zero counts leave the map
+ * (closed and absent mean the same): it holds the open chains only. 0, or -1 out of memory. */
 static int sq_chain_set(sq_map *m, uint64_t kind, uint32_t prov, uint64_t id, uint32_t val) {
     uint32_t old = sq_map_get(m, ((uint64_t)prov << 1) | kind, id, 0);
     int was = old != SQ_NONE && old != SQ_CHAIN_CLOSED, now = val != SQ_NONE && val != SQ_CHAIN_CLOSED;
     if (was != now) {
         uint32_t n = sq_map_get(m, kind, id, 1);
         n = (n == SQ_NONE ? 0 : n) + (now ? 1u : (uint32_t)-1);
-        if (sq_map_put(m, kind, id, 1, n) != 0) {
+        if (n == 0) {
+            sq_map_del(m, kind, id, 1);
+        } else if (sq_map_put(m, kind, id, 1, n) != 0) {
             return -1;
         }
+    }
+    if (!now) {
+        sq_map_del(m, ((uint64_t)prov << 1) | kind, id, 0);
+        return 0;
     }
     return sq_map_put(m, ((uint64_t)prov << 1) | kind, id, 0, val);
 }
@@ -280,59 +287,6 @@ static uint64_t sq_end(const sq_slice *s) {
     return s->dur < 0 ? UINT64_MAX : (uint64_t)s->ts + (uint64_t)s->dur;
 }
 
-/* The deepest slice on the stack (ids) enclosing time t (ts <= t < end), or SQ_NONE. */
-static uint32_t sq_enclosing(const sq_db *db, const uint32_t *stack, size_t depth, int64_t t) {
-    while (depth > 0) {
-        const sq_slice *e = SQ_SL(db, stack[depth - 1]);
-        if (e->ts <= t && (uint64_t)t < sq_end(e)) {
-            return stack[depth - 1];
-        }
-        depth--;
-    }
-    return SQ_NONE;
-}
-
-typedef struct sq_nest {
-    uint32_t *stack;
-    size_t cap;
-} sq_nest_t;
-
-/* One track's slices (ids in time order): depth and parent; flow points `fl` of the track
- * (in time order) bind to the slice enclosing them. Zero-duration slices never enclose. */
-static int sq_nest_track(sq_build *b, sq_nest_t *ns, const uint32_t *ids, size_t n, uint32_t *fl,
-                         size_t nfl) {
-    sq_db *db = b->db;
-    size_t depth = 0, f = 0;
-    for (size_t i = 0; i <= n; i++) {
-        sq_slice *c = i < n ? SQ_SL(db, ids[i]) : NULL;
-        for (; f < nfl && (!c || b->flows.v[fl[f]].ts < c->ts); f++) {
-            b->flows.v[fl[f]].slice = sq_enclosing(db, ns->stack, depth, b->flows.v[fl[f]].ts);
-        }
-        if (!c) {
-            break;
-        }
-        while (depth > 0 && sq_end(SQ_SL(db, ns->stack[depth - 1])) < sq_end(c)) {
-            depth--;
-        }
-        c->depth = depth < SQ_MAX_DEPTH ? (unsigned)depth : SQ_MAX_DEPTH;
-        c->parent = depth ? ns->stack[depth - 1] : SQ_NONE;
-        if (c->dur != 0) {
-            void *raw = ns->stack;
-            if (depth == ns->cap && sq_vgrow(&raw, &ns->cap, depth + 1, sizeof *ns->stack) != 0) {
-                return -1;
-            }
-            ns->stack = raw;
-            ns->stack[depth++] = ids[i];
-        }
-        /* flows at the same time as a slice's start bind to it */
-        for (; f < nfl && b->flows.v[fl[f]].ts == c->ts && (i + 1 == n || SQ_SL(db, ids[i + 1])->ts != c->ts);
-             f++) {
-            b->flows.v[fl[f]].slice = sq_enclosing(db, ns->stack, depth, b->flows.v[fl[f]].ts);
-        }
-    }
-    return 0;
-}
-
 /* Stable counting sort of items by key (< nkeys): order, and start[k]..start[k+1] per key. */
 static int sq_group(const uint32_t *keys, size_t n, size_t nkeys, uint32_t **order, size_t **start) {
     size_t *st = calloc(nkeys + 2, sizeof *st);
@@ -356,40 +310,60 @@ static int sq_group(const uint32_t *keys, size_t n, size_t nkeys, uint32_t **ord
     return 0;
 }
 
-/* Depth and parent of every slice of the trace, track by track; flows bound on the way. */
+/* The deepest slice of a track's open stack (top, then parent by parent) enclosing time t
+ * (ts <= t < end), or SQ_NONE. */
+static uint32_t sq_enclosing(const sq_db *db, uint32_t top, int64_t t) {
+    while (top != SQ_NONE) {
+        const sq_slice *e = SQ_SL(db, top);
+        if (e->ts <= t && (uint64_t)t < sq_end(e)) {
+            return top;
+        }
+        top = e->parent;
+    }
+    return SQ_NONE;
+}
+
+/*
+ * Depth and parent of every slice of the trace, in one pass over the ids in time order; flow
+ * points (in time order, `flord`) bind to the slice of their thread's track enclosing them,
+ * after the slices that start at or before them. A track's stack of slices that may still
+ * enclose is its top slice, then parent by parent (a slice's parent is the top when it is
+ * pushed), so the only state is one id per track. Zero-duration slices never enclose.
+ */
 static int sq_nest(sq_build *b, const uint32_t *flord) {
     sq_db *db = b->db;
     size_t n = db->slices.n - b->first_slice, ntr = db->tracks.n - b->first_track, nfl = b->flows.n;
-    uint32_t *keys = malloc(((n > nfl ? n : nfl) + 1) * sizeof *keys);
-    uint32_t *sord = NULL, *ford = NULL;
-    size_t *sst = NULL, *fst = NULL;
-    int rc = keys ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        keys[i] = db->skeys.v[SQ_SL(db, b->first_slice + i)->key].track - (uint32_t)b->first_track;
+    uint32_t *top = malloc((ntr ? ntr : 1) * sizeof *top), ft = (uint32_t)b->first_track;
+    if (!top) {
+        return -1;
     }
-    rc = rc == 0 ? sq_group(keys, n, ntr, &sord, &sst) : -1;
-    for (size_t i = 0; rc == 0 && i < nfl; i++) {
-        /* by time, then by track: the flow points of a track in time order */
-        keys[i] = db->threads.v[b->flows.v[flord[i]].utid].track - (uint32_t)b->first_track;
+    for (size_t t = 0; t < ntr; t++) {
+        top[t] = SQ_NONE;
     }
-    rc = rc == 0 ? sq_group(keys, nfl, ntr, &ford, &fst) : -1;
-    sq_nest_t ns = {NULL, 0};
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        sord[i] += (uint32_t)b->first_slice;
+    size_t f = 0;
+    for (size_t i = 0; i <= n; i++) {
+        uint32_t id = (uint32_t)(b->first_slice + i);
+        sq_slice *c = i < n ? SQ_SL(db, id) : NULL;
+        for (; f < nfl && (!c || b->flows.v[flord[f]].ts < c->ts); f++) {
+            sq_chainpt *fp = &b->flows.v[flord[f]];
+            fp->slice = sq_enclosing(db, top[db->threads.v[fp->utid].track - ft], fp->ts);
+        }
+        if (!c) {
+            break;
+        }
+        uint32_t *t = &top[db->skeys.v[c->key].track - ft];
+        while (*t != SQ_NONE && sq_end(SQ_SL(db, *t)) < sq_end(c)) {
+            *t = SQ_SL(db, *t)->parent;
+        }
+        unsigned depth = *t == SQ_NONE ? 0 : SQ_SL(db, *t)->depth;
+        c->depth = *t == SQ_NONE ? 0 : depth < SQ_MAX_DEPTH ? depth + 1 : SQ_MAX_DEPTH;
+        c->parent = *t;
+        if (c->dur != 0) {
+            *t = id;
+        }
     }
-    for (size_t i = 0; rc == 0 && i < nfl; i++) {
-        ford[i] = flord[ford[i]];
-    }
-    for (size_t t = 0; rc == 0 && t < ntr; t++) {
-        rc = sq_nest_track(b, &ns, sord + sst[t], sst[t + 1] - sst[t], ford + fst[t], fst[t + 1] - fst[t]);
-    }
-    free(ns.stack);
-    free(keys);
-    free(sord);
-    free(sst);
-    free(ford);
-    free(fst);
-    return rc;
+    free(top);
+    return 0;
 }
 
 /* Flow rows: consecutive bound points of a chain, in time order (chain-id rule). */

@@ -70,6 +70,8 @@ typedef struct sq_map {
 uint32_t sq_map_get(const sq_map *m, uint64_t a, uint64_t b, uint64_t c);
 /* Set the value of the key. 0, or -1 out of memory. */
 int sq_map_put(sq_map *m, uint64_t a, uint64_t b, uint64_t c, uint32_t val);
+/* Remove the key (if there). */
+void sq_map_del(sq_map *m, uint64_t a, uint64_t b, uint64_t c);
 void sq_map_free(sq_map *m);
 
 /* ---- rows -------------------------------------------------------------------------- */

@@ -123,10 +123,14 @@ void sq_strings_free(sq_strings *s) {
 
 /* ---- map ------------------------------------------------------------------------------ */
 
-static size_t sq_map_slot(const sq_mapent *e, size_t cap, uint64_t a, uint64_t b, uint64_t c) {
+static size_t sq_map_home(size_t cap, uint64_t a, uint64_t b, uint64_t c) {
     uint64_t h = (a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full) ^ (c * 0x165667b19e3779f9ull);
     h ^= h >> 31;
-    size_t j = (size_t)h & (cap - 1);
+    return (size_t)h & (cap - 1);
+}
+
+static size_t sq_map_slot(const sq_mapent *e, size_t cap, uint64_t a, uint64_t b, uint64_t c) {
+    size_t j = sq_map_home(cap, a, b, c);
     while (e[j].val != SQ_NONE && (e[j].k[0] != a || e[j].k[1] != b || e[j].k[2] != c)) {
         j = (j + 1) & (cap - 1);
     }
@@ -173,6 +177,29 @@ int sq_map_put(sq_map *m, uint64_t a, uint64_t b, uint64_t c, uint32_t val) {
     e->k[2] = c;
     e->val = val;
     return 0;
+}
+
+/* Linear probing's deletion: later entries of the cluster that may not stay behind the hole
+ * move into it (no tombstones, so a map of short-lived keys stays small). */
+void sq_map_del(sq_map *m, uint64_t a, uint64_t b, uint64_t c) {
+    if (!m->cap) {
+        return;
+    }
+    size_t mask = m->cap - 1, hole = sq_map_slot(m->e, m->cap, a, b, c);
+    if (m->e[hole].val == SQ_NONE) {
+        return;
+    }
+    m->e[hole].val = SQ_NONE;
+    m->n--;
+    for (size_t j = (hole + 1) & mask; m->e[j].val != SQ_NONE; j = (j + 1) & mask) {
+        size_t home = sq_map_home(m->cap, m->e[j].k[0], m->e[j].k[1], m->e[j].k[2]);
+        /* the entry at j stays unless the hole lies cyclically in [home, j) */
+        if (((j - home) & mask) >= ((j - hole) & mask)) {
+            m->e[hole] = m->e[j];
+            m->e[j].val = SQ_NONE;
+            hole = j;
+        }
+    }
 }
 
 void sq_map_free(sq_map *m) {
