@@ -494,6 +494,36 @@ static void test_same_time(void) {
     unlink(tmp_path);
 }
 
+/* Durations of 2^32 - 2 ns (4.29 s) and more are kept apart from the slices' 32-bit ones: the
+ * same values, order of equal starts (longer first) and nesting as short ones. */
+static void test_long_durations(void) {
+    fxt_membuf_t mb;
+    fxt_writer_t *w = new_writer(&mb);
+    fxt_thread_ref_t t = fxt_thread(1, 10);
+    const uint64_t s = 1000000000u;
+    fxt_write_duration_begin(w, 0, t, S("c"), S("P"), NULL, 0);
+    fxt_write_async_begin(w, 0, t, S("c"), S("as"), 7, NULL, 0);
+    fxt_write_duration_complete(w, s, s + 4294967293u, t, S("c"), S("B"), NULL, 0);
+    fxt_write_duration_complete(w, s, s + 4294967294u, t, S("c"), S("C"), NULL, 0);
+    fxt_write_duration_complete(w, s, 9 * s, t, S("c"), S("A"), NULL, 0);
+    fxt_write_instant(w, 2 * s, t, S("c"), S("i"), NULL, 0);
+    fxt_write_async_end(w, 6 * s, t, S("c"), S("as"), 7, NULL, 0);
+    fxt_write_duration_end(w, 10 * s, t, S("c"), S("P"), NULL, 0);
+    finish_writer(w);
+    sqlite3 *db = open_db();
+    char sql[512];
+    snprintf(sql, sizeof sql, "select fxt_open('%s')", save(&mb, "long"));
+    q(db, sql);
+    CHECK_Q(db, "select id, dur, name, depth, parent_id from slice order by id",
+            "0|10000000000|P|0|N;1|6000000000|as|0|N;2|8000000000|A|1|0;3|4294967294|C|2|2;"
+            "4|4294967293|B|3|3;5|0|i|4|4;");
+    CHECK_Q(db, "select sum(dur), count(*) from slice where dur >= 4294967293", "32589934587|5;");
+    CHECK_Q(db, "select name from slice where dur = 4294967294", "C;");
+    sqlite3_close(db);
+    fxt_membuf_free(&mb);
+    unlink(tmp_path);
+}
+
 int main(int argc, char **argv) {
     TEST_INIT(argc, argv);
     RUN(test_nesting);
@@ -504,5 +534,6 @@ int main(int argc, char **argv) {
     RUN(test_records);
     RUN(test_order);
     RUN(test_same_time);
+    RUN(test_long_durations);
     return TEST_EXIT();
 }

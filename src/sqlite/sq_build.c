@@ -186,29 +186,24 @@ uint32_t sq_thread_track(sq_build *b, uint32_t utid) {
     return b->db->threads.v[utid].track;
 }
 
-uint32_t sq_slice_key(sq_build *b, uint32_t track, uint32_t cat, uint32_t name) {
-    unsigned h = (unsigned)((((uint64_t)track * 0x9e3779b97f4a7c15ull) ^
-                             ((uint64_t)cat << 32 | name) * 0xc2b2ae3d27d4eb4full) >>
-                            54);
-    if (b->skmemo[h].key != SQ_NONE && b->skmemo[h].track == track && b->skmemo[h].cat == cat &&
-        b->skmemo[h].name == name) {
+uint32_t sq_slice_key(sq_build *b, uint32_t track, uint32_t cat) {
+    unsigned h = (unsigned)((((uint64_t)track << 32 | cat) * 0x9e3779b97f4a7c15ull) >> 54);
+    if (b->skmemo[h].key != SQ_NONE && b->skmemo[h].track == track && b->skmemo[h].cat == cat) {
         return b->skmemo[h].key;
     }
-    uint32_t key = sq_map_get(&b->skeys, track, cat, name);
+    uint32_t key = sq_map_get(&b->skeys, track, cat, 0);
     if (key == SQ_NONE) {
         sq_skey *k = SQ_ADD(b->db->skeys);
         key = (uint32_t)(b->db->skeys.n - 1);
-        if (!k || key >= SQ_NONE - 1 || sq_map_put(&b->skeys, track, cat, name, key) != 0) {
+        if (!k || key >= SQ_NONE - 1 || sq_map_put(&b->skeys, track, cat, 0, key) != 0) {
             b->oom = 1;
             return 0;
         }
         k->track = track;
         k->cat = cat;
-        k->name = name;
     }
     b->skmemo[h].track = track;
     b->skmemo[h].cat = cat;
-    b->skmemo[h].name = name;
     b->skmemo[h].key = key;
     return key;
 }
@@ -290,8 +285,11 @@ static sq_slice *sq_add_slice(sq_build *b, int64_t ts, int64_t dur, uint32_t tra
         return NULL;
     }
     s->ts = ts;
-    s->dur = dur;
-    s->key = sq_slice_key(b, track, cat, name);
+    s->name = name;
+    s->key = sq_slice_key(b, track, cat);
+    if (sq_set_dur(b->db, s, dur) != 0) {
+        b->oom = 1;
+    }
     s->args = SQ_NONE;
     s->parent = 0;
     s->depth = 0;
@@ -397,7 +395,9 @@ static void sq_end_event(sq_build *b, sq_pstate *p, const fxt_record_t *rec, int
     sq_slice *s = &b->db->slices.v[*head - 1];
     *head = s->parent;
     s->parent = 0;
-    s->dur = ts >= s->ts ? ts - s->ts : 0;
+    if (sq_set_dur(b->db, s, ts >= s->ts ? ts - s->ts : 0) != 0) {
+        b->oom = 1;
+    }
     s->args = sq_args(b, p, rec, s->args); /* Perfetto merges the end's arguments too */
 }
 

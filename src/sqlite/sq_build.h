@@ -41,9 +41,9 @@ typedef struct sq_build {
     size_t cur; /* index of the current provider in provs */
     sq_map threads, tids, procs, ctracks, koids, skeys;
     struct {
-        uint32_t track, cat, name, key; /* key SQ_NONE: empty */
-    } skmemo[1024];                     /* recent slice keys: most slices repeat one */
-    SQ_VEC(uint32_t) open;              /* per track of this trace: open begin stack head (slice + 1) */
+        uint32_t track, cat, key; /* key SQ_NONE: empty */
+    } skmemo[1024];               /* recent slice keys: most slices repeat one */
+    SQ_VEC(uint32_t) open;        /* per track of this trace: open begin stack head (slice + 1) */
     SQ_VEC(sq_chainpt) async, flows;
     SQ_VEC(sq_swpt) sw;
     size_t first_track, first_slice;
@@ -58,8 +58,8 @@ typedef struct sq_build {
 /* sq_build.c helpers the finishing passes use */
 uint32_t sq_thread_track(sq_build *b, uint32_t utid);
 uint32_t sq_new_track(sq_build *b, uint32_t kind, uint32_t name, uint32_t utid, uint32_t upid);
-/* The slice key of (track, cat, name), a new one the first time (sets b->oom out of memory). */
-uint32_t sq_slice_key(sq_build *b, uint32_t track, uint32_t cat, uint32_t name);
+/* The slice key of (track, cat), a new one the first time (sets b->oom out of memory). */
+uint32_t sq_slice_key(sq_build *b, uint32_t track, uint32_t cat);
 
 /* sq_finish.c: after the read. 0, or -1 out of memory. */
 int sq_finish_trace(sq_build *b);

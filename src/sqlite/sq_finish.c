@@ -97,7 +97,9 @@ static int sq_async_point(sq_build *b, sq_map *m, sq_chainpt *c) {
         sq_slice *s = &db->slices.v[*head - 1];
         *head = s->parent;
         s->parent = 0;
-        s->dur = c->ts >= s->ts ? c->ts - s->ts : 0;
+        if (sq_set_dur(db, s, c->ts >= s->ts ? c->ts - s->ts : 0) != 0) {
+            return -1;
+        }
         if (s->args == SQ_NONE) {
             s->args = c->args; /* the end's arguments, when the begin had none */
         }
@@ -122,8 +124,9 @@ static int sq_async_point(sq_build *b, sq_map *m, sq_chainpt *c) {
         return -1;
     }
     s->ts = c->ts;
-    s->dur = c->type == FXT_EVENT_ASYNC_BEGIN ? -1 : 0;
-    s->key = sq_slice_key(b, track, c->cat, c->name);
+    s->dur = c->type == FXT_EVENT_ASYNC_BEGIN ? SQ_DUR_OPEN : 0;
+    s->name = c->name;
+    s->key = sq_slice_key(b, track, c->cat);
     s->args = c->args;
     s->parent = 0;
     s->depth = 0;
@@ -152,24 +155,26 @@ static int sq_async(sq_build *b) {
 
 /* ---- slice ids and nesting --------------------------------------------------------------- */
 
-static int sq_slice_before(const sq_slice *a, const sq_slice *b) {
+static int sq_slice_before(const sq_db *db, const sq_slice *a, const sq_slice *b) {
     if (a->ts != b->ts) {
         return a->ts < b->ts;
     }
     /* same start: the longer one first (it encloses); still open counts as longest */
-    uint64_t da = a->dur < 0 ? UINT64_MAX : (uint64_t)a->dur, db = b->dur < 0 ? UINT64_MAX : (uint64_t)b->dur;
-    return da > db;
+    int64_t a_dur = sq_slice_dur(db, a), b_dur = sq_slice_dur(db, b);
+    uint64_t da = a_dur < 0 ? UINT64_MAX : (uint64_t)a_dur, dbb = b_dur < 0 ? UINT64_MAX : (uint64_t)b_dur;
+    return da > dbb;
 }
 
 /* A run of equal start times, longer first, stable: a radix sort on the durations (no
  * comparator with global state: connections in other threads may be sorting too). */
-static int sq_sort_run(const sq_slice *s, uint32_t *ord, size_t n) {
+static int sq_sort_run(const sq_db *db, const sq_slice *s, uint32_t *ord, size_t n) {
     uint64_t *keys = malloc(n * sizeof *keys);
     uint32_t *perm = malloc(n * sizeof *perm), *copy = malloc(n * sizeof *copy);
     int rc = keys && perm && copy ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const sq_slice *e = &s[ord[i]];
-        keys[i] = e->dur < 0 ? 0 : UINT64_MAX - (uint64_t)e->dur; /* open first, then longest */
+        int64_t dur = sq_slice_dur(db, e);
+        keys[i] = dur < 0 ? 0 : UINT64_MAX - (uint64_t)dur; /* open first, then longest */
         copy[i] = ord[i];
     }
     rc = rc == 0 ? sq_sort_u64(keys, n, perm) : rc;
@@ -183,7 +188,7 @@ static int sq_sort_run(const sq_slice *s, uint32_t *ord, size_t n) {
 }
 
 /* Equal-ts runs of the time order, longer first: insertion sort for short runs. */
-static int sq_fix_runs(const sq_slice *s, uint32_t *ord, size_t n) {
+static int sq_fix_runs(const sq_db *db, const sq_slice *s, uint32_t *ord, size_t n) {
     size_t i = 0;
     while (i < n) {
         size_t j = i + 1;
@@ -191,14 +196,14 @@ static int sq_fix_runs(const sq_slice *s, uint32_t *ord, size_t n) {
             j++;
         }
         if (j - i > 32) {
-            if (sq_sort_run(s, ord + i, j - i) != 0) {
+            if (sq_sort_run(db, s, ord + i, j - i) != 0) {
                 return -1;
             }
         } else {
             for (size_t k = i + 1; k < j; k++) {
                 uint32_t v = ord[k];
                 size_t m = k;
-                while (m > i && sq_slice_before(&s[v], &s[ord[m - 1]])) {
+                while (m > i && sq_slice_before(db, &s[v], &s[ord[m - 1]])) {
                     ord[m] = ord[m - 1];
                     m--;
                 }
@@ -267,7 +272,7 @@ static int sq_sort_slices(sq_build *b) {
     free(keys);
     if (rc == 0) {
         sq_merge(s, n, bidx, bord, nb, out);
-        rc = sq_fix_runs(s, out, n);
+        rc = sq_fix_runs(db, s, out, n);
     }
     if (rc == 0) {
         for (size_t i = 0; i < n; i++) {
@@ -283,8 +288,9 @@ static int sq_sort_slices(sq_build *b) {
 #define SQ_SL(db, id) (&(db)->slices.v[(db)->slice_row.v[id]])
 
 /* A slice's end for nesting: open slices never end. */
-static uint64_t sq_end(const sq_slice *s) {
-    return s->dur < 0 ? UINT64_MAX : (uint64_t)s->ts + (uint64_t)s->dur;
+static uint64_t sq_end(const sq_db *db, const sq_slice *s) {
+    int64_t dur = s->dur < SQ_DUR_OPEN ? s->dur : sq_slice_dur(db, s);
+    return dur < 0 ? UINT64_MAX : (uint64_t)s->ts + (uint64_t)dur;
 }
 
 /* Stable counting sort of items by key (< nkeys): order, and start[k]..start[k+1] per key. */
@@ -315,7 +321,7 @@ static int sq_group(const uint32_t *keys, size_t n, size_t nkeys, uint32_t **ord
 static uint32_t sq_enclosing(const sq_db *db, uint32_t top, int64_t t) {
     while (top != SQ_NONE) {
         const sq_slice *e = SQ_SL(db, top);
-        if (e->ts <= t && (uint64_t)t < sq_end(e)) {
+        if (e->ts <= t && (uint64_t)t < sq_end(db, e)) {
             return top;
         }
         top = e->parent;
@@ -352,7 +358,7 @@ static int sq_nest(sq_build *b, const uint32_t *flord) {
             break;
         }
         uint32_t *t = &top[db->skeys.v[c->key].track - ft];
-        while (*t != SQ_NONE && sq_end(SQ_SL(db, *t)) < sq_end(c)) {
+        while (*t != SQ_NONE && sq_end(db, SQ_SL(db, *t)) < sq_end(db, c)) {
             *t = SQ_SL(db, *t)->parent;
         }
         unsigned depth = *t == SQ_NONE ? 0 : SQ_SL(db, *t)->depth;

@@ -75,16 +75,21 @@ void sq_map_del(sq_map *m, uint64_t a, uint64_t b, uint64_t c);
 void sq_map_free(sq_map *m);
 
 /* ---- rows -------------------------------------------------------------------------- */
-/* A slice's (track, category, name), shared by the slices that have the same: a slice is 32
- * bytes, not 40 (slices are the most memory after args; a trace has few distinct triples). */
+/* A slice's (track, category), shared by the slices that have the same (a trace has few). */
 typedef struct sq_skey {
-    uint32_t track;     /* track id */
-    uint32_t cat, name; /* string ids */
+    uint32_t track; /* track id */
+    uint32_t cat;   /* string id */
 } sq_skey;
 
+/* 32 bytes a slice (they are the most numerous rows after args): track and category through a
+ * key, the duration in 32 bits (4.29 s) unless it is longer (sq_slice_dur, sq_set_dur). */
+#define SQ_DUR_OPEN UINT32_C(0xfffffffe) /* still open at the end of the trace (dur -1) */
+#define SQ_DUR_LONG UINT32_C(0xffffffff) /* in sq_db.long_dur, by the slice's row */
 typedef struct sq_slice {
-    int64_t ts, dur;     /* dur -1: still open at the end of the trace */
-    uint32_t key;        /* its (track, category, name) in sq_db.skeys */
+    int64_t ts;
+    uint32_t dur;        /* ns, or SQ_DUR_OPEN, SQ_DUR_LONG */
+    uint32_t name;       /* string id */
+    uint32_t key;        /* its (track, category) in sq_db.skeys */
     uint32_t args;       /* arg set id or SQ_NONE */
     uint32_t parent;     /* slice id or SQ_NONE (while reading: the open stack's link) */
     unsigned depth : 28; /* saturates at SQ_MAX_DEPTH */
@@ -237,7 +242,9 @@ typedef struct sq_db {
     SQ_VEC(sq_trace) traces;
     SQ_VEC(sq_slice) slices;    /* in file order (async ones last) */
     SQ_VEC(uint32_t) slice_row; /* slice id (time order) -> its row in slices */
-    SQ_VEC(sq_skey) skeys;      /* slices' (track, category, name) */
+    SQ_VEC(sq_skey) skeys;      /* slices' (track, category) */
+    sq_map long_row;            /* slice row -> index in long_dur (durations of 2^32 - 2 ns and more) */
+    SQ_VEC(int64_t) long_dur;
     SQ_VEC(sq_thread) threads;
     SQ_VEC(sq_process) procs;
     SQ_VEC(sq_track) tracks;
@@ -257,6 +264,11 @@ typedef struct sq_db {
 } sq_db;
 
 void sq_db_free(sq_db *db);
+
+/* A slice's duration: -1 still open. */
+int64_t sq_slice_dur(const sq_db *db, const sq_slice *s);
+/* Set it (-1: open). 0, or -1 out of memory. */
+int sq_set_dur(sq_db *db, sq_slice *s, int64_t dur);
 
 /* ---- what the virtual tables serve (sq_tables.c) ------------------------------------- */
 enum sq_vkind { SQ_NUL, SQ_INT, SQ_REAL, SQ_TEXT, SQ_BLOBREF };

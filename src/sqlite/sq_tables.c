@@ -57,10 +57,10 @@ static void g_row(const sq_db *db, size_t row, sq_val *v) {
         body;                                                                                                \
     }
 GET_SL(sl_ts, v_int(v, r->ts))
-GET_SL(sl_dur, v_dur(v, r->dur))
+GET_SL(sl_dur, v_dur(v, sq_slice_dur(db, r)))
 GET_SL(sl_track, v_int(v, db->skeys.v[r->key].track))
 GET_SL(sl_cat, v_str(db, v, db->skeys.v[r->key].cat))
-GET_SL(sl_name, v_str(db, v, db->skeys.v[r->key].name))
+GET_SL(sl_name, v_str(db, v, r->name))
 GET_SL(sl_depth, v_int(v, r->depth))
 static const char *const slice_types[16] = {"instant",  NULL,    "duration",     NULL,
                                             "complete", "async", "async_instant"};
@@ -445,6 +445,8 @@ void sq_db_free(sq_db *db) {
     SQ_FREE(db->slices);
     SQ_FREE(db->slice_row);
     SQ_FREE(db->skeys);
+    sq_map_free(&db->long_row);
+    SQ_FREE(db->long_dur);
     SQ_FREE(db->threads);
     SQ_FREE(db->procs);
     SQ_FREE(db->tracks);

@@ -207,6 +207,42 @@ void sq_map_free(sq_map *m) {
     memset(m, 0, sizeof *m);
 }
 
+/* ---- slice durations ------------------------------------------------------------------ */
+
+int64_t sq_slice_dur(const sq_db *db, const sq_slice *s) {
+    if (s->dur < SQ_DUR_OPEN) {
+        return s->dur;
+    }
+    if (s->dur == SQ_DUR_OPEN) {
+        return -1;
+    }
+    uint32_t i = sq_map_get(&db->long_row, (uint64_t)(s - db->slices.v), 0, 0);
+    return i < db->long_dur.n ? db->long_dur.v[i] : -1;
+}
+
+int sq_set_dur(sq_db *db, sq_slice *s, int64_t dur) {
+    if (dur < 0) {
+        s->dur = SQ_DUR_OPEN;
+        return 0;
+    }
+    if (dur < (int64_t)SQ_DUR_OPEN) {
+        s->dur = (uint32_t)dur;
+        return 0;
+    }
+    uint64_t row = (uint64_t)(s - db->slices.v);
+    uint32_t i = s->dur == SQ_DUR_LONG ? sq_map_get(&db->long_row, row, 0, 0) : SQ_NONE;
+    if (i == SQ_NONE || i >= db->long_dur.n) {
+        int64_t *d = db->long_dur.n < SQ_NONE - 1 ? SQ_ADD(db->long_dur) : NULL;
+        if (!d || sq_map_put(&db->long_row, row, 0, 0, (uint32_t)(db->long_dur.n - 1)) != 0) {
+            return -1;
+        }
+        i = (uint32_t)(db->long_dur.n - 1);
+    }
+    db->long_dur.v[i] = dur;
+    s->dur = SQ_DUR_LONG;
+    return 0;
+}
+
 /* ---- time and sorting ------------------------------------------------------------------ */
 
 int64_t sq_ticks_to_ns(uint64_t ticks, uint64_t tps) {
