@@ -164,12 +164,14 @@ uint32_t sq_new_track(sq_build *b, uint32_t kind, uint32_t name, uint32_t utid, 
                      : kind == SQ_TRACK_ASYNC  ? SQ_ADD(db->process_tracks)
                                                : SQ_ADD(db->counter_tracks);
     uint32_t *open = slot ? SQ_ADD(b->open) : NULL;
-    if (!open) {
+    uint32_t *tkey = open ? SQ_ADD(b->tkey) : NULL;
+    if (!tkey) {
         b->oom = 1;
         return 0;
     }
     *slot = id;
     *open = 0;
+    *tkey = SQ_NONE;
     t->kind = kind;
     t->name = name;
     t->utid = utid;
@@ -186,22 +188,37 @@ uint32_t sq_thread_track(sq_build *b, uint32_t utid) {
     return b->db->threads.v[utid].track;
 }
 
+static uint32_t sq_new_skey(sq_build *b, uint32_t track, uint32_t cat, int in_map) {
+    sq_skey *k = SQ_ADD(b->db->skeys);
+    uint32_t key = (uint32_t)(b->db->skeys.n - 1);
+    if (!k || key >= SQ_NONE - 1 || (in_map && sq_map_put(&b->skeys, track, cat, 0, key) != 0)) {
+        b->oom = 1;
+        return 0;
+    }
+    k->track = track;
+    k->cat = cat;
+    return key;
+}
+
 uint32_t sq_slice_key(sq_build *b, uint32_t track, uint32_t cat) {
     unsigned h = (unsigned)((((uint64_t)track << 32 | cat) * 0x9e3779b97f4a7c15ull) >> 54);
     if (b->skmemo[h].key != SQ_NONE && b->skmemo[h].track == track && b->skmemo[h].cat == cat) {
         return b->skmemo[h].key;
     }
-    uint32_t key = sq_map_get(&b->skeys, track, cat, 0);
+    /* a track's keys go in the map once it has two (every async chain is a track with one) */
+    uint32_t *last = &b->tkey.v[track - b->first_track];
+    uint32_t key = *last;
     if (key == SQ_NONE) {
-        sq_skey *k = SQ_ADD(b->db->skeys);
-        key = (uint32_t)(b->db->skeys.n - 1);
-        if (!k || key >= SQ_NONE - 1 || sq_map_put(&b->skeys, track, cat, 0, key) != 0) {
+        key = sq_new_skey(b, track, cat, 0);
+    } else if (b->db->skeys.v[key].cat != cat) {
+        if (sq_map_put(&b->skeys, track, b->db->skeys.v[key].cat, 0, key) != 0) {
             b->oom = 1;
             return 0;
         }
-        k->track = track;
-        k->cat = cat;
+        key = sq_map_get(&b->skeys, track, cat, 0);
+        key = key != SQ_NONE ? key : sq_new_skey(b, track, cat, 1);
     }
+    *last = key;
     b->skmemo[h].track = track;
     b->skmemo[h].cat = cat;
     b->skmemo[h].key = key;
@@ -794,6 +811,7 @@ static void sq_build_free(sq_build *b) {
     sq_map_free(&b->koids);
     sq_map_free(&b->skeys);
     SQ_FREE(b->open);
+    SQ_FREE(b->tkey);
     SQ_FREE(b->async);
     SQ_FREE(b->flows);
     SQ_FREE(b->sw);

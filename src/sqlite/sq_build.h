@@ -44,6 +44,7 @@ typedef struct sq_build {
         uint32_t track, cat, key; /* key SQ_NONE: empty */
     } skmemo[1024];               /* recent slice keys: most slices repeat one */
     SQ_VEC(uint32_t) open;        /* per track of this trace: open begin stack head (slice + 1) */
+    SQ_VEC(uint32_t) tkey;        /* per track of this trace: its last slice key (SQ_NONE: none yet) */
     SQ_VEC(sq_chainpt) async, flows;
     SQ_VEC(sq_swpt) sw;
     size_t first_track, first_slice;

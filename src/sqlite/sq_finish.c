@@ -610,7 +610,11 @@ static int sq_group_args(sq_build *b) {
 }
 
 int sq_finish_trace(sq_build *b) {
-    if (b->oom || sq_async(b) != 0 || sq_sort_slices(b) != 0) {
+    if (b->oom || sq_async(b) != 0) {
+        return -1;
+    }
+    SQ_FREE(b->async); /* before the slices' order takes memory */
+    if (sq_sort_slices(b) != 0) {
         return -1;
     }
     uint32_t *flord = sq_order_chainpts(b->flows.v, b->flows.n);
