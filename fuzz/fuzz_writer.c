@@ -208,7 +208,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         case FXT_KIND_LARGE_BLOB:
             have = &rec.u.large_blob.name;
             break;
-        default:
+        case FXT_KIND_MAGIC:
+        case FXT_KIND_PROVIDER_INFO:
+        case FXT_KIND_PROVIDER_SECTION:
+        case FXT_KIND_PROVIDER_EVENT:
+        case FXT_KIND_TRACE_INFO:
+        case FXT_KIND_INIT:
+        case FXT_KIND_STRING:
+        case FXT_KIND_THREAD:
+        case FXT_KIND_CONTEXT_SWITCH:
+        case FXT_KIND_THREAD_WAKEUP:
+        case FXT_KIND_LEGACY_CONTEXT_SWITCH:
+        case FXT_KIND_UNKNOWN:
             break;
         }
         if (have != NULL && (have->ptr == NULL || have->len != want->len ||

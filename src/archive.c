@@ -153,7 +153,6 @@ static fxt_status write_record_shifted(fxt_writer_t *w, const fxt_record_t *rec,
         return fxt_write_large_blob(w, &b);
     }
     case FXT_KIND_UNKNOWN:
-    default:
         /* An unknown layout cannot be byte-swapped word by word safely (its strings are bytes):
          * refused, not guessed (docs/archive.md). */
         if (rec->swapped != fxt__writer_swapped(w)) {
@@ -161,6 +160,7 @@ static fxt_status write_record_shifted(fxt_writer_t *w, const fxt_record_t *rec,
         }
         return fxt_write_raw(w, rec->bytes, (size_t)rec->size);
     }
+    return FXT_E_INVALID_ARG; /* not a record kind */
 }
 
 /* ---- merger ------------------------------------------------------------------------------ */
@@ -386,7 +386,20 @@ static fxt_status merge_record(fxt_merger_t *m, const fxt_record_t *rec) {
             return st;
         }
         return fxt_write_provider_event(m->w, id, rec->u.provider_event.event);
-    default:
+    case FXT_KIND_TRACE_INFO:
+    case FXT_KIND_INIT:
+    case FXT_KIND_STRING:
+    case FXT_KIND_THREAD:
+    case FXT_KIND_EVENT:
+    case FXT_KIND_BLOB:
+    case FXT_KIND_USERSPACE_OBJECT:
+    case FXT_KIND_KERNEL_OBJECT:
+    case FXT_KIND_CONTEXT_SWITCH:
+    case FXT_KIND_THREAD_WAKEUP:
+    case FXT_KIND_LEGACY_CONTEXT_SWITCH:
+    case FXT_KIND_LOG:
+    case FXT_KIND_LARGE_BLOB:
+    case FXT_KIND_UNKNOWN:
         break;
     }
     if (!m->in_provider && (st = open_implicit(m)) != FXT_OK) {

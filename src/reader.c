@@ -859,6 +859,123 @@ static fxt_status decode_large(fxt_reader_t *r, const cur_t *cp, uint64_t h, uin
 }
 
 /* Decode one complete record of n words at p. */
+/* The initialization record: the current provider's tick rate. */
+static fxt_status decode_init(fxt_reader_t *r, const cur_t *cp, uint64_t h, uint64_t off, fxt_record_t *rec) {
+    const cur_t c = *cp;
+    uint64_t n = c.n;
+    const char *kname = "initialization";
+    if (n < 2) {
+        SHORT("ticks per second word");
+    }
+    rec->kind = FXT_KIND_INIT;
+    rec->u.init.ticks_per_second = W(&c, 1);
+    /* The tick rate is per provider (spec-notes); 0 is stored as given and reported by fxt check. */
+    r->cur->ticks_per_second = rec->u.init.ticks_per_second;
+    return FXT_OK;
+}
+
+/* A string record: registered in the current provider (index 0: delivered, not kept). */
+static fxt_status decode_string(fxt_reader_t *r, const cur_t *cp, uint64_t h, uint64_t off,
+                                fxt_record_t *rec) {
+    const cur_t c = *cp;
+    const uint8_t *p = c.p;
+    uint64_t n = c.n;
+    const char *kname = "string";
+    uint16_t index = (uint16_t)fxt_get_string_index(h);
+    uint32_t len = (uint32_t)fxt_get_string_len(h);
+    if (fxt_words(len) > n - 1) {
+        SHORT("string value");
+    }
+    rec->kind = FXT_KIND_STRING;
+    rec->u.string.index = index;
+    rec->u.string.value.ptr = (const char *)(p + 8);
+    rec->u.string.value.len = len;
+    rec->u.string.value.ref = fxt_strref_inline((uint16_t)len);
+    rec->u.string.value.unresolved = 0;
+    /* Index 0 is reserved: the record is delivered but registers nothing (dump contract).
+     * A later record for the same index replaces the earlier one (spec-notes). */
+    if (index != 0) {
+        fxt_status st = fxt__string_set(r->cur, index, (const char *)(p + 8), len);
+        if (st != FXT_OK) {
+            return fail(r, st, off, h, "string record: cannot keep string %u", (unsigned)index);
+        }
+    }
+    return FXT_OK;
+}
+
+/* A thread record: registered in the current provider (index 0: delivered, not kept). */
+static fxt_status decode_thread(fxt_reader_t *r, const cur_t *cp, uint64_t h, uint64_t off,
+                                fxt_record_t *rec) {
+    const cur_t c = *cp;
+    uint64_t n = c.n;
+    const char *kname = "thread";
+    uint8_t index = (uint8_t)fxt_get_thread_index(h);
+    if (n < 3) {
+        SHORT("process and thread id words");
+    }
+    rec->kind = FXT_KIND_THREAD;
+    rec->u.thread.index = index;
+    rec->u.thread.pid = W(&c, 1);
+    rec->u.thread.tid = W(&c, 2);
+    /* Same rules as string records: index 0 registers nothing, re-registration replaces. */
+    if (index != 0) {
+        fxt_status st = fxt__thread_set(r->cur, index, rec->u.thread.pid, rec->u.thread.tid);
+        if (st != FXT_OK) {
+            return fail(r, st, off, h, "thread record: cannot keep thread %u", (unsigned)index);
+        }
+    }
+    return FXT_OK;
+}
+
+/* A blob record: its name and payload. */
+static fxt_status decode_blob(fxt_reader_t *r, const cur_t *cp, uint64_t h, uint64_t off, fxt_record_t *rec) {
+    const cur_t c = *cp;
+    const uint8_t *p = c.p;
+    uint64_t n = c.n;
+    const fxt__provider_t *prov = r->cur;
+    const char *kname = "blob";
+    uint64_t i = 1;
+    if (take_str(prov, (uint16_t)fxt_get_blob_name(h), &c, n, &i, &rec->u.blob.name) != 0) {
+        SHORT("inline name");
+    }
+    uint32_t size = (uint32_t)fxt_get_blob_size(h);
+    if (fxt_words(size) > n - i) {
+        SHORT("payload");
+    }
+    rec->kind = FXT_KIND_BLOB;
+    rec->u.blob.blob_type = (uint32_t)fxt_get_blob_type(h);
+    rec->u.blob.payload = p + 8u * i;
+    rec->u.blob.size = size;
+    return FXT_OK;
+}
+
+/* A log record: its time, thread and message. */
+static fxt_status decode_log(fxt_reader_t *r, const cur_t *cp, uint64_t h, uint64_t off, fxt_record_t *rec) {
+    const cur_t c = *cp;
+    const uint8_t *p = c.p;
+    uint64_t n = c.n;
+    const fxt__provider_t *prov = r->cur;
+    const char *kname = "log";
+    if (n < 2) {
+        SHORT("timestamp word");
+    }
+    uint64_t i = 2;
+    rec->u.log.ts = W(&c, 1);
+    if (take_thread(prov, (uint8_t)fxt_get_log_thread(h), &c, &i, &rec->u.log.thread) != 0) {
+        SHORT("inline thread");
+    }
+    uint32_t len = (uint32_t)fxt_get_log_len(h);
+    if (fxt_words(len) > n - i) {
+        SHORT("message");
+    }
+    rec->kind = FXT_KIND_LOG;
+    rec->u.log.message.ptr = (const char *)(p + 8u * i);
+    rec->u.log.message.len = len;
+    rec->u.log.message.ref = fxt_strref_inline((uint16_t)len);
+    rec->u.log.message.unresolved = 0;
+    return FXT_OK;
+}
+
 static fxt_status decode(fxt_reader_t *r, const uint8_t *p, uint64_t n, uint64_t h, uint64_t off,
                          fxt_record_t *rec) {
     const cur_t c = {p, n, r->swapped};
@@ -892,109 +1009,62 @@ static fxt_status decode(fxt_reader_t *r, const uint8_t *p, uint64_t n, uint64_t
 
     rec->has_provider = r->cur->has_id;
     rec->provider = r->cur->id;
-    const fxt__provider_t *prov = r->cur;
     switch (type) {
-    case FXT_RECORD_INITIALIZATION: {
-        const char *kname = "initialization";
-        if (n < 2) {
-            SHORT("ticks per second word");
-        }
-        rec->kind = FXT_KIND_INIT;
-        rec->u.init.ticks_per_second = W(&c, 1);
-        /* The tick rate is per provider (spec-notes); 0 is stored as given and reported by fxt check. */
-        r->cur->ticks_per_second = rec->u.init.ticks_per_second;
-        return FXT_OK;
-    }
-    case FXT_RECORD_STRING: {
-        const char *kname = "string";
-        uint16_t index = (uint16_t)fxt_get_string_index(h);
-        uint32_t len = (uint32_t)fxt_get_string_len(h);
-        if (fxt_words(len) > n - 1) {
-            SHORT("string value");
-        }
-        rec->kind = FXT_KIND_STRING;
-        rec->u.string.index = index;
-        rec->u.string.value.ptr = (const char *)(p + 8);
-        rec->u.string.value.len = len;
-        rec->u.string.value.ref = fxt_strref_inline((uint16_t)len);
-        rec->u.string.value.unresolved = 0;
-        /* Index 0 is reserved: the record is delivered but registers nothing (dump contract).
-         * A later record for the same index replaces the earlier one (spec-notes). */
-        if (index != 0) {
-            fxt_status st = fxt__string_set(r->cur, index, (const char *)(p + 8), len);
-            if (st != FXT_OK) {
-                return fail(r, st, off, h, "string record: cannot keep string %u", (unsigned)index);
-            }
-        }
-        return FXT_OK;
-    }
-    case FXT_RECORD_THREAD: {
-        const char *kname = "thread";
-        uint8_t index = (uint8_t)fxt_get_thread_index(h);
-        if (n < 3) {
-            SHORT("process and thread id words");
-        }
-        rec->kind = FXT_KIND_THREAD;
-        rec->u.thread.index = index;
-        rec->u.thread.pid = W(&c, 1);
-        rec->u.thread.tid = W(&c, 2);
-        /* Same rules as string records: index 0 registers nothing, re-registration replaces. */
-        if (index != 0) {
-            fxt_status st = fxt__thread_set(r->cur, index, rec->u.thread.pid, rec->u.thread.tid);
-            if (st != FXT_OK) {
-                return fail(r, st, off, h, "thread record: cannot keep thread %u", (unsigned)index);
-            }
-        }
-        return FXT_OK;
-    }
-    case FXT_RECORD_BLOB: {
-        const char *kname = "blob";
-        uint64_t i = 1;
-        if (take_str(prov, (uint16_t)fxt_get_blob_name(h), &c, n, &i, &rec->u.blob.name) != 0) {
-            SHORT("inline name");
-        }
-        uint32_t size = (uint32_t)fxt_get_blob_size(h);
-        if (fxt_words(size) > n - i) {
-            SHORT("payload");
-        }
-        rec->kind = FXT_KIND_BLOB;
-        rec->u.blob.blob_type = (uint32_t)fxt_get_blob_type(h);
-        rec->u.blob.payload = p + 8u * i;
-        rec->u.blob.size = size;
-        return FXT_OK;
-    }
+    case FXT_RECORD_INITIALIZATION:
+        return decode_init(r, &c, h, off, rec);
+    case FXT_RECORD_STRING:
+        return decode_string(r, &c, h, off, rec);
+    case FXT_RECORD_THREAD:
+        return decode_thread(r, &c, h, off, rec);
+    case FXT_RECORD_BLOB:
+        return decode_blob(r, &c, h, off, rec);
     case FXT_RECORD_USERSPACE_OBJECT:
     case FXT_RECORD_KERNEL_OBJECT:
         return decode_objects(r, &c, h, off, rec);
     case FXT_RECORD_SCHEDULING:
         return decode_scheduling(r, &c, h, off, rec);
-    case FXT_RECORD_LOG: {
-        const char *kname = "log";
-        if (n < 2) {
-            SHORT("timestamp word");
-        }
-        uint64_t i = 2;
-        rec->u.log.ts = W(&c, 1);
-        if (take_thread(prov, (uint8_t)fxt_get_log_thread(h), &c, &i, &rec->u.log.thread) != 0) {
-            SHORT("inline thread");
-        }
-        uint32_t len = (uint32_t)fxt_get_log_len(h);
-        if (fxt_words(len) > n - i) {
-            SHORT("message");
-        }
-        rec->kind = FXT_KIND_LOG;
-        rec->u.log.message.ptr = (const char *)(p + 8u * i);
-        rec->u.log.message.len = len;
-        rec->u.log.message.ref = fxt_strref_inline((uint16_t)len);
-        rec->u.log.message.unresolved = 0;
-        return FXT_OK;
-    }
+    case FXT_RECORD_LOG:
+        return decode_log(r, &c, h, off, rec);
     case FXT_RECORD_LARGE:
         return decode_large(r, &c, h, off, rec);
     default:
         set_unknown(rec, 0, 0, n);
         return FXT_OK;
     }
+}
+
+/* Whether records of TYPE change decoding state under FLAGS (fxt_reader_state_types). Every
+ * record type is named: a new one must say (-Wswitch-enum). */
+static int changes_state(enum fxt_record_type type, uint32_t flags) {
+    switch (type) {
+    case FXT_RECORD_METADATA:       /* the provider context */
+    case FXT_RECORD_INITIALIZATION: /* the provider's tick rate */
+    case FXT_RECORD_STRING:
+    case FXT_RECORD_THREAD:
+        return 1;
+    case FXT_RECORD_USERSPACE_OBJECT:
+    case FXT_RECORD_KERNEL_OBJECT:
+        return (flags & FXT_READ_NO_OBJECT_TABLES) == 0;
+    case FXT_RECORD_EVENT:
+    case FXT_RECORD_BLOB:
+    case FXT_RECORD_SCHEDULING:
+    case FXT_RECORD_LOG:
+    case FXT_RECORD_LARGE:
+        return 0;
+    }
+    return 0; /* types 10..14: unknown, skipped by their size */
+}
+
+fxt_status fxt_reader_state_types(const fxt_reader_options_t *opt, uint32_t *types) {
+    fxt_reader_options_t o = FXT_READER_OPTIONS_INIT;
+    if (types == NULL || fxt__options_read(&o, sizeof o, opt) != FXT_OK) {
+        return FXT_E_INVALID_ARG;
+    }
+    *types = 0;
+    for (unsigned t = 0; t < 16; t++) {
+        *types |= (uint32_t)changes_state((enum fxt_record_type)t, o.flags) << t;
+    }
+    return FXT_OK;
 }
 
 /* ---- framing ------------------------------------------------------------------------ */
@@ -1053,6 +1123,140 @@ static fxt_status too_large(fxt_reader_t *r, uint64_t off, uint64_t h, uint64_t 
                 (unsigned long long)bytes, (unsigned long long)r->max_record_bytes);
 }
 
+/* Drops the bytes of a skipped record (too large, or unbufferable) as they arrive: 0 once it
+ * is passed, 1 when IN is used up first. */
+static int skip_some(fxt_reader_t *r, fxt_in_buffer_t *in) {
+    size_t avail = in->size - in->pos;
+    size_t take = avail < r->skip ? avail : (size_t)r->skip;
+    r->skip -= take;
+    in->pos += take;
+    r->offset += take;
+    return r->skip != 0;
+}
+
+/* A record starting in IN with nothing pending: decoded in place when whole, else its bytes
+ * are kept in pend (or skipped past the reassembly limit) until the next chunks complete it. */
+FXT__NOINLINE fxt_status start_record(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *rec) {
+    const uint8_t *src = (const uint8_t *)in->src;
+    size_t avail = in->size - in->pos;
+    if (avail >= 8) {
+        /* fast path: the header is in the caller's buffer */
+        const uint8_t *p = src + in->pos;
+        uint64_t off = r->offset;
+        uint64_t h = read_header(r, p);
+        uint64_t words = header_words(h);
+        if (words == 0) {
+            return fatal_size0(r, off, h);
+        }
+        uint64_t bytes = words * 8u;
+        if (words <= avail / 8u) {
+            in->pos += (size_t)bytes;
+            r->offset += bytes;
+            return decode(r, p, words, h, off, rec);
+        }
+        if (bytes > r->max_record_bytes) {
+            /* Only records straddling chunks are limited; one wholly in a buffer is decoded in place. */
+            r->skip = bytes - avail;
+            in->pos = in->size;
+            r->offset += avail;
+            return too_large(r, off, h, bytes);
+        }
+        /* the buffer grows with the bytes that actually arrive, so a header
+         * announcing a huge record costs nothing until its bytes come */
+        if (pend_reserve(r, avail) != 0) {
+            return fail(r, FXT_E_NOMEM, off, h, "cannot buffer a record of %llu bytes",
+                        (unsigned long long)bytes);
+        }
+        memcpy(r->pend, p, avail);
+        r->pend_len = avail;
+        r->pend_size = bytes;
+        r->pend_off = off;
+        r->offset += avail;
+        in->pos = in->size;
+        return FXT_NEED_INPUT;
+    }
+    if (avail == 0) {
+        return FXT_NEED_INPUT;
+    }
+    /* fewer than 8 bytes: start reassembling a header */
+    if (pend_reserve(r, 8) != 0) {
+        return fail(r, FXT_E_NOMEM, r->offset, 0, "cannot buffer a record header");
+    }
+    memcpy(r->pend, src + in->pos, avail);
+    r->pend_len = avail;
+    r->pend_size = 0;
+    r->pend_off = r->offset;
+    r->offset += avail;
+    in->pos = in->size;
+    return FXT_NEED_INPUT;
+}
+
+/* Completes a pending header from IN: FXT_OK once the record's size is known (pend_size),
+ * FXT_NEED_INPUT, or the error of a size-0 or too large record. */
+static fxt_status pend_header(fxt_reader_t *r, fxt_in_buffer_t *in) {
+    size_t avail = in->size - in->pos;
+    size_t take = 8u - r->pend_len;
+    if (take > avail) {
+        take = avail;
+    }
+    memcpy(r->pend + r->pend_len, (const uint8_t *)in->src + in->pos, take);
+    r->pend_len += take;
+    in->pos += take;
+    r->offset += take;
+    if (r->pend_len < 8) {
+        return FXT_NEED_INPUT;
+    }
+    uint64_t h = read_header(r, r->pend);
+    uint64_t words = header_words(h);
+    if (words == 0) {
+        r->pend_len = 0;
+        return fatal_size0(r, r->pend_off, h);
+    }
+    uint64_t bytes = words * 8u;
+    if (bytes > r->max_record_bytes) {
+        r->pend_len = 0;
+        r->skip = bytes - 8u;
+        return too_large(r, r->pend_off, h, bytes);
+    }
+    r->pend_size = bytes;
+    return FXT_OK;
+}
+
+/* Continues the pending record with IN; decodes it once whole. */
+FXT__NOINLINE fxt_status continue_record(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *rec) {
+    if (r->pend_size == 0) {
+        fxt_status st = pend_header(r, in);
+        if (st != FXT_OK) {
+            return st;
+        }
+    }
+    size_t avail = in->size - in->pos;
+    uint64_t need = r->pend_size - r->pend_len;
+    size_t take = avail < need ? avail : (size_t)need;
+    if (pend_reserve(r, r->pend_len + take) != 0) {
+        uint64_t h = fxt_load64_swapped(r->pend, r->swapped), size = r->pend_size;
+        /* Out of memory here only loses this record: its remaining bytes are skipped, reading goes on. */
+        r->skip = r->pend_size - r->pend_len;
+        r->pend_len = 0;
+        r->pend_size = 0;
+        return fail(r, FXT_E_NOMEM, r->pend_off, h, "cannot buffer a record of %llu bytes; skipped",
+                    (unsigned long long)size);
+    }
+    memcpy(r->pend + r->pend_len, (const uint8_t *)in->src + in->pos, take);
+    r->pend_len += take;
+    in->pos += take;
+    r->offset += take;
+    if (r->pend_len < r->pend_size) {
+        return FXT_NEED_INPUT;
+    }
+    uint64_t h = fxt_load64_swapped(r->pend, r->swapped);
+    uint64_t words = r->pend_size / 8u;
+    r->pend_len = 0;
+    r->pend_size = 0;
+    /* The record's views point into pend: valid until the next call, which may reuse it. */
+    return decode(r, r->pend, words, h, r->pend_off, rec);
+}
+
 /* The next record from IN, or FXT_NEED_INPUT when IN is used up (feed the next chunk).
  * Between calls the reader is in one of five states: idle, reassembling a header
  * (pend_size 0), reassembling a record (pend_size set), skipping (skip set), or stopped. */
@@ -1060,12 +1264,11 @@ fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *r
     if (r == NULL || in == NULL || rec == NULL || (in->src == NULL && in->size != 0) || in->pos > in->size) {
         return FXT_E_INVALID_ARG;
     }
-    const uint8_t *src = (const uint8_t *)in->src;
     /* hot path: nothing pending, byte order known, a whole record in the buffer */
     if (r->pend_len == 0 && r->skip == 0 && r->order_known && !r->stopped) {
         size_t avail = in->size - in->pos;
         if (avail >= 8) {
-            const uint8_t *p = src + in->pos;
+            const uint8_t *p = (const uint8_t *)in->src + in->pos;
             uint64_t h = fxt_load64_swapped(p, r->swapped);
             uint64_t words = header_words(h);
             if (words != 0 && words <= avail / 8u) {
@@ -1076,132 +1279,16 @@ fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_record_t *r
             }
         }
     }
-    for (;;) {
-        size_t avail = in->size - in->pos;
-        /* After a fatal error all further input is consumed unread. */
-        if (r->stopped) {
-            r->offset += avail;
-            in->pos = in->size;
-            return FXT_END;
-        }
-        /* Skipping an oversized or unbufferable record: its bytes are dropped as they arrive. */
-        if (r->skip != 0) {
-            size_t take = avail < r->skip ? avail : (size_t)r->skip;
-            r->skip -= take;
-            in->pos += take;
-            r->offset += take;
-            if (r->skip != 0) {
-                return FXT_NEED_INPUT;
-            }
-            continue;
-        }
-        if (r->pend_len == 0) {
-            if (avail >= 8) {
-                /* fast path: the header is in the caller's buffer */
-                const uint8_t *p = src + in->pos;
-                uint64_t off = r->offset;
-                uint64_t h = read_header(r, p);
-                uint64_t words = header_words(h);
-                if (words == 0) {
-                    return fatal_size0(r, off, h);
-                }
-                if (words <= avail / 8u) {
-                    uint64_t bytes = words * 8u;
-                    in->pos += (size_t)bytes;
-                    r->offset += bytes;
-                    return decode(r, p, words, h, off, rec);
-                }
-                uint64_t bytes = words * 8u;
-                if (bytes > r->max_record_bytes) {
-                    /* Only records straddling chunks are limited; one wholly in a buffer is decoded in place.
-                     */
-                    r->skip = bytes - avail;
-                    in->pos = in->size;
-                    r->offset += avail;
-                    return too_large(r, off, h, bytes);
-                }
-                /* the buffer grows with the bytes that actually arrive, so a header
-                 * announcing a huge record costs nothing until its bytes come */
-                if (pend_reserve(r, avail) != 0) {
-                    return fail(r, FXT_E_NOMEM, off, h, "cannot buffer a record of %llu bytes",
-                                (unsigned long long)bytes);
-                }
-                memcpy(r->pend, p, avail);
-                r->pend_len = avail;
-                r->pend_size = bytes;
-                r->pend_off = off;
-                r->offset += avail;
-                in->pos = in->size;
-                return FXT_NEED_INPUT;
-            }
-            if (avail == 0) {
-                return FXT_NEED_INPUT;
-            }
-            /* fewer than 8 bytes: start reassembling a header */
-            if (pend_reserve(r, 8) != 0) {
-                return fail(r, FXT_E_NOMEM, r->offset, 0, "cannot buffer a record header");
-            }
-            memcpy(r->pend, src + in->pos, avail);
-            r->pend_len = avail;
-            r->pend_size = 0;
-            r->pend_off = r->offset;
-            r->offset += avail;
-            in->pos = in->size;
-            return FXT_NEED_INPUT;
-        }
-        /* continue a pending record */
-        if (r->pend_size == 0) {
-            size_t take = 8u - r->pend_len;
-            if (take > avail) {
-                take = avail;
-            }
-            memcpy(r->pend + r->pend_len, src + in->pos, take);
-            r->pend_len += take;
-            in->pos += take;
-            r->offset += take;
-            if (r->pend_len < 8) {
-                return FXT_NEED_INPUT;
-            }
-            uint64_t h = read_header(r, r->pend);
-            uint64_t words = header_words(h);
-            if (words == 0) {
-                r->pend_len = 0;
-                return fatal_size0(r, r->pend_off, h);
-            }
-            uint64_t bytes = words * 8u;
-            if (bytes > r->max_record_bytes) {
-                r->pend_len = 0;
-                r->skip = bytes - 8u;
-                return too_large(r, r->pend_off, h, bytes);
-            }
-            r->pend_size = bytes;
-            avail = in->size - in->pos;
-        }
-        uint64_t need = r->pend_size - r->pend_len;
-        size_t take = avail < need ? avail : (size_t)need;
-        if (pend_reserve(r, r->pend_len + take) != 0) {
-            uint64_t h = fxt_load64_swapped(r->pend, r->swapped), size = r->pend_size;
-            /* Out of memory here only loses this record: its remaining bytes are skipped, reading goes on. */
-            r->skip = r->pend_size - r->pend_len;
-            r->pend_len = 0;
-            r->pend_size = 0;
-            return fail(r, FXT_E_NOMEM, r->pend_off, h, "cannot buffer a record of %llu bytes; skipped",
-                        (unsigned long long)size);
-        }
-        memcpy(r->pend + r->pend_len, src + in->pos, take);
-        r->pend_len += take;
-        in->pos += take;
-        r->offset += take;
-        if (r->pend_len < r->pend_size) {
-            return FXT_NEED_INPUT;
-        }
-        uint64_t h = fxt_load64_swapped(r->pend, r->swapped);
-        uint64_t words = r->pend_size / 8u;
-        r->pend_len = 0;
-        r->pend_size = 0;
-        /* The record's views point into pend: valid until the next call, which may reuse it. */
-        return decode(r, r->pend, words, h, r->pend_off, rec);
+    /* After a fatal error all further input is consumed unread. */
+    if (r->stopped) {
+        r->offset += in->size - in->pos;
+        in->pos = in->size;
+        return FXT_END;
     }
+    if (r->skip != 0 && skip_some(r, in) != 0) {
+        return FXT_NEED_INPUT;
+    }
+    return r->pend_len == 0 ? start_record(r, in, rec) : continue_record(r, in, rec);
 }
 
 /* Called at the end of input: reports a record cut short, then forgets it. */

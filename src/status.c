@@ -10,6 +10,7 @@ const char *fxt_status_str(fxt_status status) {
         return msg;
         FXT_STATUS_MAP(FXT_STATUS_STR_)
 #undef FXT_STATUS_STR_
+    case FXT_STATUS_LIMIT_: /* not a status; nor is any value outside the map */
     default:
         return "unknown status";
     }
@@ -22,6 +23,7 @@ const char *fxt_status_name(fxt_status status) {
         return "FXT_" #name;
         FXT_STATUS_MAP(FXT_STATUS_NAME_)
 #undef FXT_STATUS_NAME_
+    case FXT_STATUS_LIMIT_:
     default:
         return "FXT_UNKNOWN_STATUS";
     }

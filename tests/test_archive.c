@@ -205,6 +205,10 @@ static void test_shift_extremes(void) {
             CHECK(fxt_write_record(w, &rec, rec.u.event.ts == 3 ? INT64_MIN : INT64_MAX) == FXT_OK);
         }
     }
+    /* a kind that is none is refused, not copied as bytes */
+    fxt_record_t bad = rec;
+    bad.kind = (fxt_record_kind)FXT_KIND_COUNT_;
+    CHECK(fxt_write_record(w, &bad, 0) == FXT_E_INVALID_ARG);
     CHECK(fxt_writer_finish(w) == FXT_OK);
     fxt_writer_destroy(w);
     fxt_reader_destroy(r);

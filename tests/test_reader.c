@@ -1022,6 +1022,104 @@ static void test_lazy_args_api(void) {
     tb_free(&b);
 }
 
+/* ---- the records that change state (fxt_reader_state_types) -------------------------------- */
+
+/* What a record decodes to that depends on the reader's state, as text: kind, offset, provider,
+ * tick rate, build_all's userspace object, an event's or log's resolved strings and thread, the
+ * thread's kernel object. */
+static void state_sig(fxt_reader_t *r, const fxt_record_t *rec, char *out, size_t cap) {
+    fxt_userspace_object_info_t uo;
+    int n = snprintf(out, cap, "%d@%llu p%d/%u tps%llu u%d", (int)rec->kind, (unsigned long long)rec->offset,
+                     rec->has_provider, (unsigned)rec->provider,
+                     (unsigned long long)fxt_reader_ticks_per_second(r),
+                     fxt_reader_userspace_object(r, 0x77, 0xdef, &uo) == FXT_OK);
+    const fxt_str_t *a = NULL, *b = NULL;
+    const fxt_thread_ref_t *t = NULL;
+    if (rec->kind == FXT_KIND_EVENT) {
+        a = &rec->u.event.category, b = &rec->u.event.name, t = &rec->u.event.thread;
+    } else if (rec->kind == FXT_KIND_LOG) {
+        a = b = &rec->u.log.message, t = &rec->u.log.thread;
+    } else if (rec->kind == FXT_KIND_BLOB) {
+        a = b = &rec->u.blob.name;
+    }
+    if (a != NULL && n > 0 && (size_t)n < cap) {
+        fxt_kernel_object_info_t ko = {0};
+        int has = t && t->resolved && fxt_reader_kernel_object(r, t->tid, &ko) == FXT_OK;
+        snprintf(out + n, cap - (size_t)n, " %.*s/%.*s%d%d t%d:%llu/%llu o%d", (int)a->len,
+                 a->ptr ? a->ptr : "", (int)b->len, b->ptr ? b->ptr : "", a->unresolved, b->unresolved,
+                 t ? t->resolved : -1, (unsigned long long)(t ? t->pid : 0),
+                 (unsigned long long)(t ? t->tid : 0), has);
+    }
+}
+
+/* Fed the first record and the records of the state types before any record boundary, then
+ * rebased there, a reader decodes the rest as a sequential read: the types are enough. */
+static void state_types_suffice(int be, uint32_t flags) {
+    tbuf_t b = {0};
+    b.be = be;
+    build_all(&b);
+    fxt_reader_options_t opt = FXT_READER_OPTIONS_INIT;
+    opt.flags = flags;
+    uint32_t types = 0;
+    CHECK(fxt_reader_state_types(&opt, &types) == FXT_OK);
+    enum { MAXREC = 64 };
+    uint64_t off[MAXREC], size[MAXREC];
+    char want[MAXREC][256], got[256];
+    size_t nrec = 0;
+    fxt_reader_t *r;
+    CHECK(fxt_reader_create(&opt, &r) == FXT_OK);
+    fxt_in_buffer_t in = {b.p, b.len, 0};
+    fxt_record_t rec;
+    while (nrec < MAXREC && fxt_reader_next(r, &in, &rec) == FXT_OK) {
+        off[nrec] = rec.offset;
+        size[nrec] = rec.size;
+        state_sig(r, &rec, want[nrec++], sizeof want[0]);
+    }
+    fxt_reader_destroy(r);
+    CHECK(nrec > 20 && nrec < MAXREC);
+    for (size_t cut = 1; cut < nrec; cut++) {
+        CHECK(fxt_reader_create(&opt, &r) == FXT_OK);
+        for (size_t k = 0; k < cut; k++) {
+            uint64_t h = fxt_load64_swapped(b.p + off[k], be != fxt_host_is_big_endian());
+            if (k == 0 || ((types >> fxt_get_rec_type(h)) & 1u)) {
+                in = (fxt_in_buffer_t){b.p + off[k], (size_t)size[k], 0};
+                CHECK(fxt_reader_next(r, &in, &rec) == FXT_OK);
+            }
+        }
+        CHECK(fxt_reader_rebase(r, off[cut]) == FXT_OK);
+        in = (fxt_in_buffer_t){b.p + off[cut], b.len - off[cut], 0};
+        for (size_t k = cut; k < nrec && fxt_reader_next(r, &in, &rec) == FXT_OK; k++) {
+            state_sig(r, &rec, got, sizeof got);
+            if (strcmp(got, want[k]) != 0) {
+                fprintf(stderr, "cut before record %zu, record %zu: %s, sequential %s\n", cut, k, got,
+                        want[k]);
+                CHECK(0);
+                break;
+            }
+        }
+        fxt_reader_destroy(r);
+    }
+    tb_free(&b);
+}
+
+static void test_state_types(void) {
+    uint32_t types = 0;
+    CHECK(fxt_reader_state_types(NULL, &types) == FXT_OK);
+    CHECK_EQ_U64(types, (1u << FXT_RECORD_METADATA) | (1u << FXT_RECORD_INITIALIZATION) |
+                            (1u << FXT_RECORD_STRING) | (1u << FXT_RECORD_THREAD) |
+                            (1u << FXT_RECORD_USERSPACE_OBJECT) | (1u << FXT_RECORD_KERNEL_OBJECT));
+    fxt_reader_options_t opt = FXT_READER_OPTIONS_INIT;
+    opt.flags = FXT_READ_NO_OBJECT_TABLES | FXT_READ_LAZY_ARGS;
+    CHECK(fxt_reader_state_types(&opt, &types) == FXT_OK);
+    CHECK_EQ_U64(types, 0xfu);
+    CHECK(fxt_reader_state_types(NULL, NULL) == FXT_E_INVALID_ARG);
+    opt.struct_size = sizeof opt + 8;
+    CHECK(fxt_reader_state_types(&opt, &types) == FXT_E_INVALID_ARG);
+    state_types_suffice(0, 0);
+    state_types_suffice(1, 0);
+    state_types_suffice(0, FXT_READ_NO_OBJECT_TABLES);
+}
+
 int main(int argc, char **argv) {
     TEST_INIT(argc, argv);
     RUN(test_all_records_le);
@@ -1032,6 +1130,7 @@ int main(int argc, char **argv) {
     RUN(test_reset_forgets_kept_tables);
     RUN(test_seed_into_used_reader);
     RUN(test_rebase_keeps_state);
+    RUN(test_state_types);
     RUN(test_errors_have_no_effect);
     RUN(test_size_zero_is_fatal);
     RUN(test_large_record_framing);

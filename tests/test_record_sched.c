@@ -137,7 +137,17 @@ static void read_archive(const fxt_membuf_t *mb, archive_t *a) {
                 a->lost_events = rec.args[0].v.u64;
             }
             break;
-        default:
+        case FXT_KIND_MAGIC:
+        case FXT_KIND_PROVIDER_SECTION:
+        case FXT_KIND_TRACE_INFO:
+        case FXT_KIND_STRING:
+        case FXT_KIND_THREAD:
+        case FXT_KIND_BLOB:
+        case FXT_KIND_USERSPACE_OBJECT:
+        case FXT_KIND_LEGACY_CONTEXT_SWITCH:
+        case FXT_KIND_LOG:
+        case FXT_KIND_LARGE_BLOB:
+        case FXT_KIND_UNKNOWN:
             break;
         }
     }

@@ -29,78 +29,72 @@ typedef struct rule {
     const char *what;
 } rule_t;
 
+/*
+ * The rules, one list: the enum, the ids, the severities and the one-line descriptions come from
+ * it. X(enum name, id, severity, what). The order is `fxt check --rules`' and docs/check.md's
+ * table's (cli.check.rules-match-docs compares ids and severities); add a rule at its place in
+ * both (docs/architecture.md, "Add a check rule").
+ */
+#define CHECK_RULES(X)                                                                                       \
+    X(R_SIZE_ZERO, "size-zero", SEV_ERROR, "a record header gives size 0: nothing after it can be read")     \
+    X(R_TRUNCATED, "truncated", SEV_ERROR, "the input ends inside a record")                                 \
+    X(R_DAMAGED, "damaged", SEV_ERROR,                                                                       \
+      "a record's contents (strings, thread words, arguments, payload) do not fit its size")                 \
+    X(R_TOO_LARGE, "too-large", SEV_ERROR, "a record exceeds the reader's reassembly limit")                 \
+    X(R_RESERVED, "reserved-bits", SEV_ERROR, "reserved or must-be-zero bits are set")                       \
+    X(R_BAD_MAGIC, "bad-magic", SEV_ERROR, "a magic number record does not hold 0x0016547846040010")         \
+    X(R_MAGIC_FIRST, "magic-first", SEV_WARNING, "the trace does not start with the magic number record")    \
+    X(R_INDEX_ZERO, "index-zero", SEV_ERROR,                                                                 \
+      "a string or thread record registers index 0 (reserved; readers ignore it)")                           \
+    X(R_UNRESOLVED_STRING, "unresolved-string", SEV_ERROR,                                                   \
+      "an indexed string reference has no registration in its provider")                                     \
+    X(R_UNRESOLVED_THREAD, "unresolved-thread", SEV_ERROR,                                                   \
+      "an indexed thread reference has no registration in its provider")                                     \
+    X(R_STRING_TOO_LONG, "string-too-long", SEV_ERROR, "a string is longer than 32000 bytes")                \
+    X(R_INVALID_UTF8, "invalid-utf8", SEV_ERROR, "a string is not well-formed UTF-8")                        \
+    X(R_ARG_SIZE, "arg-size", SEV_WARNING, "an argument's size is larger than its contents")                 \
+    X(R_UNKNOWN_RECORD, "unknown-record", SEV_WARNING,                                                       \
+      "a record type or subtype this spec revision does not define")                                         \
+    X(R_UNKNOWN_ARG, "unknown-arg", SEV_WARNING, "an argument type this spec revision does not define")      \
+    X(R_INIT_ZERO, "init-zero-ticks", SEV_ERROR, "an initialization record gives 0 ticks per second")        \
+    X(R_TS_BACKWARDS, "ts-backwards", SEV_WARNING,                                                           \
+      "an event's timestamp is earlier than the previous event's on the same thread")                        \
+    X(R_DURATION_UNMATCHED, "duration-unmatched", SEV_WARNING,                                               \
+      "a duration end has no open begin on its thread, after the thread's first begin: it closes an outer "  \
+      "duration begun before the trace started (or the writer did not write the begin)")                     \
+    X(R_DURATION_END_FIRST, "duration-end-first", SEV_WARNING,                                               \
+      "a duration end comes before the first begin of its thread: the trace started inside the duration")    \
+    X(R_DURATION_UNCLOSED, "duration-unclosed", SEV_WARNING,                                                 \
+      "a duration begin is never ended on its thread")                                                       \
+    X(R_DURATION_NAME, "duration-name", SEV_WARNING,                                                         \
+      "a duration end's category/name differ from its begin's")                                              \
+    X(R_COMPLETE_NEGATIVE, "complete-negative", SEV_ERROR,                                                   \
+      "a duration complete event ends before it starts")                                                     \
+    X(R_ASYNC_NO_BEGIN, "async-no-begin", SEV_ERROR,                                                         \
+      "an async instant/end uses an id with no open async begin")                                            \
+    X(R_ASYNC_NEVER_ENDED, "async-never-ended", SEV_WARNING, "an async begin is never ended")                \
+    X(R_ASYNC_ID_REUSED, "async-id-reused", SEV_ERROR,                                                       \
+      "an async begin uses an id already open in its provider")                                              \
+    X(R_FLOW_NO_BEGIN, "flow-no-begin", SEV_ERROR, "a flow step/end uses an id with no open flow begin")     \
+    X(R_FLOW_NEVER_ENDED, "flow-never-ended", SEV_WARNING, "a flow begin is never ended")                    \
+    X(R_FLOW_ID_REUSED, "flow-id-reused", SEV_ERROR, "a flow begin uses an id already open in its provider") \
+    X(R_THREAD_NO_PROCESS, "thread-no-process", SEV_WARNING,                                                 \
+      "a thread kernel object has no koid 'process' argument")                                               \
+    X(R_PAIR_AFTER_LOSS, "pair-after-loss", SEV_WARNING,                                                     \
+      "a duration end or async/flow step/end has no begin, after its provider reported lost records "        \
+      "(buffer overflow provider event): the begin was dropped or overwritten")
+
 enum {
-    R_SIZE_ZERO,
-    R_TRUNCATED,
-    R_DAMAGED,
-    R_TOO_LARGE,
-    R_RESERVED,
-    R_BAD_MAGIC,
-    R_MAGIC_FIRST,
-    R_INDEX_ZERO,
-    R_UNRESOLVED_STRING,
-    R_UNRESOLVED_THREAD,
-    R_STRING_TOO_LONG,
-    R_INVALID_UTF8,
-    R_ARG_SIZE,
-    R_UNKNOWN_RECORD,
-    R_UNKNOWN_ARG,
-    R_INIT_ZERO,
-    R_TS_BACKWARDS,
-    R_DURATION_UNMATCHED,
-    R_DURATION_END_FIRST,
-    R_DURATION_UNCLOSED,
-    R_DURATION_NAME,
-    R_COMPLETE_NEGATIVE,
-    R_ASYNC_NO_BEGIN,
-    R_ASYNC_NEVER_ENDED,
-    R_ASYNC_ID_REUSED,
-    R_FLOW_NO_BEGIN,
-    R_FLOW_NEVER_ENDED,
-    R_FLOW_ID_REUSED,
-    R_THREAD_NO_PROCESS,
-    R_PAIR_AFTER_LOSS,
-    R_COUNT
+#define RULE_ENUM_(name, id, sev, what) name,
+    CHECK_RULES(RULE_ENUM_)
+#undef RULE_ENUM_
+        R_COUNT
 };
 
 static const rule_t rules[R_COUNT] = {
-    {"size-zero", SEV_ERROR, "a record header gives size 0: nothing after it can be read"},
-    {"truncated", SEV_ERROR, "the input ends inside a record"},
-    {"damaged", SEV_ERROR,
-     "a record's contents (strings, thread words, arguments, payload) do not fit its size"},
-    {"too-large", SEV_ERROR, "a record exceeds the reader's reassembly limit"},
-    {"reserved-bits", SEV_ERROR, "reserved or must-be-zero bits are set"},
-    {"bad-magic", SEV_ERROR, "a magic number record does not hold 0x0016547846040010"},
-    {"magic-first", SEV_WARNING, "the trace does not start with the magic number record"},
-    {"index-zero", SEV_ERROR, "a string or thread record registers index 0 (reserved; readers ignore it)"},
-    {"unresolved-string", SEV_ERROR, "an indexed string reference has no registration in its provider"},
-    {"unresolved-thread", SEV_ERROR, "an indexed thread reference has no registration in its provider"},
-    {"string-too-long", SEV_ERROR, "a string is longer than 32000 bytes"},
-    {"invalid-utf8", SEV_ERROR, "a string is not well-formed UTF-8"},
-    {"arg-size", SEV_WARNING, "an argument's size is larger than its contents"},
-    {"unknown-record", SEV_WARNING, "a record type or subtype this spec revision does not define"},
-    {"unknown-arg", SEV_WARNING, "an argument type this spec revision does not define"},
-    {"init-zero-ticks", SEV_ERROR, "an initialization record gives 0 ticks per second"},
-    {"ts-backwards", SEV_WARNING,
-     "an event's timestamp is earlier than the previous event's on the same thread"},
-    {"duration-unmatched", SEV_WARNING,
-     "a duration end has no open begin on its thread, after the thread's first begin: it closes an outer "
-     "duration begun before the trace started (or the writer did not write the begin)"},
-    {"duration-end-first", SEV_WARNING,
-     "a duration end comes before the first begin of its thread: the trace started inside the duration"},
-    {"duration-unclosed", SEV_WARNING, "a duration begin is never ended on its thread"},
-    {"duration-name", SEV_WARNING, "a duration end's category/name differ from its begin's"},
-    {"complete-negative", SEV_ERROR, "a duration complete event ends before it starts"},
-    {"async-no-begin", SEV_ERROR, "an async instant/end uses an id with no open async begin"},
-    {"async-never-ended", SEV_WARNING, "an async begin is never ended"},
-    {"async-id-reused", SEV_ERROR, "an async begin uses an id already open in its provider"},
-    {"flow-no-begin", SEV_ERROR, "a flow step/end uses an id with no open flow begin"},
-    {"flow-never-ended", SEV_WARNING, "a flow begin is never ended"},
-    {"flow-id-reused", SEV_ERROR, "a flow begin uses an id already open in its provider"},
-    {"thread-no-process", SEV_WARNING, "a thread kernel object has no koid 'process' argument"},
-    {"pair-after-loss", SEV_WARNING,
-     "a duration end or async/flow step/end has no begin, after its provider reported lost records "
-     "(buffer overflow provider event): the begin was dropped or overwritten"},
+#define RULE_ROW_(name, id, sev, what) {id, sev, what},
+    CHECK_RULES(RULE_ROW_)
+#undef RULE_ROW_
 };
 
 /* Begins deeper than this are still counted (depth) so ends stay matched, but their
@@ -1269,21 +1263,142 @@ CLI_INLINE void check_event(crange_t *c, fxt_reader_t *r, const fxt_record_t *re
     }
 }
 
-/* The records other than events (and the first record): reserved bits of each layout, strings,
- * threads, arguments. Out of line, so their registers do not weigh on the events' path. */
-CLI_NOINLINE int on_other_record(crange_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
-    uint64_t h = rec->header;
-    if (rec->kind == FXT_KIND_STRING) {
+/* A provider event; a buffer-full one marks its provider lossy (pair-after-loss). */
+static void check_provider_event(crange_t *c, const fxt_record_t *rec, uint64_t h) {
+    reserved(c, rec, h, FXT_MASK(meta_event_reserved), "provider event header");
+    if (rec->u.provider_event.event == FXT_PROVIDER_EVENT_BUFFER_FULL) {
+        /* the event names the provider whose records were lost */
+        if (c->direct) {
+            cli_map_get_u64(&c->run->lossy, 1, rec->u.provider_event.id, 1);
+        } else {
+            item_t *it = item_add(c);
+            if (it != NULL) {
+                *it = (item_t){IT_LOSSY, 0, 0, rec->u.provider_event.id, rec->offset, {{0, 0}}};
+            }
+        }
+    }
+}
+
+/* A string record: its index, length and UTF-8. */
+static void check_string_record(crange_t *c, const fxt_record_t *rec, uint64_t h) {
+    reserved(c, rec, h, FXT_MASK(string_bit31) | FXT_MASK(string_bit47) | FXT_MASK(string_reserved),
+             "string header");
+    if (rec->u.string.index == 0) {
+        rreport(c, R_INDEX_ZERO, rec->offset, fxt_record_kind_name(rec->kind), "string record for index 0");
+    }
+    if (rec->u.string.value.len > FXT_MAX_STRING_LEN) {
+        rreport(c, R_STRING_TOO_LONG, rec->offset, fxt_record_kind_name(rec->kind), "string of %u bytes",
+                (unsigned)rec->u.string.value.len);
+    }
+    if (!cli_utf8_valid(rec->u.string.value.ptr, rec->u.string.value.len)) {
+        rreport(c, R_INVALID_UTF8, rec->offset, fxt_record_kind_name(rec->kind),
+                "string %u is not valid UTF-8", (unsigned)rec->u.string.index);
+    }
+}
+
+/* A kernel object; a thread names its process (thread-no-process). */
+static void check_kernel_object(crange_t *c, const fxt_record_t *rec, uint64_t h) {
+    reserved(c, rec, h, FXT_MASK(kobj_reserved), "kernel object header");
+    check_str(c, rec, &rec->u.kernel_object.name, "name");
+    check_args(c, rec);
+    /* Viewers place a thread under its process by the koid argument named "process". */
+    if (rec->u.kernel_object.obj_type == FXT_OBJ_THREAD) {
+        int found = 0;
+        for (unsigned i = 0; i < rec->nargs; i++) {
+            const fxt_arg_t *a = &rec->args[i];
+            found |= a->type == FXT_ARG_KOID && a->name.ptr && a->name.len == 7 &&
+                     memcmp(a->name.ptr, "process", 7) == 0;
+        }
+        if (!found) {
+            rreport(c, R_THREAD_NO_PROCESS, rec->offset, fxt_record_kind_name(rec->kind),
+                    "thread %" PRIu64 " has no koid 'process' argument: viewers cannot place it",
+                    rec->u.kernel_object.koid);
+        }
+    }
+}
+
+/* A log record: its thread and message. */
+static void check_log(crange_t *c, const fxt_record_t *rec, uint64_t h) {
+    reserved(c, rec, h, FXT_MASK(log_bit31) | FXT_MASK(log_reserved), "log header");
+    check_thread(c, rec, &rec->u.log.thread, "thread");
+    if (rec->u.log.message.len > FXT_MAX_STRING_LEN) {
+        rreport(c, R_STRING_TOO_LONG, rec->offset, fxt_record_kind_name(rec->kind), "message of %u bytes",
+                (unsigned)rec->u.log.message.len);
+    }
+    if (!cli_utf8_valid(rec->u.log.message.ptr, rec->u.log.message.len)) {
+        rreport(c, R_INVALID_UTF8, rec->offset, fxt_record_kind_name(rec->kind),
+                "message is not valid UTF-8");
+    }
+}
+
+/* A large blob: both header words, and what its format carries. */
+static void check_large_blob(crange_t *c, const fxt_record_t *rec, uint64_t h) {
+    reserved(c, rec, h, FXT_MASK(large_blob_reserved), "large record header");
+    /* The large blob's second word is its format header, whose reserved bits depend on the format. */
+    uint64_t fh = fxt_record_word(rec, rec->bytes, 1);
+    reserved(c, rec, fh,
+             rec->u.large_blob.format == 0 ? FXT_MASK(lblob0_reserved) : FXT_MASK(lblob1_reserved),
+             "large blob format header");
+    check_str(c, rec, &rec->u.large_blob.category, "category");
+    check_str(c, rec, &rec->u.large_blob.name, "name");
+    /* Only format 0 ("with metadata") has a thread and arguments (spec: Large BLOB records). */
+    if (rec->u.large_blob.format == 0) {
+        check_thread(c, rec, &rec->u.large_blob.thread, "thread");
+        check_args(c, rec);
+    }
+}
+
+/* A record type or subtype this spec revision does not define. */
+static void check_unknown(crange_t *c, const fxt_record_t *rec) {
+    if (rec->u.unknown.has_subtype) {
+        rreport(c, R_UNKNOWN_RECORD, rec->offset, fxt_record_kind_name(rec->kind),
+                "record type %u with unknown subtype %u (%" PRIu64 " words)", (unsigned)rec->u.unknown.type,
+                (unsigned)rec->u.unknown.subtype, rec->u.unknown.size_words);
+    } else {
+        rreport(c, R_UNKNOWN_RECORD, rec->offset, fxt_record_kind_name(rec->kind),
+                "unknown record type %u (%" PRIu64 " words)", (unsigned)rec->u.unknown.type,
+                rec->u.unknown.size_words);
+    }
+}
+
+/* Forgets what the event path cached from the state REC changes (every kind is named: a new
+ * one must say whether it changes the strings, threads or tick rate events are read with). */
+static void forget_cached(crange_t *c, const fxt_record_t *rec) {
+    switch (rec->kind) {
+    case FXT_KIND_STRING: {
         unsigned x = rec->u.string.index & 0x7fffu;
         if (c->hused[x / 64] >> (x % 64) & 1) {
             hcache_clear(c); /* a kept pair's string changes */
         }
-    } else if (rec->kind == FXT_KIND_THREAD) {
-        c->tref[rec->u.thread.index].gen = 0;
-    } else if (rec->kind <= FXT_KIND_INIT || rec->kind == FXT_KIND_UNKNOWN) {
-        hcache_clear(c);
+        break;
     }
-    /* spec-notes: the magic record should come first but its absence is not invalid, hence a warning. */
+    case FXT_KIND_THREAD:
+        c->tref[rec->u.thread.index].gen = 0;
+        break;
+    case FXT_KIND_MAGIC:
+    case FXT_KIND_PROVIDER_INFO:
+    case FXT_KIND_PROVIDER_SECTION:
+    case FXT_KIND_PROVIDER_EVENT:
+    case FXT_KIND_TRACE_INFO:
+    case FXT_KIND_INIT:
+    case FXT_KIND_UNKNOWN:
+        hcache_clear(c);
+        break;
+    case FXT_KIND_EVENT:
+    case FXT_KIND_BLOB:
+    case FXT_KIND_USERSPACE_OBJECT:
+    case FXT_KIND_KERNEL_OBJECT:
+    case FXT_KIND_CONTEXT_SWITCH:
+    case FXT_KIND_THREAD_WAKEUP:
+    case FXT_KIND_LEGACY_CONTEXT_SWITCH:
+    case FXT_KIND_LOG:
+    case FXT_KIND_LARGE_BLOB:
+        break;
+    }
+}
+
+/* spec-notes: the magic record should come first but its absence is not invalid, hence a warning. */
+static void check_first(crange_t *c, const fxt_record_t *rec) {
     if (!c->seen_first) {
         c->seen_first = 1;
         if (rec->kind != FXT_KIND_MAGIC) {
@@ -1291,6 +1406,14 @@ CLI_NOINLINE int on_other_record(crange_t *c, fxt_reader_t *r, const fxt_record_
                     "the first record is not the magic number record");
         }
     }
+}
+
+/* The records other than events (and the first record): reserved bits of each layout, strings,
+ * threads, arguments. Out of line, so their registers do not weigh on the events' path. */
+CLI_NOINLINE int on_other_record(crange_t *c, fxt_reader_t *r, const fxt_record_t *rec) {
+    uint64_t h = rec->header;
+    forget_cached(c, rec);
+    check_first(c, rec);
     switch (rec->kind) {
     case FXT_KIND_MAGIC:
         if (h != FXT_MAGIC_RECORD) {
@@ -1308,18 +1431,7 @@ CLI_NOINLINE int on_other_record(crange_t *c, fxt_reader_t *r, const fxt_record_
         reserved(c, rec, h, FXT_MASK(meta_section_reserved), "provider section header");
         break;
     case FXT_KIND_PROVIDER_EVENT:
-        reserved(c, rec, h, FXT_MASK(meta_event_reserved), "provider event header");
-        if (rec->u.provider_event.event == FXT_PROVIDER_EVENT_BUFFER_FULL) {
-            /* the event names the provider whose records were lost */
-            if (c->direct) {
-                cli_map_get_u64(&c->run->lossy, 1, rec->u.provider_event.id, 1);
-            } else {
-                item_t *it = item_add(c);
-                if (it != NULL) {
-                    *it = (item_t){IT_LOSSY, 0, 0, rec->u.provider_event.id, rec->offset, {{0, 0}}};
-                }
-            }
-        }
+        check_provider_event(c, rec, h);
         break;
     case FXT_KIND_INIT:
         reserved(c, rec, h, FXT_MASK(init_reserved), "initialization header");
@@ -1329,20 +1441,7 @@ CLI_NOINLINE int on_other_record(crange_t *c, fxt_reader_t *r, const fxt_record_
         }
         break;
     case FXT_KIND_STRING:
-        reserved(c, rec, h, FXT_MASK(string_bit31) | FXT_MASK(string_bit47) | FXT_MASK(string_reserved),
-                 "string header");
-        if (rec->u.string.index == 0) {
-            rreport(c, R_INDEX_ZERO, rec->offset, fxt_record_kind_name(rec->kind),
-                    "string record for index 0");
-        }
-        if (rec->u.string.value.len > FXT_MAX_STRING_LEN) {
-            rreport(c, R_STRING_TOO_LONG, rec->offset, fxt_record_kind_name(rec->kind), "string of %u bytes",
-                    (unsigned)rec->u.string.value.len);
-        }
-        if (!cli_utf8_valid(rec->u.string.value.ptr, rec->u.string.value.len)) {
-            rreport(c, R_INVALID_UTF8, rec->offset, fxt_record_kind_name(rec->kind),
-                    "string %u is not valid UTF-8", (unsigned)rec->u.string.index);
-        }
+        check_string_record(c, rec, h);
         break;
     case FXT_KIND_THREAD:
         reserved(c, rec, h, FXT_MASK(thread_reserved), "thread header");
@@ -1364,26 +1463,9 @@ CLI_NOINLINE int on_other_record(crange_t *c, fxt_reader_t *r, const fxt_record_
         check_str(c, rec, &rec->u.userspace_object.name, "name");
         check_args(c, rec);
         break;
-    case FXT_KIND_KERNEL_OBJECT: {
-        reserved(c, rec, h, FXT_MASK(kobj_reserved), "kernel object header");
-        check_str(c, rec, &rec->u.kernel_object.name, "name");
-        check_args(c, rec);
-        /* Viewers place a thread under its process by the koid argument named "process". */
-        if (rec->u.kernel_object.obj_type == FXT_OBJ_THREAD) {
-            int found = 0;
-            for (unsigned i = 0; i < rec->nargs; i++) {
-                const fxt_arg_t *a = &rec->args[i];
-                found |= a->type == FXT_ARG_KOID && a->name.ptr && a->name.len == 7 &&
-                         memcmp(a->name.ptr, "process", 7) == 0;
-            }
-            if (!found) {
-                rreport(c, R_THREAD_NO_PROCESS, rec->offset, fxt_record_kind_name(rec->kind),
-                        "thread %" PRIu64 " has no koid 'process' argument: viewers cannot place it",
-                        rec->u.kernel_object.koid);
-            }
-        }
+    case FXT_KIND_KERNEL_OBJECT:
+        check_kernel_object(c, rec, h);
         break;
-    }
     case FXT_KIND_CONTEXT_SWITCH:
         reserved(c, rec, h, FXT_MASK(cswitch_reserved), "context switch header");
         check_args(c, rec);
@@ -1397,47 +1479,16 @@ CLI_NOINLINE int on_other_record(crange_t *c, fxt_reader_t *r, const fxt_record_
         check_thread(c, rec, &rec->u.legacy_context_switch.in, "incoming thread");
         break;
     case FXT_KIND_LOG:
-        reserved(c, rec, h, FXT_MASK(log_bit31) | FXT_MASK(log_reserved), "log header");
-        check_thread(c, rec, &rec->u.log.thread, "thread");
-        if (rec->u.log.message.len > FXT_MAX_STRING_LEN) {
-            rreport(c, R_STRING_TOO_LONG, rec->offset, fxt_record_kind_name(rec->kind), "message of %u bytes",
-                    (unsigned)rec->u.log.message.len);
-        }
-        if (!cli_utf8_valid(rec->u.log.message.ptr, rec->u.log.message.len)) {
-            rreport(c, R_INVALID_UTF8, rec->offset, fxt_record_kind_name(rec->kind),
-                    "message is not valid UTF-8");
-        }
+        check_log(c, rec, h);
         break;
-    case FXT_KIND_LARGE_BLOB: {
-        reserved(c, rec, h, FXT_MASK(large_blob_reserved), "large record header");
-        /* The large blob's second word is its format header, whose reserved bits depend on the format. */
-        uint64_t fh = fxt_record_word(rec, rec->bytes, 1);
-        reserved(c, rec, fh,
-                 rec->u.large_blob.format == 0 ? FXT_MASK(lblob0_reserved) : FXT_MASK(lblob1_reserved),
-                 "large blob format header");
-        check_str(c, rec, &rec->u.large_blob.category, "category");
-        check_str(c, rec, &rec->u.large_blob.name, "name");
-        /* Only format 0 ("with metadata") has a thread and arguments (spec: Large BLOB records). */
-        if (rec->u.large_blob.format == 0) {
-            check_thread(c, rec, &rec->u.large_blob.thread, "thread");
-            check_args(c, rec);
-        }
+    case FXT_KIND_LARGE_BLOB:
+        check_large_blob(c, rec, h);
         break;
-    }
     case FXT_KIND_UNKNOWN:
-        if (rec->u.unknown.has_subtype) {
-            rreport(c, R_UNKNOWN_RECORD, rec->offset, fxt_record_kind_name(rec->kind),
-                    "record type %u with unknown subtype %u (%" PRIu64 " words)",
-                    (unsigned)rec->u.unknown.type, (unsigned)rec->u.unknown.subtype,
-                    rec->u.unknown.size_words);
-        } else {
-            rreport(c, R_UNKNOWN_RECORD, rec->offset, fxt_record_kind_name(rec->kind),
-                    "unknown record type %u (%" PRIu64 " words)", (unsigned)rec->u.unknown.type,
-                    rec->u.unknown.size_words);
-        }
+        check_unknown(c, rec);
         break;
-    default:
-        break;
+    case FXT_KIND_TRACE_INFO:
+        break; /* any info type and data are valid */
     }
     return 0;
 }

@@ -682,7 +682,20 @@ static int record_ts(const fxt_record_t *rec, uint64_t *ts) {
     case FXT_KIND_LEGACY_CONTEXT_SWITCH:
         *ts = rec->u.legacy_context_switch.ts;
         return 1;
-    default:
+    case FXT_KIND_MAGIC:
+    case FXT_KIND_PROVIDER_INFO:
+    case FXT_KIND_PROVIDER_SECTION:
+    case FXT_KIND_PROVIDER_EVENT:
+    case FXT_KIND_TRACE_INFO:
+    case FXT_KIND_INIT:
+    case FXT_KIND_STRING:
+    case FXT_KIND_THREAD:
+    case FXT_KIND_BLOB:
+    case FXT_KIND_USERSPACE_OBJECT:
+    case FXT_KIND_KERNEL_OBJECT:
+    case FXT_KIND_LARGE_BLOB:
+    case FXT_KIND_UNKNOWN:
+    default: /* (-Wswitch-enum still asks for every kind above) */
         return 0;
     }
 }
@@ -747,7 +760,12 @@ static int on_record(void *ctx, fxt_reader_t *r, const fxt_record_t *rec) {
         }
         break;
     }
-    default:
+    case FXT_KIND_BLOB:
+    case FXT_KIND_USERSPACE_OBJECT:
+    case FXT_KIND_KERNEL_OBJECT:
+    case FXT_KIND_LARGE_BLOB:
+    case FXT_KIND_TRACE_INFO:
+    case FXT_KIND_UNKNOWN:
         /* objects, blobs, large blobs, trace info, unknown records: kept (they describe the trace) */
         ensure_context(c, rec->has_provider, rec->provider);
         put(c, fxt_write_record(c->w, rec, 0), rec);

@@ -365,9 +365,69 @@ static void end(dump_t *d) {
     }
 }
 
+/* An event's fields: its type and time, thread, category, name, id or end time, arguments. */
+static void event_fields(dump_t *d, const fxt_record_t *rec) {
+    cli_jbuf_t *o = &d->o;
+    unsigned t = rec->u.event.type;
+    if (!d->json) {
+        cli_jb_putc(o, ' ');
+        cli_jb_name(o, fxt_event_type_name(t));
+        KV_U64(d, "ts", rec->u.event.ts);
+    } else if (cli_jb_room(o, sizeof event_piece[0].s + 20)) {
+        char *p = put_piece(o->p + o->n, &event_piece[t]);
+        o->n = (size_t)(p + cli_u64_put(p, rec->u.event.ts) - o->p);
+    }
+    pid_tid(d, &rec->u.event.thread);
+    KV_STR(d, "category", &rec->u.event.category);
+    KV_STR(d, "name", &rec->u.event.name);
+    /* Only counters and async/flow events carry an id word (spec: Event record). */
+    if (t == FXT_EVENT_COUNTER || (t >= FXT_EVENT_ASYNC_BEGIN && t <= FXT_EVENT_FLOW_END)) {
+        KV_U64(d, "id", rec->u.event.id);
+    }
+    if (t == FXT_EVENT_DURATION_COMPLETE) {
+        /* The extra word is the end timestamp, not a duration (spec-notes). */
+        KV_U64(d, "end_ts", rec->u.event.end_ts);
+    }
+    args(d, rec);
+}
+
+static void userspace_object_fields(dump_t *d, const fxt_record_t *rec) {
+    cli_jbuf_t *o = &d->o;
+    /* The process ref is a thread ref, of which only the pid is meaningful (spec-notes). */
+    KV_OPT(d, "pid", rec->u.userspace_object.process.resolved, rec->u.userspace_object.process.pid);
+    key(d, K("ptr"));
+    if (cli_jb_room(o, 20)) {
+        o->n += pointer_put(o->p + o->n, rec->u.userspace_object.ptr, d->json);
+    }
+    KV_STR(d, "name", &rec->u.userspace_object.name);
+    args(d, rec);
+}
+
+static void legacy_context_switch_fields(dump_t *d, const fxt_record_t *rec) {
+    KV_U64(d, "ts", rec->u.legacy_context_switch.ts);
+    KV_U64(d, "cpu", rec->u.legacy_context_switch.cpu);
+    KV_U64(d, "out_state", rec->u.legacy_context_switch.out_state);
+    kv_thread(d, K("out_pid"), K("out_tid"), &rec->u.legacy_context_switch.out);
+    kv_thread(d, K("in_pid"), K("in_tid"), &rec->u.legacy_context_switch.in);
+    KV_U64(d, "out_prio", rec->u.legacy_context_switch.out_prio);
+    KV_U64(d, "in_prio", rec->u.legacy_context_switch.in_prio);
+}
+
+static void large_blob_fields(dump_t *d, const fxt_record_t *rec) {
+    KV_U64(d, "format", rec->u.large_blob.format);
+    KV_STR(d, "category", &rec->u.large_blob.category);
+    KV_STR(d, "name", &rec->u.large_blob.name);
+    KV_U64(d, "size", rec->u.large_blob.size);
+    /* Only format 0 carries a timestamp, thread and arguments (spec: Large BLOB records). */
+    if (rec->u.large_blob.format == FXT_LARGE_BLOB_WITH_METADATA) {
+        KV_U64(d, "ts", rec->u.large_blob.ts);
+        pid_tid(d, &rec->u.large_blob.thread);
+        args(d, rec);
+    }
+}
+
 /* One record, its kind's fields in the contract's order. */
 static void record(dump_t *d, const fxt_record_t *rec) {
-    cli_jbuf_t *o = &d->o;
     begin(d, rec->offset, rec->kind, rec->has_provider, rec->provider);
     switch (rec->kind) {
     case FXT_KIND_MAGIC:
@@ -398,44 +458,16 @@ static void record(dump_t *d, const fxt_record_t *rec) {
         KV_U64(d, "pid", rec->u.thread.pid);
         KV_U64(d, "tid", rec->u.thread.tid);
         break;
-    case FXT_KIND_EVENT: {
-        unsigned t = rec->u.event.type;
-        if (!d->json) {
-            cli_jb_putc(o, ' ');
-            cli_jb_name(o, fxt_event_type_name(t));
-            KV_U64(d, "ts", rec->u.event.ts);
-        } else if (cli_jb_room(o, sizeof event_piece[0].s + 20)) {
-            char *p = put_piece(o->p + o->n, &event_piece[t]);
-            o->n = (size_t)(p + cli_u64_put(p, rec->u.event.ts) - o->p);
-        }
-        pid_tid(d, &rec->u.event.thread);
-        KV_STR(d, "category", &rec->u.event.category);
-        KV_STR(d, "name", &rec->u.event.name);
-        /* Only counters and async/flow events carry an id word (spec: Event record). */
-        if (t == FXT_EVENT_COUNTER || (t >= FXT_EVENT_ASYNC_BEGIN && t <= FXT_EVENT_FLOW_END)) {
-            KV_U64(d, "id", rec->u.event.id);
-        }
-        if (t == FXT_EVENT_DURATION_COMPLETE) {
-            /* The extra word is the end timestamp, not a duration (spec-notes). */
-            KV_U64(d, "end_ts", rec->u.event.end_ts);
-        }
-        args(d, rec);
+    case FXT_KIND_EVENT:
+        event_fields(d, rec);
         break;
-    }
     case FXT_KIND_BLOB:
         KV_STR(d, "name", &rec->u.blob.name);
         KV_U64(d, "blob_type", rec->u.blob.blob_type);
         KV_U64(d, "size", rec->u.blob.size);
         break;
     case FXT_KIND_USERSPACE_OBJECT:
-        /* The process ref is a thread ref, of which only the pid is meaningful (spec-notes). */
-        KV_OPT(d, "pid", rec->u.userspace_object.process.resolved, rec->u.userspace_object.process.pid);
-        key(d, K("ptr"));
-        if (cli_jb_room(o, 20)) {
-            o->n += pointer_put(o->p + o->n, rec->u.userspace_object.ptr, d->json);
-        }
-        KV_STR(d, "name", &rec->u.userspace_object.name);
-        args(d, rec);
+        userspace_object_fields(d, rec);
         break;
     case FXT_KIND_KERNEL_OBJECT:
         KV_U64(d, "koid", rec->u.kernel_object.koid);
@@ -458,13 +490,7 @@ static void record(dump_t *d, const fxt_record_t *rec) {
         args(d, rec);
         break;
     case FXT_KIND_LEGACY_CONTEXT_SWITCH:
-        KV_U64(d, "ts", rec->u.legacy_context_switch.ts);
-        KV_U64(d, "cpu", rec->u.legacy_context_switch.cpu);
-        KV_U64(d, "out_state", rec->u.legacy_context_switch.out_state);
-        kv_thread(d, K("out_pid"), K("out_tid"), &rec->u.legacy_context_switch.out);
-        kv_thread(d, K("in_pid"), K("in_tid"), &rec->u.legacy_context_switch.in);
-        KV_U64(d, "out_prio", rec->u.legacy_context_switch.out_prio);
-        KV_U64(d, "in_prio", rec->u.legacy_context_switch.in_prio);
+        legacy_context_switch_fields(d, rec);
         break;
     case FXT_KIND_LOG:
         KV_U64(d, "ts", rec->u.log.ts);
@@ -472,19 +498,9 @@ static void record(dump_t *d, const fxt_record_t *rec) {
         KV_STR(d, "message", &rec->u.log.message);
         break;
     case FXT_KIND_LARGE_BLOB:
-        KV_U64(d, "format", rec->u.large_blob.format);
-        KV_STR(d, "category", &rec->u.large_blob.category);
-        KV_STR(d, "name", &rec->u.large_blob.name);
-        KV_U64(d, "size", rec->u.large_blob.size);
-        /* Only format 0 carries a timestamp, thread and arguments (spec: Large BLOB records). */
-        if (rec->u.large_blob.format == FXT_LARGE_BLOB_WITH_METADATA) {
-            KV_U64(d, "ts", rec->u.large_blob.ts);
-            pid_tid(d, &rec->u.large_blob.thread);
-            args(d, rec);
-        }
+        large_blob_fields(d, rec);
         break;
     case FXT_KIND_UNKNOWN:
-    default:
         KV_U64(d, "type", rec->u.unknown.type);
         /* null when the record type itself is unknown, rather than a subtype of a known one. */
         KV_OPT(d, "subtype", rec->u.unknown.has_subtype, rec->u.unknown.subtype);

@@ -2248,7 +2248,14 @@ CLI_NOINLINE void on_other(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) 
         cli_slit_drop_all(
             &j->lit); /* the reader keeps a provider's strings; dropped all the same, it is rare */
         break;
-    default:
+    case FXT_KIND_EVENT: /* on_event's */
+    case FXT_KIND_MAGIC:
+    case FXT_KIND_PROVIDER_SECTION:
+    case FXT_KIND_TRACE_INFO:
+    case FXT_KIND_INIT:
+    case FXT_KIND_THREAD:
+    case FXT_KIND_BLOB:
+    case FXT_KIND_USERSPACE_OBJECT:
         break;
     }
 }

@@ -67,9 +67,11 @@ typedef enum fxt_record_kind {
     FXT_KIND_LEGACY_CONTEXT_SWITCH,
     FXT_KIND_LOG,
     FXT_KIND_LARGE_BLOB,
-    FXT_KIND_UNKNOWN,
-    FXT_KIND_COUNT_
+    FXT_KIND_UNKNOWN /* stays last: FXT_KIND_COUNT_ counts from it */
 } fxt_record_kind;
+/* The number of kinds, outside the enum so that a switch over kinds lists only real kinds: the
+ * project builds with -Wswitch-enum, and adding a kind warns at every switch that must handle it. */
+enum { FXT_KIND_COUNT_ = FXT_KIND_UNKNOWN + 1 };
 
 /** "magic", "provider_info", ..., "unknown" (the dump contract's names). */
 FXT_API const char *fxt_record_kind_name(fxt_record_kind kind);
@@ -250,6 +252,19 @@ FXT_API fxt_status fxt_reader_seed(fxt_reader_t *dst, const fxt_reader_t *src, u
  * @return FXT_OK, FXT_E_INVALID_ARG (r NULL).
  */
 FXT_API fxt_status fxt_reader_rebase(fxt_reader_t *r, uint64_t offset);
+
+/**
+ * The record types whose records change a reader's decoding state, with the options `opt` (NULL:
+ * the defaults), as a set: bit t of *types is set for record type t (header bits [0..3]).
+ * Metadata (the provider context), initialization (the tick rate), string and thread records
+ * (the tables), and kernel and userspace object records unless FXT_READ_NO_OBJECT_TABLES; the
+ * other types, and the unknown ones, change nothing. A reader that was fed the first record of a
+ * trace (it fixes the byte order) and every record of these types before an offset, then rebased
+ * there (fxt_reader_rebase), decodes what follows as a sequential read does: what fxt's parallel
+ * pre-scan copies. Test a header word h with `(types >> fxt_get_rec_type(h)) & 1`.
+ * @return FXT_OK, FXT_E_INVALID_ARG (types NULL or opt's struct_size too large).
+ */
+FXT_API fxt_status fxt_reader_state_types(const fxt_reader_options_t *opt, uint32_t *types);
 
 /**
  * Decode the next record.

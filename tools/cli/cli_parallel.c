@@ -522,11 +522,12 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc) {
  * past the end.
  */
 static int prescan(par_t *p) {
-    /* The record types that change decoding state, as a bit set: the hop tests one bit. */
-    uint32_t feed = (1u << FXT_RECORD_METADATA) | (1u << FXT_RECORD_INITIALIZATION) |
-                    (1u << FXT_RECORD_STRING) | (1u << FXT_RECORD_THREAD);
-    if (!(p->opt && (p->opt->flags & FXT_READ_NO_OBJECT_TABLES))) {
-        feed |= (1u << FXT_RECORD_KERNEL_OBJECT) | (1u << FXT_RECORD_USERSPACE_OBJECT);
+    /* The record types that change decoding state, as the reader says, a bit set: the hop tests
+     * one bit. Options the reader refuses fail the ranges' readers; logging every record meanwhile
+     * is still correct. */
+    uint32_t feed;
+    if (fxt_reader_state_types(p->opt, &feed) != FXT_OK) {
+        feed = UINT32_MAX;
     }
     uint32_t stops = feed | (1u << FXT_RECORD_LARGE);
     window_t win = {NULL, 0, 0, NULL};
@@ -677,9 +678,10 @@ int cli_read_parallel_max(const char *cmd, const char *path, const fxt_reader_op
     return rc;
 }
 
-/* cli_read_parallel_max on a plain file: its ranges on `jobs` threads. */
-static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_options_t *opt, unsigned jobs,
-                       uint64_t min_range, uint64_t max_range, const cli_par_ops_t *ops, void *ctx) {
+/* The smallest range: FXT_RANGE_BYTES when set (a test hook), else the command's or the default
+ * (no more than the command's bound on its ranges, whose state grows with them). 0 when the
+ * variable is not a byte count >= 8 (said on stderr). */
+static uint64_t min_range_bytes(const char *cmd, uint64_t min_range, uint64_t max_range) {
     const char *env = getenv("FXT_RANGE_BYTES");
     if (env != NULL && *env) {
         char *end;
@@ -687,13 +689,20 @@ static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_
         unsigned long long v = strtoull(env, &end, 10);
         if (errno || *end || v < 8) {
             fprintf(stderr, "fxt %s: FXT_RANGE_BYTES must be a byte count >= 8, got '%s'\n", cmd, env);
-            return CLI_EXIT_USAGE;
+            return 0;
         }
-        min_range = v;
-    } else if (min_range == 0) {
-        /* A command bounding its ranges (its per-range state grows with them) gets its bound. */
-        min_range = max_range && max_range < DEFAULT_MIN_RANGE ? max_range : DEFAULT_MIN_RANGE;
+        return v;
     }
+    if (min_range == 0) {
+        return max_range && max_range < DEFAULT_MIN_RANGE ? max_range : DEFAULT_MIN_RANGE;
+    }
+    return min_range;
+}
+
+/* Sets up P to read the file FD of SIZE bytes: mapped where it can be, ranges sized for JOBS
+ * threads between MIN_RANGE and MAX_RANGE (0: no bound), the range and state-log arrays.
+ * CLI_EXIT_LIMIT (P holds nothing) when out of memory. */
+static int par_init(par_t *p, int fd, uint64_t size, unsigned jobs, uint64_t min_range, uint64_t max_range) {
     /* The file is read through one mapping of it (no copy of each byte; shared by the pre-scan and
      * the ranges), or with pread where it cannot be mapped (address space). */
     void *map = MAP_FAILED;
@@ -706,63 +715,143 @@ static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_
     uint64_t range_bytes = size / ((uint64_t)jobs * RANGES_PER_JOB);
     range_bytes = max_range && range_bytes > max_range ? max_range : range_bytes;
     range_bytes = range_bytes < min_range ? min_range : range_bytes;
+    p->fd = fd;
+    p->size = size;
+    p->max_inflight = jobs + 2u;
+    p->jobs = jobs;
+    p->range_hi = range_bytes;
+    p->range_lo = min_range < range_bytes ? min_range : range_bytes;
+    p->main_w.last = SIZE_MAX;
+    p->map = map != MAP_FAILED ? map : NULL;
+    p->page = (uint64_t)sysconf(_SC_PAGESIZE);
+    /* The first header word decides the byte order, as in the reader. */
+    uint8_t w0[8];
+    uint64_t first = pread_full(fd, w0, 8, 0) == 8 ? fxt_load64(w0) : 0;
+    p->sw = first == FXT_MAGIC_RECORD ? 0 : first == FXT_MAGIC_RECORD_SWAPPED ? 1 : fxt_host_is_big_endian();
+    /* The log's blocks: each is filled to within one record (4095 words) of its end before the
+     * next starts, and the log holds at most the whole file. */
+    p->log_nblocks = (size_t)(size / (LOGBLK - 32768u)) + 2;
+    /* Cuts are at least range_lo apart: this many ranges at most (the pre-scan also checks). */
+    p->cap = jobs <= 1 ? 1 : (size_t)(size / p->range_lo) + 2;
+    p->ranges = calloc(p->cap, sizeof *p->ranges);
+    p->log = calloc(p->log_nblocks, sizeof *p->log);
+    p->log_used = calloc(p->log_nblocks, sizeof *p->log_used);
+    if (p->ranges == NULL || p->log == NULL || p->log_used == NULL) {
+        free(p->ranges);
+        free(p->log);
+        free(p->log_used);
+        if (p->map != NULL) {
+            munmap(map, (size_t)size);
+        }
+        return CLI_EXIT_LIMIT;
+    }
+    return 0;
+}
+
+/* Guards the mapped file against SIGBUS (on_sigbus), the old action in OLD; unguarded, a file cut
+ * short would kill the process, so where the handler cannot be set the file is read with pread. */
+static void guard_map(par_t *p, struct sigaction *old) {
+    if (p->map == NULL) {
+        return;
+    }
+    struct sigaction sa;
+    bus_page = (size_t)p->page;
+    bus_len = (size_t)p->size;
+    bus_map = p->map;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGBUS, &sa, old) != 0) {
+        bus_map = NULL;
+        munmap((void *)(uintptr_t)p->map, (size_t)p->size);
+        p->map = NULL;
+    }
+}
+
+/* Decodes the ranges: the pre-scan on this thread, which then works too, and jobs - 1 workers. */
+static void run_threads(par_t *p) {
+#ifdef __GLIBC__
+    /* Ranges allocate and free similar state one after another: glibc would hand the freed
+     * memory back to the kernel (trim, munmap of large blocks) and the next range would fault
+     * it in again, page by page, which costs more than the decoding saves on some VMs. Kept,
+     * it is reused; the peak stays what the ranges in flight need. */
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+#endif
+    pthread_t *tids = calloc(p->jobs - 1, sizeof *tids);
+    unsigned started = 0;
+    for (unsigned i = 0; tids != NULL && i + 1 < p->jobs; i++) {
+        if (pthread_create(&tids[i], NULL, worker, p) != 0) {
+            break; /* fewer threads: still correct, the main thread works too */
+        }
+        started++;
+    }
+    prescan(p);
+    work_all(p, &p->main_w);
+    for (unsigned i = 0; i < started; i++) {
+        pthread_join(tids[i], NULL);
+    }
+    free(tids);
+    merge_ready(p);
+}
+
+/* Releases what par_init and the reading left in P (the map restored to the OLD SIGBUS action);
+ * returns P's exit code, CLI_PAR_SHRANK when the file ended before its size at open. */
+static int par_finish(par_t *p, const struct sigaction *old) {
+    int rc = p->failed;
+    if (p->map != NULL) {
+        sigaction(SIGBUS, old, NULL);
+        bus_map = NULL;
+        munmap((void *)(uintptr_t)p->map, (size_t)p->size);
+    }
+    wctx_free(&p->main_w);
+    for (size_t b = 0; b < p->log_nblocks; b++) {
+        free(p->log[b]);
+    }
+    free(p->log);
+    free(p->log_used);
+    if (rc == 0 && p->short_read) {
+        rc = CLI_PAR_SHRANK;
+    }
+    for (size_t k = 0; k < p->published; k++) {
+        if (p->ranges[k].state != NULL) {
+            p->ops->range_free(p->ctx, p->ranges[k].state);
+        }
+    }
+    if (rc == CLI_EXIT_LIMIT) {
+        fprintf(stderr, "fxt %s: out of memory\n", p->cmd);
+    }
+    free(p->ranges);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->cv);
+    pthread_mutex_destroy(&p->merge_mu);
+    return rc;
+}
+
+/* cli_read_parallel_max on a plain file: its ranges on `jobs` threads. */
+static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_options_t *opt, unsigned jobs,
+                       uint64_t min_range, uint64_t max_range, const cli_par_ops_t *ops, void *ctx) {
+    min_range = min_range_bytes(cmd, min_range, max_range);
+    if (min_range == 0) {
+        return CLI_EXIT_USAGE;
+    }
     par_t p;
     memset(&p, 0, sizeof p);
     p.cmd = cmd;
     p.ops = ops;
     p.ctx = ctx;
     p.opt = opt;
-    p.fd = fd;
-    p.size = size;
-    p.max_inflight = jobs + 2u;
-    p.jobs = jobs;
-    p.range_hi = range_bytes;
-    p.range_lo = min_range < range_bytes ? min_range : range_bytes;
-    p.main_w.last = SIZE_MAX;
-    p.map = map != MAP_FAILED ? map : NULL;
-    p.page = (uint64_t)sysconf(_SC_PAGESIZE);
-    /* The first header word decides the byte order, as in the reader. */
-    uint8_t w0[8];
-    uint64_t first = pread_full(fd, w0, 8, 0) == 8 ? fxt_load64(w0) : 0;
-    p.sw = first == FXT_MAGIC_RECORD ? 0 : first == FXT_MAGIC_RECORD_SWAPPED ? 1 : fxt_host_is_big_endian();
-    /* The log's blocks: each is filled to within one record (4095 words) of its end before the
-     * next starts, and the log holds at most the whole file. */
-    p.log_nblocks = (size_t)(size / (LOGBLK - 32768u)) + 2;
-    /* Cuts are at least range_lo apart: this many ranges at most (the pre-scan also checks). */
-    p.cap = jobs <= 1 ? 1 : (size_t)(size / p.range_lo) + 2;
-    p.ranges = calloc(p.cap, sizeof *p.ranges);
-    p.log = calloc(p.log_nblocks, sizeof *p.log);
-    p.log_used = calloc(p.log_nblocks, sizeof *p.log_used);
-    if (p.ranges == NULL || p.log == NULL || p.log_used == NULL) {
-        free(p.ranges);
-        free(p.log);
-        free(p.log_used);
-        if (p.map != NULL) {
-            munmap(map, (size_t)size);
-        }
+    if (par_init(&p, fd, size, jobs, min_range, max_range) != 0) {
         fprintf(stderr, "fxt %s: out of memory\n", cmd);
         return CLI_EXIT_LIMIT;
     }
-    struct sigaction sa, old_sa;
-    if (p.map != NULL) {
-        bus_page = (size_t)p.page;
-        bus_len = (size_t)size;
-        bus_map = p.map;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_sigaction = on_sigbus;
-        sa.sa_flags = SA_SIGINFO;
-        sigemptyset(&sa.sa_mask);
-        if (sigaction(SIGBUS, &sa, &old_sa) != 0) {
-            /* unguarded, a file cut short would kill the process: read it with pread */
-            bus_map = NULL;
-            munmap(map, (size_t)size);
-            p.map = NULL;
-        }
-    }
+    struct sigaction old_sa;
+    guard_map(&p, &old_sa);
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.cv, NULL);
     pthread_mutex_init(&p.merge_mu, NULL);
-    if (jobs <= 1 || size <= range_bytes) {
+    if (jobs <= 1 || size <= p.range_hi) {
         /* One range, no pre-scan, no thread. */
         p.ranges[0].begin = 0;
         p.ranges[0].end = size;
@@ -771,58 +860,9 @@ static int read_ranges(const char *cmd, int fd, uint64_t size, const fxt_reader_
         p.scan_done = 1;
         work_one(&p, &p.main_w);
     } else {
-#ifdef __GLIBC__
-        /* Ranges allocate and free similar state one after another: glibc would hand the freed
-         * memory back to the kernel (trim, munmap of large blocks) and the next range would fault
-         * it in again, page by page, which costs more than the decoding saves on some VMs. Kept,
-         * it is reused; the peak stays what the ranges in flight need. */
-        mallopt(M_TRIM_THRESHOLD, 512 << 20);
-        mallopt(M_MMAP_THRESHOLD, 32 << 20);
-#endif
-        pthread_t *tids = calloc(jobs - 1, sizeof *tids);
-        unsigned started = 0;
-        for (unsigned i = 0; tids != NULL && i + 1 < jobs; i++) {
-            if (pthread_create(&tids[i], NULL, worker, &p) != 0) {
-                break; /* fewer threads: still correct, the main thread works too */
-            }
-            started++;
-        }
-        prescan(&p);
-        work_all(&p, &p.main_w);
-        for (unsigned i = 0; i < started; i++) {
-            pthread_join(tids[i], NULL);
-        }
-        free(tids);
-        merge_ready(&p);
+        run_threads(&p);
     }
-    int rc = p.failed;
-    if (p.map != NULL) {
-        sigaction(SIGBUS, &old_sa, NULL);
-        bus_map = NULL;
-        munmap(map, (size_t)size);
-    }
-    wctx_free(&p.main_w);
-    for (size_t b = 0; b < p.log_nblocks; b++) {
-        free(p.log[b]);
-    }
-    free(p.log);
-    free(p.log_used);
-    if (rc == 0 && p.short_read) {
-        rc = CLI_PAR_SHRANK;
-    }
-    for (size_t k = 0; k < p.published; k++) {
-        if (p.ranges[k].state != NULL) {
-            ops->range_free(ctx, p.ranges[k].state);
-        }
-    }
-    if (rc == CLI_EXIT_LIMIT) {
-        fprintf(stderr, "fxt %s: out of memory\n", cmd);
-    }
-    free(p.ranges);
-    pthread_mutex_destroy(&p.mu);
-    pthread_cond_destroy(&p.cv);
-    pthread_mutex_destroy(&p.merge_mu);
-    return rc;
+    return par_finish(&p, &old_sa);
 }
 
 /* ---- the bases of relative times (cli_read_bases) ----------------------------------------- */
@@ -865,8 +905,20 @@ static int bases_record(void *range, fxt_reader_t *r, const fxt_record_t *rec) {
         }
         ts = rec->u.large_blob.ts;
         break;
-    default:
-        return 0;
+    case FXT_KIND_MAGIC:
+    case FXT_KIND_PROVIDER_INFO:
+    case FXT_KIND_PROVIDER_SECTION:
+    case FXT_KIND_PROVIDER_EVENT:
+    case FXT_KIND_TRACE_INFO:
+    case FXT_KIND_INIT:
+    case FXT_KIND_STRING:
+    case FXT_KIND_THREAD:
+    case FXT_KIND_BLOB:
+    case FXT_KIND_USERSPACE_OBJECT:
+    case FXT_KIND_KERNEL_OBJECT:
+    case FXT_KIND_UNKNOWN:
+    default:      /* (-Wswitch-enum still asks for every kind above) */
+        return 0; /* untimed */
     }
     uint64_t tps = fxt_reader_ticks_per_second(r);
     if (rec->kind == FXT_KIND_EVENT) {

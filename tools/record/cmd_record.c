@@ -169,6 +169,7 @@ static void describe_end(const fxt_manager_provider_t *p, char *out, size_t cap)
     case FXT_PROVIDER_LOST:
         snprintf(out, cap, "died (connection lost; crashed or killed)");
         break;
+    case FXT_PROVIDER_RUNNING:
     default:
         snprintf(out, cap, "still running when recording stopped");
         break;

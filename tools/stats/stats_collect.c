@@ -1626,7 +1626,14 @@ CLI_NOINLINE int on_other(st_range_t *rg, fxt_reader_t *r, const fxt_record_t *r
                       cli_ticks_to_ns(rec->u.legacy_context_switch.ts, rg->tps), 1,
                       rec->u.legacy_context_switch.in.tid);
         break;
-    default:
+    case FXT_KIND_MAGIC:
+    case FXT_KIND_PROVIDER_SECTION:
+    case FXT_KIND_TRACE_INFO:
+    case FXT_KIND_BLOB:
+    case FXT_KIND_USERSPACE_OBJECT:
+    case FXT_KIND_LOG:
+    case FXT_KIND_LARGE_BLOB:
+    case FXT_KIND_UNKNOWN:
         break;
     }
     return 0;
