@@ -651,7 +651,15 @@ static void sq_record(sq_build *b, const fxt_record_t *rec) {
     case FXT_KIND_THREAD_WAKEUP:
         sq_sched_record(b, p, rec);
         break;
-    default:
+    case FXT_KIND_MAGIC:
+    case FXT_KIND_PROVIDER_INFO:
+    case FXT_KIND_PROVIDER_SECTION:
+    case FXT_KIND_PROVIDER_EVENT:
+    case FXT_KIND_TRACE_INFO:
+    case FXT_KIND_INIT:
+    case FXT_KIND_STRING:
+    case FXT_KIND_THREAD:
+    case FXT_KIND_UNKNOWN:
         sq_meta_record(b, p, rec);
         break;
     }

@@ -295,6 +295,8 @@ typedef struct sq_table {
     int ncols; /* without the trailing `trace` column every table has */
 } sq_table;
 extern const sq_table sq_tables[SQ_T_COUNT_];
+/* Whether the column's values are unique (row numbers, track ids, a thread's one track). */
+int sq_col_unique(int table, int col);
 
 /* Read the trace at `path` and append its rows (label NULL: the path). On failure nothing is
  * appended; `err` (cap bytes) says why. FXT_OK even when records were damaged (they are rows

@@ -437,6 +437,17 @@ uint32_t sq_row_trace(const sq_db *db, int table, size_t row) {
     return (uint32_t)lo;
 }
 
+int sq_col_unique(int table, int col) {
+    if (col < 0 || col >= sq_tables[table].ncols) {
+        return 0;
+    }
+    const char *name = sq_tables[table].cols[col].name;
+    int track = table == SQ_T_TRACK || table == SQ_T_THREAD_TRACK || table == SQ_T_PROCESS_TRACK ||
+                table == SQ_T_COUNTER_TRACK;
+    return sq_tables[table].cols[col].get == g_row || (track && strcmp(name, "id") == 0) ||
+           (table == SQ_T_THREAD_TRACK && strcmp(name, "utid") == 0);
+}
+
 void sq_db_free(sq_db *db) {
     for (size_t i = 0; i < db->traces.n; i++) {
         free(db->traces.v[i].path);

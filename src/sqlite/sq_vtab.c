@@ -26,6 +26,9 @@ typedef struct sq_cursor {
     uint64_t gen;
 } sq_cursor;
 
+#ifndef SQ_EQ_SHARE
+#define SQ_EQ_SHARE 64
+#endif
 enum { SQ_EQ = 1, SQ_LO = 2, SQ_LO_STRICT = 4, SQ_HI = 8, SQ_HI_STRICT = 16, SQ_ORDER = 32 };
 
 static int x_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
@@ -122,10 +125,18 @@ static int x_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
     }
     int flags = 0, argi = 1;
     if (best >= 0) {
+        /* a row number gives one row; another column some share of the table (unknown: a guess
+         * that makes SQLite look up a big table by a small one's rows, not the other way) */
         flags = SQ_EQ;
         info->aConstraintUsage[best].argvIndex = argi++;
-        info->estimatedCost = 10;
-        info->estimatedRows = 4;
+        if (sq_col_unique(v->m->table, col)) {
+            info->estimatedCost = 1 + log2(rows);
+            info->estimatedRows = 1;
+            info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+        } else {
+            info->estimatedRows = 4 + (sqlite3_int64)(rows / SQ_EQ_SHARE);
+            info->estimatedCost = 1 + log2(rows) + (double)info->estimatedRows;
+        }
     } else if (lo >= 0 || hi >= 0) {
         if (lo >= 0) {
             flags |= SQ_LO | (info->aConstraint[lo].op == SQLITE_INDEX_CONSTRAINT_GT ? SQ_LO_STRICT : 0);
