@@ -304,6 +304,7 @@ static sq_slice *sq_add_slice(sq_build *b, int64_t ts, int64_t dur, uint32_t tra
     s->ts = ts;
     s->name = name;
     s->key = sq_slice_key(b, track, cat);
+    s->dur = 0; /* not SQ_DUR_LONG: a new slice has no entry in long_dur yet */
     if (sq_set_dur(b->db, s, dur) != 0) {
         b->oom = 1;
     }
