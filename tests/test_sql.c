@@ -171,8 +171,10 @@ static void test_args(void) {
                        fxt_arg_bool(S("b"), 1)};
     fxt_write_instant(w, 1, t, S("c"), S("all"), a, 10);
     fxt_arg_t b1 = fxt_arg_int32(S("at_begin"), 1), e1 = fxt_arg_int32(S("at_end"), 2);
+    fxt_arg_t m1 = fxt_arg_int32(S("mid"), 3);
     fxt_write_duration_begin(w, 2, t, S("c"), S("pair"), &b1, 1);
     fxt_write_instant(w, 3, t, S("c"), S("noargs"), NULL, 0);
+    fxt_write_instant(w, 3, t, S("c"), S("between"), &m1, 1);
     fxt_write_duration_end(w, 4, t, S("c"), S("pair"), &e1, 1);
     finish_writer(w);
     sqlite3 *db = open_db();
@@ -191,7 +193,10 @@ static void test_args(void) {
         "order by a.id",
         "pair|at_begin|1;pair|at_end|2;");
     CHECK_Q(db, "select arg_set_id from slice where name = 'noargs'", "N;");
-    CHECK_Q(db, "select count(distinct arg_set_id), count(*) from args", "2|12;");
+    CHECK_Q(db, "select count(distinct arg_set_id), count(*) from args", "3|13;");
+    /* rows grouped by set although the end's argument came after another set's */
+    CHECK_Q(db, "select key, arg_set_id from args where key in ('at_begin', 'at_end', 'mid') order by id",
+            "at_begin|1;at_end|1;mid|2;");
     sqlite3_close(db);
     fxt_membuf_free(&mb);
     unlink(tmp_path);

@@ -273,6 +273,8 @@ static uint32_t sq_args(sq_build *b, sq_pstate *p, const fxt_record_t *rec, uint
     }
     if (set == SQ_NONE) {
         set = b->db->nsets++;
+    } else if (set + 1 != b->db->nsets) {
+        b->args_unsorted = 1; /* an end's arguments join an older set: grouped after the read */
     }
     for (unsigned i = 0; i < rec->nargs; i++) {
         sq_arg *o = SQ_ADD(b->db->args);

@@ -54,6 +54,7 @@ typedef struct sq_build {
     } tmemo[64];       /* (pid, tid) -> utid, for inline thread refs: a thread's utid never changes */
     uint64_t records;
     int oom, limit;
+    int args_unsorted; /* some arguments joined a set other than the newest */
 } sq_build;
 
 /* sq_build.c helpers the finishing passes use */

@@ -581,12 +581,8 @@ static int sq_group_args(sq_build *b) {
     sq_db *db = b->db;
     size_t first = db->traces.v[b->trace].first_row[SQ_T_ARGS], n = db->args.n - first;
     uint32_t first_set = db->traces.v[b->trace].first_set;
-    int sorted = 1;
-    for (size_t i = first + 1; i < db->args.n && sorted; i++) {
-        sorted = db->args.v[i - 1].set <= db->args.v[i].set;
-    }
-    if (sorted) {
-        return 0;
+    if (!b->args_unsorted) {
+        return 0; /* every set's arguments came together, in set order */
     }
     uint32_t *keys = malloc(n * sizeof *keys), *ord = NULL;
     size_t *st = NULL;
