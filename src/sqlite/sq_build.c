@@ -367,8 +367,8 @@ static void sq_counter_event(sq_build *b, sq_pstate *p, const fxt_record_t *rec,
             b->oom = 1;
             return;
         }
-        c->ts = ts;
-        c->value = v;
+        memcpy(c->ts, &ts, sizeof ts);
+        memcpy(c->value, &v, sizeof v);
         c->track = tr;
     }
 }

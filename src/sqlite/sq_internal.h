@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define SQ_NONE UINT32_MAX /* a NULL reference (parent, arg set, upid, string) */
 
@@ -118,11 +119,22 @@ typedef struct sq_process {
     uint32_t name, trace;
 } sq_process;
 
+/* 20 bytes, not 24: the 64-bit fields as 32-bit halves (4-byte alignment), read by memcpy. */
 typedef struct sq_counter {
-    int64_t ts;
-    double value;
+    uint32_t ts[2];    /* int64_t */
+    uint32_t value[2]; /* double */
     uint32_t track;
 } sq_counter;
+static inline int64_t sq_counter_ts(const sq_counter *c) {
+    int64_t ts;
+    memcpy(&ts, c->ts, sizeof ts);
+    return ts;
+}
+static inline double sq_counter_value(const sq_counter *c) {
+    double v;
+    memcpy(&v, c->value, sizeof v);
+    return v;
+}
 
 typedef struct sq_flow {
     uint64_t fid;     /* the flow id of the events */

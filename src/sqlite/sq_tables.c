@@ -149,11 +149,11 @@ static const sq_col c_counter_track[] = {{"id", "INTEGER", ct_id},       {"name"
                                          {"description", "TEXT", g_null}};
 
 /* ---- counter, flow -------------------------------------------------------------------- */
-GET(cn_ts, sq_counter, counters, v_int(v, r->ts))
+GET(cn_ts, sq_counter, counters, v_int(v, sq_counter_ts(r)))
 GET(cn_track, sq_counter, counters, v_int(v, r->track))
 static void cn_value(const sq_db *db, size_t row, sq_val *v) {
     v->kind = SQ_REAL;
-    v->d = db->counters.v[row].value;
+    v->d = sq_counter_value(&db->counters.v[row]);
 }
 static const sq_col c_counter[] = {{"id", "INTEGER", g_row},
                                    {"ts", "INTEGER", cn_ts},
