@@ -375,8 +375,22 @@ static void sq_counter_event(sq_build *b, sq_pstate *p, const fxt_record_t *rec,
 
 static void sq_chain_event(sq_build *b, sq_pstate *p, const fxt_record_t *rec, int64_t ts, uint32_t utid) {
     unsigned type = rec->u.event.type;
-    int async = type <= FXT_EVENT_ASYNC_END;
-    sq_chainpt *c = async ? SQ_ADD(b->async) : SQ_ADD(b->flows);
+    if (type > FXT_EVENT_ASYNC_END) { /* flow: no name, category or arguments of its own */
+        sq_flowpt *f = SQ_ADD(b->flows);
+        if (!f) {
+            b->oom = 1;
+            return;
+        }
+        f->ts = ts;
+        f->id = rec->u.event.id;
+        f->prov = (uint32_t)b->cur;
+        f->type = type;
+        f->utid = utid;
+        f->slice = SQ_NONE;
+        sq_thread_track(b, utid); /* a flow binds to a slice of its thread's track */
+        return;
+    }
+    sq_chainpt *c = SQ_ADD(b->async);
     if (!c) {
         b->oom = 1;
         return;
@@ -388,11 +402,7 @@ static void sq_chain_event(sq_build *b, sq_pstate *p, const fxt_record_t *rec, i
     c->utid = utid;
     c->cat = sq_str(b, p, &rec->u.event.category);
     c->name = sq_str(b, p, &rec->u.event.name);
-    c->args = async ? sq_args(b, p, rec, SQ_NONE) : SQ_NONE;
-    c->slice = SQ_NONE;
-    if (!async) {
-        sq_thread_track(b, utid); /* a flow binds to a slice of its thread's track */
-    }
+    c->args = sq_args(b, p, rec, SQ_NONE);
 }
 
 /* fxt/records_dropped and fxt/chunks_overwritten instants (docs/trace.md) count lost data. */

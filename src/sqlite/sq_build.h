@@ -15,15 +15,22 @@ typedef struct sq_pstate {
     uint32_t tcache[256]; /* utid + 1 */
 } sq_pstate;
 
-/* An async event or flow event, paired after the read in time order. */
+/* An async event, paired after the read in time order (40 bytes). */
 typedef struct sq_chainpt {
-    int64_t ts;
+    int64_t ts; /* first: sq_order_by_ts */
     uint64_t id;
     uint32_t prov; /* index in the build's providers */
     uint32_t type; /* event type */
     uint32_t utid, cat, name, args;
-    uint32_t slice; /* async: the slice made for it; flow: the enclosing slice */
 } sq_chainpt;
+
+/* A flow event, bound to its enclosing slice and paired after the read (32 bytes). */
+typedef struct sq_flowpt {
+    int64_t ts; /* first: sq_order_by_ts */
+    uint64_t id;
+    uint32_t prov, type, utid;
+    uint32_t slice; /* the enclosing slice */
+} sq_flowpt;
 
 /* A context switch or wakeup, turned into sched_slice and thread_state rows at the end. */
 typedef struct sq_swpt {
@@ -45,7 +52,8 @@ typedef struct sq_build {
     } skmemo[1024];               /* recent slice keys: most slices repeat one */
     SQ_VEC(uint32_t) open;        /* per track of this trace: open begin stack head (slice + 1) */
     SQ_VEC(uint32_t) tkey;        /* per track of this trace: its last slice key (SQ_NONE: none yet) */
-    SQ_VEC(sq_chainpt) async, flows;
+    SQ_VEC(sq_chainpt) async;
+    SQ_VEC(sq_flowpt) flows;
     SQ_VEC(sq_swpt) sw;
     size_t first_track, first_slice;
     struct {

@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Indexes of the `n` points sorted by time, stable (ts are >= 0). */
-static uint32_t *sq_order_chainpts(const sq_chainpt *pts, size_t n) {
+/* Indexes of the `n` points (`stride` bytes each, an int64_t ts first) sorted by time, stable
+ * (ts are >= 0). */
+static uint32_t *sq_order_by_ts(const void *pts, size_t stride, size_t n) {
     uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
     uint32_t *ord = malloc((n ? n : 1) * sizeof *ord);
     if (!keys || !ord) {
@@ -21,7 +22,9 @@ static uint32_t *sq_order_chainpts(const sq_chainpt *pts, size_t n) {
         return NULL;
     }
     for (size_t i = 0; i < n; i++) {
-        keys[i] = (uint64_t)pts[i].ts;
+        int64_t ts;
+        memcpy(&ts, (const char *)pts + i * stride, sizeof ts);
+        keys[i] = (uint64_t)ts;
     }
     int rc = sq_sort_u64(keys, n, ord);
     free(keys);
@@ -142,7 +145,7 @@ static int sq_async_point(sq_build *b, sq_map *m, sq_chainpt *c) {
 }
 
 static int sq_async(sq_build *b) {
-    uint32_t *ord = sq_order_chainpts(b->async.v, b->async.n);
+    uint32_t *ord = sq_order_by_ts(b->async.v, sizeof *b->async.v, b->async.n);
     sq_map m = {0};
     int rc = ord ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < b->async.n; i++) {
@@ -351,7 +354,7 @@ static int sq_nest(sq_build *b, const uint32_t *flord) {
         uint32_t id = (uint32_t)(b->first_slice + i);
         sq_slice *c = i < n ? SQ_SL(db, id) : NULL;
         for (; f < nfl && (!c || b->flows.v[flord[f]].ts < c->ts); f++) {
-            sq_chainpt *fp = &b->flows.v[flord[f]];
+            sq_flowpt *fp = &b->flows.v[flord[f]];
             fp->slice = sq_enclosing(db, top[db->threads.v[fp->utid].track - ft], fp->ts);
         }
         if (!c) {
@@ -378,7 +381,7 @@ static int sq_flow_rows(sq_build *b, const uint32_t *flord) {
     sq_map m = {0};
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < b->flows.n; i++) {
-        const sq_chainpt *c = &b->flows.v[flord[i]];
+        const sq_flowpt *c = &b->flows.v[flord[i]];
         uint32_t owner = c->prov, me = c->slice == SQ_NONE ? SQ_CHAIN_UNBOUND : c->slice;
         if (c->type == FXT_EVENT_FLOW_BEGIN) {
             rc = sq_chain_set(&m, 1, c->prov, c->id, me);
@@ -613,7 +616,7 @@ int sq_finish_trace(sq_build *b) {
     if (sq_sort_slices(b) != 0) {
         return -1;
     }
-    uint32_t *flord = sq_order_chainpts(b->flows.v, b->flows.n);
+    uint32_t *flord = sq_order_by_ts(b->flows.v, sizeof *b->flows.v, b->flows.n);
     int rc = flord ? 0 : -1;
     rc = rc == 0 ? sq_nest(b, flord) : rc;
     rc = rc == 0 ? sq_flow_rows(b, flord) : rc;
