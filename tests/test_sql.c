@@ -176,6 +176,15 @@ static void test_args(void) {
     fxt_write_instant(w, 3, t, S("c"), S("noargs"), NULL, 0);
     fxt_write_instant(w, 3, t, S("c"), S("between"), &m1, 1);
     fxt_write_duration_end(w, 4, t, S("c"), S("pair"), &e1, 1);
+    /* nested pairs on another thread: two sets take late rows, one more set between them */
+    fxt_thread_ref_t u = fxt_thread(1, 11);
+    fxt_arg_t ob = fxt_arg_int32(S("ob"), 1), ib = fxt_arg_int32(S("ib"), 2), x = fxt_arg_int32(S("x"), 3);
+    fxt_arg_t ie[2] = {fxt_arg_int32(S("ie"), 4), fxt_arg_int32(S("ie2"), 5)}, oe = fxt_arg_int32(S("oe"), 6);
+    fxt_write_duration_begin(w, 5, u, S("c"), S("outer"), &ob, 1);
+    fxt_write_duration_begin(w, 6, u, S("c"), S("inner"), &ib, 1);
+    fxt_write_instant(w, 7, u, S("c"), S("x"), &x, 1);
+    fxt_write_duration_end(w, 8, u, S("c"), S("inner"), ie, 2);
+    fxt_write_duration_end(w, 9, u, S("c"), S("outer"), &oe, 1);
     finish_writer(w);
     sqlite3 *db = open_db();
     char sql[512];
@@ -193,7 +202,14 @@ static void test_args(void) {
         "order by a.id",
         "pair|at_begin|1;pair|at_end|2;");
     CHECK_Q(db, "select arg_set_id from slice where name = 'noargs'", "N;");
-    CHECK_Q(db, "select count(distinct arg_set_id), count(*) from args", "3|13;");
+    CHECK_Q(db, "select count(distinct arg_set_id), count(*) from args", "6|19;");
+    CHECK_Q(db, "select group_concat(key || ':' || arg_set_id, ' ') from args where id >= 13",
+            "ob:3 oe:3 ib:4 ie:4 ie2:4 x:5;");
+    CHECK_Q(
+        db,
+        "select s.name, group_concat(a.key, ' ') from slice s join args a using(arg_set_id) where s.name in "
+        "('outer', 'inner', 'x') group by s.name order by s.name",
+        "inner|ib ie ie2;outer|ob oe;x|x;");
     /* rows grouped by set although the end's argument came after another set's */
     CHECK_Q(db, "select key, arg_set_id from args where key in ('at_begin', 'at_end', 'mid') order by id",
             "at_begin|1;at_end|1;mid|2;");

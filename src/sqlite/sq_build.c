@@ -228,66 +228,97 @@ uint32_t sq_slice_key(sq_build *b, uint32_t track, uint32_t cat) {
 /* ---- arguments ------------------------------------------------------------------------- */
 
 static void sq_arg_value(sq_build *b, sq_pstate *p, const fxt_arg_t *a, sq_arg *o) {
-    o->v.i = 0;
+    int64_t i = 0;
+    double d = 0;
     switch (a->type) {
     case FXT_ARG_NULL:
         o->vtype = SQ_V_NULL;
         break;
     case FXT_ARG_INT32:
-        o->vtype = SQ_V_INT, o->v.i = a->v.i32;
+        o->vtype = SQ_V_INT, i = a->v.i32;
         break;
     case FXT_ARG_UINT32:
-        o->vtype = SQ_V_INT, o->v.i = a->v.u32;
+        o->vtype = SQ_V_INT, i = a->v.u32;
         break;
     case FXT_ARG_INT64:
-        o->vtype = SQ_V_INT, o->v.i = a->v.i64;
+        o->vtype = SQ_V_INT, i = a->v.i64;
         break;
     case FXT_ARG_UINT64:
-        o->vtype = SQ_V_UINT, o->v.i = (int64_t)a->v.u64;
+        o->vtype = SQ_V_UINT, i = (int64_t)a->v.u64;
         break;
     case FXT_ARG_DOUBLE:
-        o->vtype = SQ_V_REAL, o->v.d = a->v.f64;
+        o->vtype = SQ_V_REAL, d = a->v.f64;
         break;
     case FXT_ARG_STRING:
-        o->vtype = SQ_V_STRING, o->v.i = sq_str(b, p, &a->str);
+        o->vtype = SQ_V_STRING, i = sq_str(b, p, &a->str);
         break;
     case FXT_ARG_POINTER:
-        o->vtype = SQ_V_POINTER, o->v.i = (int64_t)a->v.pointer;
+        o->vtype = SQ_V_POINTER, i = (int64_t)a->v.pointer;
         break;
     case FXT_ARG_KOID:
-        o->vtype = SQ_V_KOID, o->v.i = (int64_t)a->v.koid;
+        o->vtype = SQ_V_KOID, i = (int64_t)a->v.koid;
         break;
     case FXT_ARG_BOOL:
-        o->vtype = SQ_V_BOOL, o->v.i = a->v.boolean != 0;
+        o->vtype = SQ_V_BOOL, i = a->v.boolean != 0;
         break;
     default:
-        o->vtype = SQ_V_UNKNOWN, o->v.i = a->type;
+        o->vtype = SQ_V_UNKNOWN, i = a->type;
         break;
+    }
+    if (o->vtype == SQ_V_REAL) {
+        memcpy(o->v, &d, sizeof d);
+    } else {
+        memcpy(o->v, &i, sizeof i);
     }
 }
 
-/* Append the record's arguments to arg set `set` (SQ_NONE: a new one). Returns the set. */
+/* A new arg set, its rows from the next row of args. SQ_NONE out of memory or rows. */
+static uint32_t sq_new_set(sq_build *b) {
+    sq_db *db = b->db;
+    if (db->args.n >= UINT32_MAX - 0x10000u || db->nsets >= SQ_NONE - 1) {
+        b->limit = 1;
+        return SQ_NONE;
+    }
+    uint32_t *first = SQ_ADD(db->set_first);
+    if (!first) {
+        b->oom = 1;
+        return SQ_NONE;
+    }
+    *first = (uint32_t)db->args.n;
+    return db->nsets++;
+}
+
+/* Append the record's arguments to arg set `set` (SQ_NONE: a new one). Returns the set. An
+ * older set than the newest (an end's arguments joining its begin's) takes them after the read
+ * (sq_group_args): until then they wait in b->late. */
 static uint32_t sq_args(sq_build *b, sq_pstate *p, const fxt_record_t *rec, uint32_t set) {
     if (rec->nargs == 0) {
         return set;
     }
+    int late = 0;
     if (set == SQ_NONE) {
-        set = b->db->nsets++;
-    } else if (set + 1 != b->db->nsets) {
-        b->args_unsorted = 1; /* an end's arguments join an older set: grouped after the read */
+        set = sq_new_set(b);
+        if (set == SQ_NONE) {
+            return SQ_NONE;
+        }
+    } else {
+        late = set + 1 != b->db->nsets;
     }
     for (unsigned i = 0; i < rec->nargs; i++) {
-        sq_arg *o = SQ_ADD(b->db->args);
+        sq_late_arg *l = late ? SQ_ADD(b->late) : NULL;
+        sq_arg *o = late ? (l ? &l->a : NULL) : SQ_ADD(b->db->args);
         if (!o) {
             b->oom = 1;
             return set;
+        }
+        if (l) {
+            l->set = set;
         }
         uint32_t key = sq_str(b, p, &rec->args[i].name);
         if (key > SQ_MAX_KEY) {
             b->limit = 1; /* 2^28 distinct strings: memory gives out first in practice */
             key = 0;
         }
-        o->set = set;
         o->key = key & SQ_MAX_KEY;
         sq_arg_value(b, p, &rec->args[i], o);
     }
@@ -836,6 +867,7 @@ static void sq_build_free(sq_build *b) {
     SQ_FREE(b->async);
     SQ_FREE(b->flows);
     SQ_FREE(b->sw);
+    SQ_FREE(b->late);
     fxt_reader_destroy(b->r);
 }
 
@@ -853,6 +885,7 @@ static void sq_truncate(sq_db *db, const sq_trace *t) {
     db->counters.n = t->first_row[SQ_T_COUNTER];
     db->flows.n = t->first_row[SQ_T_FLOW];
     db->args.n = t->first_row[SQ_T_ARGS];
+    db->set_first.n = t->first_set;
     db->sched.n = t->first_row[SQ_T_SCHED];
     db->tstates.n = t->first_row[SQ_T_TSTATE];
     db->logs.n = t->first_row[SQ_T_LOG];

@@ -40,6 +40,12 @@ typedef struct sq_swpt {
     uint32_t wakeup; /* 1: a wakeup of in_utid */
 } sq_swpt;
 
+/* Arguments that join an older arg set, moved into place after the read. */
+typedef struct sq_late_arg {
+    uint32_t set;
+    sq_arg a;
+} sq_late_arg;
+
 typedef struct sq_build {
     sq_db *db;
     uint32_t trace;
@@ -62,7 +68,7 @@ typedef struct sq_build {
     } tmemo[64];       /* (pid, tid) -> utid, for inline thread refs: a thread's utid never changes */
     uint64_t records;
     int oom, limit;
-    int args_unsorted; /* some arguments joined a set other than the newest */
+    SQ_VEC(sq_late_arg) late;
 } sq_build;
 
 /* sq_build.c helpers the finishing passes use */

@@ -296,29 +296,6 @@ static uint64_t sq_end(const sq_db *db, const sq_slice *s) {
     return dur < 0 ? UINT64_MAX : (uint64_t)s->ts + (uint64_t)dur;
 }
 
-/* Stable counting sort of items by key (< nkeys): order, and start[k]..start[k+1] per key. */
-static int sq_group(const uint32_t *keys, size_t n, size_t nkeys, uint32_t **order, size_t **start) {
-    size_t *st = calloc(nkeys + 2, sizeof *st);
-    uint32_t *ord = malloc((n ? n : 1) * sizeof *ord);
-    if (!st || !ord) {
-        free(st);
-        free(ord);
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++) {
-        st[keys[i] + 2]++;
-    }
-    for (size_t k = 0; k < nkeys; k++) {
-        st[k + 2] += st[k + 1];
-    }
-    for (size_t i = 0; i < n; i++) {
-        ord[st[keys[i] + 1]++] = (uint32_t)i;
-    }
-    *order = ord;
-    *start = st; /* st[k]..st[k+1] is key k's range */
-    return 0;
-}
-
 /* The deepest slice of a track's open stack (top, then parent by parent) enclosing time t
  * (ts <= t < end), or SQ_NONE. */
 static uint32_t sq_enclosing(const sq_db *db, uint32_t top, int64_t t) {
@@ -579,33 +556,46 @@ static int sq_names(sq_build *b) {
     return 0;
 }
 
-/* An END's arguments join its begin's set later in the file: group the rows by set. */
+/* An END's arguments join its begin's set later in the file: they waited in b->late and move
+ * in now, each after its set's other rows. One backward pass over the sets from the last one
+ * (no copy of the rows): a set's rows shift up by the late rows of the sets up to it. */
 static int sq_group_args(sq_build *b) {
     sq_db *db = b->db;
-    size_t first = db->traces.v[b->trace].first_row[SQ_T_ARGS], n = db->args.n - first;
-    uint32_t first_set = db->traces.v[b->trace].first_set;
-    if (!b->args_unsorted) {
+    size_t nl = b->late.n, old = db->args.n;
+    if (nl == 0) {
         return 0; /* every set's arguments came together, in set order */
     }
-    uint32_t *keys = malloc(n * sizeof *keys), *ord = NULL;
-    size_t *st = NULL;
-    sq_arg *copy = malloc(n * sizeof *copy);
-    int rc = keys && copy ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        keys[i] = db->args.v[first + i].set - first_set;
+    uint64_t *keys = malloc(nl * sizeof *keys);
+    uint32_t *ord = malloc(nl * sizeof *ord);
+    void *raw = db->args.raw;
+    int rc = keys && ord && old + nl < UINT32_MAX ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < nl; i++) {
+        keys[i] = b->late.v[i].set;
     }
-    rc = rc == 0 ? sq_group(keys, n, db->nsets - first_set, &ord, &st) : -1;
-    if (rc == 0) {
-        memcpy(copy, db->args.v + first, n * sizeof *copy);
-        for (size_t i = 0; i < n; i++) {
-            db->args.v[first + i] = copy[ord[i]];
-        }
-    }
+    rc = rc == 0 ? sq_sort_u64(keys, nl, ord) : rc;
+    rc = rc == 0 ? sq_vgrow(&raw, &db->args.cap, old + nl, sizeof *db->args.v) : rc;
     free(keys);
+    if (rc != 0) {
+        free(ord);
+        return -1;
+    }
+    db->args.raw = raw;
+    db->args.n = old + nl;
+    size_t dst = old + nl, src_end = old, j = nl; /* invariant: dst == src_end + j */
+    uint32_t first_set = db->traces.v[b->trace].first_set;
+    for (uint32_t set = db->nsets; set-- > first_set && j > 0;) {
+        while (j > 0 && b->late.v[ord[j - 1]].set == set) {
+            db->args.v[--dst] = b->late.v[ord[--j]].a;
+        }
+        size_t start = db->set_first.v[set], cnt = src_end - start;
+        dst -= cnt;
+        memmove(&db->args.v[dst], &db->args.v[start], cnt * sizeof *db->args.v);
+        db->set_first.v[set] = (uint32_t)dst;
+        src_end = start;
+    }
     free(ord);
-    free(st);
-    free(copy);
-    return rc;
+    SQ_FREE(b->late);
+    return 0;
 }
 
 int sq_finish_trace(sq_build *b) {

@@ -155,15 +155,23 @@ enum sq_vtype {
     SQ_V_UNKNOWN
 };
 #define SQ_MAX_KEY ((1u << 28) - 1) /* string ids an argument name can have */
-typedef struct sq_arg {             /* 16 bytes: arguments are the most numerous rows */
-    uint32_t set;
+/* 12 bytes: arguments are the most numerous rows. Their set is not stored: a set's rows are
+ * consecutive, from sq_db.set_first[set] (sq_arg_set). */
+typedef struct sq_arg {
     unsigned key : 28;  /* string id */
     unsigned vtype : 4; /* enum sq_vtype */
-    union {
-        int64_t i; /* also SQ_V_STRING's string id */
-        double d;
-    } v;
+    uint32_t v[2];      /* int64_t (also SQ_V_STRING's string id) or double, as 32-bit halves */
 } sq_arg;
+static inline int64_t sq_arg_ival(const sq_arg *a) {
+    int64_t i;
+    memcpy(&i, a->v, sizeof i);
+    return i;
+}
+static inline double sq_arg_rval(const sq_arg *a) {
+    double d;
+    memcpy(&d, a->v, sizeof d);
+    return d;
+}
 
 typedef struct sq_sched {
     int64_t ts, dur;
@@ -264,7 +272,8 @@ typedef struct sq_db {
     SQ_VEC(sq_counter) counters;
     SQ_VEC(sq_flow) flows;
     SQ_VEC(sq_arg) args;
-    uint32_t nsets; /* arg sets */
+    uint32_t nsets;             /* arg sets */
+    SQ_VEC(uint32_t) set_first; /* arg set id -> its first row in args (sets in row order) */
     SQ_VEC(sq_sched) sched;
     SQ_VEC(sq_tstate) tstates;
     SQ_VEC(sq_log) logs;
@@ -276,6 +285,9 @@ typedef struct sq_db {
 } sq_db;
 
 void sq_db_free(sq_db *db);
+
+/* The arg set of an args row. */
+uint32_t sq_arg_set(const sq_db *db, size_t row);
 
 /* A slice's duration: -1 still open. */
 int64_t sq_slice_dur(const sq_db *db, const sq_slice *s);
@@ -309,6 +321,10 @@ typedef struct sq_table {
 extern const sq_table sq_tables[SQ_T_COUNT_];
 /* Whether the column's values are unique (row numbers, track ids, a thread's one track). */
 int sq_col_unique(int table, int col);
+/* Whether the rows are in the column's order by construction (row numbers, args' arg_set_id). */
+int sq_col_sorted(int table, int col);
+/* args' rows [*lo, *hi) of arg set k when `col` is args' arg_set_id (1), else 0: no search. */
+int sq_set_rows(const sq_db *db, int table, int col, int64_t k, size_t *lo, size_t *hi);
 
 /* Read the trace at `path` and append its rows (label NULL: the path). On failure nothing is
  * appended; `err` (cap bytes) says why. FXT_OK even when records were damaged (they are rows

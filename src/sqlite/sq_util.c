@@ -207,6 +207,21 @@ void sq_map_free(sq_map *m) {
     memset(m, 0, sizeof *m);
 }
 
+/* ---- argument sets -------------------------------------------------------------------- */
+
+uint32_t sq_arg_set(const sq_db *db, size_t row) {
+    size_t lo = 0, hi = db->set_first.n; /* the last set starting at or before row */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (db->set_first.v[mid] <= row) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return (uint32_t)lo;
+}
+
 /* ---- slice durations ------------------------------------------------------------------ */
 
 int64_t sq_slice_dur(const sq_db *db, const sq_slice *s) {

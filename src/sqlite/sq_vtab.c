@@ -257,6 +257,9 @@ static int sq_order(sq_conn *c, int t, int col, const uint32_t **perm) {
     if (sq_tables[t].cols[col].decl == sq_interned_text && !rank && c->db.str.tab.n) {
         return -1;
     }
+    if (x->state == 0 && sq_col_sorted(t, col)) {
+        x->state = 1;
+    }
     if (x->state == 0) {
         int64_t prev = INT64_MIN;
         x->state = 1;
@@ -358,6 +361,12 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, 
             return SQLITE_OK;
         }
         if (rc == 2) {
+            continue;
+        }
+        size_t lo = 0, hi = 0;
+        if (bit == SQ_EQ && sq_set_rows(&conn->db, t, col, k, &lo, &hi)) {
+            c->pos = lo > c->pos ? lo : c->pos;
+            c->end = hi < c->end ? hi : c->end;
             continue;
         }
         if (bit == SQ_EQ || bit == SQ_LO) {
