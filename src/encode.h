@@ -27,8 +27,8 @@
 #ifndef FXT_ENCODE_H
 #define FXT_ENCODE_H
 
+#include <fxt/common.h>
 #include <fxt/format.h>
-#include <fxt/writer.h>
 
 #include <stddef.h>
 #include <stdint.h>

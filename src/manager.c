@@ -7,8 +7,6 @@
  * anchor), its records, and what was lost or how it ended. Linux only.
  */
 #define _GNU_SOURCE 1 /* accept4, SO_PEERCRED, mkdtemp */
-#include "trace_internal.h"
-
 #include <fxt/manager.h>
 
 #if defined(__linux__)
@@ -32,6 +30,8 @@
 
 #include "mgr_msg.h"
 #include "options.h"
+#include "provider_records.h"
+#include "trace_clock.h"
 
 #define LOST_GRACE_NS 300000000u /* EOF without BYE: wait this long for the exit status */
 
@@ -52,6 +52,8 @@ typedef struct prov {
     fxt_mgr_msg_t byemsg;
     uint64_t events, bytes;
     uint64_t dropped, overwritten; /* final counts, once collected (the mapping is gone) */
+    int keep;       /* died by a signal under on_crash: mapped after collect, until the next snapshot */
+    uint32_t pages; /* the header's `pages`, once collected */
 } prov_t;
 
 typedef struct exit_note {
@@ -82,6 +84,17 @@ struct fxt_manager {
     struct named_obj *named; /* open addressing, a power of two of slots */
     size_t nnamed, named_cap;
     int named_oom; /* the set could not grow: every object counts as named */
+    /* triggers (fxt_manager_add_trigger): alert names and actions; raised, not yet taken */
+    struct trig_rule *rules;
+    size_t nrules;
+    int on_crash;
+    int hold;                   /* a snapshot is due: providers that end meanwhile stay mapped for it */
+    fxt_snapshot_source_fn src; /* another section of every snapshot (fxt_manager_set_snapshot_source) */
+    void *src_ctx;
+    fxt_manager_trigger_t pending[64];
+    size_t npending;
+    uint8_t *snap; /* snapshot copies of every chunk, kept between snapshots */
+    size_t snap_cap;
 };
 
 static uint64_t mgr_now(const fxt_manager_t *m) {
@@ -182,25 +195,37 @@ static void enter_section(fxt_manager_t *m, prov_t *p) {
     fxt_write_init(m->w, m->tps);
     note_named(m, FXT_OBJ_PROCESS, p->pid);
     if (p->h != NULL) {
-        fxt_write_process_clock(m->w, p->pid, p->name, p->h->anchor_ticks, m->tps, p->h->anchor_mono_ns,
-                                p->h->anchor_realtime_ns);
+        fxt__write_process_clock(m->w, p->pid, p->name, p->h->anchor_ticks, m->tps, p->h->anchor_mono_ns,
+                                 p->h->anchor_realtime_ns);
     } else {
         fxt_write_kernel_object(m->w, p->pid, FXT_OBJ_PROCESS, fxt_str_inline(fxt_cstr(p->name)), NULL, 0);
     }
+}
+
+/* The size in words of the record at b + off (its header in *h), or 0 when it does not fit
+ * in the first `used` bytes (a dead or hostile provider's bytes are not trusted). */
+static uint64_t record_words(const uint8_t *b, size_t off, size_t used, uint64_t *h) {
+    if (off + 8 > used) {
+        return 0;
+    }
+    memcpy(h, b + off, 8);
+    uint64_t type = fxt_get_rec_type(*h);
+    uint64_t words = type == FXT_RECORD_LARGE ? fxt_get_large_size(*h) : fxt_get_rec_size(*h);
+    return words <= (used - off) / 8 ? words : 0;
+}
+
+static int is_event_record(uint64_t type) {
+    return type == FXT_RECORD_EVENT || type == FXT_RECORD_LOG || type == FXT_RECORD_BLOB ||
+           type == FXT_RECORD_LARGE;
 }
 
 /* Write the whole records among the first `used` bytes of a chunk, one by one (a
  * dead or hostile provider's bytes are not trusted: a record must fit). */
 static void write_records(fxt_manager_t *m, prov_t *p, const uint8_t *b, size_t used) {
     size_t off = 0;
-    while (off + 8 <= used) {
-        uint64_t h;
-        memcpy(&h, b + off, 8);
+    uint64_t h, words;
+    while ((words = record_words(b, off, used, &h)) != 0) {
         uint64_t type = fxt_get_rec_type(h);
-        uint64_t words = type == FXT_RECORD_LARGE ? fxt_get_large_size(h) : fxt_get_rec_size(h);
-        if (words == 0 || words > (used - off) / 8) {
-            break;
-        }
         if (off == 0) {
             enter_section(m, p);
         }
@@ -214,8 +239,7 @@ static void write_records(fxt_manager_t *m, prov_t *p, const uint8_t *b, size_t 
         if (fxt_write_raw(m->w, b + off, (size_t)words * 8) != FXT_OK) {
             break;
         }
-        p->events += type == FXT_RECORD_EVENT || type == FXT_RECORD_LOG || type == FXT_RECORD_BLOB ||
-                     type == FXT_RECORD_LARGE;
+        p->events += is_event_record(type);
         p->bytes += words * 8;
         off += (size_t)words * 8;
     }
@@ -297,9 +321,34 @@ static uint64_t prov_dropped(const prov_t *p) {
     return p->bye && p->byemsg.dropped > d ? p->byemsg.dropped : d;
 }
 
+/* What backs the provider's buffer (fxt_shm_header_t.pages): set by the provider as it populates. */
+static uint32_t prov_pages(const prov_t *p) {
+    return p->h ? __atomic_load_n(&((fxt_shm_header_t *)p->h)->pages, __ATOMIC_ACQUIRE) : p->pages;
+}
+
 static uint64_t prov_overwritten(const prov_t *p) {
     return p->h ? __atomic_load_n(&((fxt_shm_header_t *)p->h)->overwritten, __ATOMIC_RELAXED)
                 : p->overwritten;
+}
+
+/* How p ended, if abnormally: an instant on its main thread, after its last records. */
+static void write_end(const fxt_manager_t *m, fxt_writer_t *w, const prov_t *p, uint64_t ts) {
+    fxt_manager_provider_t info;
+    fxt_manager_get_provider(m, (size_t)(p - m->p), &info);
+    fxt_provider_end end = info.end;
+    int status = info.status;
+    if (end == FXT_PROVIDER_SIGNALED || end == FXT_PROVIDER_LOST || end == FXT_PROVIDER_EXITED) {
+        fxt_arg_t a =
+            fxt_arg_int32(fxt_str_inline(fxt_cstr("signal")), end == FXT_PROVIDER_SIGNALED ? status : 0);
+        fxt_arg_t b =
+            fxt_arg_int32(fxt_str_inline(fxt_cstr("exit_status")), end == FXT_PROVIDER_EXITED ? status : -1);
+        fxt_arg_t args[2] = {a, b};
+        const char *what = end == FXT_PROVIDER_SIGNALED ? "provider_killed"
+                           : end == FXT_PROVIDER_EXITED ? "provider_exited_without_stop"
+                                                        : "provider_lost";
+        fxt_write_instant(w, ts, fxt_thread_inline(p->pid, p->pid), fxt_str_inline(fxt_cstr("fxt")),
+                          fxt_str_inline(fxt_cstr(what)), args, 2);
+    }
 }
 
 /* The end of a provider (exit, crash, or recording stopped): everything committed. */
@@ -312,7 +361,8 @@ static void collect(fxt_manager_t *m, prov_t *p) {
         enter_section(m, p);
         if (p->h->mode == FXT_MODE_CIRCULAR) {
             /* before the kept chunks: they may start with ends whose begins are gone */
-            fxt_write_loss_report(m->w, p->id, p->pid, mgr_now(m), "chunks_overwritten", prov_overwritten(p));
+            fxt__write_loss_report(m->w, p->id, p->pid, mgr_now(m), "chunks_overwritten",
+                                   prov_overwritten(p));
         }
         write_chunks(m, p, 0);
         if (take_header_name(p)) {
@@ -320,34 +370,20 @@ static void collect(fxt_manager_t *m, prov_t *p) {
             fxt_write_kernel_object(m->w, p->pid, FXT_OBJ_PROCESS, fxt_str_inline(fxt_cstr(p->name)), NULL,
                                     0);
         }
-        fxt_write_loss_report(m->w, p->id, p->pid, mgr_now(m), "records_dropped", prov_dropped(p));
-        fxt_provider_end end;
-        int status;
-        fxt_manager_provider_t info;
-        fxt_manager_get_provider(m, (size_t)(p - m->p), &info);
-        end = info.end;
-        status = info.status;
-        if (end == FXT_PROVIDER_SIGNALED || end == FXT_PROVIDER_LOST || end == FXT_PROVIDER_EXITED) {
-            /* say how it ended, on its main thread, after its last records */
-            fxt_arg_t a =
-                fxt_arg_int32(fxt_str_inline(fxt_cstr("signal")), end == FXT_PROVIDER_SIGNALED ? status : 0);
-            fxt_arg_t b = fxt_arg_int32(fxt_str_inline(fxt_cstr("exit_status")),
-                                        end == FXT_PROVIDER_EXITED ? status : -1);
-            fxt_arg_t args[2] = {a, b};
-            const char *what = end == FXT_PROVIDER_SIGNALED ? "provider_killed"
-                               : end == FXT_PROVIDER_EXITED ? "provider_exited_without_stop"
-                                                            : "provider_lost";
-            fxt_write_instant(m->w, mgr_now(m), fxt_thread_inline(p->pid, p->pid),
-                              fxt_str_inline(fxt_cstr("fxt")), fxt_str_inline(fxt_cstr(what)), args, 2);
-        }
+        fxt__write_loss_report(m->w, p->id, p->pid, mgr_now(m), "records_dropped", prov_dropped(p));
+        write_end(m, m->w, p, mgr_now(m));
         fxt_writer_reset_tables(m->w);
         /* a long recording of many processes keeps only the live ones' buffers mapped */
         p->dropped = prov_dropped(p);
         p->overwritten = prov_overwritten(p);
-        munmap(p->map, p->map_size);
-        p->map = NULL;
-        p->h = NULL;
-        p->d = NULL;
+        p->pages = prov_pages(p);
+        p->keep |= m->hold;
+        if (!p->keep) { /* a crashed one stays for the snapshot it triggered, all for one due */
+            munmap(p->map, p->map_size);
+            p->map = NULL;
+            p->h = NULL;
+            p->d = NULL;
+        }
     }
     if (p->fd >= 0) {
         close(p->fd);
@@ -428,6 +464,35 @@ static int send_config(fxt_manager_t *m, int fd) {
     return 0;
 }
 
+typedef struct trig_rule {
+    char name[64];
+    fxt_trigger_action action;
+} trig_rule_t;
+
+static void raise_trigger(fxt_manager_t *m, const fxt_manager_trigger_t *t) {
+    if (m->npending < sizeof m->pending / sizeof m->pending[0]) {
+        m->pending[m->npending++] = *t;
+        m->hold |= t->action == FXT_TRIGGER_SNAPSHOT; /* until fxt_manager_snapshot or _hold(m, 0) */
+    }
+}
+
+/* An ALERT from p (its name NUL-terminated by the caller): a trigger if a rule names it. */
+static void alert(fxt_manager_t *m, const prov_t *p, const char *name, uint64_t ticks) {
+    for (size_t i = 0; i < m->nrules; i++) {
+        if (strcmp(m->rules[i].name, name) == 0) {
+            fxt_manager_trigger_t t;
+            memset(&t, 0, sizeof t);
+            t.kind = FXT_TRIGGER_ALERT;
+            t.action = m->rules[i].action;
+            t.ticks = ticks;
+            t.pid = p->pid;
+            memcpy(t.name, m->rules[i].name, sizeof t.name);
+            raise_trigger(m, &t);
+            return;
+        }
+    }
+}
+
 /* One message (or EOF) from provider p. */
 static void serve(fxt_manager_t *m, prov_t *p) {
     fxt__mgr_packet_t pk;
@@ -505,6 +570,8 @@ static void serve(fxt_manager_t *m, prov_t *p) {
     } else if (msg.type == FXT_MSG_BYE) {
         p->bye = 1;
         p->byemsg = msg;
+    } else if (msg.type == FXT_MSG_ALERT && p->h != NULL) {
+        alert(m, p, msg.name, msg.records);
     }
     if (fd >= 0) {
         close(fd);
@@ -750,6 +817,24 @@ void fxt_manager_note_exit(fxt_manager_t *m, uint64_t pid, int wait_status) {
     m->exits[m->nexits].pid = pid;
     m->exits[m->nexits].ns = fxt__trace_mono_ns();
     m->exits[m->nexits++].wstatus = wait_status;
+    if (m->on_crash && WIFSIGNALED(wait_status)) {
+        for (size_t i = m->np; i-- > 0;) {
+            prov_t *p = &m->p[i];
+            if (p->pid == pid && p->h != NULL && !p->bye) {
+                p->keep = 1; /* its buffer, as it died, goes into the snapshot */
+                fxt_manager_trigger_t t;
+                memset(&t, 0, sizeof t);
+                t.kind = FXT_TRIGGER_CRASH;
+                t.action = FXT_TRIGGER_SNAPSHOT;
+                t.ticks = mgr_now(m);
+                t.pid = pid;
+                t.signal = WTERMSIG(wait_status);
+                memcpy(t.name, p->name, sizeof t.name);
+                raise_trigger(m, &t);
+                break;
+            }
+        }
+    }
 }
 
 size_t fxt_manager_connected(const fxt_manager_t *m) {
@@ -812,6 +897,8 @@ void fxt_manager_get_provider(const fxt_manager_t *m, size_t i, fxt_manager_prov
     out->bytes = p->bytes;
     out->dropped = prov_dropped(p);
     out->overwritten = prov_overwritten(p);
+    out->buffer_bytes = p->map_size;
+    out->buffer_pages = prov_pages(p);
     const exit_note_t *e = find_exit(m, p);
     if (e != NULL && WIFSIGNALED(e->wstatus)) {
         out->end = FXT_PROVIDER_SIGNALED;
@@ -862,7 +949,348 @@ void fxt_manager_destroy(fxt_manager_t *m) {
     free(m->scratch);
     free(m->named);
     free(m->cats);
+    free(m->rules);
+    free(m->snap);
     free(m);
+}
+
+/* ---- triggers and snapshots ------------------------------------------------------------------- */
+
+fxt_status fxt_manager_add_trigger(fxt_manager_t *m, const char *name, fxt_trigger_action action) {
+    size_t len = name != NULL ? strlen(name) : 0;
+    if (m == NULL || len == 0 || len > 63 || (action != FXT_TRIGGER_SNAPSHOT && action != FXT_TRIGGER_STOP)) {
+        return FXT_E_INVALID_ARG;
+    }
+    trig_rule_t *r = realloc(m->rules, (m->nrules + 1) * sizeof *r);
+    if (r == NULL) {
+        return FXT_E_NOMEM;
+    }
+    m->rules = r;
+    memset(&r[m->nrules], 0, sizeof *r);
+    memcpy(r[m->nrules].name, name, len);
+    r[m->nrules++].action = action;
+    return FXT_OK;
+}
+
+static void snap_release(fxt_manager_t *m, int force);
+
+fxt_status fxt_manager_set_on_crash(fxt_manager_t *m, int on) {
+    if (m == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    m->on_crash = on != 0;
+    if (!on) {
+        snap_release(m, 1); /* no snapshot will hold them */
+    }
+    return FXT_OK;
+}
+
+fxt_status fxt_manager_set_snapshot_source(fxt_manager_t *m, fxt_snapshot_source_fn fn, void *ctx) {
+    if (m == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    m->src = fn;
+    m->src_ctx = ctx;
+    return FXT_OK;
+}
+
+fxt_status fxt_manager_hold(fxt_manager_t *m, int on) {
+    if (m == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    if (on) {
+        m->hold = 1;
+    } else {
+        snap_release(m, 1);
+    }
+    return FXT_OK;
+}
+
+fxt_status fxt_manager_take_trigger(fxt_manager_t *m, fxt_manager_trigger_t *out) {
+    if (m == NULL || out == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    if (m->npending == 0) {
+        return FXT_E_NOT_FOUND;
+    }
+    *out = m->pending[0];
+    memmove(m->pending, m->pending + 1, (m->npending - 1) * sizeof m->pending[0]);
+    m->npending--;
+    return FXT_OK;
+}
+
+uint64_t fxt_manager_now(const fxt_manager_t *m) { return m != NULL ? mgr_now(m) : 0; }
+
+/* A chunk as a snapshot copied it. */
+typedef struct snap_ck {
+    uint64_t tid, seq;
+    size_t off;    /* its bytes in m->snap */
+    uint32_t prov; /* index in m->p */
+    uint32_t i;    /* chunk index in the provider's buffer */
+    uint32_t used;
+    int torn; /* reused while it was copied: left out */
+} snap_ck_t;
+
+static int cmp_snap(const void *a, const void *b) {
+    const snap_ck_t *x = a, *y = b;
+    if (x->prov != y->prov) {
+        return x->prov < y->prov ? -1 : 1;
+    }
+    if (x->tid != y->tid) {
+        return x->tid < y->tid ? -1 : 1;
+    }
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* List every used chunk of every mapped provider (sequence, then committed length, both
+ * acquired), in *nv entries of v (room for all chunks). The bytes listed, rounded to 8. */
+static size_t snap_list(const fxt_manager_t *m, snap_ck_t *v, size_t *nv) {
+    size_t n = 0, total = 0;
+    for (size_t k = 0; k < m->np; k++) {
+        const prov_t *p = &m->p[k];
+        for (uint32_t i = 0; p->h != NULL && i < p->h->nchunks; i++) {
+            uint64_t seq = __atomic_load_n(&p->d[i].seq, __ATOMIC_ACQUIRE);
+            uint32_t st = __atomic_load_n(&p->d[i].state, __ATOMIC_ACQUIRE);
+            uint32_t used = __atomic_load_n(&p->d[i].used, __ATOMIC_ACQUIRE);
+            if (seq == 0 || st == FXT_CHUNK_FREE) {
+                continue;
+            }
+            v[n].tid = __atomic_load_n(&p->d[i].tid, __ATOMIC_RELAXED);
+            v[n].seq = seq;
+            v[n].prov = (uint32_t)k;
+            v[n].i = i;
+            v[n].used = used > p->h->chunk_size ? p->h->chunk_size : used;
+            v[n].used &= ~7u;
+            v[n].off = total;
+            v[n].torn = 0;
+            total += v[n].used;
+            n++;
+        }
+    }
+    *nv = n;
+    return total;
+}
+
+/*
+ * Copy every provider's committed chunks at once, each then checked by its sequence number
+ * again (a seqlock): a chunk a live circular provider took meanwhile may hold torn bytes and
+ * is left out. A thread's chunks are reused oldest first and copied oldest first, so a torn
+ * chunk has only older ones before it that were copied whole: those are left out too, and
+ * what is kept of each thread stays gap-free. Copying everything first keeps the window
+ * short (memory speed); writing the archive, slower, works on the copies.
+ */
+static fxt_status snap_copy(fxt_manager_t *m, snap_ck_t **out, size_t *nout) {
+    size_t cap = 0;
+    for (size_t k = 0; k < m->np; k++) {
+        cap += m->p[k].h != NULL ? m->p[k].h->nchunks : 0;
+    }
+    snap_ck_t *v = malloc((cap ? cap : 1) * sizeof *v);
+    if (v == NULL) {
+        return FXT_E_NOMEM;
+    }
+    size_t n, total = snap_list(m, v, &n);
+    if (total > m->snap_cap) {
+        uint8_t *b = realloc(m->snap, total);
+        if (b == NULL) {
+            free(v);
+            return FXT_E_NOMEM;
+        }
+        m->snap = b;
+        m->snap_cap = total;
+    }
+    qsort(v, n, sizeof *v, cmp_snap);
+    for (size_t j = 0; j < n; j++) {
+        const prov_t *p = &m->p[v[j].prov];
+        memcpy(m->snap + v[j].off, p->map + p->h->data_offset + (size_t)v[j].i * p->h->chunk_size, v[j].used);
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        v[j].torn = __atomic_load_n(&p->d[v[j].i].seq, __ATOMIC_RELAXED) != v[j].seq;
+    }
+    for (size_t j = n; j-- > 1;) {
+        if (v[j].torn && v[j - 1].prov == v[j].prov && v[j - 1].tid == v[j].tid) {
+            v[j - 1].torn = 1; /* older than a torn chunk of its thread: a gap otherwise */
+        }
+    }
+    *out = v;
+    *nout = n;
+    return FXT_OK;
+}
+
+/* Where a snapshot goes: its writer, and the writer's sink for runs of copied records. */
+typedef struct snap_out {
+    fxt_writer_t *w;
+    fxt_sink_t sink;
+    fxt_status st; /* the first error of a direct write */
+} snap_out_t;
+
+/* A run of whole copied records, straight to the sink after what the writer holds (tens of
+ * MiB: one write per run rather than a copy per record). */
+static void snap_run(snap_out_t *so, const uint8_t *b, size_t len) {
+    if (len == 0 || so->st != FXT_OK) {
+        return;
+    }
+    so->st = fxt_writer_flush(so->w);
+    if (so->st == FXT_OK) {
+        so->st = so->sink.write(so->sink.ctx, b, len);
+    }
+}
+
+/* A copied chunk's whole records stamped at or before `cut` (events, logs; the others
+ * have no time and are kept), counted in *o. */
+static void snap_records(snap_out_t *so, const uint8_t *b, size_t used, uint64_t cut,
+                         fxt_snapshot_info_t *o) {
+    size_t off = 0, run = 0;
+    uint64_t h, words;
+    for (; (words = record_words(b, off, used, &h)) != 0; off += (size_t)words * 8) {
+        uint64_t type = fxt_get_rec_type(h);
+        if ((type == FXT_RECORD_EVENT || type == FXT_RECORD_LOG) && words >= 2) {
+            uint64_t ts;
+            memcpy(&ts, b + off + 8, 8);
+            if (ts > cut) { /* after the cut: the next snapshot's, or the final archive's */
+                snap_run(so, b + run, off - run);
+                run = off + (size_t)words * 8;
+                continue;
+            }
+            o->first_ticks = o->first_ticks == 0 || ts < o->first_ticks ? ts : o->first_ticks;
+            o->last_ticks = ts > o->last_ticks ? ts : o->last_ticks;
+        }
+        o->events += is_event_record(type);
+        o->bytes += words * 8;
+    }
+    snap_run(so, b + run, off - run);
+}
+
+/* Provider p's section of a snapshot: the chunks v[0..n) (its own, in thread and sequence
+ * order), what its buffer lost, and how it ended if it died. */
+static void snap_provider(const fxt_manager_t *m, snap_out_t *so, const prov_t *p, const snap_ck_t *v,
+                          size_t n, uint64_t cut, const fxt_manager_trigger_t *why, fxt_snapshot_info_t *o) {
+    fxt_writer_t *w = so->w;
+    char label[96];
+    snprintf(label, sizeof label, "%s (%" PRIu64 ")", p->name, p->pid);
+    fxt_write_provider_info(w, p->id, fxt_str_inline(fxt_cstr(label)));
+    fxt_write_init(w, m->tps);
+    fxt__write_process_clock(w, p->pid, p->name, p->h->anchor_ticks, m->tps, p->h->anchor_mono_ns,
+                             p->h->anchor_realtime_ns);
+    uint64_t torn = 0;
+    for (size_t j = 0; j < n; j++) {
+        torn += v[j].torn != 0;
+    }
+    /* before the kept chunks: they may start with ends whose begins are gone */
+    uint64_t over = __atomic_load_n(&((fxt_shm_header_t *)p->h)->overwritten, __ATOMIC_RELAXED);
+    uint64_t dropped = __atomic_load_n(&((fxt_shm_header_t *)p->h)->dropped, __ATOMIC_RELAXED);
+    fxt__write_loss_report(w, p->id, p->pid, cut, "chunks_overwritten", over + torn);
+    for (size_t j = 0; j < n; j++) {
+        if (!v[j].torn) {
+            snap_records(so, m->snap + v[j].off, v[j].used, cut, o);
+        }
+    }
+    fxt__write_loss_report(w, p->id, p->pid, cut, "records_dropped", dropped);
+    if (why != NULL && why->kind == FXT_TRIGGER_CRASH && why->pid == p->pid) {
+        write_end(m, w, p, cut); /* the death that triggered it: how (a later one is after the cut) */
+    }
+    fxt_writer_reset_tables(w);
+    o->providers++;
+    o->overwritten += over;
+    o->torn += torn;
+    o->dropped += dropped;
+}
+
+/* The trigger, an instant fxt/trigger in a section of the recorder's own (id: `id`). */
+static void snap_trigger(const fxt_manager_t *m, fxt_writer_t *w, uint32_t id,
+                         const fxt_manager_trigger_t *why) {
+    static const char *const kinds[] = {"", "alert", "signal", "crash"};
+    uint64_t me = (uint64_t)getpid();
+    char label[64];
+    snprintf(label, sizeof label, "fxt record (%" PRIu64 ")", me);
+    fxt_write_provider_info(w, id, fxt_str_inline(fxt_cstr(label)));
+    fxt_write_init(w, m->tps);
+    fxt_write_kernel_object(w, me, FXT_OBJ_PROCESS, fxt_str_inline(fxt_cstr("fxt record")), NULL, 0);
+    const char *kind =
+        why->kind >= FXT_TRIGGER_ALERT && why->kind <= FXT_TRIGGER_CRASH ? kinds[why->kind] : "";
+    char name[sizeof why->name];
+    memcpy(name, why->name, sizeof name);
+    name[sizeof name - 1] = '\0';
+    fxt_arg_t a[4] = {fxt_arg_string(fxt_str_inline(fxt_cstr("reason")), fxt_str_inline(fxt_cstr(kind))),
+                      fxt_arg_string(fxt_str_inline(fxt_cstr("name")), fxt_str_inline(fxt_cstr(name))),
+                      fxt_arg_uint64(fxt_str_inline(fxt_cstr("pid")), why->pid),
+                      fxt_arg_int32(fxt_str_inline(fxt_cstr("signal")), why->signal)};
+    fxt_write_instant(w, why->ticks, fxt_thread_inline(me, me), fxt_str_inline(fxt_cstr("fxt")),
+                      fxt_str_inline(fxt_cstr("trigger")), a, 4);
+}
+
+/* Providers kept mapped for a snapshot are released once one was taken, unless another
+ * snapshot trigger waits to be taken (or `force`: no snapshot will be taken). */
+static void snap_release(fxt_manager_t *m, int force) {
+    m->hold = 0;
+    for (size_t k = 0; k < m->npending && !force; k++) {
+        m->hold |= m->pending[k].action == FXT_TRIGGER_SNAPSHOT;
+    }
+    if (m->hold) {
+        return;
+    }
+    for (size_t k = 0; k < m->np; k++) {
+        prov_t *p = &m->p[k];
+        if (p->done && p->keep && p->map != NULL) {
+            munmap(p->map, p->map_size);
+            p->map = NULL;
+            p->h = NULL;
+            p->d = NULL;
+            p->keep = 0;
+        }
+    }
+}
+
+fxt_status fxt_manager_snapshot(fxt_manager_t *m, const fxt_manager_trigger_t *why, uint64_t cut,
+                                fxt_sink_t sink, fxt_snapshot_info_t *out) {
+    fxt_snapshot_info_t o;
+    memset(&o, 0, sizeof o);
+    if (out != NULL) {
+        *out = o;
+    }
+    if (m == NULL || sink.write == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    if (m->stopped) {
+        return FXT_E_STATE;
+    }
+    snap_ck_t *v;
+    size_t n;
+    uint64_t t0 = fxt__trace_mono_ns();
+    fxt_status st = snap_copy(m, &v, &n);
+    if (st != FXT_OK) {
+        return st;
+    }
+    o.copy_ns = fxt__trace_mono_ns() - t0;
+    fxt_writer_t *w;
+    fxt_writer_options_t wo = FXT_WRITER_OPTIONS_INIT;
+    wo.buffer_size = (size_t)1 << 20; /* tens of MiB of copies: fewer, larger writes */
+    st = fxt_writer_create(&wo, sink, &w);
+    if (st == FXT_OK) {
+        snap_out_t so = {w, sink, FXT_OK};
+        fxt_write_magic(w);
+        for (size_t j = 0, k; j < n; j = k) {
+            for (k = j; k < n && v[k].prov == v[j].prov; k++) {
+            }
+            snap_provider(m, &so, &m->p[v[j].prov], v + j, k - j, cut, why, &o);
+        }
+        uint32_t id = m->next_id; /* ids no provider of the archive uses */
+        if (m->src != NULL && so.st == FXT_OK) {
+            fxt_writer_flush(w);
+            so.st = m->src(m->src_ctx, w, id++, o.first_ticks != 0 ? o.first_ticks : cut, cut);
+            fxt_writer_reset_tables(w);
+        }
+        if (why != NULL) {
+            snap_trigger(m, w, id, why);
+        }
+        st = fxt_writer_finish(w);
+        st = so.st != FXT_OK ? so.st : st;
+        fxt_writer_destroy(w);
+    }
+    free(v);
+    snap_release(m, 0);
+    if (out != NULL) {
+        *out = o;
+    }
+    return st;
 }
 
 #else /* not Linux: the manager needs memfd, SCM_RIGHTS and SO_PEERCRED */
@@ -902,5 +1330,25 @@ void fxt_manager_get_provider(const fxt_manager_t *m, size_t i, fxt_manager_prov
 }
 fxt_status fxt_manager_finish(fxt_manager_t *m) { return (void)m, FXT_E_UNSUPPORTED; }
 void fxt_manager_destroy(fxt_manager_t *m) { (void)m; }
+fxt_status fxt_manager_add_trigger(fxt_manager_t *m, const char *name, fxt_trigger_action action) {
+    return (void)m, (void)name, (void)action, FXT_E_UNSUPPORTED;
+}
+fxt_status fxt_manager_set_on_crash(fxt_manager_t *m, int on) { return (void)m, (void)on, FXT_E_UNSUPPORTED; }
+fxt_status fxt_manager_take_trigger(fxt_manager_t *m, fxt_manager_trigger_t *out) {
+    return (void)m, (void)out, FXT_E_UNSUPPORTED;
+}
+uint64_t fxt_manager_now(const fxt_manager_t *m) { return (void)m, 0; }
+fxt_status fxt_manager_hold(fxt_manager_t *m, int on) { return (void)m, (void)on, FXT_E_UNSUPPORTED; }
+fxt_status fxt_manager_set_snapshot_source(fxt_manager_t *m, fxt_snapshot_source_fn fn, void *ctx) {
+    return (void)m, (void)fn, (void)ctx, FXT_E_UNSUPPORTED;
+}
+fxt_status fxt_manager_snapshot(fxt_manager_t *m, const fxt_manager_trigger_t *why, uint64_t cut,
+                                fxt_sink_t sink, fxt_snapshot_info_t *out) {
+    (void)m, (void)why, (void)cut, (void)sink;
+    if (out != NULL) {
+        memset(out, 0, sizeof *out);
+    }
+    return FXT_E_UNSUPPORTED;
+}
 
 #endif

@@ -133,20 +133,20 @@ static void write_thread_kobj(uint8_t **p, const tls_t *t);
 static void write_process_kobj(uint8_t **p, uint64_t pid, const char *name);
 
 void fxt_set_thread_name(const char *name) {
-    tls_t *t = get_tls();
+    tls_t *t = fxt__trace_get_tls();
     if (t != NULL && name != NULL) {
         pthread_mutex_lock(&fxt__trace.lock); /* fxt_session_stop() reads the names */
         snprintf(t->name, sizeof t->name, "%s", name);
         pthread_mutex_unlock(&fxt__trace.lock);
         /* where chunks name their thread (streaming, or under a manager), a thread
          * renamed after its first chunk says so now, in its current chunk */
-        if (enter() == t) { /* inside a record: the session cannot stop meanwhile */
+        if (fxt__trace_enter() == t) { /* inside a record: the session cannot stop meanwhile */
             if (t->cur != NULL && (fxt__trace.managed || fxt__trace.mode == FXT_MODE_STREAMING) &&
                 (size_t)(t->end - t->p) >= 8u * 16u) {
                 write_thread_kobj(&t->p, t); /* header, koid, name (<= 8 words), argument (3) */
-                commit(t);
+                fxt__trace_commit(t);
             }
-            leave(t);
+            fxt__trace_leave(t);
         }
     }
 }
@@ -167,27 +167,27 @@ fxt_status fxt_set_process_name(const char *name) {
     /* oneshot and circular write the name in the preamble, at stop; where chunks go
      * out as they fill (streaming, or under a manager) the preamble may be out
      * already: say it now, in the calling thread's chunk */
-    tls_t *t = enter();
+    tls_t *t = fxt__trace_enter();
     if (t == NULL) {
         return FXT_OK;
     }
     if (fxt__trace.managed || fxt__trace.mode == FXT_MODE_STREAMING) {
         if (t->cur == NULL || (size_t)(t->end - t->p) < PROCESS_KOBJ_BYTES) {
             if (!fxt__trace_next_chunk(t)) {
-                BUMP(t->dropped); /* no chunk: the record is dropped, and counted */
-                leave(t);
+                FXT__TRACE_BUMP(t->dropped); /* no chunk: the record is dropped, and counted */
+                fxt__trace_leave(t);
                 return FXT_OK;
             }
             if (fxt__trace.managed) {
-                leave(t); /* a new chunk under a manager starts with the name */
+                fxt__trace_leave(t); /* a new chunk under a manager starts with the name */
                 return FXT_OK;
             }
         }
         write_process_kobj(&t->p, t->pid, name);
-        commit(t);
-        BUMP(t->records);
+        fxt__trace_commit(t);
+        FXT__TRACE_BUMP(t->records);
     }
-    leave(t);
+    fxt__trace_leave(t);
     return FXT_OK;
 }
 
@@ -233,8 +233,8 @@ void fxt__trace_wait_writers(tls_t *head) {
 
 static void write_process_kobj(uint8_t **p, uint64_t pid, const char *name) {
     fxt__estr_t nm = fxt__estr_inline(name, (uint32_t)strlen(name));
-    put(p, fxt__hdr_kernel_object(2 + fxt__estr_words(&nm), FXT_OBJ_PROCESS, nm.ref, 0));
-    put(p, pid);
+    fxt__trace_put(p, fxt__hdr_kernel_object(2 + fxt__estr_words(&nm), FXT_OBJ_PROCESS, nm.ref, 0));
+    fxt__trace_put(p, pid);
     *p = fxt__put_estr(*p, &nm);
 }
 
@@ -245,8 +245,8 @@ static void write_thread_kobj(uint8_t **p, const tls_t *t) {
     fxt__estr_t aname = fxt__estr_inline(process, sizeof process - 1);
     fxt_arg_t a = fxt_arg_koid(fxt_str_inline(fxt_str_n(process, sizeof process - 1)), t->pid);
     uint64_t words = 2 + fxt__estr_words(&name) + fxt__arg_words(FXT_ARG_KOID, &aname, NULL);
-    put(p, fxt__hdr_kernel_object(words, FXT_OBJ_THREAD, name.ref, 1));
-    put(p, t->tid);
+    fxt__trace_put(p, fxt__hdr_kernel_object(words, FXT_OBJ_THREAD, name.ref, 1));
+    fxt__trace_put(p, t->tid);
     *p = fxt__put_estr(*p, &name);
     *p = fxt__put_arg(*p, 0, &a, &aname, NULL);
 }
@@ -324,7 +324,7 @@ static chunk_t *circular_take(tls_t *t) {
         return NULL; /* the taker's only chunk is the one it just filled */
     }
     chunk_t *c = v->chunks[k];
-    BUMP(v->overwritten);
+    FXT__TRACE_BUMP(v->overwritten);
     __atomic_fetch_add(&fxt__trace.hdr->overwritten, 1, __ATOMIC_RELAXED);
     if (v != t) {
         v->chunks[k] = v->chunks[--v->nchunks]; /* order does not matter: stop sorts by seq */
@@ -360,7 +360,7 @@ int fxt__trace_next_chunk(tls_t *t) {
     chunk_t *c = NULL;
     int sealed = 0;
     if (t->cur != NULL) {
-        commit(t);
+        fxt__trace_commit(t);
     }
     if (fxt__trace.mode == FXT_MODE_STREAMING && fxt__trace.managed) {
         if (t->cur != NULL) {
@@ -434,10 +434,10 @@ int fxt__trace_next_chunk(tls_t *t) {
         write_process_kobj(&t->p, t->pid, name);
     }
     /* every chunk starts by registering its thread as index 1 */
-    put(&t->p, fxt__hdr_thread(1));
-    put(&t->p, t->pid);
-    put(&t->p, t->tid);
-    commit(t);
+    fxt__trace_put(&t->p, fxt__hdr_thread(1));
+    fxt__trace_put(&t->p, t->pid);
+    fxt__trace_put(&t->p, t->tid);
+    fxt__trace_commit(t);
     if (sealed) {
         fxt__trace_mgr_notify_full();
     }

@@ -208,13 +208,13 @@ static void put_preamble(int with_threads, uint64_t tps) {
     char name[FXT__PROCESS_NAME_MAX + 1];
     uint32_t n = copy_name(name, sizeof name, fxt__trace.provider_name);
     uint8_t *p = room(8u * 40u);
-    put(&p, fxt__hdr_magic());
-    put(&p, fxt__hdr_provider_info(1, n));
-    put_stream(&p, name, n);
-    put(&p, fxt__hdr_init());
-    put(&p, tps);
+    fxt__trace_put(&p, fxt__hdr_magic());
+    fxt__trace_put(&p, fxt__hdr_provider_info(1, n));
+    fxt__trace_put_bytes(&p, name, n);
+    fxt__trace_put(&p, fxt__hdr_init());
+    fxt__trace_put(&p, tps);
     done(p);
-    /* the process, with the clock anchor (fxt_write_process_clock) */
+    /* the process, with the clock anchor (fxt__write_process_clock) */
     if (fxt__trace.process_name[0] != '\0') {
         n = copy_name(name, sizeof name, fxt__trace.process_name);
     }
@@ -227,8 +227,8 @@ static void put_preamble(int with_threads, uint64_t tps) {
         words += 2 + fxt_words(strlen(anchor[i]));
     }
     p = room(8u * words);
-    put(&p, fxt__hdr_kernel_object(words, FXT_OBJ_PROCESS, nm.ref, 4));
-    put(&p, fxt__trace.pid);
+    fxt__trace_put(&p, fxt__hdr_kernel_object(words, FXT_OBJ_PROCESS, nm.ref, 4));
+    fxt__trace_put(&p, fxt__trace.pid);
     p = fxt__put_estr(p, &nm);
     for (int i = 0; i < 4; i++) {
         p = put_u64_arg(p, anchor[i], vals[i]);
@@ -252,15 +252,15 @@ static void put_preamble(int with_threads, uint64_t tps) {
         a.v.u64 = fxt__trace.pid;
         words = 2 + fxt__estr_words(&tnm) + fxt__arg_words(FXT_ARG_KOID, &an, NULL);
         p = room(8u * words);
-        put(&p, fxt__hdr_kernel_object(words, FXT_OBJ_THREAD, tnm.ref, 1));
-        put(&p, t->tid);
+        fxt__trace_put(&p, fxt__hdr_kernel_object(words, FXT_OBJ_THREAD, tnm.ref, 1));
+        fxt__trace_put(&p, t->tid);
         p = fxt__put_estr(p, &tnm);
         p = fxt__put_arg(p, 0, &a, &an, NULL);
         done(p);
     }
 }
 
-/* An instant fxt/<what> on thread <pid, tid> (inline refs, as fxt_write_loss_report's and the manager's). */
+/* An instant fxt/<what> on thread <pid, tid> (inline refs, as fxt__write_loss_report's and the manager's). */
 static void put_instant(uint64_t tid, const char *what, const char *aname, unsigned atype, uint64_t v) {
     static const char cat[] = "fxt";
     fxt__estr_t c = fxt__estr_inline(cat, sizeof cat - 1);
@@ -276,8 +276,8 @@ static void put_instant(uint64_t tid, const char *what, const char *aname, unsig
     }
     uint64_t words = 2 + 2 + fxt__estr_words(&c) + fxt__estr_words(&w) + fxt__arg_words(atype, &an, NULL);
     uint8_t *p = room(8u * words);
-    put(&p, fxt__hdr_event(FXT_EVENT_INSTANT, 1, FXT_THREADREF_INLINE, c.ref, w.ref, words));
-    put(&p, fxt__trace_now());
+    fxt__trace_put(&p, fxt__hdr_event(FXT_EVENT_INSTANT, 1, FXT_THREADREF_INLINE, c.ref, w.ref, words));
+    fxt__trace_put(&p, fxt__trace_now());
     p = fxt__put_thread(p, 0, FXT_THREADREF_INLINE, fxt__trace.pid, tid);
     p = fxt__put_estr(p, &c);
     p = fxt__put_estr(p, &w);
@@ -285,15 +285,15 @@ static void put_instant(uint64_t tid, const char *what, const char *aname, unsig
     done(p);
 }
 
-/* A loss report (fxt_write_loss_report): a buffer-overflow provider event, then the count. */
+/* A loss report (fxt__write_loss_report): a buffer-overflow provider event, then the count. */
 static void put_loss(const char *what, uint64_t count) {
     if (count == 0) {
         return;
     }
     uint8_t *p = room(8);
-    put(&p, fxt__hdr_provider_event(1, FXT_PROVIDER_EVENT_BUFFER_FULL));
+    fxt__trace_put(&p, fxt__hdr_provider_event(1, FXT_PROVIDER_EVENT_BUFFER_FULL));
     done(p);
-    put_instant(0, what, "count", FXT_ARG_UINT64, count); /* thread 0, as fxt_write_loss_report */
+    put_instant(0, what, "count", FXT_ARG_UINT64, count); /* thread 0, as fxt__write_loss_report */
 }
 
 /* ---- the chunks, in order (a heap sort: qsort may allocate) ------------------------------------- */
@@ -370,7 +370,7 @@ static void write_session(int sig) {
     uint64_t dropped = 0;
     for (tls_t *t = __atomic_load_n(&fxt__trace.threads, __ATOMIC_ACQUIRE); t != NULL; t = t->next_all) {
         if (__atomic_load_n(&t->gen, __ATOMIC_RELAXED) == gen) {
-            dropped += READ(t->dropped);
+            dropped += FXT__TRACE_READ(t->dropped);
         }
     }
     g_len = 0;

@@ -22,12 +22,13 @@ typedef struct pref {
 
 /* The pointer -> string index cache slot of a string (interned by address). */
 static inline unsigned cache_slot(const char *ptr) {
-    return (unsigned)(((uint64_t)(uintptr_t)ptr * 0x9E3779B97F4A7C15ull) >> (64 - CACHE_BITS));
+    return (unsigned)(((uint64_t)(uintptr_t)ptr * 0x9E3779B97F4A7C15ull) >> (64 - FXT__TRACE_CACHE_BITS));
 }
 
 /* The per-thread call-site cache slot of a site. */
 static inline unsigned site_slot(const fxt__site_t *site) {
-    return (unsigned)(((uint64_t)(uintptr_t)site * 0x9E3779B97F4A7C15ull) >> (64 - SITE_CACHE_BITS));
+    return (unsigned)(((uint64_t)(uintptr_t)site * 0x9E3779B97F4A7C15ull) >>
+                      (64 - FXT__TRACE_SITE_CACHE_BITS));
 }
 
 /* FNV-1a: content keys for strings that are not literals. */
@@ -53,7 +54,7 @@ static uint16_t intern_content(tls_t *t, const char *ptr, uint32_t len) {
         t->dyn_gen = t->gen;
     }
     uint32_t h = content_hash(ptr, len);
-    unsigned slot = h & (DYN_SLOTS - 1);
+    unsigned slot = h & (FXT__TRACE_DYN_SLOTS - 1);
     for (;;) {
         uint32_t eh = t->dyn[slot].hash;
         if (eh == 0) {
@@ -63,13 +64,14 @@ static uint16_t intern_content(tls_t *t, const char *ptr, uint32_t len) {
         if (eh == h && t->strs[idx].len == len && memcmp(t->strs[idx].ptr, ptr, len) == 0) {
             return idx;
         }
-        slot = (slot + 1) & (DYN_SLOTS - 1);
+        slot = (slot + 1) & (FXT__TRACE_DYN_SLOTS - 1);
     }
     /* a new string: keep the table at most 3/4 full so that probes stay short */
-    if (t->nstr >= MAX_THREAD_STRINGS || t->dyn_count >= DYN_SLOTS / 4 * 3 || len > DYN_ARENA - t->dyn_used) {
+    if (t->nstr >= FXT__TRACE_MAX_THREAD_STRINGS || t->dyn_count >= FXT__TRACE_DYN_SLOTS / 4 * 3 ||
+        len > FXT__TRACE_DYN_ARENA - t->dyn_used) {
         return 0;
     }
-    if (t->dyn_arena == NULL && (t->dyn_arena = malloc(DYN_ARENA)) == NULL) {
+    if (t->dyn_arena == NULL && (t->dyn_arena = malloc(FXT__TRACE_DYN_ARENA)) == NULL) {
         return 0;
     }
     char *copy = t->dyn_arena + t->dyn_used;
@@ -115,7 +117,7 @@ static void prep(tls_t *t, fxt_str_t s, int dyn, pref_t *o) {
     unsigned slot = cache_slot(s.ptr);
     uint16_t idx = t->cache[slot].ptr == s.ptr ? t->cache[slot].idx : 0;
     if (idx == 0 || t->strs[idx].len != o->len) {
-        if (t->nstr >= MAX_THREAD_STRINGS) {
+        if (t->nstr >= FXT__TRACE_MAX_THREAD_STRINGS) {
             o->ref = fxt_strref_inline((uint16_t)o->len);
             return;
         }
@@ -146,16 +148,16 @@ static uint64_t reg_words(const pref_t *r) { return r->reg ? 1 + fxt_words(r->le
 
 static void put_reg(tls_t *t, pref_t *r) {
     if (r->reg && t->strs[r->reg].epoch != t->epoch) {
-        put(&t->p, fxt__hdr_string(r->reg, r->len));
-        put_stream(&t->p, r->ptr, r->len);
+        fxt__trace_put(&t->p, fxt__hdr_string(r->reg, r->len));
+        fxt__trace_put_bytes(&t->p, r->ptr, r->len);
         t->strs[r->reg].epoch = t->epoch;
-        BUMP(t->records);
+        FXT__TRACE_BUMP(t->records);
     }
 }
 
 static void put_inline(tls_t *t, const pref_t *r) {
     if (fxt_strref_is_inline(r->ref)) {
-        put_stream(&t->p, r->ptr, r->len);
+        fxt__trace_put_bytes(&t->p, r->ptr, r->len);
     }
 }
 
@@ -211,8 +213,8 @@ static void emit(tls_t *t, rec_t *r) {
             put_reg(t, &r->aname[i]);
             put_reg(t, &r->aval[i]);
         }
-        put(&t->p, fxt__hdr_event(r->type, r->nargs, 1, r->cat.ref, r->name.ref, words));
-        put(&t->p, r->ts);
+        fxt__trace_put(&t->p, fxt__hdr_event(r->type, r->nargs, 1, r->cat.ref, r->name.ref, words));
+        fxt__trace_put(&t->p, r->ts);
         put_inline(t, &r->cat);
         put_inline(t, &r->name);
         for (unsigned i = 0; i < r->nargs; i++) {
@@ -220,15 +222,15 @@ static void emit(tls_t *t, rec_t *r) {
             t->p = fxt__put_arg(t->p, 0, &r->args[i], &nm, &sv);
         }
         if (r->has_id) {
-            put(&t->p, r->id);
+            fxt__trace_put(&t->p, r->id);
         } else if (r->has_end) {
-            put(&t->p, r->end_ts);
+            fxt__trace_put(&t->p, r->end_ts);
         }
-        commit(t);
-        BUMP(t->records);
+        fxt__trace_commit(t);
+        FXT__TRACE_BUMP(t->records);
         return;
     }
-    BUMP(t->dropped);
+    FXT__TRACE_BUMP(t->dropped);
 }
 
 /*
@@ -272,13 +274,13 @@ FXT__INLINE int emit_fixed(tls_t *t, const site_cache_t *sc, uint32_t type, uint
         q = fxt__put_arg_fixed(q, 0, sc->arg[k].hdr, a->type, a->bits);
     }
     if (has_tail) {
-        put(&q, tail);
+        fxt__trace_put(&q, tail);
     }
-    put(&p, sc->hdr);
-    put(&p, ts);
+    fxt__trace_put(&p, sc->hdr);
+    fxt__trace_put(&p, ts);
     t->p = q;
-    commit(t);
-    BUMP(t->records);
+    fxt__trace_commit(t);
+    FXT__TRACE_BUMP(t->records);
     return 1;
 }
 
@@ -322,7 +324,7 @@ FXT__INLINE int emit_fast(tls_t *t, uint32_t type, uint64_t ts, const fxt__site_
         sc->nargs = 0;
     }
     sc->fixed = 0;
-    int fixed = n <= SITE_CACHE_ARGS;
+    int fixed = n <= FXT__TRACE_SITE_CACHE_ARGS;
     uint8_t *q = p + 16;
     size_t k = 0;
     for (; k < n; k++) {
@@ -341,7 +343,7 @@ FXT__INLINE int emit_fast(tls_t *t, uint32_t type, uint64_t ts, const fxt__site_
             if (aref == 0) {
                 return 0;
             }
-            if (k == sc->nargs && k < SITE_CACHE_ARGS) {
+            if (k == sc->nargs && k < FXT__TRACE_SITE_CACHE_ARGS) {
                 sc->arg[k].name = a->name;
                 sc->arg[k].ref = aref;
                 sc->arg[k].type = FXT_ARG_TYPE_COUNT;
@@ -374,18 +376,18 @@ FXT__INLINE int emit_fast(tls_t *t, uint32_t type, uint64_t ts, const fxt__site_
         q = fxt__put_arg(q, 0, &sa, &nm, &sv);
     }
     if (has_tail) {
-        put(&q, tail);
+        fxt__trace_put(&q, tail);
     }
     uint64_t words = (uint64_t)(q - p) / 8;
     if (words > FXT_MAX_RECORD_WORDS) {
         return 0; /* the general path drops it */
     }
     uint64_t hdr = fxt__hdr_event(type, (unsigned)k, 1, cref, nref, words);
-    put(&p, hdr);
-    put(&p, ts);
+    fxt__trace_put(&p, hdr);
+    fxt__trace_put(&p, ts);
     t->p = q;
-    commit(t);
-    BUMP(t->records);
+    fxt__trace_commit(t);
+    FXT__TRACE_BUMP(t->records);
     if (fixed && k == n && sc->nargs == n) {
         /* the next event of this site can reuse every header word */
         sc->fixed = 1;
@@ -468,7 +470,7 @@ FXT__NOINLINE void emit_general(tls_t *t, fxt__site_t *site, uint32_t type, cons
  * name (FXT__NAME_DYN) goes to the general path, which interns it by content. */
 void fxt__complete_args(fxt__site_t *site, const char *name, uint32_t name_len, uint64_t start,
                         const fxt__targ_t *args, size_t nargs) {
-    tls_t *t = enter();
+    tls_t *t = fxt__trace_enter();
     if (t == NULL) {
         return;
     }
@@ -477,12 +479,12 @@ void fxt__complete_args(fxt__site_t *site, const char *name, uint32_t name_len, 
         !emit_fast(t, FXT_EVENT_DURATION_COMPLETE, start, site, name, name_len, args, nargs, 1, end)) {
         emit_general(t, site, FXT_EVENT_DURATION_COMPLETE, name, name_len, start, 0, 0, 1, end, args, nargs);
     }
-    leave(t);
+    fxt__trace_leave(t);
 }
 
 void fxt__event_args_n(fxt__site_t *site, uint32_t type, const char *name, uint32_t name_len, int has_id,
                        uint64_t id, const fxt__targ_t *args, size_t nargs) {
-    tls_t *t = enter();
+    tls_t *t = fxt__trace_enter();
     if (t == NULL) {
         return;
     }
@@ -491,7 +493,7 @@ void fxt__event_args_n(fxt__site_t *site, uint32_t type, const char *name, uint3
         !emit_fast(t, type, ts, site, name, name_len, args, nargs, has_id != 0, id)) {
         emit_general(t, site, type, name, name_len, ts, has_id != 0, id, 0, 0, args, nargs);
     }
-    leave(t);
+    fxt__trace_leave(t);
 }
 
 /* A record with a byte stream (log message, blob payload). */
@@ -516,24 +518,24 @@ static void emit_stream(tls_t *t, int is_log, const char *name, uint32_t name_le
             continue;
         }
         if (is_log) {
-            put(&t->p, fxt__hdr_log(words, (uint32_t)len, 1));
-            put(&t->p, ts);
+            fxt__trace_put(&t->p, fxt__hdr_log(words, (uint32_t)len, 1));
+            fxt__trace_put(&t->p, ts);
         } else {
             put_reg(t, &nm);
-            put(&t->p, fxt__hdr_blob(words, nm.ref, len, FXT_BLOB_DATA));
+            fxt__trace_put(&t->p, fxt__hdr_blob(words, nm.ref, len, FXT_BLOB_DATA));
             put_inline(t, &nm);
         }
-        put_stream(&t->p, data, len);
-        commit(t);
-        BUMP(t->records);
+        fxt__trace_put_bytes(&t->p, data, len);
+        fxt__trace_commit(t);
+        FXT__TRACE_BUMP(t->records);
         return;
     }
-    BUMP(t->dropped);
+    FXT__TRACE_BUMP(t->dropped);
 }
 
 void fxt__log(fxt__site_t *site, const char *fmt, ...) {
     (void)site;
-    tls_t *t = enter();
+    tls_t *t = fxt__trace_enter();
     if (t == NULL) {
         return;
     }
@@ -545,19 +547,43 @@ void fxt__log(fxt__site_t *site, const char *fmt, ...) {
         size_t len = (size_t)n < sizeof t->logbuf ? (size_t)n : sizeof t->logbuf - 1;
         emit_stream(t, 1, NULL, 0, t->logbuf, len);
     }
-    leave(t);
+    fxt__trace_leave(t);
 }
 
 void fxt__blob(fxt__site_t *site, const char *name, uint32_t name_len, const void *data, size_t size) {
     (void)site;
-    tls_t *t = enter();
+    tls_t *t = fxt__trace_enter();
     if (t == NULL) {
         return;
     }
     if (size > FXT_MAX_BLOB_SIZE || size + 64 > fxt__trace.chunk_size) {
-        BUMP(t->dropped); /* larger than a blob record (or a chunk) can hold */
+        FXT__TRACE_BUMP(t->dropped); /* larger than a blob record (or a chunk) can hold */
     } else {
         emit_stream(t, 0, name, name_len, data, size);
     }
-    leave(t);
+    fxt__trace_leave(t);
+}
+
+/*
+ * An alert: an instant alert/NAME written whatever the categories (a trigger must not
+ * depend on them), then, under a manager, one non-blocking message so that it acts
+ * now rather than at its next poll. Sent inside the record (enter .. leave): a stop
+ * waits for it before it closes the connection.
+ */
+fxt_status fxt_alert(const char *name) {
+    static fxt__site_t site = {"alert", 0, 0};
+    size_t len = name != NULL ? strlen(name) : 0;
+    if (len == 0 || len > 63) {
+        return FXT_E_INVALID_ARG;
+    }
+    (void)fxt__site_on(&site); /* starts the session from the environment, as a macro would */
+    tls_t *t = fxt__trace_enter();
+    if (t == NULL) {
+        return FXT_E_STATE;
+    }
+    uint64_t ts = fxt__trace_now();
+    emit_general(t, &site, FXT_EVENT_INSTANT, name, (uint32_t)len | FXT__NAME_DYN, ts, 0, 0, 0, 0, NULL, 0);
+    fxt__trace_mgr_alert(name, ts);
+    fxt__trace_leave(t);
+    return FXT_OK;
 }

@@ -51,6 +51,7 @@
 #include <fxt/trace.h>
 
 #include "encode.h"
+#include "trace_clock.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -58,20 +59,17 @@
 #include <stdint.h>
 #include <time.h>
 
-#if !defined(CLOCK_MONOTONIC)
-#error "libfxt trace engine: needs clock_gettime(CLOCK_MONOTONIC)"
-#endif
-
-#define DEFAULT_BUFFER (32u << 20)
-#define MAX_CHUNK (256u << 10)
-#define CACHE_BITS 12u
-#define CACHE_SIZE (1u << CACHE_BITS) /* pointer -> string index cache per thread */
-#define MAX_THREAD_STRINGS 4096u      /* per-thread string table; beyond it strings go inline */
-#define SITE_CACHE_BITS 6u
-#define SITE_CACHE_SIZE (1u << SITE_CACHE_BITS) /* call site -> its string refs, per thread */
-#define SITE_CACHE_ARGS 4u                      /* argument names cached per call site */
-#define DYN_SLOTS 1024u  /* runtime strings interned by content, per thread (power of 2) */
-#define DYN_ARENA 65536u /* bytes of their copies, per thread */
+#define FXT__TRACE_DEFAULT_BUFFER (32u << 20)
+#define FXT__TRACE_MAX_CHUNK (256u << 10)
+#define FXT__TRACE_CACHE_BITS 12u
+#define FXT__TRACE_CACHE_SIZE (1u << FXT__TRACE_CACHE_BITS) /* pointer -> string index cache per thread */
+#define FXT__TRACE_MAX_THREAD_STRINGS 4096u /* per-thread string table; beyond it strings go inline */
+#define FXT__TRACE_SITE_CACHE_BITS 6u
+#define FXT__TRACE_SITE_CACHE_SIZE                                                                           \
+    (1u << FXT__TRACE_SITE_CACHE_BITS) /* call site -> its string refs, per thread */
+#define FXT__TRACE_SITE_CACHE_ARGS 4u  /* argument names cached per call site */
+#define FXT__TRACE_DYN_SLOTS 1024u     /* runtime strings interned by content, per thread (power of 2) */
+#define FXT__TRACE_DYN_ARENA 65536u    /* bytes of their copies, per thread */
 
 /* ---- chunks and per-thread state ------------------------------------------------------ */
 
@@ -111,7 +109,7 @@ typedef struct site_cache {
         uint16_t ref;
         uint8_t type;
         uint64_t hdr; /* the argument header but for its value (not for strings) */
-    } arg[SITE_CACHE_ARGS];
+    } arg[FXT__TRACE_SITE_CACHE_ARGS];
 } site_cache_t;
 
 typedef struct sstr {
@@ -131,9 +129,9 @@ struct tls {
     struct {
         const char *ptr;
         uint16_t idx;
-    } cache[CACHE_SIZE];
-    sstr_t strs[MAX_THREAD_STRINGS + 1];
-    site_cache_t sites[SITE_CACHE_SIZE];
+    } cache[FXT__TRACE_CACHE_SIZE];
+    sstr_t strs[FXT__TRACE_MAX_THREAD_STRINGS + 1];
+    site_cache_t sites[FXT__TRACE_SITE_CACHE_SIZE];
     /* runtime strings (intern_content): copies in dyn_arena (allocated at the first one,
      * kept with the thread state), the content-hash table; reset when gen moves on */
     char *dyn_arena;
@@ -141,13 +139,13 @@ struct tls {
     struct {
         uint32_t hash; /* 0: empty */
         uint16_t idx;
-    } dyn[DYN_SLOTS];
+    } dyn[FXT__TRACE_DYN_SLOTS];
     uint32_t nstr;
     chunk_t **chunks; /* this thread's chunks, in order (oneshot, circular) */
     size_t nchunks, capchunks;
     uint64_t records, dropped, overwritten;
     int exited;
-    uint32_t busy; /* 1 while the owner writes a record (see enter()) */
+    uint32_t busy; /* 1 while the owner writes a record (see fxt__trace_enter()) */
     tls_t *next_all;
     char logbuf[4096];
 };
@@ -217,23 +215,14 @@ struct fxt__trace_session {
 extern struct fxt__trace_session fxt__trace;
 extern __thread tls_t *fxt__trace_tls; /* the calling thread's state, NULL before its first event */
 
-/* trace_clock.c */
-int fxt__trace_tsc_invariant(void);
-uint64_t fxt__trace_calibrate_tsc(void);
-uint64_t fxt__trace_realtime_ns(void);
-/* ticks per second from (ticks, mono ns) pairs taken at t0 and now (waits until >= min_ns apart) */
-uint64_t fxt__trace_tps_from(uint64_t tick0, uint64_t mono0, uint64_t min_ns);
-/* the boot's TSC rate if a process of this user measured it (0: none yet); publishing a
- * measured one returns the rate to use (another process's, if it published first) */
-uint64_t fxt__trace_tsc_cached(void);
-uint64_t fxt__trace_tsc_publish(uint64_t tps);
-/* standalone: the cached rate, else measured from (tick0, mono0) (>= 50 ms) and cached */
-uint64_t fxt__trace_tsc_settle(uint64_t tick0, uint64_t mono0, uint64_t min_ns);
+/* trace_clock.c: see trace_clock.h */
 
 /* trace_provider.c */
 int fxt__trace_map_buffer(size_t total, uint32_t cs, int shared); /* 0, or -1 (message printed) */
 void fxt__trace_unmap_buffer(void);
-void fxt__trace_populate_join(void); /* wait for the background populating of the buffer */
+/* stop the background populating of the buffer (between two steps: a few ms at most) and join it */
+void fxt__trace_populate_join(void);
+void fxt__trace_populate_resume(void); /* after fork, in the parent: go on where it stopped */
 /* fd, or -1 (message printed); *cats: the manager's whole category list (malloc'd, the
  * caller frees it), NULL for all */
 int fxt__trace_mgr_connect(fxt_mgr_config_t *cfg, char **cats);
@@ -241,6 +230,7 @@ int fxt__trace_mgr_connect(fxt_mgr_config_t *cfg, char **cats);
 void fxt__trace_header_name(void);
 int fxt__trace_mgr_send_buffer(void); /* 0, or -1 */
 void fxt__trace_mgr_notify_full(void);
+void fxt__trace_mgr_alert(const char *name, uint64_t ts); /* inside a record: stop waits for it */
 void fxt__trace_mgr_bye(const fxt_session_stats_t *s);
 void fxt__trace_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -281,12 +271,6 @@ void fxt__trace_process_name_from_env(void);
 
 /* ---- hot-path helpers (inlined into every event) --------------------------------------- */
 
-static inline uint64_t fxt__trace_mono_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static inline uint64_t fxt__trace_now(void) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
     if (__atomic_load_n(&fxt__trace.tsc, __ATOMIC_RELAXED)) { /* read by threads outside the lock */
@@ -297,7 +281,7 @@ static inline uint64_t fxt__trace_now(void) {
 }
 
 /* Inlined into every event: the common case is a thread already in the session. */
-static inline tls_t *get_tls(void) {
+static inline tls_t *fxt__trace_get_tls(void) {
     tls_t *t = fxt__trace_tls;
     if (__builtin_expect(t != NULL && t->gen == __atomic_load_n(&fxt__trace.gen, __ATOMIC_ACQUIRE), 1)) {
         return t;
@@ -306,13 +290,16 @@ static inline tls_t *get_tls(void) {
 }
 
 /* Counters read by other threads (stats): single-writer, so a relaxed store suffices. */
-#define BUMP(x) __atomic_store_n(&(x), __atomic_load_n(&(x), __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED)
-#define READ(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define FXT__TRACE_BUMP(x)                                                                                   \
+    __atomic_store_n(&(x), __atomic_load_n(&(x), __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED)
+#define FXT__TRACE_READ(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 
 /* Chunks hold host-order words: the encoding core's output with no swap. */
-static inline void put(uint8_t **p, uint64_t v) { *p = fxt__put_word(*p, v, 0); }
+static inline void fxt__trace_put(uint8_t **p, uint64_t v) { *p = fxt__put_word(*p, v, 0); }
 
-static inline void put_stream(uint8_t **p, const char *s, size_t n) { *p = fxt__put_bytes(*p, s, n); }
+static inline void fxt__trace_put_bytes(uint8_t **p, const char *s, size_t n) {
+    *p = fxt__put_bytes(*p, s, n);
+}
 
 /*
  * Stopping a session while other threads trace: a writer marks itself busy,
@@ -324,8 +311,8 @@ static inline void put_stream(uint8_t **p, const char *s, size_t n) { *p = fxt__
  * membarrier is unavailable the writer uses a full fence.
  */
 
-static inline tls_t *enter(void) {
-    tls_t *t = get_tls();
+static inline tls_t *fxt__trace_enter(void) {
+    tls_t *t = fxt__trace_get_tls();
     if (t == NULL) {
         return NULL;
     }
@@ -343,11 +330,11 @@ static inline tls_t *enter(void) {
     return t;
 }
 
-static inline void leave(tls_t *t) { __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE); }
+static inline void fxt__trace_leave(tls_t *t) { __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE); }
 
 /* Publish the records written so far: a reader of the shared mapping (the trace
  * manager, even after this process died) takes exactly the complete records. */
-static inline void commit(tls_t *t) {
+static inline void fxt__trace_commit(tls_t *t) {
     __atomic_store_n(&t->cur->sh->used, (uint32_t)(t->p - t->cur->data), __ATOMIC_RELEASE);
 }
 

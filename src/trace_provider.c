@@ -14,6 +14,7 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 #if defined(__linux__)
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #endif
 
@@ -57,38 +59,60 @@ static int make_memfd(void) {
 }
 
 /*
- * Pages resident before the first event: on first touch, a fresh 32 MiB buffer
- * cost 77 ns per begin/end record (3.9 page faults per 1,000 events) against
- * 14 ns resident. Populating all of it at start took 10-18 ms at the program's
- * first macro (as long as the calibration sleep it replaced), so the start
- * populates the header and the first chunks (taken first: chunks are handed
- * out in index order) and a short-lived thread populates the rest with
- * MADV_POPULATE_WRITE, which faults pages in without touching their contents
- * (safe while threads already write into them). Kernels without it (< 5.14):
- * everything is touched at start.
+ * Pages resident before the first event, and huge pages where the system allows
+ * them: on first touch, a fresh 32 MiB buffer cost 77 ns per begin/end record
+ * (3.9 page faults per 1,000 events) against 14 ns resident, and a shared
+ * buffer (a memfd: shmem) on 4 KiB pages faulted in by the traced thread cost
+ * 3.7-8x the in-process one early in a session (issue 27).
+ *
+ * The start populates the header and the first chunks (chunks are handed out
+ * in index order), the whole first 2 MiB where a touch gets a huge page; a
+ * helper thread populates the rest, in chunk order, 8 MiB at a time. Each
+ * step, on 2 MiB-aligned memory marked MADV_HUGEPAGE: one page per 2 MiB is
+ * faulted in (a huge page at once where THP applies: anonymous memory with
+ * THP "madvise" or "always", shmem with shmem_enabled "advise",
+ * "within_size", "always" or "force"), then, where that gives no huge page,
+ * MADV_COLLAPSE (Linux >= 6.1) makes huge pages of the small ones (it works
+ * with shmem_enabled "never" too, not with "deny"), then MADV_POPULATE_WRITE
+ * (Linux >= 5.14) maps whatever is left. All three leave the contents alone
+ * (safe while threads already write into the pages). A memfd or mapping from
+ * the hugetlb pool (MFD_HUGETLB, MAP_HUGETLB) is used when the pool has room
+ * for the whole buffer. Kernels without MADV_POPULATE_WRITE: every page is
+ * touched at start. What was obtained goes to the shared header's `pages`
+ * field (include/fxt/manager.h), which `fxt record -v` reports.
  */
 #define SYNC_CHUNKS 4u
-#define POPULATE_STEP ((size_t)256u << 10)
+#define HUGE_SIZE ((size_t)2u << 20)
+#define POPULATE_STEP ((size_t)8u << 20)
+#if defined(__linux__) && !defined(MADV_COLLAPSE)
+#define MADV_COLLAPSE 25 /* Linux 6.1; older headers */
+#endif
+#if !defined(MAP_NORESERVE)
+#define MAP_NORESERVE 0 /* a hint: the reservation around the buffer is never touched */
+#endif
+#if defined(__linux__) && !defined(MFD_HUGETLB)
+#define MFD_HUGETLB 4u
+#endif
 
-/* The populating thread, joined before the buffer is unmapped and before
- * fork(): a child must not inherit a half-done job, nor sanitizers a thread
- * that is still running (LeakSanitizer then hung in forked children at exit,
- * when the thread had only announced that it was done). Joinable, not
- * detached, for that reason; one joiner takes it (the callers hold the
- * session lock, or run in a fork child where it was joined before). */
+/* The populating thread, stopped (between two steps) and joined before the
+ * buffer is unmapped and before fork(): a child must not inherit a half-done
+ * job, nor sanitizers a thread that is still running (LeakSanitizer then hung
+ * in forked children at exit, when the thread had only announced that it was
+ * done). Joinable, not detached, for that reason; one joiner takes it (the
+ * callers hold the session lock, or run in a fork child where it was joined
+ * before). A fork resumes it in the parent where it stopped. */
+typedef struct populate_job {
+    uint8_t *p;    /* the whole mapping */
+    size_t len;    /* its length */
+    size_t next;   /* atomic: the offset of the next step */
+    uint32_t stop; /* atomic: 1 = stop between two steps */
+    int hugetlb;   /* from the hugetlb pool: nothing to collapse */
+    int collapse;  /* THP does not come by fault here: MADV_COLLAPSE (0 once refused: old kernel, "deny") */
+} populate_job_t;
+
+static populate_job_t g_pop;
 static pthread_t g_pop_thread;
 static int g_pop_joinable;
-
-void fxt__trace_populate_join(void) {
-    if (__atomic_exchange_n(&g_pop_joinable, 0, __ATOMIC_ACQ_REL)) {
-        pthread_join(g_pop_thread, NULL);
-    }
-}
-
-typedef struct populate_job {
-    uint8_t *p;
-    size_t len;
-} populate_job_t;
 
 static int populate_range(uint8_t *p, size_t len) {
 #if defined(MADV_POPULATE_WRITE)
@@ -100,49 +124,331 @@ static int populate_range(uint8_t *p, size_t len) {
 #endif
 }
 
-static void *populate_main(void *arg) {
-    populate_job_t job = *(populate_job_t *)arg;
-    free(arg);
-    /* 256 KiB at a time (each step holds the mmap lock: short steps keep the
-     * program's own mmap calls from waiting), in chunk order */
-    for (size_t off = 0; off < job.len; off += POPULATE_STEP) {
-        size_t k = job.len - off < POPULATE_STEP ? job.len - off : POPULATE_STEP;
-        if (populate_range(job.p + off, k) != 0) {
-            break;
+/* One step: huge pages where possible, then every page mapped. 0, or -1 when
+ * MADV_POPULATE_WRITE is not there. MADV_COLLAPSE costs 1-6 ms even where the
+ * pages are huge already (it drains every CPU's page lists first): only the helper
+ * calls it (may_collapse), only where the touch does not give huge pages. */
+static int populate_step(populate_job_t *job, uint8_t *p, size_t len, int may_collapse) {
+#if defined(__linux__)
+    if (!job->hugetlb) {
+        for (size_t off = 0; off < len; off += HUGE_SIZE) {
+            if (populate_range(p + off, 1) != 0) {
+                return -1;
+            }
+        }
+        if (may_collapse && job->collapse && len >= HUGE_SIZE && madvise(p, len, MADV_COLLAPSE) != 0 &&
+            errno == EINVAL) {
+            job->collapse = 0;
         }
     }
+#else
+    (void)job, (void)may_collapse;
+#endif
+    return populate_range(p, len);
+}
+
+/* The value in brackets of a sysfs choice file ("always [madvise] never": "madvise"), "" if none. */
+static void sysfs_choice(const char *path, char *out, size_t cap) {
+    out[0] = '\0';
+    FILE *f = fopen(path, "re");
+    if (f == NULL) {
+        return;
+    }
+    char line[256];
+    const char *a = fgets(line, sizeof line, f) != NULL ? strchr(line, '[') : NULL;
+    const char *b = a != NULL ? strchr(a, ']') : NULL;
+    if (b != NULL && (size_t)(b - a) <= cap) {
+        memcpy(out, a + 1, (size_t)(b - a - 1));
+        out[b - a - 1] = '\0';
+    }
+    fclose(f);
+}
+
+/* Whether a touch of memory marked MADV_HUGEPAGE gets a 2 MiB page at once (shared: shmem). */
+static int thp_by_fault(int shared) {
+    char top[32], two[32];
+    const char *dir = "/sys/kernel/mm/transparent_hugepage/";
+    char path[128];
+    snprintf(path, sizeof path, "%s%s", dir, shared ? "shmem_enabled" : "enabled");
+    sysfs_choice(path, top, sizeof top);
+    snprintf(path, sizeof path, "%shugepages-2048kB/%s", dir, shared ? "shmem_enabled" : "enabled");
+    sysfs_choice(path, two, sizeof two);
+    const char *v = two[0] == '\0' || strcmp(two, "inherit") == 0 ? top : two;
+    if (shared) {
+        return strcmp(v, "always") == 0 || strcmp(v, "within_size") == 0 || strcmp(v, "advise") == 0 ||
+               strcmp(v, "force") == 0;
+    }
+    return strcmp(v, "always") == 0 || strcmp(v, "madvise") == 0;
+}
+
+#if defined(__linux__)
+/* PAGEMAP_SCAN (Linux 6.7, <linux/fs.h>; defined here for older headers): the huge
+ * mappings of one range, without walking every mapping of the process as smaps does. */
+struct fxt__page_region {
+    uint64_t start, end, categories;
+};
+struct fxt__pm_scan_arg {
+    uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+    uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+#define FXT__PAGEMAP_SCAN _IOWR('f', 16, struct fxt__pm_scan_arg)
+#define FXT__PAGE_IS_HUGE (1u << 6)
+
+/* kB of huge pages in [p, p + len), or -1 when PAGEMAP_SCAN is not there */
+static int64_t huge_kb_scan(const uint8_t *p, size_t len) {
+    int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return -1;
+    }
+    struct fxt__page_region v[64];
+    uint64_t kb = 0, at = (uintptr_t)p, end = (uintptr_t)p + len;
+    while (at < end) {
+        struct fxt__pm_scan_arg a;
+        memset(&a, 0, sizeof a);
+        a.size = sizeof a;
+        a.start = at;
+        a.end = end;
+        a.vec = (uintptr_t)v;
+        a.vec_len = sizeof v / sizeof v[0];
+        a.category_mask = a.return_mask = FXT__PAGE_IS_HUGE;
+        long n = ioctl(fd, FXT__PAGEMAP_SCAN, &a);
+        if (n < 0) {
+            close(fd);
+            return -1;
+        }
+        for (long i = 0; i < n; i++) {
+            kb += (v[i].end - v[i].start) >> 10;
+        }
+        if (a.walk_end <= at) {
+            break;
+        }
+        at = a.walk_end;
+    }
+    close(fd);
+    return (int64_t)kb;
+}
+
+/* kB of huge pages of the mapping at p, as /proc/self/smaps counts them (older kernels) */
+static uint64_t huge_kb_smaps(const uint8_t *p) {
+    uint64_t kb = 0;
+    FILE *f = fopen("/proc/self/smaps", "re");
+    if (f == NULL) {
+        return 0;
+    }
+    char line[256];
+    int in = 0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        unsigned long lo, hi;
+        unsigned long long v;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) { /* a mapping's first line */
+            in = (uintptr_t)p == lo;
+            continue;
+        }
+        if (in && (sscanf(line, "AnonHugePages: %llu kB", &v) == 1 ||
+                   sscanf(line, "ShmemPmdMapped: %llu kB", &v) == 1 ||
+                   sscanf(line, "Shared_Hugetlb: %llu kB", &v) == 1 ||
+                   sscanf(line, "Private_Hugetlb: %llu kB", &v) == 1)) {
+            kb += v;
+        }
+    }
+    fclose(f);
+    return kb;
+}
+#endif
+
+/* The buffer's huge pages, in 2 MiB units. */
+static uint32_t count_huge(const uint8_t *p, size_t len) {
+    uint64_t kb = 0;
+#if defined(__linux__)
+    int64_t scan = huge_kb_scan(p, len);
+    kb = scan >= 0 ? (uint64_t)scan : huge_kb_smaps(p);
+#else
+    (void)p, (void)len;
+#endif
+    uint64_t n = kb / 2048;
+    return n > FXT_SHM_PAGES_HUGE_MAX ? FXT_SHM_PAGES_HUGE_MAX : (uint32_t)n;
+}
+
+static void *populate_main(void *arg) {
+    populate_job_t *job = arg;
+    size_t off;
+    while ((off = __atomic_load_n(&job->next, __ATOMIC_RELAXED)) < job->len) {
+        if (__atomic_load_n(&job->stop, __ATOMIC_ACQUIRE)) {
+            return NULL; /* resumed from `next` (fork), or the buffer goes away */
+        }
+        size_t k = POPULATE_STEP - off % POPULATE_STEP; /* steps end at 8 MiB boundaries */
+        k = job->len - off < k ? job->len - off : k;
+        if (populate_step(job, job->p + off, k, 1) != 0) {
+            break;
+        }
+        __atomic_store_n(&job->next, off + k, __ATOMIC_RELAXED);
+    }
+    fxt_shm_header_t *h = (fxt_shm_header_t *)(void *)job->p;
+    uint32_t pages =
+        (__atomic_load_n(&h->pages, __ATOMIC_RELAXED) & FXT_SHM_PAGES_HUGETLB) | FXT_SHM_PAGES_DONE;
+    if (__atomic_load_n(&job->next, __ATOMIC_RELAXED) >= job->len) {
+        pages |= FXT_SHM_PAGES_RESIDENT;
+    }
+    pages |= count_huge(job->p, job->len) << FXT_SHM_PAGES_HUGE_SHIFT;
+    __atomic_store_n(&h->pages, pages, __ATOMIC_RELEASE);
     return NULL;
 }
 
-static void populate(void *m, size_t size, size_t now) {
-    uint8_t *b = m;
+static void populate_start(void) {
+    __atomic_store_n(&g_pop.stop, 0, __ATOMIC_RELAXED);
+    if (pthread_create(&g_pop_thread, NULL, populate_main, &g_pop) == 0) {
+        __atomic_store_n(&g_pop_joinable, 1, __ATOMIC_RELEASE);
+    } else {
+        populate_main(&g_pop); /* no thread: this one does it */
+    }
+}
+
+void fxt__trace_populate_join(void) {
+    if (__atomic_exchange_n(&g_pop_joinable, 0, __ATOMIC_ACQ_REL)) {
+        __atomic_store_n(&g_pop.stop, 1, __ATOMIC_RELEASE);
+        pthread_join(g_pop_thread, NULL);
+    }
+}
+
+void fxt__trace_populate_resume(void) {
+    if (g_pop.p != NULL && fxt__trace.hdr != NULL && (uint8_t *)fxt__trace.hdr == g_pop.p &&
+        __atomic_load_n(&g_pop.next, __ATOMIC_RELAXED) < g_pop.len &&
+        !(__atomic_load_n(&fxt__trace.hdr->pages, __ATOMIC_ACQUIRE) & FXT_SHM_PAGES_DONE) &&
+        !__atomic_load_n(&g_pop_joinable, __ATOMIC_ACQUIRE)) {
+        populate_start();
+    }
+}
+
+/* The start: the first chunks here (the first 2 MiB where a touch gets a huge page), the rest
+ * by the helper thread. */
+static void populate(void *m, size_t size, size_t now, int hugetlb, int shared) {
+    fxt__trace_populate_join(); /* a previous session's */
+    memset(&g_pop, 0, sizeof g_pop);
+    g_pop.p = m;
+    g_pop.len = size;
+    g_pop.hugetlb = hugetlb;
+    g_pop.collapse = !hugetlb && !thp_by_fault(shared);
+    if (!g_pop.collapse) { /* the first huge page at once; else the helper does the rest of it */
+        now = (now + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1);
+    }
     if (now > size) {
         now = size;
     }
-    if (populate_range(b, now) != 0) {
+    if (populate_step(&g_pop, m, now, 0) != 0) {
         /* no MADV_POPULATE_WRITE: write every page now, before any thread traces */
         for (size_t off = 0; off < size; off += 4096) {
-            b[off] = 0;
+            ((volatile uint8_t *)m)[off] = 0;
         }
+        g_pop.next = size;
+        populate_main(&g_pop);
         return;
     }
-    if (size == now) {
-        return;
+    g_pop.next = now;
+    populate_start();
+}
+
+/* Pages of the hugetlb pool free for `size` bytes (0: no pool, or not enough). */
+static int hugetlb_room(size_t size) {
+#if defined(__linux__)
+    FILE *f = fopen("/proc/meminfo", "re");
+    if (f == NULL) {
+        return 0;
     }
-    populate_job_t *job = malloc(sizeof *job);
-    if (job != NULL) {
-        job->p = b + now;
-        job->len = size - now;
-        fxt__trace_populate_join(); /* a previous session's */
-        if (pthread_create(&g_pop_thread, NULL, populate_main, job) == 0) {
-            __atomic_store_n(&g_pop_joinable, 1, __ATOMIC_RELEASE);
-            job = NULL;
+    char line[128];
+    unsigned long long free_pages = 0, kb = 0, v;
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (sscanf(line, "HugePages_Free: %llu", &v) == 1) {
+            free_pages = v;
+        } else if (sscanf(line, "Hugepagesize: %llu kB", &v) == 1) {
+            kb = v;
         }
     }
-    if (job != NULL) {
-        free(job);
-        populate_range(b + now, size - now);
+    fclose(f);
+    return kb == 2048 && free_pages * (HUGE_SIZE) >= size;
+#else
+    (void)size;
+    return 0;
+#endif
+}
+
+/* `size` bytes at a 2 MiB boundary (so that huge pages can map it): the memfd fd, or
+ * anonymous memory (fd -1), hugetlb pages when *hugetlb (cleared when they fail). */
+static void *map_aligned(size_t size, int fd, int *hugetlb) {
+    if (*hugetlb) {
+        void *m = fd >= 0 ? mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+#if defined(MAP_HUGETLB)
+                          : mmap(NULL, size, PROT_READ | PROT_WRITE,
+                                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+#else
+                          : MAP_FAILED;
+#endif
+        if (m != MAP_FAILED) {
+            return m;
+        }
+        *hugetlb = 0;
+        if (fd >= 0) {
+            return MAP_FAILED; /* a hugetlb memfd maps with huge pages or not at all */
+        }
     }
+    uint8_t *r = mmap(NULL, size + HUGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (r == MAP_FAILED) {
+        return MAP_FAILED;
+    }
+    uint8_t *a = (uint8_t *)(((uintptr_t)r + HUGE_SIZE - 1) & ~(uintptr_t)(HUGE_SIZE - 1));
+    void *m = fd >= 0 ? mmap(a, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0)
+                      : mmap(a, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+    if (m == MAP_FAILED) {
+        munmap(r, size + HUGE_SIZE);
+        return MAP_FAILED;
+    }
+    if (a > r) {
+        munmap(r, (size_t)(a - r));
+    }
+    if (a + size < r + size + HUGE_SIZE) {
+        munmap(a + size, (size_t)(r + size + HUGE_SIZE - (a + size)));
+    }
+#if defined(MADV_HUGEPAGE)
+    madvise(m, size, MADV_HUGEPAGE); /* where THP applies (populate_step) */
+#endif
+#if defined(MADV_WIPEONFORK)
+    if (fd < 0) {
+        /* a fork child gets zeroes here (it drops the parent's buffer anyway): the
+         * parent's pages are then not made copy-on-write, and its next events do not
+         * fault them in again (one fault per page after every fork) */
+        madvise(m, size, MADV_WIPEONFORK);
+    }
+#endif
+    return m;
+}
+
+/* The session's mapping of `size` bytes (a multiple of 2 MiB): shared (a memfd in g_memfd)
+ * or private; *hugetlb: from the hugetlb pool. MAP_FAILED, with errno, on failure. */
+static void *map_memory(size_t size, int shared, int *hugetlb) {
+    *hugetlb = size % HUGE_SIZE == 0 && hugetlb_room(size); /* whole huge pages only */
+    if (!shared) {
+        return map_aligned(size, -1, hugetlb);
+    }
+    if (*hugetlb) {
+#if defined(__linux__) && defined(SYS_memfd_create)
+        g_memfd = (int)syscall(SYS_memfd_create, "fxt-provider", 1u /* MFD_CLOEXEC */ | MFD_HUGETLB);
+#endif
+        void *m = g_memfd >= 0 && ftruncate(g_memfd, (off_t)size) == 0 ? map_aligned(size, g_memfd, hugetlb)
+                                                                       : MAP_FAILED;
+        if (m != MAP_FAILED) {
+            return m;
+        }
+        *hugetlb = 0;
+        if (g_memfd >= 0) {
+            close(g_memfd);
+        }
+    }
+    g_memfd = make_memfd();
+    if (g_memfd < 0) {
+        fxt__trace_warn("cannot create the shared trace buffer (memfd_create: %s); not tracing",
+                        strerror(errno));
+        return NULL;
+    }
+    return ftruncate(g_memfd, (off_t)size) == 0 ? map_aligned(size, g_memfd, hugetlb) : MAP_FAILED;
 }
 
 int fxt__trace_map_buffer(size_t total, uint32_t cs, int shared) {
@@ -150,24 +456,14 @@ int fxt__trace_map_buffer(size_t total, uint32_t cs, int shared) {
     size_t desc = sizeof(fxt_shm_header_t) + (size_t)n * sizeof(fxt_shm_chunk_t);
     size_t data_off = (desc + 4095u) & ~(size_t)4095u;
     size_t size = data_off + (size_t)n * cs;
-    void *m = MAP_FAILED;
-    if (shared) {
-        g_memfd = make_memfd();
-        if (g_memfd < 0) {
-            fxt__trace_warn("cannot create the shared trace buffer (memfd_create: %s); not tracing",
-                            strerror(errno));
-            return -1;
-        }
-        if (ftruncate(g_memfd, (off_t)size) == 0) {
-            m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, g_memfd, 0);
-        }
-    } else {
-        m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-#if defined(MADV_HUGEPAGE)
-        if (m != MAP_FAILED) {
-            madvise(m, size, MADV_HUGEPAGE); /* fewer pages to fault in, where THP is on (not for memfds) */
-        }
-#endif
+    size_t whole = (size + HUGE_SIZE - 1) & ~(HUGE_SIZE - 1);
+    if (whole - size <= size / 8) {
+        size = whole; /* whole huge pages (the layout ignores the tail); not for small buffers */
+    }
+    int hugetlb = 0;
+    void *m = map_memory(size, shared, &hugetlb);
+    if (m == NULL) {
+        return -1;
     }
     chunk_t *chunks = calloc(n, sizeof *chunks);
     if (m == MAP_FAILED || chunks == NULL) {
@@ -182,8 +478,9 @@ int fxt__trace_map_buffer(size_t total, uint32_t cs, int shared) {
         }
         return -1;
     }
-    populate(m, size, data_off + (size_t)cs * (n < SYNC_CHUNKS ? n : SYNC_CHUNKS));
     fxt_shm_header_t *h = m;
+    h->pages = hugetlb ? FXT_SHM_PAGES_HUGETLB : 0;
+    populate(m, size, data_off + (size_t)cs * (n < SYNC_CHUNKS ? n : SYNC_CHUNKS), hugetlb, shared);
     h->magic = FXT_SHM_MAGIC;
     h->version = FXT_SHM_VERSION;
     h->header_size = sizeof *h;
@@ -383,6 +680,23 @@ void fxt__trace_mgr_notify_full(void) {
     (void)send_msg(fd, &m, MSG_DONTWAIT);
 }
 
+/* ALERT: the name and, in `records`, its time in ticks. Non-blocking like a wakeup: a
+ * manager hundreds of messages behind loses it (the instant stays in the trace). */
+void fxt__trace_mgr_alert(const char *name, uint64_t ts) {
+    int fd = __atomic_load_n(&fxt__trace.mgr_fd, __ATOMIC_RELAXED);
+    if (fd < 0) {
+        return;
+    }
+    fxt_mgr_msg_t m;
+    memset(&m, 0, sizeof m);
+    m.magic = FXT_MGR_MAGIC;
+    m.type = FXT_MSG_ALERT;
+    m.pid = fxt__trace.pid;
+    m.records = ts;
+    snprintf(m.name, sizeof m.name, "%s", name);
+    (void)send_msg(fd, &m, MSG_DONTWAIT);
+}
+
 void fxt__trace_mgr_bye(const fxt_session_stats_t *s) {
     fxt_mgr_msg_t m;
     memset(&m, 0, sizeof m);
@@ -399,5 +713,6 @@ void fxt__trace_mgr_bye(const fxt_session_stats_t *s) {
 #else /* the manager protocol needs Linux (fxt__trace_mgr_connect() already refused) */
 int fxt__trace_mgr_send_buffer(void) { return -1; }
 void fxt__trace_mgr_notify_full(void) {}
+void fxt__trace_mgr_alert(const char *name, uint64_t ts) { (void)name, (void)ts; }
 void fxt__trace_mgr_bye(const fxt_session_stats_t *s) { (void)s; }
 #endif

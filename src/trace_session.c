@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE 1 /* program_invocation_short_name */
 #include "options.h"
+#include "provider_records.h"
 #include "trace_internal.h"
 
 #include <errno.h>
@@ -80,9 +81,9 @@ static void write_preamble(int with_threads, const char *pname) {
     fxt_write_magic(w);
     fxt_write_provider_info(w, 1, fxt_str_n(fxt__trace.provider_name, strlen(fxt__trace.provider_name)));
     fxt_write_init(w, fxt__trace.tps);
-    fxt_write_process_clock(w, fxt__trace.pid, pname[0] != '\0' ? pname : fxt__trace.provider_name,
-                            fxt__trace.start_ticks, fxt__trace.tps, fxt__trace.start_mono_ns,
-                            fxt__trace.start_realtime_ns);
+    fxt__write_process_clock(w, fxt__trace.pid, pname[0] != '\0' ? pname : fxt__trace.provider_name,
+                             fxt__trace.start_ticks, fxt__trace.tps, fxt__trace.start_mono_ns,
+                             fxt__trace.start_realtime_ns);
     if (with_threads) {
         for (tls_t *t = fxt__trace.threads; t != NULL; t = t->next_all) {
             if (t->gen != fxt__trace.gen) {
@@ -105,7 +106,7 @@ static void write_loss_report(const char *what, uint64_t count) {
     if (fxt_writer_create(NULL, s, &w) != FXT_OK) {
         return;
     }
-    fxt_write_loss_report(w, 1, fxt__trace.pid, fxt__trace_now(), what, count);
+    fxt__write_loss_report(w, 1, fxt__trace.pid, fxt__trace_now(), what, count);
     fxt_writer_finish(w);
     fxt_writer_destroy(w);
 }
@@ -263,12 +264,9 @@ __attribute__((constructor)) static void claim_output(void) {
     }
 }
 
-/* Under the lock, no session active: start one from c (cfg, or the saved one of a fork child). */
-static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
-    fxt_session_config_t c = *cin;
-    fxt_mgr_config_t mc;
-    char *mgr_cats = NULL; /* the manager's category list, whole (freed once parsed) */
-    const char *pn = c.provider_name;
+/* Start, step 1: who this process is in the trace. */
+static void start_identity(const fxt_session_config_t *c) {
+    const char *pn = c->provider_name;
 #if defined(__linux__) && defined(_GNU_SOURCE)
     if (pn == NULL) {
         pn = program_invocation_short_name;
@@ -277,68 +275,89 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
     snprintf(fxt__trace.provider_name, sizeof fxt__trace.provider_name, "%s", pn ? pn : "process");
     fxt__trace.pid = (uint64_t)getpid();
     fxt__trace_process_name_from_env();
-    const char *mgr = getenv(FXT_MANAGER_ENV);
-    int managed = mgr != NULL && mgr[0] != '\0'; /* fxt__trace.managed once the session runs */
+}
+
+/* Start, step 2 (standalone, to a path): open the trace file (the fd is the session's). */
+static fxt_status start_open_path(const char *output_path, int child) {
+    /* each "%p" (2 bytes) becomes at most 20 digits; then ".<pid>" and "-<n>" */
+    size_t cap = strlen(output_path) * 10 + 64;
+    char *path = malloc(cap);
+    /* sessions from FXT_TRACE_* and fork children: one file per exec'd image */
+    int image = fxt__trace.from_env || child ? image_number() : 1;
+    if (path == NULL || expand_path(output_path, child, image, path, cap) != 0) {
+        free(path);
+        return FXT_E_NOMEM;
+    }
+    /* close-on-exec: a program it starts must not inherit (and keep open) the trace */
+    fxt__trace.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fxt__trace.fd < 0) {
+        if (fxt__trace.from_env || child) {
+            fxt__trace_warn("cannot write the trace to %s (%s); not tracing", path, strerror(errno));
+        }
+        free(path);
+        return FXT_E_IO;
+    }
+    free(path);
+    fxt__trace.owns_fd = 1;
+    fxt__trace.sink = fxt_sink_fd(&fxt__trace.fd);
+    if (fxt__trace.from_env || child) {
+        image_claim(image);
+    }
+    return FXT_OK;
+}
+
+/* Start, step 2: where the records go: the manager (which then decides mode, buffer size,
+ * categories and clock, in *c and *mc; *mgr_cats to free), a file, or the config's sink. */
+static fxt_status start_output(fxt_session_config_t *c, int child, int managed, fxt_mgr_config_t *mc,
+                               char **mgr_cats) {
     if (managed) {
         /* the manager decides: categories, mode, buffer size and clock are the same in
          * every process of the recording; the config's output is not used */
-        int fd = fxt__trace_mgr_connect(&mc, &mgr_cats);
+        int fd = fxt__trace_mgr_connect(mc, mgr_cats);
         if (fd < 0) {
             return FXT_E_IO;
         }
         fxt__trace.mgr_fd = fd;
-        c.mode = (fxt_buffer_mode)mc.mode;
-        c.buffer_size = (size_t)mc.buffer_size;
-        c.categories = mgr_cats;
+        c->mode = (fxt_buffer_mode)mc->mode;
+        c->buffer_size = (size_t)mc->buffer_size;
+        c->categories = *mgr_cats;
         fxt__trace.owns_fd = 0;
         fxt__trace.sink.write = NULL;
-    } else if (c.output_path != NULL) {
-        /* each "%p" (2 bytes) becomes at most 20 digits; then ".<pid>" and "-<n>" */
-        size_t cap = strlen(c.output_path) * 10 + 64;
-        char *path = malloc(cap);
-        /* sessions from FXT_TRACE_* and fork children: one file per exec'd image */
-        int image = fxt__trace.from_env || child ? image_number() : 1;
-        if (path == NULL || expand_path(c.output_path, child, image, path, cap) != 0) {
-            free(path);
-            return FXT_E_NOMEM;
-        }
-        /* close-on-exec: a program it starts must not inherit (and keep open) the trace */
-        fxt__trace.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fxt__trace.fd < 0) {
-            if (fxt__trace.from_env || child) {
-                fxt__trace_warn("cannot write the trace to %s (%s); not tracing", path, strerror(errno));
-            }
-            free(path);
-            return FXT_E_IO;
-        }
-        free(path);
-        fxt__trace.owns_fd = 1;
-        fxt__trace.sink = fxt_sink_fd(&fxt__trace.fd);
-        if (fxt__trace.from_env || child) {
-            image_claim(image);
-        }
-    } else if (child) {
+        return FXT_OK;
+    }
+    if (c->output_path != NULL) {
+        return start_open_path(c->output_path, child);
+    }
+    if (child) {
         return FXT_E_STATE; /* the parent's sink is not ours to write to */
-    } else {
-        fxt__trace.owns_fd = 0;
-        fxt__trace.sink = c.sink;
     }
-    fxt_status st = FXT_OK;
-    if (fxt__trace_parse_cats(c.categories) != 0) {
-        st = FXT_E_NOMEM;
-    }
-    free(mgr_cats);
-    c.categories = NULL;
-    size_t total = c.buffer_size ? c.buffer_size : DEFAULT_BUFFER;
-    if (total < 64u << 10) {
-        total = 64u << 10;
-    }
-    uint32_t cs = (uint32_t)(total / 16 < MAX_CHUNK ? total / 16 : MAX_CHUNK);
+    fxt__trace.owns_fd = 0;
+    fxt__trace.sink = c->sink;
+    return FXT_OK;
+}
+
+/* The chunk size for a buffer of `total` bytes: 16 chunks or more, 4 KiB to 256 KiB each. */
+static uint32_t start_chunk_size(size_t total) {
+    uint32_t cs = (uint32_t)(total / 16 < FXT__TRACE_MAX_CHUNK ? total / 16 : FXT__TRACE_MAX_CHUNK);
     if (cs < 4096) {
         cs = 4096;
     }
-    cs &= ~7u;
-    if (st != FXT_OK || fxt__trace_map_buffer(total, cs, managed) != 0) {
+    return cs & ~7u;
+}
+
+/* Start, step 3: the categories and the buffer; on failure, undoes step 2. */
+static fxt_status start_buffers(fxt_session_config_t *c, int managed, char *mgr_cats) {
+    fxt_status st = FXT_OK;
+    if (fxt__trace_parse_cats(c->categories) != 0) {
+        st = FXT_E_NOMEM;
+    }
+    free(mgr_cats);
+    c->categories = NULL;
+    size_t total = c->buffer_size ? c->buffer_size : FXT__TRACE_DEFAULT_BUFFER;
+    if (total < 64u << 10) {
+        total = 64u << 10;
+    }
+    if (st != FXT_OK || fxt__trace_map_buffer(total, start_chunk_size(total), managed) != 0) {
         fxt__trace_free_cats();
         if (fxt__trace.owns_fd) {
             close(fxt__trace.fd);
@@ -352,7 +371,7 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
     }
     fxt__trace.free_list = NULL;
     for (uint32_t i = fxt__trace.nchunks; i-- > 0;) { /* chunk 0 first: pages are populated in order */
-        if (c.mode == FXT_MODE_STREAMING) {
+        if (c->mode == FXT_MODE_STREAMING) {
             fxt__trace.chunks[i].next = fxt__trace.free_list;
             fxt__trace.free_list = &fxt__trace.chunks[i];
         }
@@ -360,21 +379,28 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
     fxt__trace.queue_head = fxt__trace.queue_tail = NULL;
     fxt__trace.next_chunk = 0;
     fxt__trace.seq = 0;
-    fxt__trace.mode = c.mode;
+    fxt__trace.mode = c->mode;
     fxt__trace.out_status = FXT_OK;
     fxt__trace.out_bytes = 0;
-    /* the clock: no calibration sleep here (the program's first event would wait for it) */
+    return FXT_OK;
+}
+
+/* Start, step 4: the clock (no calibration sleep here: the program's first event would wait
+ * for it), its anchor, and the shared header that says them. Returns whether it is the TSC. */
+static int start_clock(const fxt_session_config_t *c, int managed, const fxt_mgr_config_t *mc) {
     int use_tsc = 0;
     fxt__trace.tps = 1000000000u;
     fxt__trace.tps_known = 1;
     if (managed) {
 #if defined(__x86_64__)
-        use_tsc = mc.clock == FXT_SHM_CLOCK_TSC && mc.ticks_per_second > 0;
+        use_tsc = mc->clock == FXT_SHM_CLOCK_TSC && mc->ticks_per_second > 0;
         if (use_tsc) {
-            fxt__trace.tps = mc.ticks_per_second; /* calibrated once, by the manager */
+            fxt__trace.tps = mc->ticks_per_second; /* calibrated once, by the manager */
         }
+#else
+        (void)mc;
 #endif
-    } else if (c.clock == FXT_CLOCK_TSC || (c.clock == FXT_CLOCK_AUTO && fxt__trace_tsc_invariant())) {
+    } else if (c->clock == FXT_CLOCK_TSC || (c->clock == FXT_CLOCK_AUTO && fxt__trace_tsc_invariant())) {
 #if defined(__x86_64__)
         use_tsc = 1;
         /* the boot's rate if known, else measured at output from the start pair (settle_tps) */
@@ -389,8 +415,13 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
     fxt__trace.start_mono_ns = fxt__trace_mono_ns();
     fxt__trace.start_ticks = fxt__trace_now();
     fxt__trace.start_realtime_ns = fxt__trace_realtime_ns();
+    return use_tsc;
+}
+
+/* Start, step 5: the shared header (include/fxt/manager.h) of the new buffer. */
+static void start_header(fxt_buffer_mode mode, int use_tsc) {
     fxt_shm_header_t *h = fxt__trace.hdr;
-    h->mode = (uint32_t)c.mode;
+    h->mode = (uint32_t)mode;
     h->clock = use_tsc ? FXT_SHM_CLOCK_TSC : FXT_SHM_CLOCK_MONOTONIC;
     h->ticks_per_second = fxt__trace.tps_known ? fxt__trace.tps : 0;
     h->pid = fxt__trace.pid;
@@ -399,6 +430,10 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
     h->anchor_mono_ns = fxt__trace.start_mono_ns;
     h->anchor_realtime_ns = fxt__trace.start_realtime_ns;
     fxt__trace_header_name(); /* the name the program gave itself, if any, else argv0 */
+}
+
+/* Start, step 6: hand the buffer to the manager, then open the session to every thread. */
+static fxt_status start_go_live(int managed) {
     if (managed && fxt__trace_mgr_send_buffer() != 0) {
         close(fxt__trace.mgr_fd);
         fxt__trace.mgr_fd = -1;
@@ -426,6 +461,27 @@ static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
         }
     }
     return st_out;
+}
+
+/* Under the lock, no session active: start one from c (cfg, or the saved one of a fork child). */
+static fxt_status start_locked(const fxt_session_config_t *cin, int child) {
+    fxt_session_config_t c = *cin;
+    fxt_mgr_config_t mc;
+    memset(&mc, 0, sizeof mc);
+    char *mgr_cats = NULL; /* the manager's category list, whole (freed once parsed) */
+    start_identity(&c);
+    const char *mgr = getenv(FXT_MANAGER_ENV);
+    int managed = mgr != NULL && mgr[0] != '\0'; /* fxt__trace.managed once the session runs */
+    fxt_status st = start_output(&c, child, managed, &mc, &mgr_cats);
+    if (st != FXT_OK) {
+        return st;
+    }
+    st = start_buffers(&c, managed, mgr_cats);
+    if (st != FXT_OK) {
+        return st;
+    }
+    start_header(c.mode, start_clock(&c, managed, &mc));
+    return start_go_live(managed);
 }
 
 /* wait: 0 when called by the start from FXT_TRACE_* (which is the start under way) */
@@ -515,9 +571,9 @@ fxt_status fxt_session_stop(void) {
             continue;
         }
         s.threads++;
-        s.records += READ(t->records);
-        s.dropped += READ(t->dropped);
-        s.overwritten += READ(t->overwritten);
+        s.records += FXT__TRACE_READ(t->records);
+        s.dropped += FXT__TRACE_READ(t->dropped);
+        s.overwritten += FXT__TRACE_READ(t->overwritten);
     }
     if (fxt__trace.managed) {
         /* the manager reads the mapping: seal every chunk, say goodbye */
@@ -608,9 +664,9 @@ void fxt_session_get_stats(fxt_session_stats_t *out) {
         for (tls_t *t = fxt__trace.threads; t != NULL; t = t->next_all) {
             if (t->gen == fxt__trace.gen) {
                 s.threads++;
-                s.records += READ(t->records);
-                s.dropped += READ(t->dropped);
-                s.overwritten += READ(t->overwritten);
+                s.records += FXT__TRACE_READ(t->records);
+                s.dropped += FXT__TRACE_READ(t->dropped);
+                s.overwritten += FXT__TRACE_READ(t->overwritten);
             }
         }
         *out = s;
@@ -625,9 +681,12 @@ void fxt_session_get_stats(fxt_session_stats_t *out) {
 /* No thread holds the lock across fork(): the child gets it in a known state. */
 static void atfork_prepare(void) {
     pthread_mutex_lock(&fxt__trace.lock);
-    fxt__trace_populate_join(); /* a few ms at most, once per session */
+    fxt__trace_populate_join(); /* stopped between two steps: a few ms at most */
 }
-static void atfork_parent(void) { pthread_mutex_unlock(&fxt__trace.lock); }
+static void atfork_parent(void) {
+    fxt__trace_populate_resume();
+    pthread_mutex_unlock(&fxt__trace.lock);
+}
 
 /*
  * The child of a traced process: it must not write into its parent's buffer
@@ -732,16 +791,21 @@ static int parse_size(const char *s, size_t *out) {
     return 0;
 }
 
-static fxt_status env_start(void) {
+/*
+ * A fork child whose parent traced (fork_pending, set by atfork_child): the parent's
+ * session again, as a session of its own (its own file, "<path>.<pid>"), started by
+ * the child's first call site.
+ */
+static fxt_status fork_child_restart(void) {
     pthread_mutex_lock(&fxt__trace.lock);
-    if (fxt__trace.fork_pending) {
-        /* a fork child: the parent's session again, as a session of its own */
-        fxt__trace.fork_pending = 0;
-        fxt_status st = fxt__trace.active ? FXT_E_STATE : start_locked(&fxt__trace.cfg, 1);
-        pthread_mutex_unlock(&fxt__trace.lock);
-        return st;
-    }
+    fxt__trace.fork_pending = 0;
+    fxt_status st = fxt__trace.active ? FXT_E_STATE : start_locked(&fxt__trace.cfg, 1);
     pthread_mutex_unlock(&fxt__trace.lock);
+    return st;
+}
+
+/* A session from the FXT_TRACE_* variables (FXT_E_NOT_FOUND: none set). */
+static fxt_status env_start(void) {
     const char *out = getenv("FXT_TRACE_OUTPUT");
     const char *mgr = getenv(FXT_MANAGER_ENV);
     int managed = mgr != NULL && mgr[0] != '\0';
@@ -824,8 +888,9 @@ fxt_status fxt__trace_start_from_env(int automatic) {
     fxt__trace.starting = 1;
     tl_starting = 1;
     fxt__trace_sites_next(); /* sites that cached "off" before re-evaluate, and wait */
+    int fork_child = fxt__trace.fork_pending;
     pthread_mutex_unlock(&fxt__trace.lock);
-    fxt_status st = env_start();
+    fxt_status st = fork_child ? fork_child_restart() : env_start();
     pthread_mutex_lock(&fxt__trace.lock);
     fxt__trace.starting = 0;
     tl_starting = 0;

@@ -16,6 +16,12 @@
  *                                a ring of pipes: test/send {token} before each
  *                                write, test/recv {token} after each read
  *   record_prog fork K           K events, fork (no exec), K more in each process
+ *   RECORD_PROG_ALERT_EVERY=N    emit: thread 0 raises FXT_ALERT(RECORD_PROG_ALERT_NAME,
+ *                                default frame_drop) after each N-th event (seq N-1,
+ *                                2N-1, ...), then sleeps RECORD_PROG_ALERT_SLEEP_MS (60);
+ *                                RECORD_PROG_ALERT_KILL=1: SIGKILLs itself right after
+ *                                the first alert (dies while the manager snapshots)
+ *   RECORD_PROG_PACE_US=U        emit: every thread sleeps U us after each event
  *   RECORD_PROG_PROGRESS=FILE    emit: after each test/ev, thread j stores how many
  *                                it emitted (a uint64 at offset 8*j of FILE, shared
  *                                mapping), so that a test that kills the program
@@ -74,6 +80,32 @@ char *getenv(const char *name) {
     return (char *)v;
 }
 
+static long g_alert_every, g_alert_sleep_ms = 60, g_pace_us;
+static int g_alert_kill;
+static const char *g_alert_name = "frame_drop";
+
+static void sleep_us(long us) {
+    struct timespec d = {us / 1000000, (us % 1000000) * 1000};
+    nanosleep(&d, NULL);
+}
+
+static void read_alert_env(void) {
+    const char *v;
+    if ((v = getenv("RECORD_PROG_ALERT_EVERY")) != NULL) {
+        g_alert_every = atol(v);
+    }
+    if ((v = getenv("RECORD_PROG_ALERT_SLEEP_MS")) != NULL) {
+        g_alert_sleep_ms = atol(v);
+    }
+    if ((v = getenv("RECORD_PROG_ALERT_NAME")) != NULL && v[0] != '\0') {
+        g_alert_name = v;
+    }
+    if ((v = getenv("RECORD_PROG_PACE_US")) != NULL) {
+        g_pace_us = atol(v);
+    }
+    g_alert_kill = (v = getenv("RECORD_PROG_ALERT_KILL")) != NULL && strcmp(v, "1") == 0;
+}
+
 static void *worker(void *arg) {
     long j = (long)(intptr_t)arg;
     char name[32];
@@ -87,6 +119,16 @@ static void *worker(void *arg) {
          * session is still active was committed before (the session never restarts) */
         if (g_progress != NULL && fxt_session_active()) {
             __atomic_store_n(&g_progress[j], (uint64_t)i + 1, __ATOMIC_RELEASE);
+        }
+        if (g_alert_every > 0 && j == 0 && (i + 1) % g_alert_every == 0) {
+            FXT_ALERT(g_alert_name);
+            if (g_alert_kill) {
+                raise(SIGKILL);
+            }
+            sleep_us(g_alert_sleep_ms * 1000);
+        }
+        if (g_pace_us > 0) {
+            sleep_us(g_pace_us);
         }
     }
     return NULL;
@@ -128,6 +170,7 @@ static void own_handler(int sig) {
 static int emit(long k, long nt, const char *end) {
     g_k = k;
     map_progress();
+    read_alert_env();
     if (strncmp(end, "own-", 4) == 0) {
         g_own_flush = strcmp(end, "own-flush") == 0;
         struct sigaction sa;

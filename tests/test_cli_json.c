@@ -205,6 +205,37 @@ static void test_jbuf_same_as_stdio(void) {
     CHECK_EQ_U64(bad, 0);
 }
 
+/* The formatters fxt json uses: base64 (RFC 4648's vectors), 128-bit decimals, microseconds. */
+static void test_base64_u128_us(void) {
+    static const char *const in[] = {"", "f", "fo", "foo", "foob", "fooba", "foobar"};
+    static const char *const want[] = {"\"\"",         "\"Zg==\"",     "\"Zm8=\"",    "\"Zm9v\"",
+                                       "\"Zm9vYg==\"", "\"Zm9vYmE=\"", "\"Zm9vYmFy\""};
+    for (size_t i = 0; i < sizeof in / sizeof in[0]; i++) {
+        cli_jbuf_t b;
+        memset(&b, 0, sizeof b);
+        b.grow = 1;
+        cli_jb_base64(&b, (const uint8_t *)in[i], strlen(in[i]));
+        CHECK(b.n == strlen(want[i]) && memcmp(b.p, want[i], b.n) == 0);
+        free(b.p);
+    }
+    cli_jbuf_t b;
+    memset(&b, 0, sizeof b);
+    b.grow = 1;
+    cli_u128 big = (cli_u128)UINT64_MAX * 1000u + 5u; /* 18446744073709551615005 ns */
+    cli_jb_u128(&b, big);
+    cli_jb_putc(&b, ' ');
+    cli_jb_us(&b, big);
+    cli_jb_putc(&b, ' ');
+    cli_jb_us(&b, 1234500);
+    cli_jb_putc(&b, ' ');
+    cli_jb_us(&b, 7000);
+    cli_jb_putc(&b, ' ');
+    cli_jb_us(&b, 1);
+    static const char w[] = "18446744073709551615005 18446744073709551615.005 1234.5 7 0.001";
+    CHECK(b.n == sizeof w - 1 && memcmp(b.p, w, b.n) == 0);
+    free(b.p);
+}
+
 int main(int argc, char **argv) {
     TEST_INIT(argc, argv);
     RUN(test_escapes);
@@ -214,5 +245,6 @@ int main(int argc, char **argv) {
     RUN(test_doubles_same_as_printf);
     RUN(test_jbuf_same_as_stdio);
     RUN(test_hex_same_as_printf);
+    RUN(test_base64_u128_us);
     return TEST_EXIT();
 }

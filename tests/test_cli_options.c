@@ -571,6 +571,27 @@ static void test_commands_usage_errors(void) {
     }
 }
 
+/* cli_main runs every command the same way: a config of spec->config_size bytes, then run. */
+static void test_commands_table(void) {
+    for (size_t c = 0; c < cli_ncommands; c++) {
+        const cli_command_t *cmd = cli_commands[c];
+        CHECK(cmd->run != NULL && cmd->spec != NULL && cmd->spec->config_size > 0);
+        CHECK(strcmp(cmd->spec->cmd, cmd->name) == 0);
+        /* only fxt record rewrites its arguments (CMD's options are not fxt's) */
+        CHECK((cmd->prepare_args != NULL) == (strcmp(cmd->name, "record") == 0));
+    }
+    const cli_command_t *rec = cli_find_command("record");
+    char *in[] = {"record", "-o", "x.fxt", "prog", "-o", "y", NULL};
+    char *out[sizeof in / sizeof in[0] + 1];
+    int n = rec->prepare_args(6, in, out);
+    static const char *const want[] = {"record", "-o", "x.fxt", "--", "prog", "-o", "y"};
+    CHECK_EQ_I64(n, 7);
+    for (int i = 0; i < n && i < 7; i++) {
+        CHECK(strcmp(out[i], want[i]) == 0);
+    }
+    CHECK(out[n < 7 ? n : 7] == NULL);
+}
+
 /*
  * Every command that writes a file compresses by the name (or --compress); a
  * build without compression refuses before creating the file.
@@ -681,6 +702,7 @@ int main(int argc, char **argv) {
     RUN(test_help_lists_every_option);
     RUN(test_docs_list_every_option);
     RUN(test_commands_usage_errors);
+    RUN(test_commands_table);
     RUN(test_outputs_compress_by_name);
     RUN(test_output_write_error);
     cleanup();

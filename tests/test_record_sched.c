@@ -185,7 +185,7 @@ static archive_t *write_read(record_sched_t *s, sched_model_t *m, int tree_only,
         CHECK(record_sched_finish(s, w, 1, sum) == FXT_OK);
         record_sched_destroy(s);
     } else {
-        sched_write_opts_t o = {tree_only, root, 0, NULL, NULL};
+        sched_write_opts_t o = {tree_only, root, 0, NULL, NULL, 0, 0};
         CHECK(sched_model_write(m, w, 1, &o, sum) == FXT_OK);
     }
     CHECK(fxt_writer_finish(w) == FXT_OK);
@@ -311,7 +311,7 @@ static void test_write_keeps_provider_names(void) {
     fxt_membuf_t mb;
     fxt_writer_t *w = new_writer(&mb);
     int asked = 0;
-    sched_write_opts_t o = {0, 0, 0, named_101, &asked};
+    sched_write_opts_t o = {0, 0, 0, named_101, &asked, 0, 0};
     record_sched_summary_t sum;
     CHECK(sched_model_write(&m, w, 1, &o, &sum) == FXT_OK);
     CHECK(fxt_writer_finish(w) == FXT_OK);

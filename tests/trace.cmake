@@ -14,3 +14,5 @@ set_tests_properties(unit.trace.compile/runtime_category_rejected PROPERTIES LAB
 fxt_add_unit_test(unit.trace.race SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_trace_race.c LABELS threads)
 # Processes: fork children keep the whole configuration, process names, unique ids.
 fxt_add_unit_test(unit.trace.proc SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_trace_proc.c)
+# The buffer: populated off the hot path, huge pages where the system allows (issue 27).
+fxt_add_unit_test(unit.trace.buffer SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_trace_buffer.c LABELS threads)

@@ -1791,7 +1791,8 @@ static void check_summary(const cctx_t *c, uint64_t bytes, uint64_t errors, uint
 }
 
 /* Reads the whole trace, reports as it goes, then the end-of-trace checks and the summary. */
-static int check_run(const check_config_t *cfg) {
+static int check_run(void *config) {
+    const check_config_t *cfg = config;
     if (cfg->rules) {
         check_list_rules();
         return CLI_EXIT_OK;
@@ -1870,15 +1871,10 @@ static int check_run(const check_config_t *cfg) {
     return (errors || (c.strict && warnings)) ? CLI_EXIT_DATA : CLI_EXIT_OK;
 }
 
-static int check_main(int argc, char **argv) {
-    check_config_t cfg;
-    int rc = cli_parse(&check_spec, argc, argv, &cfg);
-    return rc != 0 ? rc : check_run(&cfg);
-}
-
 const cli_command_t cli_cmd_check = {
     "check",
-    check_main,
+    check_run,
+    NULL,
     "validate a trace against the spec",
     "fxt check [--json] [--strict] [--max-per-rule N] [--rules] [-j N] [IN]",
     "Validate an FXT trace against the spec. Every violation is reported with its\n"

@@ -483,6 +483,226 @@ static int cut_in_window(cli_select_t *sel, uint64_t ns) {
     return cli_select_time(sel, ns);
 }
 
+/* What on_event's steps decided: write the record when selected (1), drop it (0), or nothing more
+ * to do (EV_DONE: written, dropped and counted, or held). */
+#define EV_DONE (-1)
+
+/* In the window, and selected by the filters; or what a range worker decided (pre: PRE_*). */
+static void event_select(cut_t *c, uint64_t tps, const fxt_record_t *rec, int pre, int *inwin,
+                         int *selected) {
+    if (pre < 0) {
+        *inwin = cut_in_window(&c->sel, cli_ticks_to_ns(rec->u.event.ts, tps));
+        *selected = *inwin &&
+                    cli_select_match(&c->sel, c->sel.f.cats, c->sel.f.ncats, rec->u.event.category) &&
+                    cli_select_match(&c->sel, c->sel.f.names, c->sel.f.nnames, rec->u.event.name);
+    } else {
+        *inwin = (pre & PRE_INWIN) != 0;
+        *selected = (pre & PRE_SELECTED) != 0;
+    }
+}
+
+/* A duration begin opens a frame on its thread's stack, kept when selected. */
+static int duration_begin(tstack_t *st, const fxt_record_t *rec, int selected) {
+    if (st->depth < MAX_DEPTH) {
+        frame_t *f = &st->f[st->depth];
+        f->kept = selected;
+        f->pid = rec->u.event.thread.pid;
+        f->tid = rec->u.event.thread.tid;
+        if (selected) {
+            /* Copies: the record's strings point into reader buffers that the next record reuses. */
+            keep_str(&f->cat, &f->cat_cap, &f->cat_len, rec->u.event.category);
+            keep_str(&f->name, &f->name_cap, &f->name_len, rec->u.event.name);
+        }
+    } else {
+        selected = 0; /* too deep to track: dropped to keep the output balanced */
+    }
+    st->depth++;
+    return selected;
+}
+
+/* A duration end follows its begin: kept in the window when the begin was; a kept begin whose
+ * end is past the window is closed at the window's end. */
+static int duration_end(cut_t *c, uint64_t tps, tstack_t *st, const fxt_record_t *rec, int inwin,
+                        int selected) {
+    if (st->depth == 0) {
+        /* Unmatched in the input (a trace started inside the duration): kept only when
+         * nothing is cut away, so the output has what the input has; else dropped. */
+        if (!(selected && !c->sel.f.has_from && !c->sel.f.has_to && c->sel.f.ncats == 0 &&
+              c->sel.f.nnames == 0)) {
+            c->dropped_ends++;
+            c->dropped++;
+            return EV_DONE;
+        }
+        ensure_context(c, rec->has_provider, rec->provider);
+        put(c, fxt_write_record(c->w, rec, 0), rec);
+        c->kept++;
+        return EV_DONE;
+    }
+    st->depth--;
+    frame_t *f = st->depth < MAX_DEPTH ? &st->f[st->depth] : NULL;
+    if (f == NULL || !f->kept) {
+        if (selected) {
+            c->dropped_ends++;
+        }
+        c->dropped++;
+        return EV_DONE;
+    }
+    /* the begin was kept: its end is kept too when in the window, whatever the
+     * category/name filters say (an end may carry other strings) */
+    if (!inwin) {
+        /* the begin was kept: close the pair at the window's end */
+        write_end(c, st, f, c->sel.f.has_to ? window_end_ticks(c, tps) : rec->u.event.ts);
+        c->closed++; /* an end cut wrote, not an input event kept (as for chains) */
+        c->dropped++;
+        return EV_DONE;
+    }
+    return 1;
+}
+
+/* Duration begin/end pairs stay balanced, per thread. */
+static int on_duration(cut_t *c, uint64_t tps, const fxt_record_t *rec, int inwin, int selected) {
+    const fxt_thread_ref_t *t = &rec->u.event.thread;
+    uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, t->pid, t->tid};
+    tstack_t *st = cli_map_get(&c->stacks, key, sizeof key, 1);
+    /* Out of memory: the event cannot be paired, so it is not written. */
+    if (st == NULL) {
+        return EV_DONE;
+    }
+    st->has_provider = rec->has_provider;
+    st->provider = rec->provider;
+    st->last_ticks = rec->u.event.ts > st->last_ticks ? rec->u.event.ts : st->last_ticks;
+    if (rec->u.event.type == FXT_EVENT_DURATION_BEGIN) {
+        return duration_begin(st, rec, selected);
+    }
+    return duration_end(c, tps, st, rec, inwin, selected);
+}
+
+/* An async or flow event and the chain it belongs to (docs/check.md#chain-ids). */
+typedef struct chain_ev {
+    int flow, begin, end;
+    uint64_t h; /* the chain's hash in the record's own provider */
+    chain_t *ch;
+    /* begin: the key of the chain waiting for it in another provider (the pointer does not
+     * survive the table growing for the begin's chain) */
+    int has_other, other_has;
+    uint32_t other_prov;
+} chain_ev_t;
+
+static void chain_lookup(cut_t *c, const fxt_record_t *rec, chain_ev_t *e) {
+    uint32_t type = rec->u.event.type;
+    e->flow = type >= FXT_EVENT_FLOW_BEGIN;
+    e->begin = type == FXT_EVENT_ASYNC_BEGIN || type == FXT_EVENT_FLOW_BEGIN;
+    e->end = type == FXT_EVENT_ASYNC_END || type == FXT_EVENT_FLOW_END;
+    e->h = chain_hash(rec->has_provider, rec->provider, rec->u.event.id, e->flow);
+    e->ch = chain_find(&c->chains, rec->has_provider, rec->provider, rec->u.event.id, e->flow, e->h);
+    e->has_other = e->other_has = 0;
+    e->other_prov = 0;
+    chain_t *other;
+    if (!e->begin && (e->ch == NULL || e->ch->state == CH_WAITING)) {
+        chain_t *o = chain_other(c, rec, e->flow, 0);
+        e->ch = o != NULL ? o : e->ch;
+    } else if (e->begin && e->ch == NULL && (other = chain_other(c, rec, e->flow, 1)) != NULL) {
+        e->has_other = 1;
+        e->other_has = other->has_provider;
+        e->other_prov = other->provider;
+    }
+}
+
+/* The continuations another provider's chain held for this begin are written there (or dropped
+ * with it); the waiting entry goes, and the begin's chain with it when they ended it. */
+static void chain_begin_other(cut_t *c, const fxt_record_t *rec, const chain_ev_t *e, int selected) {
+    uint64_t id = rec->u.event.id;
+    chain_t *other = chain_find(&c->chains, e->other_has, e->other_prov, id, e->flow,
+                                chain_hash(e->other_has, e->other_prov, id, e->flow));
+    int ended = other->early_end;
+    ended |= pend_resolve(c, other, selected, rec->u.event.ts);
+    chain_remove(&c->chains, other);
+    if (ended) {
+        /* found again: removing `other` may have moved it (backward shift) */
+        chain_remove(&c->chains, chain_find(&c->chains, rec->has_provider, rec->provider, id, e->flow, e->h));
+    }
+}
+
+/* A begin starts its chain, kept when selected; continuations read before it follow it now. */
+static int chain_begin(cut_t *c, const fxt_record_t *rec, chain_ev_t *e, int selected) {
+    chain_t *ch = e->ch;
+    if (!selected && ch != NULL && ch->state == CH_KEPT) {
+        /* a kept chain left open past the window reuses its id: it stays, to be closed */
+        c->dropped++;
+        return EV_DONE;
+    }
+    int waiting = ch != NULL && ch->state == CH_WAITING;
+    int early_end = waiting && ch->early_end;
+    if ((ch = chain_fill(&c->chains, ch, e->h, rec, e->flow, selected ? CH_KEPT : CH_DROPPED)) == NULL) {
+        return 0; /* out of memory: cannot track it, so do not start it */
+    }
+    if (selected) {
+        /* Copies, as for duration frames: needed to write the end if the chain is left open. */
+        keep_str(&ch->cat, &ch->cat_cap, &ch->cat_len, rec->u.event.category);
+        keep_str(&ch->name, &ch->name_cap, &ch->name_len, rec->u.event.name);
+        ensure_context(c, rec->has_provider, rec->provider);
+        put(c, fxt_write_record(c->w, rec, 0), rec);
+        c->kept++;
+    } else {
+        c->dropped++;
+    }
+    /* continuations read earlier follow the begin now */
+    if (early_end || (waiting && pend_resolve(c, ch, selected, rec->u.event.ts))) {
+        chain_remove(&c->chains, ch);
+    } else if (e->has_other) {
+        chain_begin_other(c, rec, e, selected);
+    }
+    return EV_DONE;
+}
+
+/* A continuation read before any begin of its chain: the begin may come later in the file
+ * (another thread's chunk). */
+static int chain_early(cut_t *c, const fxt_record_t *rec, chain_ev_t *e, int inwin) {
+    /* Without --from and name/category filters every begin is kept: the continuation is
+     * written in place, which keeps each thread's events in order. */
+    int all = !c->sel.f.has_from && c->sel.f.ncats == 0 && c->sel.f.nnames == 0;
+    int selected = 0;
+    chain_t *ch = e->ch;
+    if (inwin && ch == NULL) {
+        ch = chain_fill(&c->chains, NULL, e->h, rec, e->flow, CH_WAITING);
+    }
+    if (inwin && all) {
+        if (ch != NULL) {
+            ch->early_end |= e->end;
+        }
+        selected = 1;
+    } else if (inwin) {
+        if (ch != NULL && pend_add(c, ch, rec)) {
+            return EV_DONE; /* counted when its begin decides, or at the end */
+        }
+    }
+    c->dropped_ends += e->end && !selected;
+    return selected;
+}
+
+/* Async and flow chains are kept whole: continuations only when their begin was kept. */
+static int on_chain(cut_t *c, const fxt_record_t *rec, int inwin, int selected) {
+    chain_ev_t e;
+    chain_lookup(c, rec, &e);
+    if (e.begin) {
+        return chain_begin(c, rec, &e, selected);
+    }
+    if (e.ch == NULL || e.ch->state == CH_WAITING) {
+        return chain_early(c, rec, &e, inwin);
+    }
+    /* continuations of a kept chain are kept when in the window, whatever the
+     * category/name filters say (flows usually cross categories) */
+    selected = e.ch->state == CH_KEPT && inwin;
+    if (selected) {
+        e.ch->last_ticks = rec->u.event.ts;
+    }
+    /* a kept chain whose end is past the window stays open: it is closed at the window's end */
+    if (e.end && (selected || e.ch->state == CH_DROPPED)) {
+        chain_remove(&c->chains, e.ch);
+    }
+    return selected;
+}
+
 /* Selects one event and keeps duration pairs and async/flow chains whole (see the file header). */
 /* `pre`: -1 to select here, else the decision a range worker made (PRE_*): a light record
  * (no strings) that cannot be written itself (see cut_classify). */
@@ -493,167 +713,15 @@ static void on_event(cut_t *c, uint64_t tps, const fxt_record_t *rec, int pre) {
         pv->max_ticks = rec->u.event.ts;
     }
     int inwin, selected;
-    if (pre < 0) {
-        inwin = cut_in_window(&c->sel, cli_ticks_to_ns(rec->u.event.ts, tps));
-        selected = inwin && cli_select_match(&c->sel, c->sel.f.cats, c->sel.f.ncats, rec->u.event.category) &&
-                   cli_select_match(&c->sel, c->sel.f.names, c->sel.f.nnames, rec->u.event.name);
-    } else {
-        inwin = (pre & PRE_INWIN) != 0;
-        selected = (pre & PRE_SELECTED) != 0;
-    }
+    event_select(c, tps, rec, pre, &inwin, &selected);
     uint32_t type = rec->u.event.type;
     if (type == FXT_EVENT_DURATION_BEGIN || type == FXT_EVENT_DURATION_END) {
-        const fxt_thread_ref_t *t = &rec->u.event.thread;
-        uint64_t key[4] = {(uint64_t)rec->has_provider, rec->provider, t->pid, t->tid};
-        tstack_t *st = cli_map_get(&c->stacks, key, sizeof key, 1);
-        /* Out of memory: the event cannot be paired, so it is not written. */
-        if (st == NULL) {
-            return;
-        }
-        st->has_provider = rec->has_provider;
-        st->provider = rec->provider;
-        st->last_ticks = rec->u.event.ts > st->last_ticks ? rec->u.event.ts : st->last_ticks;
-        if (type == FXT_EVENT_DURATION_BEGIN) {
-            if (st->depth < MAX_DEPTH) {
-                frame_t *f = &st->f[st->depth];
-                f->kept = selected;
-                f->pid = t->pid;
-                f->tid = t->tid;
-                if (selected) {
-                    /* Copies: the record's strings point into reader buffers that the next record reuses. */
-                    keep_str(&f->cat, &f->cat_cap, &f->cat_len, rec->u.event.category);
-                    keep_str(&f->name, &f->name_cap, &f->name_len, rec->u.event.name);
-                }
-            } else {
-                selected = 0; /* too deep to track: dropped to keep the output balanced */
-            }
-            st->depth++;
-        } else {
-            if (st->depth == 0) {
-                /* Unmatched in the input (a trace started inside the duration): kept only when
-                 * nothing is cut away, so the output has what the input has; else dropped. */
-                if (!(selected && !c->sel.f.has_from && !c->sel.f.has_to && c->sel.f.ncats == 0 &&
-                      c->sel.f.nnames == 0)) {
-                    c->dropped_ends++;
-                    c->dropped++;
-                    return;
-                }
-                ensure_context(c, rec->has_provider, rec->provider);
-                put(c, fxt_write_record(c->w, rec, 0), rec);
-                c->kept++;
-                return;
-            }
-            st->depth--;
-            frame_t *f = st->depth < MAX_DEPTH ? &st->f[st->depth] : NULL;
-            if (f == NULL || !f->kept) {
-                if (selected) {
-                    c->dropped_ends++;
-                }
-                c->dropped++;
-                return;
-            }
-            /* the begin was kept: its end is kept too when in the window, whatever the
-             * category/name filters say (an end may carry other strings) */
-            selected = inwin;
-            if (!selected) {
-                /* the begin was kept: close the pair at the window's end */
-                write_end(c, st, f, c->sel.f.has_to ? window_end_ticks(c, tps) : rec->u.event.ts);
-                c->closed++; /* an end cut wrote, not an input event kept (as for chains) */
-                c->dropped++;
-                return;
-            }
-        }
+        selected = on_duration(c, tps, rec, inwin, selected);
+    } else if (type >= FXT_EVENT_ASYNC_BEGIN && type <= FXT_EVENT_FLOW_END) {
+        selected = on_chain(c, rec, inwin, selected);
     }
-    if (type >= FXT_EVENT_ASYNC_BEGIN && type <= FXT_EVENT_FLOW_END) {
-        /* keep chains whole: continuations only when their begin was kept */
-        int flow = type >= FXT_EVENT_FLOW_BEGIN;
-        int begin = type == FXT_EVENT_ASYNC_BEGIN || type == FXT_EVENT_FLOW_BEGIN;
-        int end = type == FXT_EVENT_ASYNC_END || type == FXT_EVENT_FLOW_END;
-        uint64_t h = chain_hash(rec->has_provider, rec->provider, rec->u.event.id, flow);
-        chain_t *ch = chain_find(&c->chains, rec->has_provider, rec->provider, rec->u.event.id, flow, h);
-        chain_t *other = NULL; /* begin: the chain waiting for it in another provider */
-        int other_has = 0;
-        uint32_t other_prov = 0;
-        if (!begin && (ch == NULL || ch->state == CH_WAITING)) {
-            chain_t *o = chain_other(c, rec, flow, 0);
-            ch = o != NULL ? o : ch;
-        } else if (begin && ch == NULL && (other = chain_other(c, rec, flow, 1)) != NULL) {
-            /* its key: the pointer does not survive the table growing for the begin's chain */
-            other_has = other->has_provider;
-            other_prov = other->provider;
-        }
-        if (begin && !selected && ch != NULL && ch->state == CH_KEPT) {
-            /* a kept chain left open past the window reuses its id: it stays, to be closed */
-            c->dropped++;
-            return;
-        }
-        if (begin) {
-            int waiting = ch != NULL && ch->state == CH_WAITING;
-            int early_end = waiting && ch->early_end;
-            if ((ch = chain_fill(&c->chains, ch, h, rec, flow, selected ? CH_KEPT : CH_DROPPED)) == NULL) {
-                selected = 0; /* out of memory: cannot track it, so do not start it */
-            } else {
-                if (selected) {
-                    /* Copies, as for duration frames: needed to write the end if the chain is left open. */
-                    keep_str(&ch->cat, &ch->cat_cap, &ch->cat_len, rec->u.event.category);
-                    keep_str(&ch->name, &ch->name_cap, &ch->name_len, rec->u.event.name);
-                    ensure_context(c, rec->has_provider, rec->provider);
-                    put(c, fxt_write_record(c->w, rec, 0), rec);
-                    c->kept++;
-                } else {
-                    c->dropped++;
-                }
-                /* continuations read earlier follow the begin now */
-                if (early_end || (waiting && pend_resolve(c, ch, selected, rec->u.event.ts))) {
-                    chain_remove(&c->chains, ch);
-                } else if (other != NULL) {
-                    /* ... also those of another provider (written there); the waiting entry
-                     * goes, and the chain with it when they ended it */
-                    other = chain_find(&c->chains, other_has, other_prov, rec->u.event.id, flow,
-                                       chain_hash(other_has, other_prov, rec->u.event.id, flow));
-                    int ended = other->early_end;
-                    ended |= pend_resolve(c, other, selected, rec->u.event.ts);
-                    chain_remove(&c->chains, other);
-                    if (ended) {
-                        /* found again: removing `other` may have moved it (backward shift) */
-                        chain_remove(&c->chains, chain_find(&c->chains, rec->has_provider, rec->provider,
-                                                            rec->u.event.id, flow, h));
-                    }
-                }
-                return;
-            }
-        } else if (ch != NULL && ch->state != CH_WAITING) {
-            /* continuations of a kept chain are kept when in the window, whatever the
-             * category/name filters say (flows usually cross categories) */
-            selected = ch->state == CH_KEPT && inwin;
-            if (selected) {
-                ch->last_ticks = rec->u.event.ts;
-            }
-            /* a kept chain whose end is past the window stays open: it is closed at the window's end */
-            if (end && (selected || ch->state == CH_DROPPED)) {
-                chain_remove(&c->chains, ch);
-            }
-        } else {
-            /* No begin read yet: it may come later in the file (another thread's chunk). */
-            /* Without --from and name/category filters every begin is kept: the continuation is
-             * written in place, which keeps each thread's events in order. */
-            int all = !c->sel.f.has_from && c->sel.f.ncats == 0 && c->sel.f.nnames == 0;
-            selected = 0;
-            if (inwin && ch == NULL) {
-                ch = chain_fill(&c->chains, NULL, h, rec, flow, CH_WAITING);
-            }
-            if (inwin && all) {
-                if (ch != NULL) {
-                    ch->early_end |= end;
-                }
-                selected = 1;
-            } else if (inwin) {
-                if (ch != NULL && pend_add(c, ch, rec)) {
-                    return; /* counted when its begin decides, or at the end */
-                }
-            }
-            c->dropped_ends += end && !selected;
-        }
+    if (selected == EV_DONE) {
+        return;
     }
     if (!selected) {
         c->dropped++;
@@ -1373,7 +1441,8 @@ static void cut_report(const cut_t *c) {
 }
 
 /* Reads IN, writes the selected records through a writer, then closes what was left open. */
-static int cut_run(const cut_config_t *cfg) {
+static int cut_run(void *config) {
+    const cut_config_t *cfg = config;
     static cut_t c; /* large (per-thread stacks in maps): static, reset for in-process reruns */
     memset(&c, 0, sizeof c);
     cli_select_init(&c.sel, &cfg->filter);
@@ -1464,15 +1533,10 @@ static int cut_run(const cut_config_t *cfg) {
     return c.errors || c.refused ? CLI_EXIT_DATA : CLI_EXIT_OK;
 }
 
-static int cut_main(int argc, char **argv) {
-    cut_config_t cfg;
-    int rc = cli_parse(&cut_spec, argc, argv, &cfg);
-    return rc != 0 ? rc : cut_run(&cfg);
-}
-
 const cli_command_t cli_cmd_cut = {
     "cut",
-    cut_main,
+    cut_run,
+    NULL,
     "keep a time window / categories / names of a trace",
     "fxt cut [options] IN -o OUT",
     "Write a valid trace holding only the selected events. Every string, thread,\n"

@@ -708,7 +708,8 @@ static const cli_spec_t dump_spec = {
 };
 
 /* Reads IN in parallel ranges, prints every record, and turns damaged records into exit 1. */
-static int dump_run(const dump_config_t *cfg) {
+static int dump_run(void *config) {
+    const dump_config_t *cfg = config;
     /* `fxt dump x.fxt >> x.fxt` would read what it writes, without end */
     int orc = cli_output_check("dump", NULL, &cfg->in, 1);
     if (orc != 0) {
@@ -743,15 +744,10 @@ static int dump_run(const dump_config_t *cfg) {
     return rc;
 }
 
-static int dump_main(int argc, char **argv) {
-    dump_config_t cfg;
-    int rc = cli_parse(&dump_spec, argc, argv, &cfg);
-    return rc != 0 ? rc : dump_run(&cfg);
-}
-
 const cli_command_t cli_cmd_dump = {
     "dump",
-    dump_main,
+    dump_run,
+    NULL,
     "print every record, as text or JSON Lines (--json)",
     "fxt dump [--json] [-j N] [IN|-]",
     "Print every record of an FXT trace, one line per record, in input order.\n"

@@ -167,58 +167,18 @@ static inline u128 ticks_ns(uint64_t ticks, uint64_t tps) {
 
 static inline uint64_t sat64(u128 v) { return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v; }
 
-/* Timestamps in ns can exceed 64 bits after tick conversion (ticks * 1e9 / tps), so print 128. */
-static void jb_u128(cli_jbuf_t *b, u128 v) {
-    if (v <= UINT64_MAX) {
-        cli_jb_u64(b, (uint64_t)v);
-        return;
-    }
-    char tmp[48];
-    char *e = tmp + sizeof tmp, *q = e;
-    do {
-        *--q = (char)('0' + (unsigned)(v % 10u));
-        v /= 10u;
-    } while (v);
-    cli_jb_mem(b, q, (size_t)(e - q));
-}
-
-/* The fraction of ns as microseconds after the n integer digits at p; returns the new length.
- * Its 4 bytes are stored whole and its trailing zeros dropped by the length. */
-CLI_INLINE size_t frac_put(char *p, size_t n, uint64_t ns) {
-    unsigned frac = (unsigned)(ns % 1000u);
-    if (frac) {
-        p[n] = '.';
-        p[n + 1] = (char)('0' + frac / 100u);
-        memcpy(p + n + 2, cli_digit_pairs + 2 * (frac % 100u), 2);
-        n += frac % 100u == 0 ? 2 : frac % 10u == 0 ? 3 : 4;
-    }
-    return n;
-}
-
-/* ns as decimal microseconds at p (at most 24 bytes); returns the length. */
-static inline size_t us_put(char *p, uint64_t ns) {
-    /* 64-bit division by a constant is a multiply */
-    uint64_t us = ns / 1000u;
-    if (us < 100u) {
-        /* most durations: both digits of the pair copied (the second scratch below 10) */
-        memcpy(p, cli_digit_pairs + 2 * us + (us < 10u), 2);
-        return frac_put(p, 2 - (us < 10u), ns);
-    }
-    return frac_put(p, cli_u64_put(p, us), ns);
-}
-
-/* us_put for a timestamp (up to 24 bytes at p): events come nearly in time order, so the
+/* cli_us_put for a timestamp (up to 24 bytes at p): events come nearly in time order, so the
  * integer microseconds mostly differ from the previous timestamp's only in the last two digits,
  * and the others are copied from it. */
 CLI_NOINLINE size_t ts_put_miss(jctx_t *j, char *p, uint64_t ns) {
     uint64_t us = ns / 1000u, hi = us / 100u;
     if (hi == 0) {
-        return us_put(p, ns); /* fewer than 3 digits */
+        return cli_us_put(p, ns); /* fewer than 3 digits */
     }
     j->ts_n = cli_u64_put(j->ts_d, us);
     j->ts_hi = hi;
     memcpy(p, j->ts_d, sizeof j->ts_d);
-    return frac_put(p, j->ts_n, ns);
+    return cli_us_frac_put(p, j->ts_n, ns);
 }
 
 CLI_INLINE size_t ts_put(jctx_t *j, char *p, uint64_t ns) {
@@ -229,34 +189,16 @@ CLI_INLINE size_t ts_put(jctx_t *j, char *p, uint64_t ns) {
     size_t n = j->ts_n;
     memcpy(p, j->ts_d, sizeof j->ts_d);
     memcpy(p + n - 2, cli_digit_pairs + 2 * (us - hi * 100u), 2);
-    return frac_put(p, n, ns);
-}
-
-/* Nanoseconds as decimal microseconds with only the needed fraction digits: 1234.5, 7, 0.001. */
-static void jb_us(cli_jbuf_t *b, u128 ns) {
-    if (ns > UINT64_MAX) {
-        /* 128-bit division is a libgcc call: only for times past 2^64 ns */
-        jb_u128(b, ns / 1000u);
-        unsigned frac = (unsigned)(ns % 1000u);
-        if (frac) {
-            char t[4] = {'.', (char)('0' + frac / 100u), cli_digit_pairs[2 * (frac % 100u)],
-                         cli_digit_pairs[2 * (frac % 100u) + 1]};
-            cli_jb_mem(b, t, frac % 100u == 0 ? 2 : frac % 10u == 0 ? 3 : 4);
-        }
-        return;
-    }
-    if (cli_jb_room(b, 24)) {
-        b->n += us_put(b->p + b->n, (uint64_t)ns);
-    }
+    return cli_us_frac_put(p, n, ns);
 }
 
 /* A duration in µs; negative when a complete event ends before it starts (docs/json.md). */
 static void jb_us_signed(cli_jbuf_t *b, u128 from, u128 to) {
     if (to >= from) {
-        jb_us(b, to - from);
+        cli_jb_us(b, to - from);
     } else {
         cli_jb_putc(b, '-');
-        jb_us(b, from - to);
+        cli_jb_us(b, from - to);
     }
 }
 
@@ -306,40 +248,6 @@ static inline jthr_t *jthr_of(jctx_t *j, const fxt_record_t *rec, const fxt_thre
     return jthr_fill(e, prov, pid, tid);
 }
 
-/* A double as a JSON number that reads back to the same binary64 (docs/json.md, Arguments),
- * at p (CLI_JSON_DOUBLE_MAX bytes of room); returns the length. */
-static size_t double_put(char *p, double v) {
-    /* NaN (v != v) or an infinity: JSON has no such numbers. */
-    if (v != v || v > 1.7976931348623157e308 || v < -1.7976931348623157e308 || (v == 0 && signbit(v))) {
-        return cli_json_double_fmt(p, v); /* NaN, infinities, -0.0: the shared spelling */
-    }
-    if (v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v) {
-        return cli_i64_put(p, (int64_t)v); /* integral values below 2^53 in magnitude: exact as integers */
-    }
-    /* 15 significant digits when they read back exactly (values written by people),
-     * else 17 (always exact); skipping the 16-digit attempt saves a format and a parse */
-    return cli_json_double_g15_17(p, v);
-}
-
-/* Standard base64 with '=' padding, for the "blob" key of fidl:blob large blobs. */
-static void jb_b64(cli_jbuf_t *b, const uint8_t *p, uint64_t n) {
-    static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    cli_jb_putc(b, '"');
-    for (uint64_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)p[i] << 16;
-        if (i + 1 < n) {
-            v |= (uint32_t)p[i + 1] << 8;
-        }
-        if (i + 2 < n) {
-            v |= p[i + 2];
-        }
-        char q[4] = {tbl[(v >> 18) & 63], tbl[(v >> 12) & 63], i + 1 < n ? tbl[(v >> 6) & 63] : '=',
-                     i + 2 < n ? tbl[v & 63] : '='};
-        cli_jb_mem(b, q, 4);
-    }
-    cli_jb_putc(b, '"');
-}
-
 /* ---- filters and time ------------------------------------------------------------- */
 
 /* No --time-range: everything passes, without the selection's first-event bookkeeping. */
@@ -353,7 +261,7 @@ static void jb_ts(jctx_t *j, cli_jbuf_t *o, u128 ns) {
     if (j->rel_time) {
         jb_us_signed(o, j->base_ns, ns);
     } else if (ns > UINT64_MAX) {
-        jb_us(o, ns);
+        cli_jb_us(o, ns);
     } else if (cli_jb_room(o, 24)) {
         o->n += ts_put(j, o->p + o->n, (uint64_t)ns);
     }
@@ -474,7 +382,7 @@ static unsigned write_args_of(jctx_t *j, cli_jbuf_t *o, const fxt_record_t *rec,
             p += cli_u64_put(p, a->v.u64);
             break;
         case FXT_ARG_DOUBLE:
-            p += double_put(p, a->v.f64);
+            p += cli_json_double_put(p, a->v.f64);
             break;
         case FXT_ARG_STRING: {
             const cli_slit_t *s = cli_slit_hit(&j->lit, a->str);
@@ -730,7 +638,7 @@ static void write_complete(jctx_t *j, const jthread_t *th, const jframe_t *f, u1
         p += head;
         memcpy(p, ph, sizeof ph);
         p += sizeof ph - 1;
-        p += us_put(p, (uint64_t)(ns - f->ns));
+        p += cli_us_put(p, (uint64_t)(ns - f->ns));
         memcpy(p, th->text.p + f->args_off, args);
         o->n = (size_t)(p + args - o->p);
     } else {
@@ -1899,7 +1807,7 @@ static void sys_line(jctx_t *j, uint64_t tid, uint64_t cpu, u128 ns, const char 
     if (j->rel_time) {
         t = ns >= j->base_ns ? ns - j->base_ns : 0; /* ftrace times cannot be negative */
     }
-    jb_u128(o, t / 1000000000u);
+    cli_jb_u128(o, t / 1000000000u);
     unsigned frac = (unsigned)(t % 1000000000u);
     char f[10] = {'.'};
     for (int k = 9; k > 0; k--, frac /= 10) {
@@ -2220,7 +2128,7 @@ CLI_NOINLINE void on_other(jctx_t *j, fxt_reader_t *r, const fxt_record_t *rec) 
             event_head(j, &j->out, &rec->u.large_blob.category, &rec->u.large_blob.name,
                        jthr_of(j, rec, &rec->u.large_blob.thread), ns, 1);
             CLI_JB_LIT(&j->out, ",\"ph\":\"O\",\"id\":\"\",\"blob\":");
-            jb_b64(&j->out, rec->u.large_blob.payload, rec->u.large_blob.size);
+            cli_jb_base64(&j->out, rec->u.large_blob.payload, rec->u.large_blob.size);
             cli_jb_putc(&j->out, '}');
             j->nevents++;
         } else {
@@ -2828,7 +2736,7 @@ static int json_convert(jctx_t *j, const json_config_t *cfg, FILE *spill) {
     if (j->rel_time && j->have_base) {
         /* The base, so absolute times can be recovered (viewers ignore this key). */
         CLI_JB_LIT(&j->out, ",\"metadata\":{\"fxt-time-base-ns\":");
-        jb_u128(&j->out, j->base_ns);
+        cli_jb_u128(&j->out, j->base_ns);
         cli_jb_putc(&j->out, '}');
     }
     CLI_JB_LIT(&j->out, "}\n");
@@ -2869,7 +2777,8 @@ static int json_time_base(jctx_t *j, const json_config_t *cfg, const char *in) {
 }
 
 /* Sets up the buffers, the output and the spill file, converts, then reports write errors once. */
-static int json_run(const json_config_t *cfg) {
+static int json_run(void *config) {
+    const json_config_t *cfg = config;
     static jctx_t j; /* holds the selection's scratch string: static, reset for in-process reruns */
     memset(&j, 0, sizeof j);
     cli_select_init(&j.sel, &cfg->filter);
@@ -2974,15 +2883,10 @@ static int json_run(const json_config_t *cfg) {
     return rc;
 }
 
-static int json_main(int argc, char **argv) {
-    json_config_t cfg;
-    int rc = cli_parse(&json_spec, argc, argv, &cfg);
-    return rc != 0 ? rc : json_run(&cfg);
-}
-
 const cli_command_t cli_cmd_json = {
     "json",
-    json_main,
+    json_run,
+    NULL,
     "convert to Chrome/Perfetto JSON",
     "fxt json [options] [IN] [-o OUT]",
     "Convert an FXT trace to Chrome Trace Event Format JSON, which loads in\n"

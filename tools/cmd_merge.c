@@ -42,7 +42,7 @@ typedef struct merge_config {
     const char *out, *compress;
     const char *offsets[MAX_INPUTS]; /* --offset FILE=NS as given */
     unsigned noffsets;
-    int64_t shift_ns[MAX_INPUTS]; /* per input, resolved from offsets by merge_parse */
+    int64_t shift_ns[MAX_INPUTS]; /* per input, resolved from offsets by merge_offsets */
 } merge_config_t;
 
 static const cli_opt_t merge_opts[] = {
@@ -105,8 +105,8 @@ static int merge_offset(merge_config_t *cfg, const char *arg) {
 }
 
 /* Offsets are resolved after parsing because FILE must match an input, which may come later. */
-static int merge_parse(int argc, char **argv, merge_config_t *cfg) {
-    int rc = cli_parse(&merge_spec, argc, argv, cfg);
+static int merge_offsets(merge_config_t *cfg) {
+    int rc = 0;
     for (unsigned k = 0; rc == 0 && k < cfg->noffsets; k++) {
         rc = merge_offset(cfg, cfg->offsets[k]);
     }
@@ -188,7 +188,12 @@ static int merge_input(fxt_merger_t *m, cli_output_t *out, const char *path, int
 
 /* Opens the output, feeds every input to one merger, then reports totals; exit 1 when any
  * input had damaged or refused records. */
-static int merge_run(const merge_config_t *cfg) {
+static int merge_run(void *config) {
+    merge_config_t *cfg = config;
+    int prc = merge_offsets(cfg);
+    if (prc != 0) {
+        return prc;
+    }
     char err[512];
     cli_output_t *out;
     for (unsigned i = 0; i < cfg->ninputs; i++) {
@@ -249,15 +254,10 @@ static int merge_run(const merge_config_t *cfg) {
     return rc != CLI_EXIT_OK ? rc : (ms.damaged || ms.refused ? CLI_EXIT_DATA : CLI_EXIT_OK);
 }
 
-static int merge_main(int argc, char **argv) {
-    static merge_config_t cfg; /* 24 KiB of input and offset slots: kept off the stack */
-    int rc = merge_parse(argc, argv, &cfg);
-    return rc != 0 ? rc : merge_run(&cfg);
-}
-
 const cli_command_t cli_cmd_merge = {
     "merge",
-    merge_main,
+    merge_run,
+    NULL,
     "merge traces into one archive (trace manager)",
     "fxt merge [options] IN... -o OUT",
     "Merge traces into one archive: one magic record, then each input's records\n"

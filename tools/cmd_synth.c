@@ -367,7 +367,7 @@ static void close_all(synth_t *s, prov_t *p) {
 
 /* ---- command ------------------------------------------------------------------------ */
 
-/* size 0 here: synth_parse applies the 1 MiB default only when neither --size nor --events is given. */
+/* size 0 here: synth_options applies the 1 MiB default only when neither --size nor --events is given. */
 static const synth_config_t synth_defaults = {0, 0,           4, 1, 8,    64,   4, MIX_ALL,
                                               1, 1000000000u, 0, 0, NULL, NULL, 0};
 
@@ -422,23 +422,23 @@ static const cli_spec_t synth_spec = {
 /* The highest provider tick rate: UINT64_MAX / 1e9 (18.4 GHz, far above any real clock). */
 #define SYNTH_MAX_RATE (UINT64_MAX / 1000000000u)
 
-/* Parses the options, then applies the size default that depends on two options. */
-static int synth_parse(int argc, char **argv, synth_config_t *cfg) {
-    int rc = cli_parse(&synth_spec, argc, argv, cfg);
+/* After parsing: checks the options that bound each other, applies the size default that depends
+ * on two options. */
+static int synth_options(synth_config_t *cfg) {
     /* Provider k ticks at N*k, and a timestamp is ns * rate / 1e9 (split into seconds and the
      * rest, whose product must fit 64 bits): the highest rate stays below 2^64 / 1e9, so
      * neither wraps. */
-    if (rc == 0 && cfg->ticks > SYNTH_MAX_RATE / cfg->providers) {
+    if (cfg->ticks > SYNTH_MAX_RATE / cfg->providers) {
         fprintf(stderr,
                 "fxt synth: --ticks-per-second %" PRIu64 " times %u providers is over %" PRIu64
                 " ticks per second\n",
                 cfg->ticks, cfg->providers, (uint64_t)SYNTH_MAX_RATE);
         return CLI_EXIT_USAGE;
     }
-    if (rc == 0 && !cfg->size_given && cfg->events == 0) {
+    if (!cfg->size_given && cfg->events == 0) {
         cfg->size = 1u << 20; /* neither limit given: 1 MiB */
     }
-    return rc;
+    return 0;
 }
 
 /* The category and event name pools: readable words, numbered once they run out. */
@@ -521,7 +521,12 @@ static void synth_generate(synth_t *s, prov_t *provs) {
 }
 
 /* Generates the trace into OUT; only I/O and memory can fail (the input is synthetic). */
-static int synth_run(const synth_config_t *cfg) {
+static int synth_run(void *config) {
+    synth_config_t *cfg = config;
+    int prc = synth_options(cfg);
+    if (prc != 0) {
+        return prc;
+    }
     static synth_t s; /* the name pools are large: static, reset for in-process reruns */
     memset(&s, 0, sizeof s);
     s.o = *cfg;
@@ -567,15 +572,10 @@ static int synth_run(const synth_config_t *cfg) {
     return CLI_EXIT_OK;
 }
 
-static int synth_main(int argc, char **argv) {
-    synth_config_t cfg;
-    int rc = synth_parse(argc, argv, &cfg);
-    return rc != 0 ? rc : synth_run(&cfg);
-}
-
 const cli_command_t cli_cmd_synth = {
     "synth",
-    synth_main,
+    synth_run,
+    NULL,
     "generate a realistic synthetic trace",
     "fxt synth [options] [-o FILE]",
     "Write a realistic synthetic FXT trace (deterministic for a seed): per provider a\n"

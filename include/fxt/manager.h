@@ -72,8 +72,17 @@ typedef struct fxt_shm_header {
     uint64_t overwritten; /* chunks of old records reused (circular) */
     uint64_t next_seq;    /* the last sequence number handed out */
     uint32_t closed;      /* 1 after a clean stop: every chunk is sealed */
-    uint32_t reserved;
+    uint32_t pages;       /* what backs the buffer: FXT_SHM_PAGES_* (set while it is populated) */
 } fxt_shm_header_t;
+
+/* fxt_shm_header_t.pages: set by the provider as its buffer is populated (docs/manager.md,
+ * "Buffers"): the flags, and the 2 MiB huge pages obtained (in bits 8-31, known once
+ * FXT_SHM_PAGES_RESIDENT or FXT_SHM_PAGES_DONE is set). 0: not known yet (or an older library). */
+#define FXT_SHM_PAGES_HUGETLB 0x1u  /* from the hugetlb pool (MFD_HUGETLB) */
+#define FXT_SHM_PAGES_RESIDENT 0x2u /* every page was populated by a helper, off the traced threads */
+#define FXT_SHM_PAGES_DONE 0x4u     /* populating ended (without RESIDENT: it stopped early) */
+#define FXT_SHM_PAGES_HUGE_SHIFT 8u
+#define FXT_SHM_PAGES_HUGE_MAX 0xffffffu
 
 typedef struct fxt_shm_chunk {
     uint64_t tid;   /* owner thread (Linux tid) */
@@ -88,9 +97,9 @@ typedef struct fxt_shm_chunk {
  * directory). A provider connects and sends HELLO; the manager answers with
  * one fxt_mgr_config_t; the provider creates its buffer, sends BUFFER with
  * the memfd attached (SCM_RIGHTS), then CHUNK_FULL whenever a streaming chunk
- * is sealed (a wakeup; never blocks, may be lost: the manager also polls), and
- * BYE with its final counts at a clean stop. EOF without BYE: the provider
- * died; the manager still reads everything committed in the mapping.
+ * is sealed (a wakeup; never blocks, may be lost: the manager also polls), ALERT
+ * for fxt_alert() (the alert's name and time), and BYE with its final counts at a clean stop. EOF without
+ * BYE: the provider died; the manager still reads everything committed in the mapping.
  *
  * The configuration is whole, whatever its size: fxt_mgr_config_t says how many
  * bytes the category list has, and the list follows in as many further messages
@@ -101,7 +110,13 @@ typedef struct fxt_shm_chunk {
 #define FXT_MGR_MAGIC 0x3252474du /* "MGR2" (MGR1 had a fixed 1024-byte category field) */
 #define FXT_MGR_PIECE 32768u      /* bytes of the category list per message after the config */
 
-enum fxt_mgr_msg_type { FXT_MSG_HELLO = 1, FXT_MSG_BUFFER = 2, FXT_MSG_CHUNK_FULL = 3, FXT_MSG_BYE = 4 };
+enum fxt_mgr_msg_type {
+    FXT_MSG_HELLO = 1,
+    FXT_MSG_BUFFER = 2,
+    FXT_MSG_CHUNK_FULL = 3,
+    FXT_MSG_BYE = 4,
+    FXT_MSG_ALERT = 5 /* fxt_alert(): name, and its time (ticks) in `records` */
+};
 
 typedef struct fxt_mgr_msg {                /* provider -> manager */
     uint32_t magic;                         /* FXT_MGR_MAGIC */
@@ -152,7 +167,9 @@ typedef struct fxt_manager_provider {
     uint64_t bytes;  /* bytes of records collected */
     uint64_t dropped, overwritten;
     fxt_provider_end end;
-    int status; /* exit status or signal number */
+    int status;            /* exit status or signal number */
+    uint64_t buffer_bytes; /* its shared buffer's size (0: none was mapped) */
+    uint32_t buffer_pages; /* what backs it: fxt_shm_header_t.pages (FXT_SHM_PAGES_*) */
 } fxt_manager_provider_t;
 
 /** Create a manager: calibrates the clock, binds the socket, writes the archive's magic. */
@@ -187,34 +204,71 @@ FXT_API fxt_status fxt_manager_finish(fxt_manager_t *m);
 /** Close the socket (removing it and its directory) and free everything. NULL is a no-op. */
 FXT_API void fxt_manager_destroy(fxt_manager_t *m);
 
-/* The process's kernel object record, carrying the clock anchor (docs/manager.md): the
- * same instant as `ticks` (trace clock), CLOCK_MONOTONIC and CLOCK_REALTIME (epoch)
- * nanoseconds, and the clock's rate. Both the engine and the manager write it after a
- * provider's initialization record, so traces of several machines can be aligned. */
-static inline fxt_status fxt_write_process_clock(fxt_writer_t *w, uint64_t pid, const char *name,
-                                                 uint64_t ticks, uint64_t ticks_per_second, uint64_t mono_ns,
-                                                 uint64_t realtime_ns) {
-    fxt_arg_t a[4] = {fxt_arg_uint64(fxt_str_inline(fxt_cstr("clock_ticks")), ticks),
-                      fxt_arg_uint64(fxt_str_inline(fxt_cstr("clock_ticks_per_second")), ticks_per_second),
-                      fxt_arg_uint64(fxt_str_inline(fxt_cstr("clock_monotonic_ns")), mono_ns),
-                      fxt_arg_uint64(fxt_str_inline(fxt_cstr("clock_realtime_ns")), realtime_ns)};
-    return fxt_write_kernel_object(w, pid, FXT_OBJ_PROCESS, fxt_str_inline(fxt_cstr(name)), a, 4);
-}
+/* ---- triggers and snapshots (docs/manager.md#triggers) ---------------------------------
+ *
+ * A snapshot is a complete archive of what every provider's buffer holds up to a cut
+ * time, written while the providers keep running (oneshot and circular buffers). */
 
-/* Lost data, said in the trace (docs/trace.md): a buffer-overflow provider event, so
- * readers and `fxt check` know pairs may be broken after it, then an instant
- * fxt/<what> (records_dropped, chunks_overwritten) with the count. Nothing when 0. */
-static inline fxt_status fxt_write_loss_report(fxt_writer_t *w, uint32_t provider_id, uint64_t pid,
-                                               uint64_t ts, const char *what, uint64_t count) {
-    if (count == 0) {
-        return FXT_OK;
-    }
-    fxt_write_provider_event(w, provider_id, FXT_PROVIDER_EVENT_BUFFER_FULL);
-    /* inline strings: raw chunk bytes around it register their own string indexes */
-    fxt_arg_t a = fxt_arg_uint64(fxt_str_inline(fxt_cstr("count")), count);
-    return fxt_write_instant(w, ts, fxt_thread_inline(pid, 0), fxt_str_inline(fxt_cstr("fxt")),
-                             fxt_str_inline(fxt_cstr(what)), &a, 1);
-}
+typedef enum fxt_trigger_action {
+    FXT_TRIGGER_SNAPSHOT = 0, /* save a snapshot */
+    FXT_TRIGGER_STOP = 1      /* stop the recording */
+} fxt_trigger_action;
+
+typedef enum fxt_trigger_kind {
+    FXT_TRIGGER_ALERT = 1,  /* a provider's fxt_alert() named by fxt_manager_add_trigger() */
+    FXT_TRIGGER_SIGNAL = 2, /* the recorder's own (the caller makes these) */
+    FXT_TRIGGER_CRASH = 3   /* a provider died by a signal (fxt_manager_set_on_crash) */
+} fxt_trigger_kind;
+
+typedef struct fxt_manager_trigger {
+    fxt_trigger_kind kind;
+    fxt_trigger_action action;
+    uint64_t ticks; /* when, trace clock: the alert's time, or when the manager learnt of it */
+    uint64_t pid;   /* the provider that raised it or died; 0 for the recorder's signal */
+    int signal;     /* SIGNAL, CRASH: the signal number */
+    char name[64];  /* ALERT: the alert's name; CRASH: the provider's name */
+} fxt_manager_trigger_t;
+
+typedef struct fxt_snapshot_info {
+    uint32_t providers;
+    uint64_t events, bytes;           /* event, log and blob records kept; bytes of records */
+    uint64_t first_ticks, last_ticks; /* the kept events' time span (0, 0: none) */
+    uint64_t overwritten;             /* chunks of older records reused before the cut (circular) */
+    uint64_t torn;                    /* chunks reused while the snapshot copied them: left out, counted */
+    uint64_t dropped;                 /* records dropped for lack of a chunk */
+    uint64_t copy_ns;                 /* the copy (the window in which a chunk can be torn) */
+} fxt_snapshot_info_t;
+
+/** fxt_alert(NAME) in a provider raises a trigger with `action` (NAME: 1 to 63 bytes). */
+FXT_API fxt_status fxt_manager_add_trigger(fxt_manager_t *m, const char *name, fxt_trigger_action action);
+/** on != 0: a provider killed by a signal raises a CRASH trigger (snapshot), and its buffer
+ *  stays mapped until the next snapshot, which holds it as recovered. 0 (no more snapshots
+ *  to come): the buffers kept so far are released. */
+FXT_API fxt_status fxt_manager_set_on_crash(fxt_manager_t *m, int on);
+/** on != 0: providers that end from now on stay mapped, for the next snapshot (which
+ *  releases them). The manager holds by itself from the moment it raises a snapshot trigger
+ *  until fxt_manager_snapshot(), so a provider that alerts and exits at once is in it; a
+ *  caller that takes a trigger and will not save it calls fxt_manager_hold(m, 0). */
+FXT_API fxt_status fxt_manager_hold(fxt_manager_t *m, int on);
+/** Another source of every snapshot (the kernel's scheduling): after the providers, fn writes
+ *  its provider section (provider_id) with its records stamped in [from, cut] into w, from
+ *  being the snapshot's earliest provider event (cut when it has none). NULL: none. */
+typedef fxt_status (*fxt_snapshot_source_fn)(void *ctx, fxt_writer_t *w, uint32_t provider_id, uint64_t from,
+                                             uint64_t cut);
+FXT_API fxt_status fxt_manager_set_snapshot_source(fxt_manager_t *m, fxt_snapshot_source_fn fn, void *ctx);
+/** The oldest trigger raised and not yet taken, in *out: FXT_OK, or FXT_E_NOT_FOUND. */
+FXT_API fxt_status fxt_manager_take_trigger(fxt_manager_t *m, fxt_manager_trigger_t *out);
+/** The archive's clock now, in its ticks (fxt_manager_ticks_per_second). */
+FXT_API uint64_t fxt_manager_now(const fxt_manager_t *m);
+/**
+ * Write a snapshot into `sink`: a complete archive of every provider still mapped, holding
+ * their committed records up to `cut` (ticks; records stamped later are left out), plus
+ * an instant fxt/trigger describing `why` (NULL: none). The providers keep running; a
+ * chunk a circular provider reuses while it is copied is left out whole and counted in
+ * out->torn (and in the archive's fxt/chunks_overwritten). FXT_E_STATE after stop.
+ */
+FXT_API fxt_status fxt_manager_snapshot(fxt_manager_t *m, const fxt_manager_trigger_t *why, uint64_t cut,
+                                        fxt_sink_t sink, fxt_snapshot_info_t *out);
 
 #ifdef __cplusplus
 }

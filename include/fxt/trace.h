@@ -122,6 +122,16 @@ FXT_API fxt_status fxt_set_process_name(const char *name);
  * lock-free, no system call (the pid is cached, refreshed in a fork child).
  */
 FXT_API uint64_t fxt_unique_id(void);
+/**
+ * Raise an alert (docs/manager.md#triggers): an instant event alert/NAME in the trace,
+ * recorded whatever --categories says, and under `fxt record` a wake-up of the manager
+ * (one non-blocking message), which saves a snapshot or stops the recording when a
+ * `--trigger NAME` asks for it. Standalone it is only the instant. Ordinary events are
+ * unchanged: only the alert costs a system call. Starts the session from the environment
+ * like a trace macro. FXT_E_INVALID_ARG for NULL, "" or a name over 63 bytes; FXT_E_STATE
+ * when no session records (nothing written).
+ */
+FXT_API fxt_status fxt_alert(const char *name);
 
 /* ---- argument helpers -------------------------------------------------------------- */
 
@@ -306,6 +316,8 @@ static inline void fxt__scope_end(fxt__scope_t *s) {
 #define FXT__EVID_0(type, cat, name, id) FXT__ARGV0(1, type, cat, name, id)
 #define FXT__EVID_1(type, cat, name, id, ...) FXT__ARGVN(1, type, cat, name, id, __VA_ARGS__)
 
+/* FXT_ALERT(name): fxt_alert(name), its status ignored (compiled out by FXT_NO_TRACE). */
+#define FXT_ALERT(name) ((void)fxt_alert(name))
 #define FXT_INSTANT(cat, ...) FXT__EV(FXT_EVENT_INSTANT, cat, __VA_ARGS__)
 #define FXT_DURATION_BEGIN(cat, ...) FXT__EV(FXT_EVENT_DURATION_BEGIN, cat, __VA_ARGS__)
 #define FXT_DURATION_END(cat, ...) FXT__EV(FXT_EVENT_DURATION_END, cat, __VA_ARGS__)
@@ -436,6 +448,9 @@ extern "C" {
     do {                                                                                                     \
     } while (0)
 #define FXT_DURATION(cat, ...)                                                                               \
+    do {                                                                                                     \
+    } while (0)
+#define FXT_ALERT(name)                                                                                      \
     do {                                                                                                     \
     } while (0)
 #define FXT_CATEGORY_ENABLED(cat) 0

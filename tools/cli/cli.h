@@ -30,15 +30,19 @@ enum {
 };
 
 /*
- * One subcommand. `main` gets argv with argv[0] = the command name; it parses
- * the command line with cli_parse(spec) into the command's config struct and
- * runs from that. The help text is assembled from usage, about, the option
- * table (spec->opts) and notes, so it always lists exactly the options the
- * parser accepts.
+ * One subcommand. cli_main runs it the same way for every command: the config
+ * (spec->config_size bytes) is allocated on the heap, zeroed, filled by
+ * cli_parse(spec) from argv (argv[0] = the command name), and handed to `run`,
+ * whose result is the exit status. The help text is assembled from usage,
+ * about, the option table (spec->opts) and notes, so it always lists exactly
+ * the options the parser accepts.
  */
 typedef struct cli_command {
     const char *name;
-    int (*main)(int argc, char **argv);
+    int (*run)(void *config); /* the command, on its parsed config; returns the exit status */
+    /* NULL, or rewrites argv before cli_parse sees it (fxt record: CMD's own options are not
+     * fxt's): fills out (room for argc + 2 pointers) and returns its count, out[count] = NULL. */
+    int (*prepare_args)(int argc, char **argv, char **out);
     const char *summary;    /* one line, for `fxt --help` */
     const char *usage;      /* the synopsis, after "usage: " */
     const char *about;      /* what the command does (before the options) */

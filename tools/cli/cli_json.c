@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* JSON output helpers: UTF-8-repairing string literals and round-trip doubles. */
+/* JSON output helpers: UTF-8-repairing string literals, round-trip doubles, 128-bit and
+ * microsecond numbers, base64. */
 #include "cli_json.h"
 
 #include <errno.h>
@@ -458,6 +459,48 @@ size_t cli_json_double_fmt(char *buf, double v) {
 void cli_json_double(FILE *f, double v) {
     char buf[CLI_JSON_DOUBLE_MAX];
     fwrite(buf, 1, cli_json_double_fmt(buf, v), f);
+}
+
+void cli_jb_u128(cli_jbuf_t *b, cli_u128 v) {
+    if (v <= UINT64_MAX) {
+        cli_jb_u64(b, (uint64_t)v);
+        return;
+    }
+    char tmp[48];
+    char *e = tmp + sizeof tmp, *q = e;
+    do {
+        *--q = (char)('0' + (unsigned)(v % 10u));
+        v /= 10u;
+    } while (v);
+    cli_jb_mem(b, q, (size_t)(e - q));
+}
+
+void cli_jb_us_wide(cli_jbuf_t *b, cli_u128 ns) {
+    cli_jb_u128(b, ns / 1000u);
+    unsigned frac = (unsigned)(ns % 1000u);
+    if (frac) {
+        char t[4] = {'.', (char)('0' + frac / 100u), cli_digit_pairs[2 * (frac % 100u)],
+                     cli_digit_pairs[2 * (frac % 100u) + 1]};
+        cli_jb_mem(b, t, frac % 100u == 0 ? 2 : frac % 10u == 0 ? 3 : 4);
+    }
+}
+
+void cli_jb_base64(cli_jbuf_t *b, const uint8_t *p, uint64_t n) {
+    static const char tbl[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    cli_jb_putc(b, '"');
+    for (uint64_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)p[i] << 16;
+        if (i + 1 < n) {
+            v |= (uint32_t)p[i + 1] << 8;
+        }
+        if (i + 2 < n) {
+            v |= p[i + 2];
+        }
+        char q[4] = {tbl[(v >> 18) & 63], tbl[(v >> 12) & 63], i + 1 < n ? tbl[(v >> 6) & 63] : '=',
+                     i + 2 < n ? tbl[v & 63] : '='};
+        cli_jb_mem(b, q, 4);
+    }
+    cli_jb_putc(b, '"');
 }
 
 int cli_utf8_valid(const char *str, size_t len) {

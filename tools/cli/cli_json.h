@@ -5,10 +5,13 @@
 
 #include <fxt/writer.h>
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "cli.h" /* CLI_INLINE */
 
 /*
  * Write s[0..len) as a JSON string literal, quotes included. Bytes that are
@@ -234,6 +237,71 @@ static inline void cli_jb_hex(cli_jbuf_t *b, uint64_t v) {
         b->n += cli_hex_put(b->p + b->n, v);
     }
 }
+
+/* Unsigned 128 bits: nanoseconds converted from ticks can pass 2^64 (ticks * 1e9 / tps). */
+__extension__ typedef unsigned __int128 cli_u128;
+
+/* v in decimal (128-bit values past 2^64 out of line). */
+void cli_jb_u128(cli_jbuf_t *b, cli_u128 v);
+
+/* The fraction of ns as microseconds after the n integer digits at p; returns the new length.
+ * Its 4 bytes are stored whole and its trailing zeros dropped by the length. */
+CLI_INLINE size_t cli_us_frac_put(char *p, size_t n, uint64_t ns) {
+    unsigned frac = (unsigned)(ns % 1000u);
+    if (frac) {
+        p[n] = '.';
+        p[n + 1] = (char)('0' + frac / 100u);
+        memcpy(p + n + 2, cli_digit_pairs + 2 * (frac % 100u), 2);
+        n += frac % 100u == 0 ? 2 : frac % 10u == 0 ? 3 : 4;
+    }
+    return n;
+}
+
+/* ns as decimal microseconds at p (at most 24 bytes) with only the needed fraction digits
+ * (1234.5, 7, 0.001); returns the length. */
+static inline size_t cli_us_put(char *p, uint64_t ns) {
+    /* 64-bit division by a constant is a multiply */
+    uint64_t us = ns / 1000u;
+    if (us < 100u) {
+        /* most durations: both digits of the pair copied (the second scratch below 10) */
+        memcpy(p, cli_digit_pairs + 2 * us + (us < 10u), 2);
+        return cli_us_frac_put(p, 2 - (us < 10u), ns);
+    }
+    return cli_us_frac_put(p, cli_u64_put(p, us), ns);
+}
+
+/* cli_us_put for ns past 2^64 (128-bit division is a libgcc call: kept out of line). */
+void cli_jb_us_wide(cli_jbuf_t *b, cli_u128 ns);
+
+/* Nanoseconds as decimal microseconds, like cli_us_put, for any 128-bit ns. */
+static inline void cli_jb_us(cli_jbuf_t *b, cli_u128 ns) {
+    if (ns > UINT64_MAX) {
+        cli_jb_us_wide(b, ns);
+        return;
+    }
+    if (cli_jb_room(b, 24)) {
+        b->n += cli_us_put(b->p + b->n, (uint64_t)ns);
+    }
+}
+
+/* A double as a JSON number that reads back to the same binary64, fxt json's spelling
+ * (docs/json.md, Arguments): integral values below 2^53 in magnitude as integers, else 15
+ * significant digits when they read back exactly, else 17; NaN, infinities and -0.0 as
+ * cli_json_double_fmt spells them. At p (CLI_JSON_DOUBLE_MAX bytes of room); returns the length. */
+static inline size_t cli_json_double_put(char *p, double v) {
+    /* NaN (v != v) or an infinity: JSON has no such numbers. */
+    if (v != v || v > 1.7976931348623157e308 || v < -1.7976931348623157e308 || (v == 0 && signbit(v))) {
+        return cli_json_double_fmt(p, v);
+    }
+    if (v > -9007199254740992.0 && v < 9007199254740992.0 && v == (double)(int64_t)v) {
+        return cli_i64_put(p, (int64_t)v);
+    }
+    /* skipping the 16-digit attempt saves a format and a parse */
+    return cli_json_double_g15_17(p, v);
+}
+
+/* n bytes at p as a JSON string of standard base64 with '=' padding (fxt json's fidl:blob). */
+void cli_jb_base64(cli_jbuf_t *b, const uint8_t *p, uint64_t n);
 
 /*
  * Interned strings' JSON literals, quotes included, by (provider, string index), for the

@@ -3,6 +3,7 @@
  * apart from main() so tests and fuzz targets run the whole CLI in-process. */
 #include <fxt/common.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -61,6 +62,33 @@ const cli_command_t *cli_find_command(const char *name) {
     return NULL;
 }
 
+/* Parse the command's options into a config on the heap (record's holds 32 KiB of argument slots,
+ * kept off the stack) and run it. The exit status. */
+static int run_command(const cli_command_t *cmd, int argc, char **argv) {
+    char **args = NULL;
+    if (cmd->prepare_args != NULL) {
+        args = malloc(((size_t)argc + 2) * sizeof *args);
+    }
+    void *config = calloc(1, cmd->spec->config_size);
+    int rc;
+    if (config == NULL || (cmd->prepare_args != NULL && args == NULL)) {
+        fprintf(stderr, "fxt %s: out of memory\n", cmd->name);
+        rc = CLI_EXIT_LIMIT;
+    } else {
+        if (args != NULL) {
+            argc = cmd->prepare_args(argc, argv, args);
+            argv = args;
+        }
+        rc = cli_parse(cmd->spec, argc, argv, config);
+        if (rc == 0) {
+            rc = cmd->run(config);
+        }
+    }
+    free(config);
+    free(args);
+    return rc;
+}
+
 /* argv[1] is the command; the command sees argv shifted by one, with its own name as argv[0]. */
 int cli_main(int argc, char **argv) {
     if (argc < 2) {
@@ -99,5 +127,5 @@ int cli_main(int argc, char **argv) {
         cli_print_help(stdout, cmd);
         return CLI_EXIT_OK;
     }
-    return cmd->main(argc - 1, argv + 1);
+    return run_command(cmd, argc - 1, argv + 1);
 }

@@ -25,8 +25,10 @@
 #include "cli_io.h"
 #include "cli_trace.h"
 #include "record_sched.h"
+#include "record_snap.h"
 
 #define MAX_CMD_ARGS 4096
+#define MAX_TRIGGERS 64
 
 typedef struct record_config {
     const char *cmd[MAX_CMD_ARGS];
@@ -41,6 +43,14 @@ typedef struct record_config {
     int attach;
     const char *socket;
     unsigned sched; /* index into record_sched_scopes: 0 off */
+    /* the flight recorder (record_snap.h) */
+    const char *triggers[MAX_TRIGGERS]; /* NAME[:snapshot|stop] */
+    unsigned ntriggers;
+    const char *snap_signal;
+    int on_crash;
+    uint64_t post_ns;
+    unsigned max_snapshots;
+    int verbose;
 } record_config_t;
 
 /*
@@ -48,8 +58,7 @@ typedef struct record_config {
  * a recording at once); or with a unit: ns, us, ms, s, m, h. Zero is refused: it would
  * record nothing.
  */
-static int parse_duration(void *config, const char *v, char *err, size_t errlen) {
-    record_config_t *cfg = config;
+static int parse_time(const char *v, uint64_t *out) {
     char buf[64];
     size_t n = strlen(v), num = n;
     while (num > 0 && ((v[num - 1] >= 'a' && v[num - 1] <= 'z'))) {
@@ -66,14 +75,29 @@ static int parse_duration(void *config, const char *v, char *err, size_t errlen)
         } else {
             memcpy(buf + num, unit, n - num + 1); /* ns, us, ms, s: cli_parse_ns refuses others */
         }
-        ok = cli_parse_ns(buf, &ns) == 0 && ns <= UINT64_MAX / mul && ns > 0;
+        ok = cli_parse_ns(buf, &ns) == 0 && ns <= UINT64_MAX / mul;
     }
-    if (!ok) {
+    *out = ns * mul;
+    return ok ? 0 : -1;
+}
+
+static int parse_duration(void *config, const char *v, char *err, size_t errlen) {
+    record_config_t *cfg = config;
+    if (parse_time(v, &cfg->duration_ns) != 0 || cfg->duration_ns == 0) {
         snprintf(err, errlen, "a duration > 0: seconds, or with a unit: 500ms, 2.5s, 10m, 1h");
         return -1;
     }
-    cfg->duration_ns = ns * mul;
     cfg->has_duration = 1;
+    return 0;
+}
+
+/* --post T: as --duration, 0 allowed (the default: save at the trigger) */
+static int parse_post(void *config, const char *v, char *err, size_t errlen) {
+    record_config_t *cfg = config;
+    if (parse_time(v, &cfg->post_ns) != 0) {
+        snprintf(err, errlen, "a duration: seconds, or with a unit: 500ms, 2.5s, 10m, 1h");
+        return -1;
+    }
     return 0;
 }
 
@@ -102,6 +126,19 @@ static const cli_opt_t record_opts[] = {
                         "also record the kernel's scheduling (context switches, wakeups, task names; "
                         "root and tracefs, docs/sched.md): all CPUs' tasks (--sched, --sched=all) or "
                         "CMD's process tree only (--sched=tree)"),
+    CLI_LIST(record_config_t, triggers, ntriggers, "trigger", "NAME[:ACTION]",
+             "when a process calls fxt_alert(NAME): save a snapshot (ACTION snapshot, the default) "
+             "or stop recording (stop); repeatable"),
+    CLI_STRING(record_config_t, snap_signal, "snapshot-on-signal", 0, "SIG",
+               "save a snapshot when fxt record receives SIG (USR1, USR2, HUP, ALRM, WINCH or a number)"),
+    CLI_FLAG(record_config_t, on_crash, "on-crash", 0,
+             "save a snapshot of every process when one is killed by a signal (the dead one included)"),
+    CLI_CUSTOM("post", parse_post, "T",
+               "keep recording T after a trigger before saving its snapshot (default 0)"),
+    CLI_UINT(record_config_t, max_snapshots, unsigned, "max-snapshots", 1, 1000000, "N",
+             "save at most N snapshots; later triggers are counted, not saved (default: no limit)"),
+    CLI_FLAG(record_config_t, verbose, "verbose", 'v',
+             "also say what each process's buffer obtained: every page resident or not, huge pages"),
 };
 
 static const cli_spec_t record_spec = {
@@ -133,6 +170,12 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
 static int provider_named(void *ctx, uint32_t obj_type, uint64_t koid) {
     int named = 0;
     return fxt_manager_object_named(ctx, obj_type, koid, &named) == FXT_OK && named;
+}
+
+/* fxt_snapshot_source_fn: the kernel's section of a snapshot */
+static fxt_status sched_snapshot(void *ctx, fxt_writer_t *w, uint32_t provider_id, uint64_t from,
+                                 uint64_t cut) {
+    return record_sched_snapshot(ctx, w, provider_id, from, cut);
 }
 
 static uint64_t now_ns(void) {
@@ -219,6 +262,357 @@ static void print_summary(const fxt_manager_t *m, const char *out) {
             n, ev, bytes, dropped, out);
 }
 
+/* -v: what each provider's shared buffer obtained (docs/manager.md, "Buffers"). */
+static void print_buffers(const fxt_manager_t *m) {
+    char thp[64] = "?";
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/shmem_enabled", "r");
+    if (f != NULL) {
+        char line[256];
+        const char *a = fgets(line, sizeof line, f) != NULL ? strchr(line, '[') : NULL;
+        const char *b = a != NULL ? strchr(a, ']') : NULL;
+        if (b != NULL && (size_t)(b - a) < sizeof thp) {
+            snprintf(thp, sizeof thp, "%.*s", (int)(b - a - 1), a + 1);
+        }
+        fclose(f);
+    }
+    for (size_t i = 0; i < fxt_manager_provider_count(m); i++) {
+        fxt_manager_provider_t p;
+        fxt_manager_get_provider(m, i, &p);
+        uint32_t huge = p.buffer_pages >> FXT_SHM_PAGES_HUGE_SHIFT, of = (uint32_t)(p.buffer_bytes >> 21);
+        const char *res = p.buffer_pages & FXT_SHM_PAGES_RESIDENT
+                              ? "all pages resident (populated at the start and by a helper thread)"
+                          : p.buffer_pages & FXT_SHM_PAGES_DONE ? "populating stopped early"
+                          : p.buffer_bytes ? "still populating when collected (huge pages not counted)"
+                                           : "no buffer";
+        fprintf(stderr,
+                "fxt record: %s (%" PRIu64 "): buffer %" PRIu64 " KiB, %s, %" PRIu32 " of %" PRIu32
+                " huge pages of 2 MiB (%s)\n",
+                p.name, p.pid, p.buffer_bytes >> 10, res, huge, of,
+                p.buffer_pages & FXT_SHM_PAGES_HUGETLB ? "hugetlb pool"
+                : huge > 0                             ? "transparent huge pages"
+                                                       : "4 KiB pages");
+    }
+    fprintf(stderr, "fxt record: transparent huge pages for shared memory: shmem_enabled=%s\n", thp);
+}
+
+/* One recording: its configuration, the manager, and where the loop stands. */
+typedef struct record_state {
+    const record_config_t *cfg;
+    const char *path; /* the final archive */
+    char final_path[4096];
+    cli_output_t *out;
+    fxt_manager_t *m;
+    record_sched_t *sched;
+    record_snap_t snap;
+    int snap_sig;
+    int snapshots; /* a trigger may save a snapshot */
+    pid_t child;
+    int child_status, child_done;
+    uint64_t t0, child_end, sig_deadline;
+    int seen_signals, seen_snap_signals;
+} record_state_t;
+
+static volatile sig_atomic_t g_snap_signals;
+
+static void on_snap_signal(int sig) {
+    (void)sig;
+    g_snap_signals++;
+}
+
+/* The flight recorder's options, checked before anything starts: CLI_EXIT_USAGE or 0. */
+static int check_snap_options(record_state_t *rs) {
+    const record_config_t *cfg = rs->cfg;
+    rs->snap_sig = 0;
+    if (cfg->snap_signal != NULL && (rs->snap_sig = record_snap_signal(cfg->snap_signal)) < 0) {
+        fprintf(stderr,
+                "fxt record: --snapshot-on-signal %s: not a signal it can take (USR1, USR2, HUP, ALRM, "
+                "WINCH, or a number other than INT, TERM, KILL, STOP, CHLD and the fatal ones)\n",
+                cfg->snap_signal);
+        return CLI_EXIT_USAGE;
+    }
+    int snapshots = rs->snap_sig > 0 || cfg->on_crash;
+    for (unsigned i = 0; i < cfg->ntriggers; i++) {
+        const char *colon = strchr(cfg->triggers[i], ':');
+        size_t len = colon != NULL ? (size_t)(colon - cfg->triggers[i]) : strlen(cfg->triggers[i]);
+        if (len == 0 || len > 63 ||
+            (colon != NULL && strcmp(colon, ":snapshot") != 0 && strcmp(colon, ":stop") != 0)) {
+            fprintf(stderr, "fxt record: --trigger %s: NAME (1 to 63 bytes), optionally :snapshot or :stop\n",
+                    cfg->triggers[i]);
+            return CLI_EXIT_USAGE;
+        }
+        snapshots |= colon == NULL || strcmp(colon, ":snapshot") == 0;
+    }
+    rs->snapshots = snapshots;
+    if (snapshots && cfg->mode == FXT_MODE_STREAMING) {
+        fprintf(stderr,
+                "fxt record: snapshots need --mode circular or oneshot (a streaming buffer is drained "
+                "into the archive as it fills: nothing stays to snapshot)\n");
+        return CLI_EXIT_USAGE;
+    }
+    const char *out = cfg->out ? cfg->out : "record.fxt";
+    rs->path = out;
+    if (snapshots || strstr(out, "%n") != NULL) {
+        if (strcmp(out, "-") == 0 || record_snap_path(out, 0, rs->final_path, sizeof rs->final_path) != 0) {
+            fprintf(stderr, "fxt record: -o %s: snapshots need a file name (with %%n for their number)\n",
+                    out);
+            return CLI_EXIT_USAGE;
+        }
+        rs->path = rs->final_path;
+    }
+    memset(&rs->snap, 0, sizeof rs->snap);
+    rs->snap.out = out;
+    rs->snap.compress = cfg->compress;
+    rs->snap.post_ns = cfg->post_ns;
+    rs->snap.max = cfg->max_snapshots;
+    return 0;
+}
+
+static int add_triggers(record_state_t *rs) {
+    const record_config_t *cfg = rs->cfg;
+    for (unsigned i = 0; i < cfg->ntriggers; i++) {
+        char name[64];
+        const char *colon = strchr(cfg->triggers[i], ':');
+        size_t len = colon != NULL ? (size_t)(colon - cfg->triggers[i]) : strlen(cfg->triggers[i]);
+        memcpy(name, cfg->triggers[i], len);
+        name[len] = '\0';
+        fxt_trigger_action a =
+            colon != NULL && strcmp(colon, ":stop") == 0 ? FXT_TRIGGER_STOP : FXT_TRIGGER_SNAPSHOT;
+        if (fxt_manager_add_trigger(rs->m, name, a) != FXT_OK) {
+            return -1;
+        }
+    }
+    return cfg->on_crash ? (fxt_manager_set_on_crash(rs->m, 1) == FXT_OK ? 0 : -1) : 0;
+}
+
+/* Open the archive and create the manager: 0 or an exit code (said on stderr). */
+static int open_recording(record_state_t *rs) {
+    const record_config_t *cfg = rs->cfg;
+    char err[512];
+    /* in place: the archive must survive fxt itself being killed (cli_io.h) */
+    int orc = cli_output_open_flags(rs->path, cfg->compress, CLI_OUTPUT_IN_PLACE, &rs->out, err, sizeof err);
+    if (orc != 0) {
+        fprintf(stderr, "fxt record: %s\n", err);
+        return orc;
+    }
+    fxt_manager_config_t mc = FXT_MANAGER_CONFIG_INIT;
+    mc.sink = cli_output_sink(rs->out);
+    mc.mode = (fxt_buffer_mode)cfg->mode;
+    mc.buffer_size = (size_t)cfg->buffer_size;
+    mc.categories = cfg->categories;
+    mc.clock = cfg->clock == 1 ? FXT_CLOCK_MONOTONIC : cfg->clock == 2 ? FXT_CLOCK_TSC : FXT_CLOCK_AUTO;
+    mc.socket_path = cfg->socket;
+    fxt_status st = fxt_manager_create(&mc, &rs->m);
+    if (st == FXT_OK && add_triggers(rs) != 0) {
+        fxt_manager_destroy(rs->m);
+        st = FXT_E_NOMEM;
+    }
+    if (st != FXT_OK) {
+        fprintf(stderr, "fxt record: cannot start the trace manager%s%s: %s\n", cfg->socket ? " at " : "",
+                cfg->socket ? cfg->socket : "", st == FXT_E_IO ? strerror(errno) : fxt_status_str(st));
+        cli_output_close(rs->out, 1);
+        return st == FXT_E_INVALID_ARG ? CLI_EXIT_USAGE : st == FXT_E_NOMEM ? CLI_EXIT_LIMIT : CLI_EXIT_IO;
+    }
+    return 0;
+}
+
+static void install_signals(const record_state_t *rs) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_signal;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    if (rs->snap_sig > 0) {
+        struct sigaction ss;
+        memset(&ss, 0, sizeof ss);
+        ss.sa_handler = on_snap_signal;
+        ss.sa_flags = SA_RESTART;
+        sigemptyset(&ss.sa_mask);
+        sigaction(rs->snap_sig, &ss, NULL);
+    }
+}
+
+/* --sched: the kernel's scheduling on the archive's clock (NULL when off or refused). */
+static record_sched_t *start_sched(const record_config_t *cfg, fxt_manager_t *m) {
+    record_sched_t *sched = NULL;
+    char err[512];
+    /* any run removes what a killed --sched run left in the kernel (docs/manager.md) */
+    record_sched_sweep();
+    if (cfg->sched == 0) {
+        return NULL;
+    }
+    int is_tsc = 0;
+    record_sched_options_t so = RECORD_SCHED_OPTIONS_INIT;
+    so.ticks_per_second = fxt_manager_ticks_per_second(m, &is_tsc);
+    so.clock = is_tsc ? RECORD_SCHED_CLOCK_TSC : RECORD_SCHED_CLOCK_MONO;
+    so.tree_only = cfg->sched == 2;
+    so.named = provider_named;
+    so.named_ctx = m;
+    if (record_sched_start(&so, &sched, err, sizeof err) != FXT_OK) {
+        fprintf(stderr, "fxt record: --sched: %s; recording the processes' own traces only\n", err);
+        return NULL;
+    }
+    return sched;
+}
+
+/* Start CMD (or say where processes join): 0, or CLI_EXIT_IO. */
+static int start_recording(record_state_t *rs) {
+    rs->child = -1;
+    if (rs->cfg->attach) {
+        fprintf(stderr, "fxt record: recording; processes join with %s=%s\n", FXT_MANAGER_ENV,
+                fxt_manager_socket_path(rs->m));
+        return 0;
+    }
+    rs->child = start_cmd(rs->cfg, fxt_manager_socket_path(rs->m));
+    if (rs->child < 0) {
+        fprintf(stderr, "fxt record: cannot start %s: %s\n", rs->cfg->cmd[0], strerror(errno));
+        return CLI_EXIT_IO;
+    }
+    if (rs->sched != NULL) {
+        record_sched_set_root(rs->sched, (int)rs->child);
+    }
+    return 0;
+}
+
+static void reap(record_state_t *rs) {
+    int ws;
+    pid_t pid;
+    while ((pid = waitpid(-1, &ws, WNOHANG)) > 0) {
+        fxt_manager_note_exit(rs->m, (uint64_t)pid, ws);
+        if (pid == rs->child) {
+            rs->child_done = 1;
+            rs->child_status = ws;
+            rs->child_end = now_ns();
+        }
+    }
+}
+
+/* After a poll round: 1 when the recording stops (signals, --duration, CMD's end, a stop trigger). */
+static int should_stop(record_state_t *rs, uint64_t now) {
+    if (g_signals != rs->seen_signals) {
+        rs->seen_signals = g_signals;
+        if (rs->seen_signals > 1 || rs->child < 0 || rs->child_done) {
+            return 1; /* a second Ctrl-C: stop now */
+        }
+        if (g_from_process) {
+            kill(rs->child, g_signal);
+        }
+        rs->sig_deadline = now + 2000000000u; /* give CMD 2 s to end */
+    }
+    if (rs->sig_deadline != 0 && now > rs->sig_deadline) {
+        return 1;
+    }
+    if (rs->cfg->has_duration && now - rs->t0 >= rs->cfg->duration_ns) {
+        return 1;
+    }
+    if (rs->snap.stop) {
+        return 1;
+    }
+    /* CMD ended: the processes it left get 0.5 s to end their sessions */
+    return rs->child_done && (fxt_manager_connected(rs->m) == 0 || now - rs->child_end > 500000000u);
+}
+
+static fxt_status record_loop(record_state_t *rs) {
+    rs->t0 = now_ns();
+    for (;;) {
+        fxt_status st = fxt_manager_poll(rs->m, 20);
+        /* what is written stays readable if fxt record itself is killed */
+        fxt_writer_flush(fxt_manager_writer(rs->m));
+        if (st != FXT_OK) {
+            return st;
+        }
+        reap(rs);
+        uint64_t now = now_ns();
+        if (g_snap_signals != rs->seen_snap_signals) {
+            rs->seen_snap_signals = g_snap_signals;
+            record_snap_raise_signal(&rs->snap, rs->m, rs->snap_sig, now);
+        }
+        record_snap_poll(&rs->snap, rs->m, now, 0);
+        if (should_stop(rs, now)) {
+            /* a snapshot still in its post-window is saved now, before the buffers go */
+            record_snap_poll(&rs->snap, rs->m, now, 1);
+            return FXT_OK;
+        }
+    }
+}
+
+/* The kernel's provider section, after the processes'. */
+static fxt_status finish_sched(record_state_t *rs) {
+    record_sched_summary_t sum;
+    memset(&sum, 0, sizeof sum);
+    fxt_status kst =
+        record_sched_finish(rs->sched, fxt_manager_writer(rs->m), fxt_manager_next_provider_id(rs->m), &sum);
+    record_sched_destroy(rs->sched);
+    rs->sched = NULL;
+    if (kst != FXT_OK) {
+        fprintf(stderr, "fxt record: --sched: writing the kernel's records: %s\n", fxt_status_str(kst));
+        return kst;
+    }
+    fprintf(stderr,
+            "fxt record: kernel: %" PRIu64 " context switches, %" PRIu64 " wakeups, %" PRIu64
+            " tasks, %" PRIu64 " events lost\n",
+            sum.switches, sum.wakeups, sum.tasks, sum.lost);
+    return FXT_OK;
+}
+
+/* Stop, write the last sections, close the archive and print the summaries; the first error. */
+static fxt_status finish_recording(record_state_t *rs, fxt_status pst) {
+    fxt_status st = fxt_manager_stop(rs->m);
+    if (rs->sched != NULL) {
+        fxt_status kst = finish_sched(rs);
+        st = st == FXT_OK ? kst : st;
+    }
+    fxt_status fst = fxt_manager_finish(rs->m);
+    if (st == FXT_OK) {
+        st = pst != FXT_OK ? pst : fst;
+    }
+    if (cli_output_close(rs->out, st != FXT_OK) != 0 && st == FXT_OK) {
+        st = FXT_E_IO;
+    }
+    print_summary(rs->m, rs->path);
+    if (rs->cfg->verbose) {
+        print_buffers(rs->m);
+    }
+    record_snap_summary(&rs->snap);
+    uint64_t events = 0;
+    size_t np = fxt_manager_provider_count(rs->m);
+    for (size_t i = 0; i < np; i++) {
+        fxt_manager_provider_t p;
+        fxt_manager_get_provider(rs->m, i, &p);
+        events += p.events;
+    }
+    explain_empty(rs->cfg, np, events);
+    fxt_manager_destroy(rs->m);
+    rs->m = NULL;
+    if (st != FXT_OK) {
+        fprintf(stderr, "fxt record: writing %s: %s\n", rs->path, fxt_status_str(st));
+    }
+    return st;
+}
+
+/* Recording stopped before CMD ended (--duration, signals, a stop trigger): end it, SIGTERM
+ * and 5 s to exit; after a second signal, or one that comes during those 5 s, SIGKILL now. */
+static void end_child(record_state_t *rs) {
+    if (rs->child <= 0 || rs->child_done) {
+        return;
+    }
+    kill(rs->child, SIGTERM);
+    int signals = g_signals;
+    for (int i = 0; i < 500 && signals < 2 && g_signals == signals &&
+                    waitpid(rs->child, &rs->child_status, WNOHANG) == 0;
+         i++) {
+        struct timespec d = {0, 10000000};
+        nanosleep(&d, NULL);
+    }
+    if (waitpid(rs->child, &rs->child_status, WNOHANG) == 0) {
+        kill(rs->child, SIGKILL);
+        waitpid(rs->child, &rs->child_status, 0);
+    }
+    rs->child_done = 1;
+}
+
 static int record_run(const record_config_t *cfg) {
     if (cfg->ncmd == 0 && !cfg->attach) {
         fprintf(stderr, "fxt record: missing CMD (or --attach)\n");
@@ -228,180 +622,37 @@ static int record_run(const record_config_t *cfg) {
         fprintf(stderr, "fxt record: --attach takes no CMD\n");
         return CLI_EXIT_USAGE;
     }
-    const char *path = cfg->out ? cfg->out : "record.fxt";
-    char err[512];
-    cli_output_t *out;
-    /* in place: the archive must survive fxt itself being killed (cli_io.h) */
-    int orc = cli_output_open_flags(path, cfg->compress, CLI_OUTPUT_IN_PLACE, &out, err, sizeof err);
-    if (orc != 0) {
-        fprintf(stderr, "fxt record: %s\n", err);
-        return orc;
+    static record_state_t rs; /* the final path: kept off the stack */
+    memset(&rs, 0, sizeof rs);
+    rs.cfg = cfg;
+    int rc = check_snap_options(&rs);
+    if (rc == 0) {
+        rc = open_recording(&rs);
     }
-    fxt_manager_config_t mc = FXT_MANAGER_CONFIG_INIT;
-    mc.sink = cli_output_sink(out);
-    mc.mode = (fxt_buffer_mode)cfg->mode;
-    mc.buffer_size = (size_t)cfg->buffer_size;
-    mc.categories = cfg->categories;
-    mc.clock = cfg->clock == 1 ? FXT_CLOCK_MONOTONIC : cfg->clock == 2 ? FXT_CLOCK_TSC : FXT_CLOCK_AUTO;
-    mc.socket_path = cfg->socket;
-    fxt_manager_t *m;
-    fxt_status st = fxt_manager_create(&mc, &m);
-    if (st != FXT_OK) {
-        fprintf(stderr, "fxt record: cannot start the trace manager%s%s: %s\n", cfg->socket ? " at " : "",
-                cfg->socket ? cfg->socket : "", st == FXT_E_IO ? strerror(errno) : fxt_status_str(st));
-        cli_output_close(out, 1);
-        return st == FXT_E_INVALID_ARG ? CLI_EXIT_USAGE : CLI_EXIT_IO;
+    if (rc != 0) {
+        return rc;
     }
     /* orphaned descendants are reparented to us: their exit status tells how they ended */
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_sigaction = on_signal;
-    sa.sa_flags = SA_SIGINFO;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    signal(SIGPIPE, SIG_IGN);
-    record_sched_t *sched = NULL;
-    /* any run removes what a killed --sched run left in the kernel (docs/manager.md) */
-    record_sched_sweep();
-    if (cfg->sched != 0) {
-        /* the kernel's events on the archive's clock, so they line up with the providers' */
-        int is_tsc = 0;
-        record_sched_options_t so = RECORD_SCHED_OPTIONS_INIT;
-        so.ticks_per_second = fxt_manager_ticks_per_second(m, &is_tsc);
-        so.clock = is_tsc ? RECORD_SCHED_CLOCK_TSC : RECORD_SCHED_CLOCK_MONO;
-        so.tree_only = cfg->sched == 2;
-        so.named = provider_named;
-        so.named_ctx = m;
-        if (record_sched_start(&so, &sched, err, sizeof err) != FXT_OK) {
-            fprintf(stderr, "fxt record: --sched: %s; recording the processes' own traces only\n", err);
-            sched = NULL;
-        }
+    install_signals(&rs);
+    rs.sched = start_sched(cfg, rs.m);
+    if (rs.sched != NULL) {
+        /* snapshots cut the kernel's scheduling at the providers' moment too */
+        fxt_manager_set_snapshot_source(rs.m, sched_snapshot, rs.sched);
     }
-    pid_t child = -1;
-    if (cfg->attach) {
-        fprintf(stderr, "fxt record: recording; processes join with %s=%s\n", FXT_MANAGER_ENV,
-                fxt_manager_socket_path(m));
-    } else {
-        child = start_cmd(cfg, fxt_manager_socket_path(m));
-        if (child < 0) {
-            fprintf(stderr, "fxt record: cannot start %s: %s\n", cfg->cmd[0], strerror(errno));
-            record_sched_destroy(sched);
-            fxt_manager_destroy(m);
-            cli_output_close(out, 1);
-            return CLI_EXIT_IO;
-        }
-        if (sched != NULL) {
-            record_sched_set_root(sched, (int)child);
-        }
+    if (start_recording(&rs) != 0) {
+        record_sched_destroy(rs.sched);
+        fxt_manager_destroy(rs.m);
+        cli_output_close(rs.out, 1);
+        return CLI_EXIT_IO;
     }
-    uint64_t t0 = now_ns(), child_end = 0, sig_deadline = 0;
-    int child_status = 0, child_done = 0, seen_signals = 0;
-    for (;;) {
-        st = fxt_manager_poll(m, 20);
-        /* what is written stays readable if fxt record itself is killed */
-        fxt_writer_flush(fxt_manager_writer(m));
-        if (st != FXT_OK) {
-            break;
-        }
-        int ws;
-        pid_t pid;
-        while ((pid = waitpid(-1, &ws, WNOHANG)) > 0) {
-            fxt_manager_note_exit(m, (uint64_t)pid, ws);
-            if (pid == child) {
-                child_done = 1;
-                child_status = ws;
-                child_end = now_ns();
-            }
-        }
-        uint64_t now = now_ns();
-        if (g_signals != seen_signals) {
-            seen_signals = g_signals;
-            if (seen_signals > 1 || child < 0 || child_done) {
-                break; /* a second Ctrl-C: stop now */
-            }
-            if (g_from_process) {
-                kill(child, g_signal);
-            }
-            sig_deadline = now + 2000000000u; /* give CMD 2 s to end */
-        }
-        if (sig_deadline != 0 && now > sig_deadline) {
-            break;
-        }
-        if (cfg->has_duration && now - t0 >= cfg->duration_ns) {
-            break;
-        }
-        /* CMD ended: the processes it left get 0.5 s to end their sessions */
-        if (child_done && (fxt_manager_connected(m) == 0 || now - child_end > 500000000u)) {
-            break;
-        }
-    }
-    fxt_status pst = st;
-    st = fxt_manager_stop(m);
-    if (sched != NULL) {
-        /* the kernel's provider section, after the processes' */
-        record_sched_summary_t sum;
-        memset(&sum, 0, sizeof sum);
-        fxt_status kst =
-            record_sched_finish(sched, fxt_manager_writer(m), fxt_manager_next_provider_id(m), &sum);
-        record_sched_destroy(sched);
-        if (kst != FXT_OK) {
-            fprintf(stderr, "fxt record: --sched: writing the kernel's records: %s\n", fxt_status_str(kst));
-            if (st == FXT_OK) {
-                st = kst;
-            }
-        } else {
-            fprintf(stderr,
-                    "fxt record: kernel: %" PRIu64 " context switches, %" PRIu64 " wakeups, %" PRIu64
-                    " tasks, %" PRIu64 " events lost\n",
-                    sum.switches, sum.wakeups, sum.tasks, sum.lost);
-        }
-    }
-    fxt_status fst = fxt_manager_finish(m);
-    if (st == FXT_OK) {
-        st = pst != FXT_OK ? pst : fst;
-    }
-    if (cli_output_close(out, st != FXT_OK) != 0 && st == FXT_OK) {
-        st = FXT_E_IO;
-    }
-    print_summary(m, path);
-    {
-        uint64_t events = 0;
-        size_t np = fxt_manager_provider_count(m);
-        for (size_t i = 0; i < np; i++) {
-            fxt_manager_provider_t p;
-            fxt_manager_get_provider(m, i, &p);
-            events += p.events;
-        }
-        explain_empty(cfg, np, events);
-    }
-    fxt_manager_destroy(m);
-    if (st != FXT_OK) {
-        fprintf(stderr, "fxt record: writing %s: %s\n", path, fxt_status_str(st));
-    }
-    if (child > 0 && !child_done) {
-        /* recording stopped before CMD ended (--duration, signals): end it, SIGTERM and 5 s
-         * to exit; after a second signal, or one that comes during those 5 s, SIGKILL now */
-        kill(child, SIGTERM);
-        int signals = g_signals;
-        for (int i = 0;
-             i < 500 && signals < 2 && g_signals == signals && waitpid(child, &child_status, WNOHANG) == 0;
-             i++) {
-            struct timespec d = {0, 10000000};
-            nanosleep(&d, NULL);
-        }
-        if (waitpid(child, &child_status, WNOHANG) == 0) {
-            kill(child, SIGKILL);
-            waitpid(child, &child_status, 0);
-        }
-        child_done = 1;
-    }
+    fxt_status st = finish_recording(&rs, record_loop(&rs));
+    end_child(&rs);
     if (st != FXT_OK) {
         return st == FXT_E_IO ? CLI_EXIT_IO : CLI_EXIT_LIMIT;
     }
-    if (child_done) {
-        return WIFEXITED(child_status) ? WEXITSTATUS(child_status) : 128 + WTERMSIG(child_status);
+    if (rs.child_done) {
+        return WIFEXITED(rs.child_status) ? WEXITSTATUS(rs.child_status) : 128 + WTERMSIG(rs.child_status);
     }
     return CLI_EXIT_OK;
 }
@@ -417,34 +668,34 @@ static int record_run(const record_config_t *cfg) {
 
 #endif
 
-static int record_main(int argc, char **argv) {
-    static record_config_t cfg; /* 32 KiB of argument slots: kept off the stack */
-    static char *args[MAX_CMD_ARGS + 64];
-    memset(&cfg, 0, sizeof cfg);
-    /* `fxt record prog -x`, like `fxt record -- prog -x`: CMD's own options are
-     * not fxt's, so everything from the first argument that is not an option on */
+/* record_run on the config cli_main parsed. */
+static int record_start(void *config) { return record_run(config); }
+
+/* `fxt record prog -x`, like `fxt record -- prog -x`: CMD's own options are not fxt's, so a "--"
+ * goes before the first argument that is not an option (at most one word added). */
+static int record_args(int argc, char **argv, char **out) {
     int n = 0, cut = 0;
-    for (int i = 0; i < argc && n < (int)(sizeof args / sizeof args[0]) - 1; i++) {
+    for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (i > 0 && !cut && strcmp(a, "--") == 0) {
             cut = 1;
         } else if (i > 0 && !cut && (a[0] != '-' || a[1] == '\0')) {
-            args[n++] = (char *)"--";
+            out[n++] = (char *)"--";
             cut = 1;
         } else if (i > 0 && !cut && cli_opt_takes_next(&record_spec, a) && i + 1 < argc) {
-            args[n++] = argv[i++];
+            out[n++] = argv[i++];
             a = argv[i];
         }
-        args[n++] = (char *)a;
+        out[n++] = (char *)a;
     }
-    args[n] = NULL;
-    int rc = cli_parse(&record_spec, n, args, &cfg);
-    return rc != 0 ? rc : record_run(&cfg);
+    out[n] = NULL;
+    return n;
 }
 
 const cli_command_t cli_cmd_record = {
     "record",
-    record_main,
+    record_start,
+    record_args,
     "run a command and record the traces of all its processes (trace manager)",
     "fxt record [options] -- CMD [ARGS...]   |   fxt record [options] --attach",
     "Run CMD with FXT_TRACE_MANAGER set: every process it starts that uses libfxt\n"

@@ -86,6 +86,7 @@ struct record_sched {
     atomic_int root;
     size_t resolved; /* tasks (in order of first sight) whose process was looked up */
     int finished;
+    pthread_mutex_t lock; /* the reader's drain against a snapshot's (record_sched_snapshot) */
 };
 
 static fxt_status fail(char *err, size_t errlen, fxt_status st, const char *fmt, const char *arg) {
@@ -152,7 +153,9 @@ static void drain(record_sched_t *s) {
 static void *reader_main(void *arg) {
     record_sched_t *s = arg;
     while (!atomic_load(&s->stop)) {
+        pthread_mutex_lock(&s->lock);
         drain(s);
+        pthread_mutex_unlock(&s->lock);
         struct timespec d = {0, 10 * 1000 * 1000};
         nanosleep(&d, NULL);
     }
@@ -338,6 +341,7 @@ fxt_status record_sched_start(const record_sched_options_t *opt, record_sched_t 
         return fail(err, errlen, FXT_E_NOMEM, "%s", "record_sched: out of memory");
     }
     s->opt = *opt;
+    pthread_mutex_init(&s->lock, NULL);
     atomic_init(&s->stop, 0);
     atomic_init(&s->root, opt->root_pid);
     sched_model_init(&s->model);
@@ -371,10 +375,33 @@ fxt_status record_sched_finish(record_sched_t *s, fxt_writer_t *w, uint32_t prov
     resolve_saved_tgids(s);
     uint64_t klost = kernel_lost(s);
     s->model.lost += klost > s->dec.missed ? klost : s->dec.missed;
-    sched_write_opts_t o = {s->opt.tree_only, atomic_load(&s->root),
-                            s->opt.ticks_per_second ? s->opt.ticks_per_second : 1000000000u, s->opt.named,
-                            s->opt.named_ctx};
+    sched_write_opts_t o = {s->opt.tree_only,
+                            atomic_load(&s->root),
+                            s->opt.ticks_per_second ? s->opt.ticks_per_second : 1000000000u,
+                            s->opt.named,
+                            s->opt.named_ctx,
+                            0,
+                            0};
     return sched_model_write(&s->model, w, provider_id, &o, sum);
+}
+
+fxt_status record_sched_snapshot(record_sched_t *s, fxt_writer_t *w, uint32_t provider_id, uint64_t from,
+                                 uint64_t to) {
+    if (s == NULL || s->finished) {
+        return FXT_E_INVALID_ARG;
+    }
+    pthread_mutex_lock(&s->lock);
+    drain(s); /* what the kernel holds up to now: the cut is in it */
+    sched_write_opts_t o = {s->opt.tree_only,
+                            atomic_load(&s->root),
+                            s->opt.ticks_per_second ? s->opt.ticks_per_second : 1000000000u,
+                            s->opt.named,
+                            s->opt.named_ctx,
+                            from,
+                            to};
+    fxt_status st = sched_model_write(&s->model, w, provider_id, &o, NULL);
+    pthread_mutex_unlock(&s->lock);
+    return st;
 }
 
 #else /* not Linux, or built without libtracefs */
@@ -414,5 +441,11 @@ fxt_status record_sched_finish(record_sched_t *s, fxt_writer_t *w, uint32_t prov
 }
 
 void record_sched_destroy(record_sched_t *s) { (void)s; }
+
+fxt_status record_sched_snapshot(record_sched_t *s, fxt_writer_t *w, uint32_t provider_id, uint64_t from,
+                                 uint64_t to) {
+    (void)s, (void)w, (void)provider_id, (void)from, (void)to;
+    return FXT_E_UNSUPPORTED;
+}
 
 #endif

@@ -91,4 +91,12 @@ void record_sched_sweep(void);
 /* Stop if still running, remove the tracefs instance, free everything; NULL is a no-op. */
 void record_sched_destroy(record_sched_t *s);
 
+/*
+ * A snapshot while recording (docs/manager.md#triggers): drain what the kernel holds, then
+ * write the kernel provider section into w with the switches and wakeups stamped in
+ * [from, to] (the recording goes on). Not after record_sched_finish().
+ */
+fxt_status record_sched_snapshot(record_sched_t *s, fxt_writer_t *w, uint32_t provider_id, uint64_t from,
+                                 uint64_t to);
+
 #endif

@@ -247,22 +247,30 @@ static fxt_status write_switch(fxt_writer_t *w, uint64_t ts, uint32_t cpu, uint3
     return fxt_write_context_switch(w, ts, cpu, state, (uint64_t)out, (uint64_t)in, args, n);
 }
 
-fxt_status sched_model_write(sched_model_t *m, fxt_writer_t *w, uint32_t provider_id,
-                             const sched_write_opts_t *o, record_sched_summary_t *sum) {
-    record_sched_summary_t s = {0, 0, 0, 0, 0};
+/* The log's events stamped up to o->to (all when 0), sorted by time, in *out (malloc): the count. */
+static fxt_status sorted_events(const sched_model_t *m, const sched_write_opts_t *o, sched_ev_t **out,
+                                uint64_t *count) {
     sched_ev_t *ev = NULL;
+    uint64_t n = 0;
     if (m->n > 0) {
         ev = malloc((size_t)m->n * sizeof *ev);
         if (ev == NULL) {
             return FXT_E_NOMEM;
         }
         for (uint64_t i = 0; i < m->n; i++) {
-            ev[i] = m->chunk[i / SCHED_CHUNK][i % SCHED_CHUNK];
+            ev[n] = m->chunk[i / SCHED_CHUNK][i % SCHED_CHUNK];
+            n += o->to == 0 || ev[n].ts <= o->to;
         }
-        qsort(ev, (size_t)m->n, sizeof *ev, ev_cmp);
+        qsort(ev, (size_t)n, sizeof *ev, ev_cmp);
     }
-    /* fork and exec tie tasks to their parent and process, in time order */
-    for (uint64_t i = 0; i < m->n; i++) {
+    *out = ev;
+    *count = n;
+    return FXT_OK;
+}
+
+/* Fork and exec tie tasks to their parent and process, in time order. */
+static void tie_tasks(sched_model_t *m, const sched_ev_t *ev, uint64_t n) {
+    for (uint64_t i = 0; i < n; i++) {
         sched_task_t *t;
         if (ev[i].kind == SCHED_EV_FORK && (t = sched_model_task(m, ev[i].b, 1)) != NULL) {
             t->parent = ev[i].a;
@@ -274,63 +282,91 @@ fxt_status sched_model_write(sched_model_t *m, fxt_writer_t *w, uint32_t provide
             }
         }
     }
+}
+
+/* A switch (and the one inferred before it when the CPU's last switch-in does not match). */
+static fxt_status emit_switch(sched_model_t *m, fxt_writer_t *w, const sched_ev_t *e,
+                              const sched_write_opts_t *o, cpu_last_t *last, record_sched_summary_t *s) {
+    fxt_status st = FXT_OK;
+    if (o->tree_only && !in_tree(m, e->a) && !in_tree(m, e->b)) {
+        return FXT_OK;
+    }
+    cpu_last_t *l = &last[e->cpu];
+    if (e->ts < o->from) { /* before a snapshot's window: only who runs where */
+        *l = (cpu_last_t){e->b, e->b_prio, 1};
+        return FXT_OK;
+    }
+    if (l->valid && l->tid != e->a) {
+        /* the CPU ran l->tid, yet this switch leaves e->a: a switch in between
+         * is missing (dropped for --sched=tree, or not reported by the kernel).
+         * End l->tid's slice here so that a CPU never runs two threads. */
+        st = write_switch(w, e->ts, e->cpu, FXT_THREAD_RUNNING, l->tid, l->prio, e->a, e->a_prio, 1);
+        s->switches++;
+        s->inferred++;
+    }
+    if (st == FXT_OK) {
+        st = write_switch(w, e->ts, e->cpu, e->out_state, e->a, e->a_prio, e->b, e->b_prio, 0);
+        s->switches++;
+    }
+    *l = (cpu_last_t){e->b, e->b_prio, 1};
+    return st;
+}
+
+/* The switches and wakeups of the sorted log; the last time seen in *last_ts. */
+static fxt_status write_events(sched_model_t *m, fxt_writer_t *w, const sched_ev_t *ev, uint64_t n,
+                               const sched_write_opts_t *o, record_sched_summary_t *s, uint64_t *last_ts) {
+    uint32_t ncpu = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        ncpu = ev[i].kind == SCHED_EV_SWITCH && ev[i].cpu >= ncpu && ev[i].cpu <= FXT_MAX_CPU ? ev[i].cpu + 1
+                                                                                              : ncpu;
+    }
+    cpu_last_t *last = ncpu ? calloc(ncpu, sizeof *last) : NULL;
+    if (ncpu && last == NULL) {
+        return FXT_E_NOMEM;
+    }
+    fxt_str_t prio = fxt_cstr("priority");
+    fxt_status st = FXT_OK;
+    for (uint64_t i = 0; i < n && st == FXT_OK; i++) {
+        const sched_ev_t *e = &ev[i];
+        *last_ts = e->ts;
+        if (e->cpu > FXT_MAX_CPU) { /* the records' cpu field has 16 bits: such an event is corrupt */
+            continue;
+        }
+        if (e->kind == SCHED_EV_SWITCH) {
+            st = emit_switch(m, w, e, o, last, s);
+        } else if (e->kind == SCHED_EV_WAKEUP && e->ts >= o->from && (!o->tree_only || in_tree(m, e->a))) {
+            fxt_arg_t arg = fxt_arg_int32(prio, e->a_prio);
+            st = fxt_write_thread_wakeup(w, e->ts, e->cpu, (uint64_t)e->a, &arg, 1);
+            s->wakeups++;
+        }
+    }
+    free(last);
+    return st;
+}
+
+fxt_status sched_model_write(sched_model_t *m, fxt_writer_t *w, uint32_t provider_id,
+                             const sched_write_opts_t *o, record_sched_summary_t *sum) {
+    record_sched_summary_t s = {0, 0, 0, 0, 0};
+    sched_ev_t *ev;
+    uint64_t n, last_ts = 0;
+    fxt_status st = sorted_events(m, o, &ev, &n);
+    if (st != FXT_OK) {
+        return st;
+    }
+    tie_tasks(m, ev, n);
     if (o->tree_only) {
         mark_tree(m, o->root);
     }
-    fxt_status st = fxt_write_provider_info(w, provider_id, fxt_cstr("kernel"));
+    st = fxt_write_provider_info(w, provider_id, fxt_cstr("kernel"));
     if (st == FXT_OK) {
         st = fxt_write_init(w, o->ticks_per_second ? o->ticks_per_second : 1000000000u);
     }
     if (st == FXT_OK) {
         st = write_objects(m, w, o, &s.tasks);
     }
-    uint32_t ncpu = 0;
-    for (uint64_t i = 0; i < m->n; i++) {
-        ncpu = ev[i].kind == SCHED_EV_SWITCH && ev[i].cpu >= ncpu && ev[i].cpu <= FXT_MAX_CPU ? ev[i].cpu + 1
-                                                                                              : ncpu;
+    if (st == FXT_OK) {
+        st = write_events(m, w, ev, n, o, &s, &last_ts);
     }
-    cpu_last_t *last = ncpu ? calloc(ncpu, sizeof *last) : NULL;
-    if (ncpu && last == NULL) {
-        st = FXT_E_NOMEM;
-    }
-    fxt_str_t prio = fxt_cstr("priority");
-    uint64_t last_ts = 0;
-    for (uint64_t i = 0; i < m->n && st == FXT_OK; i++) {
-        const sched_ev_t *e = &ev[i];
-        last_ts = e->ts;
-        if (e->cpu > FXT_MAX_CPU) { /* the records' cpu field has 16 bits: such an event is corrupt */
-            continue;
-        }
-        if (e->kind == SCHED_EV_SWITCH) {
-            if (o->tree_only && !in_tree(m, e->a) && !in_tree(m, e->b)) {
-                continue;
-            }
-            cpu_last_t *l = &last[e->cpu];
-            if (l->valid && l->tid != e->a) {
-                /* the CPU ran l->tid, yet this switch leaves e->a: a switch in between
-                 * is missing (dropped for --sched=tree, or not reported by the kernel).
-                 * End l->tid's slice here so that a CPU never runs two threads. */
-                st = write_switch(w, e->ts, e->cpu, FXT_THREAD_RUNNING, l->tid, l->prio, e->a, e->a_prio, 1);
-                s.switches++;
-                s.inferred++;
-            }
-            if (st == FXT_OK) {
-                st = write_switch(w, e->ts, e->cpu, e->out_state, e->a, e->a_prio, e->b, e->b_prio, 0);
-                s.switches++;
-            }
-            l->valid = 1;
-            l->tid = e->b;
-            l->prio = e->b_prio;
-        } else if (e->kind == SCHED_EV_WAKEUP) {
-            if (o->tree_only && !in_tree(m, e->a)) {
-                continue;
-            }
-            fxt_arg_t arg = fxt_arg_int32(prio, e->a_prio);
-            st = fxt_write_thread_wakeup(w, e->ts, e->cpu, (uint64_t)e->a, &arg, 1);
-            s.wakeups++;
-        }
-    }
-    free(last);
     free(ev);
     s.lost = m->lost;
     if (st == FXT_OK && s.lost > 0) {

@@ -83,6 +83,9 @@ typedef struct {
     uint64_t ticks_per_second;   /* init record */
     record_sched_named_fn named; /* NULL, or: objects named elsewhere get no kernel object here */
     void *named_ctx;
+    /* a snapshot (docs/manager.md#triggers): switches and wakeups stamped in [from, to] only
+     * (to 0: no limit); every event up to `to` still ties tasks and CPUs together */
+    uint64_t from, to;
 } sched_write_opts_t;
 
 /*

@@ -93,17 +93,6 @@ static uint64_t oncpu_of(const st_state_t *s, uint64_t tid, int *have) {
 
 static uint64_t span_of(const st_state_t *s) { return s->have_span ? s->last_ns - s->first_ns : 0; }
 
-/* Share of the span in percent with one decimal, from integers (no rounding differences). */
-static void print_share(uint64_t part, uint64_t whole) {
-    if (whole == 0) {
-        printf(" %7s", "-");
-        return;
-    }
-    __extension__ typedef unsigned __int128 u128;
-    uint64_t permille = (uint64_t)((u128)part * 1000u / whole);
-    printf(" %5" PRIu64 ".%" PRIu64 "%%", permille / 10, permille % 10);
-}
-
 static void text_arg(void *ctx, const char *name, size_t nlen, int is_str, const char *val, size_t vlen) {
     int *first = ctx;
     printf("%s%.*s=%s%.*s%s", *first ? " " : ", ", (int)nlen, name, is_str ? "\"" : "", (int)vlen, val,
@@ -295,24 +284,6 @@ static void print_folded(const st_state_t *s) {
     free(order);
 }
 
-static int width_of(const st_state_t *s, const size_t *ix, size_t n, int which, int min) {
-    int w = min;
-    for (size_t i = 0; ix && i < n && i < s->names.count; i++) {
-        const char *cat, *nm;
-        pair_of(s, (uint32_t)ix[i] + 1, &cat, &nm);
-        size_t l = strlen(which ? nm : cat);
-        w = l > (size_t)w ? (int)l : w;
-    }
-    return w;
-}
-
-/* The rows a table limited to --top leaves out. */
-static void print_more(size_t n, unsigned top) {
-    if (n > top) {
-        printf("  ... %zu more (--top %u)\n", n - top, top);
-    }
-}
-
 /* What the durations' nesting could not reconstruct (docs/stats.md, "How durations are measured"). */
 static void print_nesting_notes(const st_state_t *s) {
     if (s->unnested) {
@@ -338,15 +309,160 @@ static void print_nesting_notes(const st_state_t *s) {
     }
 }
 
-/* The human-readable summary; the tables are limited to --top rows. */
-static void print_text(const st_state_t *s, uint64_t bytes, int tree) {
-    printf("size: %" PRIu64 " bytes, %" PRIu64 " records", bytes, s->records);
+/* ---- the summary's rows, computed once for both printers --------------------------------- */
+
+/* A row of the threads table: the busiest first. Shares in permille of the time span. */
+typedef struct report_thread {
+    uint64_t provider, pid, tid, events, busy_ns, oncpu_ns, busy_permille, oncpu_permille;
+    int have_oncpu;
+    const char *name;
+} report_thread_t;
+
+/* A row of the (category, name) table: largest total duration first. */
+typedef struct report_name {
+    const char *cat, *name;
+    const st_name_t *n;
+    uint64_t mean, p50, p90, p99; /* when n->ndur */
+} report_name_t;
+
+/*
+ * What the text and JSON summaries print beyond the state's own counts: the tables' rows sorted
+ * and cut to --top, with their derived figures. A table whose rows got no memory is left out
+ * (its rows NULL) rather than printed unsorted.
+ */
+typedef struct report {
+    uint64_t bytes, span_ns, drops;
+    int have_cpu; /* context switches gave on-cpu times: their columns are printed */
+    report_thread_t *threads;
+    size_t nthreads;
+    report_name_t *names;
+    size_t nnames;
+    size_t *tree; /* the call tree's order (tree_order), with --tree */
+} report_t;
+
+static uint64_t permille_of(uint64_t part, uint64_t whole) {
+    __extension__ typedef unsigned __int128 u128;
+    return whole ? (uint64_t)((u128)part * 1000u / whole) : 0;
+}
+
+static report_thread_t *report_threads(const st_state_t *s, uint64_t span, size_t *n) {
+    size_t *tix = sorted(&s->threads, cmp_threads);
+    size_t rows = s->threads.count < s->top ? s->threads.count : s->top;
+    report_thread_t *r = tix ? calloc(rows ? rows : 1, sizeof *r) : NULL;
+    for (size_t i = 0; r && i < rows; i++) {
+        const char *key;
+        const st_thread_t *t = cli_map_at(&s->threads, tix[i], &key, NULL);
+        uint64_t k[3];
+        memcpy(k, key, sizeof k);
+        r[i] = (report_thread_t){k[0],
+                                 k[1],
+                                 k[2],
+                                 t->events,
+                                 t->busy_ns,
+                                 0,
+                                 permille_of(t->busy_ns, span),
+                                 0,
+                                 0,
+                                 thread_name(s, k[2])};
+        r[i].oncpu_ns = oncpu_of(s, k[2], &r[i].have_oncpu);
+        r[i].oncpu_permille = permille_of(r[i].oncpu_ns, span);
+    }
+    free(tix);
+    *n = r ? rows : 0;
+    return r;
+}
+
+static report_name_t *report_names(const st_state_t *s, size_t *n) {
+    size_t *ix = sorted(&s->names, cmp_names);
+    size_t rows = s->names.count < s->top ? s->names.count : s->top;
+    report_name_t *r = ix ? calloc(rows ? rows : 1, sizeof *r) : NULL;
+    for (size_t i = 0; r && i < rows; i++) {
+        r[i].n = cli_map_at(&s->names, ix[i], NULL, NULL);
+        pair_of(s, (uint32_t)ix[i] + 1, &r[i].cat, &r[i].name);
+        if (r[i].n->ndur) {
+            r[i].mean = r[i].n->total / r[i].n->ndur;
+            r[i].p50 = st_percentile(r[i].n, 0.5);
+            r[i].p90 = st_percentile(r[i].n, 0.9);
+            r[i].p99 = st_percentile(r[i].n, 0.99);
+        }
+    }
+    free(ix);
+    *n = r ? rows : 0;
+    return r;
+}
+
+static void report_build(report_t *r, const st_state_t *s, uint64_t bytes, int tree) {
+    memset(r, 0, sizeof *r);
+    r->bytes = bytes;
+    r->span_ns = span_of(s);
+    for (size_t i = 0; i < s->providers.count; i++) {
+        r->drops += ((const st_prov_t *)cli_map_at(&s->providers, i, NULL, NULL))->overflows;
+    }
+    r->have_cpu = s->oncpu.count > 0;
+    r->threads = report_threads(s, r->span_ns, &r->nthreads);
+    r->names = report_names(s, &r->nnames);
+    r->tree = tree ? tree_order(s) : NULL;
+}
+
+static void report_free(report_t *r) {
+    free(r->threads);
+    free(r->names);
+    free(r->tree);
+}
+
+/* The next series of counter c from position *k on, or NULL; its name (skey + 8, skl - 8). */
+static const st_series_t *series_next(const st_state_t *s, size_t c, size_t *k, const char **name,
+                                      size_t *nlen) {
+    for (; *k < s->series.count; (*k)++) {
+        const char *skey;
+        size_t skl;
+        const st_series_t *se = cli_map_at(&s->series, *k, &skey, &skl);
+        if (se->counter == c) {
+            (*k)++;
+            *name = skey + 8;
+            *nlen = skl - 8;
+            return se;
+        }
+    }
+    return NULL;
+}
+
+/* A counter's category, name and id from its key (category NUL name NUL ... id). */
+static const char *counter_at(const st_state_t *s, size_t i, const char **name, uint64_t *id) {
+    const char *key;
+    size_t kl;
+    cli_map_at(&s->counters, i, &key, &kl);
+    memcpy(id, key + kl - 8, 8);
+    *name = key + strlen(key) + 1;
+    return key;
+}
+
+/* ---- text ------------------------------------------------------------------------------ */
+
+/* Share of the span in percent with one decimal, from integers (no rounding differences). */
+static void print_share(const report_t *r, uint64_t permille) {
+    if (r->span_ns == 0) {
+        printf(" %7s", "-");
+        return;
+    }
+    printf(" %5" PRIu64 ".%" PRIu64 "%%", permille / 10, permille % 10);
+}
+
+/* The rows a table limited to --top leaves out. */
+static void print_more(size_t n, unsigned top) {
+    if (n > top) {
+        printf("  ... %zu more (--top %u)\n", n - top, top);
+    }
+}
+
+static void text_head(const st_state_t *s, const report_t *r) {
+    printf("size: %" PRIu64 " bytes, %" PRIu64 " records", r->bytes, s->records);
     if (s->errors) {
         printf(", %" PRIu64 " damaged", s->errors);
     }
     printf("\n");
     if (s->have_span) {
-        printf("time span: %" PRIu64 " ns (", span_of(s));
+        printf("time span: %" PRIu64 " ns (", r->span_ns);
         cli_print_us(stdout, s->first_ns);
         printf(" us .. ");
         cli_print_us(stdout, s->last_ns);
@@ -359,8 +475,10 @@ static void print_text(const st_state_t *s, uint64_t bytes, int tree) {
                    s->kinds[k].count, s->kinds[k].bytes);
         }
     }
+}
+
+static void text_providers(const st_state_t *s, const report_t *r) {
     printf("\nproviders:\n");
-    uint64_t drops = 0;
     for (size_t i = 0; i < s->providers.count; i++) {
         const st_prov_t *p = cli_map_at(&s->providers, i, NULL, NULL);
         if (p->has_id) {
@@ -374,14 +492,16 @@ static void print_text(const st_state_t *s, uint64_t bytes, int tree) {
         if (p->overflows) {
             printf(", DROPPED RECORDS: buffer full %" PRIu64 " times", p->overflows);
         }
-        drops += p->overflows;
         printf("\n");
     }
-    if (drops) {
+    if (r->drops) {
         printf("dropped records: buffers filled up %" PRIu64 " times in all (the trace does not say how many "
                "records each time)\n",
-               drops);
+               r->drops);
     }
+}
+
+static void text_objects(const st_state_t *s) {
     printf("\nprocesses and threads (%zu threads with events):\n", s->threads.count);
     for (size_t i = 0; i < s->objects.count; i++) {
         const char *key;
@@ -394,36 +514,33 @@ static void print_text(const st_state_t *s, uint64_t bytes, int tree) {
             printf("  process %" PRIu64 ": %s\n", k[0], o->name);
         }
     }
-    size_t *tix = sorted(&s->threads, cmp_threads);
-    int have_cpu = s->oncpu.count > 0;
+}
+
+static void text_threads(const st_state_t *s, const report_t *r) {
     printf("\nthreads by busy time (busy: in top-level durations; %% of the time span%s):\n",
-           have_cpu ? "; on-cpu from context switches" : "");
+           r->have_cpu ? "; on-cpu from context switches" : "");
     printf("  %10s %10s %10s %14s %8s", "pid", "tid", "events", "busy ns", "busy");
-    if (have_cpu) {
+    if (r->have_cpu) {
         printf(" %14s %8s", "on-cpu ns", "on-cpu");
     }
     printf("  name\n");
-    for (size_t i = 0; tix && i < s->threads.count && i < s->top; i++) {
-        const char *key;
-        const st_thread_t *t = cli_map_at(&s->threads, tix[i], &key, NULL);
-        uint64_t k[3];
-        memcpy(k, key, sizeof k);
-        printf("  %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %14" PRIu64, k[1], k[2], t->events, t->busy_ns);
-        print_share(t->busy_ns, span_of(s));
-        if (have_cpu) {
-            int have;
-            uint64_t on = oncpu_of(s, k[2], &have);
-            if (have) {
-                printf(" %14" PRIu64, on);
-                print_share(on, span_of(s));
-            } else {
-                printf(" %14s %8s", "-", "-");
-            }
+    for (size_t i = 0; i < r->nthreads; i++) {
+        const report_thread_t *t = &r->threads[i];
+        printf("  %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %14" PRIu64, t->pid, t->tid, t->events,
+               t->busy_ns);
+        print_share(r, t->busy_permille);
+        if (r->have_cpu && t->have_oncpu) {
+            printf(" %14" PRIu64, t->oncpu_ns);
+            print_share(r, t->oncpu_permille);
+        } else if (r->have_cpu) {
+            printf(" %14s %8s", "-", "-");
         }
-        printf("  %s\n", thread_name(s, k[2]));
+        printf("  %s\n", t->name);
     }
     print_more(s->threads.count, s->top);
-    free(tix);
+}
+
+static void text_categories(const st_state_t *s) {
     printf("\nevents by category:\n");
     for (size_t i = 0; i < s->cats.count; i++) {
         const char *key;
@@ -431,99 +548,132 @@ static void print_text(const st_state_t *s, uint64_t bytes, int tree) {
         const uint64_t *c = cli_map_at(&s->cats, i, &key, &kl);
         printf("  %-32.*s %12" PRIu64 "\n", (int)kl, key, *c);
     }
-    size_t *ix = sorted(&s->names, cmp_names);
-    size_t rows = s->names.count < s->top ? s->names.count : s->top;
-    int cw = width_of(s, ix, rows, 0, 8), nw = width_of(s, ix, rows, 1, 4);
+}
+
+/* The widest category (which 0) or name (1) of the rows, at least min. */
+static int width_of(const report_t *r, int which, int min) {
+    int w = min;
+    for (size_t i = 0; i < r->nnames; i++) {
+        size_t l = strlen(which ? r->names[i].name : r->names[i].cat);
+        w = l > (size_t)w ? (int)l : w;
+    }
+    return w;
+}
+
+static void text_names(const st_state_t *s, const report_t *r) {
+    int cw = width_of(r, 0, 8), nw = width_of(r, 1, 4);
     printf("\n(category, name) by total duration (count: durations; ns; percentiles within 6.25%%):\n");
     printf("  %-*s %-*s %10s %10s %14s %14s %10s %10s %10s %10s %10s %10s\n", cw, "category", nw, "name",
            "events", "count", "total", "self", "min", "mean", "p50", "p90", "p99", "max");
-    /* Without memory for the order (ix NULL), the table is left out rather than printed unsorted. */
-    for (size_t i = 0; ix && i < rows; i++) {
-        const st_name_t *n = cli_map_at(&s->names, ix[i], NULL, NULL);
-        const char *cat, *nm;
-        pair_of(s, (uint32_t)ix[i] + 1, &cat, &nm);
-        printf("  %-*s %-*s %10" PRIu64 " %10" PRIu64, cw, cat, nw, nm, n->events, n->ndur);
+    for (size_t i = 0; i < r->nnames; i++) {
+        const report_name_t *e = &r->names[i];
+        const st_name_t *n = e->n;
+        printf("  %-*s %-*s %10" PRIu64 " %10" PRIu64, cw, e->cat, nw, e->name, n->events, n->ndur);
         if (n->ndur) {
             printf(" %14" PRIu64 " %14" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
                    " %10" PRIu64 " %10" PRIu64 "\n",
-                   n->total, n->self, n->min, n->total / n->ndur, st_percentile(n, 0.5),
-                   st_percentile(n, 0.9), st_percentile(n, 0.99), n->max);
+                   n->total, n->self, n->min, e->mean, e->p50, e->p90, e->p99, n->max);
         } else {
             printf(" %14s\n", "-");
         }
     }
     print_more(s->names.count, s->top);
-    free(ix);
+}
+
+static void text_slowest(const st_state_t *s) {
+    if (s->nslow == 0) {
+        return;
+    }
+    printf("\nslowest events (duration ns, start us, pid/tid, category/name, arguments):\n");
+    for (unsigned i = 0; i < s->nslow; i++) {
+        const st_slow_t *e = &s->slow[i];
+        const char *cat, *nm;
+        pair_of(s, e->name, &cat, &nm);
+        printf("  %14" PRIu64 " ", e->dur);
+        cli_print_us(stdout, e->ts);
+        printf("  %" PRIu64 "/%" PRIu64 "  %s/%s", e->pid, e->tid, cat, nm);
+        int first = 1;
+        if (st_args_each(e->args, text_arg, &first)) {
+            printf("%s...", first ? " " : ", "); /* arguments beyond what is kept */
+        }
+        printf("\n");
+    }
+}
+
+static void text_counters(const st_state_t *s) {
+    if (s->counters.count == 0) {
+        return;
+    }
+    printf("\ncounters:\n");
+    for (size_t i = 0; i < s->counters.count && i < s->top; i++) {
+        const char *nm;
+        uint64_t id;
+        const char *cat = counter_at(s, i, &nm, &id);
+        const st_counter_t *c = cli_map_at(&s->counters, i, NULL, NULL);
+        printf("  %s/%s id %" PRIu64 ": %" PRIu64 " samples\n", cat, nm, id, c->samples);
+        const st_series_t *se;
+        const char *sn;
+        size_t sl;
+        for (size_t k = 0; (se = series_next(s, i, &k, &sn, &sl)) != NULL;) {
+            printf("    %-24.*s %10" PRIu64 " samples  min %.17g  max %.17g  last %.17g\n", (int)sl, sn,
+                   se->samples, se->min, se->max, se->last);
+        }
+    }
+    print_more(s->counters.count, s->top);
+}
+
+static void text_tree(const st_state_t *s, const report_t *r) {
+    printf("\ncall tree per thread (ns; children by total, at most %u per node%s):\n", s->top,
+           s->tree_full ? "; TRUNCATED: node limit reached" : "");
+    for (size_t t = 0; r->tree && t < s->threads.count; t++) {
+        const char *key;
+        const st_thread_t *th = cli_map_at(&s->threads, t, &key, NULL);
+        uint64_t k[3];
+        memcpy(k, key, sizeof k);
+        printf("  thread %" PRIu64 "/%" PRIu64 " %s (busy %" PRIu64 ")\n", k[1], k[2], thread_name(s, k[2]),
+               th->busy_ns);
+        print_tree_text(s, r->tree, (uint32_t)t + 1, 0, 0);
+    }
+}
+
+/* The human-readable summary; the tables are limited to --top rows. */
+static void print_text(const st_state_t *s, const report_t *r, int tree) {
+    text_head(s, r);
+    text_providers(s, r);
+    text_objects(s);
+    text_threads(s, r);
+    text_categories(s);
+    text_names(s, r);
     print_nesting_notes(s);
-    if (s->nslow) {
-        printf("\nslowest events (duration ns, start us, pid/tid, category/name, arguments):\n");
-        for (unsigned i = 0; i < s->nslow; i++) {
-            const st_slow_t *e = &s->slow[i];
-            const char *cat, *nm;
-            pair_of(s, e->name, &cat, &nm);
-            printf("  %14" PRIu64 " ", e->dur);
-            cli_print_us(stdout, e->ts);
-            printf("  %" PRIu64 "/%" PRIu64 "  %s/%s", e->pid, e->tid, cat, nm);
-            int first = 1;
-            if (st_args_each(e->args, text_arg, &first)) {
-                printf("%s...", first ? " " : ", "); /* arguments beyond what is kept */
-            }
-            printf("\n");
-        }
-    }
-    if (s->counters.count) {
-        printf("\ncounters:\n");
-        for (size_t i = 0; i < s->counters.count && i < s->top; i++) {
-            const char *key;
-            size_t kl;
-            const st_counter_t *c = cli_map_at(&s->counters, i, &key, &kl);
-            uint64_t id;
-            memcpy(&id, key + kl - 8, 8);
-            printf("  %s/%s id %" PRIu64 ": %" PRIu64 " samples\n", key, key + strlen(key) + 1, id,
-                   c->samples);
-            for (size_t k = 0; k < s->series.count; k++) {
-                const char *skey;
-                size_t skl;
-                const st_series_t *se = cli_map_at(&s->series, k, &skey, &skl);
-                if (se->counter == i) {
-                    printf("    %-24.*s %10" PRIu64 " samples  min %.17g  max %.17g  last %.17g\n",
-                           (int)(skl - 8), skey + 8, se->samples, se->min, se->max, se->last);
-                }
-            }
-        }
-        print_more(s->counters.count, s->top);
-    }
+    text_slowest(s);
+    text_counters(s);
     printf("\ninline strings in events: %" PRIu64 " (%" PRIu64 " bytes)\n", s->inline_strings,
            s->inline_bytes);
     if (tree) {
-        size_t *order = tree_order(s);
-        printf("\ncall tree per thread (ns; children by total, at most %u per node%s):\n", s->top,
-               s->tree_full ? "; TRUNCATED: node limit reached" : "");
-        for (size_t t = 0; order && t < s->threads.count; t++) {
-            const char *key;
-            const st_thread_t *th = cli_map_at(&s->threads, t, &key, NULL);
-            uint64_t k[3];
-            memcpy(k, key, sizeof k);
-            printf("  thread %" PRIu64 "/%" PRIu64 " %s (busy %" PRIu64 ")\n", k[1], k[2],
-                   thread_name(s, k[2]), th->busy_ns);
-            print_tree_text(s, order, (uint32_t)t + 1, 0, 0);
-        }
-        free(order);
+        text_tree(s, r);
     }
 }
+
+/* ---- JSON ------------------------------------------------------------------------------ */
 
 static void json_key_str(const char *k, const char *v, size_t n) {
     printf("\"%s\":", k);
     cli_json_str(stdout, v, n);
 }
 
-/* The same summary as one JSON object (schema in docs/stats.md). */
-static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
-    printf("{\"bytes\":%" PRIu64 ",\"records\":%" PRIu64 ",\"errors\":%" PRIu64, bytes, s->records,
+/* ,"category":"..","name":".." */
+static void json_pair(const char *cat, const char *nm) {
+    json_key_str("category", cat, strlen(cat));
+    printf(",");
+    json_key_str("name", nm, strlen(nm));
+}
+
+static void json_head(const st_state_t *s, const report_t *r) {
+    printf("{\"bytes\":%" PRIu64 ",\"records\":%" PRIu64 ",\"errors\":%" PRIu64, r->bytes, s->records,
            s->errors);
     if (s->have_span) {
         printf(",\"first_ns\":%" PRIu64 ",\"last_ns\":%" PRIu64 ",\"span_ns\":%" PRIu64, s->first_ns,
-               s->last_ns, span_of(s));
+               s->last_ns, r->span_ns);
     }
     printf(",\"kinds\":{");
     int first = 1;
@@ -534,8 +684,11 @@ static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
             first = 0;
         }
     }
-    printf("},\"providers\":[");
-    uint64_t drops = 0;
+    printf("}");
+}
+
+static void json_providers(const st_state_t *s, const report_t *r) {
+    printf(",\"providers\":[");
     for (size_t i = 0; i < s->providers.count; i++) {
         const st_prov_t *p = cli_map_at(&s->providers, i, NULL, NULL);
         printf("%s{\"id\":", i ? "," : "");
@@ -551,9 +704,12 @@ static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
                ",\"buffer_full_reports\":%" PRIu64 "}",
                p->records, p->events, p->ticks, p->strings, p->string_rereg, p->threads, p->thread_rereg,
                p->overflows);
-        drops += p->overflows;
     }
-    printf("],\"buffer_full_reports\":%" PRIu64 ",\"objects\":[", drops);
+    printf("],\"buffer_full_reports\":%" PRIu64, r->drops);
+}
+
+static void json_objects(const st_state_t *s) {
+    printf(",\"objects\":[");
     for (size_t i = 0; i < s->objects.count; i++) {
         const char *key;
         const st_object_t *o = cli_map_at(&s->objects, i, &key, NULL);
@@ -567,29 +723,29 @@ static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
         json_key_str("name", o->name, strlen(o->name));
         printf("}");
     }
-    /* The arrays threads, names and counters hold the first --top: their *_total say how many exist. */
-    printf("],\"top\":%u,\"threads_with_events\":%zu,\"threads_total\":%zu,\"threads\":[", s->top,
+    printf("]");
+}
+
+/* The arrays threads, names and counters hold the first --top: their *_total say how many exist. */
+static void json_threads(const st_state_t *s, const report_t *r) {
+    printf(",\"top\":%u,\"threads_with_events\":%zu,\"threads_total\":%zu,\"threads\":[", s->top,
            s->threads.count, s->threads.count);
-    size_t *tix = sorted(&s->threads, cmp_threads);
-    for (size_t i = 0; tix && i < s->threads.count && i < s->top; i++) {
-        const char *key;
-        const st_thread_t *t = cli_map_at(&s->threads, tix[i], &key, NULL);
-        uint64_t k[3];
-        memcpy(k, key, sizeof k);
-        const char *tn = thread_name(s, k[2]);
-        printf("%s{\"provider\":%" PRIu64 ",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 ",", i ? "," : "", k[0],
-               k[1], k[2]);
-        json_key_str("name", tn, strlen(tn));
+    for (size_t i = 0; i < r->nthreads; i++) {
+        const report_thread_t *t = &r->threads[i];
+        printf("%s{\"provider\":%" PRIu64 ",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 ",", i ? "," : "",
+               t->provider, t->pid, t->tid);
+        json_key_str("name", t->name, strlen(t->name));
         printf(",\"events\":%" PRIu64 ",\"busy_ns\":%" PRIu64, t->events, t->busy_ns);
-        int have;
-        uint64_t on = oncpu_of(s, k[2], &have);
-        if (have) {
-            printf(",\"oncpu_ns\":%" PRIu64, on);
+        if (t->have_oncpu) {
+            printf(",\"oncpu_ns\":%" PRIu64, t->oncpu_ns);
         }
         printf("}");
     }
-    free(tix);
-    printf("],\"categories\":{");
+    printf("]");
+}
+
+static void json_categories(const st_state_t *s) {
+    printf(",\"categories\":{");
     for (size_t i = 0; i < s->cats.count; i++) {
         const char *key;
         size_t kl;
@@ -598,28 +754,30 @@ static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
         cli_json_str(stdout, key, kl);
         printf(":%" PRIu64, *c);
     }
-    printf("},\"names_total\":%zu,\"names\":[", s->names.count);
-    size_t *ix = sorted(&s->names, cmp_names);
-    for (size_t i = 0; ix && i < s->names.count && i < s->top; i++) {
-        const st_name_t *n = cli_map_at(&s->names, ix[i], NULL, NULL);
-        const char *cat, *nm;
-        pair_of(s, (uint32_t)ix[i] + 1, &cat, &nm);
+    printf("}");
+}
+
+static void json_names(const st_state_t *s, const report_t *r) {
+    printf(",\"names_total\":%zu,\"names\":[", s->names.count);
+    for (size_t i = 0; i < r->nnames; i++) {
+        const report_name_t *e = &r->names[i];
+        const st_name_t *n = e->n;
         printf("%s{", i ? "," : "");
-        json_key_str("category", cat, strlen(cat));
-        printf(",");
-        json_key_str("name", nm, strlen(nm));
+        json_pair(e->cat, e->name);
         printf(",\"events\":%" PRIu64 ",\"count\":%" PRIu64, n->events, n->ndur);
         if (n->ndur) {
             printf(",\"total_ns\":%" PRIu64 ",\"self_ns\":%" PRIu64 ",\"min_ns\":%" PRIu64
                    ",\"mean_ns\":%" PRIu64 ",\"p50_ns\":%" PRIu64 ",\"p90_ns\":%" PRIu64
                    ",\"p99_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64,
-                   n->total, n->self, n->min, n->total / n->ndur, st_percentile(n, 0.5),
-                   st_percentile(n, 0.9), st_percentile(n, 0.99), n->max);
+                   n->total, n->self, n->min, e->mean, e->p50, e->p90, e->p99, n->max);
         }
         printf("}");
     }
-    free(ix);
-    printf("],\"slowest\":[");
+    printf("]");
+}
+
+static void json_slowest(const st_state_t *s) {
+    printf(",\"slowest\":[");
     for (unsigned i = 0; i < s->nslow; i++) {
         const st_slow_t *e = &s->slow[i];
         const char *cat, *nm;
@@ -627,37 +785,31 @@ static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
         printf("%s{\"duration_ns\":%" PRIu64 ",\"ts_ns\":%" PRIu64 ",\"provider\":%" PRIu64
                ",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 ",",
                i ? "," : "", e->dur, e->ts, e->provider, e->pid, e->tid);
-        json_key_str("category", cat, strlen(cat));
-        printf(",");
-        json_key_str("name", nm, strlen(nm));
+        json_pair(cat, nm);
         printf(",\"args\":{");
         int afirst = 1;
         int cut = st_args_each(e->args, json_arg, &afirst);
         printf("},\"args_truncated\":%s}", cut ? "true" : "false");
     }
-    printf("],\"counters_total\":%zu,\"counters\":[", s->counters.count);
+    printf("]");
+}
+
+static void json_counters(const st_state_t *s) {
+    printf(",\"counters_total\":%zu,\"counters\":[", s->counters.count);
     for (size_t i = 0; i < s->counters.count && i < s->top; i++) {
-        const char *key;
-        size_t kl;
-        const st_counter_t *c = cli_map_at(&s->counters, i, &key, &kl);
+        const char *nm;
         uint64_t id;
-        memcpy(&id, key + kl - 8, 8);
+        const char *cat = counter_at(s, i, &nm, &id);
+        const st_counter_t *c = cli_map_at(&s->counters, i, NULL, NULL);
         printf("%s{", i ? "," : "");
-        json_key_str("category", key, strlen(key));
-        printf(",");
-        json_key_str("name", key + strlen(key) + 1, strlen(key + strlen(key) + 1));
+        json_pair(cat, nm);
         printf(",\"id\":%" PRIu64 ",\"samples\":%" PRIu64 ",\"series\":[", id, c->samples);
-        int sfirst = 1;
-        for (size_t k = 0; k < s->series.count; k++) {
-            const char *skey;
-            size_t skl;
-            const st_series_t *se = cli_map_at(&s->series, k, &skey, &skl);
-            if (se->counter != i) {
-                continue;
-            }
-            printf("%s{", sfirst ? "" : ",");
-            sfirst = 0;
-            json_key_str("name", skey + 8, skl - 8);
+        const st_series_t *se;
+        const char *sn;
+        size_t sl;
+        for (size_t k = 0, n = 0; (se = series_next(s, i, &k, &sn, &sl)) != NULL; n++) {
+            printf("%s{", n ? "," : "");
+            json_key_str("name", sn, sl);
             printf(",\"samples\":%" PRIu64 ",\"min\":", se->samples);
             cli_json_double(stdout, se->min);
             printf(",\"max\":");
@@ -668,26 +820,41 @@ static void print_json(const st_state_t *s, uint64_t bytes, int tree) {
         }
         printf("]}");
     }
-    printf("],\"inline_strings\":%" PRIu64 ",\"inline_string_bytes\":%" PRIu64, s->inline_strings,
+    printf("]");
+}
+
+static void json_tree(const st_state_t *s, const report_t *r) {
+    printf(",\"tree_truncated\":%s,\"tree\":[", s->tree_full ? "true" : "false");
+    for (size_t t = 0; r->tree && t < s->threads.count; t++) {
+        const char *key;
+        cli_map_at(&s->threads, t, &key, NULL);
+        uint64_t k[3];
+        memcpy(k, key, sizeof k);
+        printf("%s{\"provider\":%" PRIu64 ",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 ",\"children\":",
+               t ? "," : "", k[0], k[1], k[2]);
+        print_tree_json(s, r->tree, (uint32_t)t + 1, 0);
+        printf("}");
+    }
+    printf("]");
+}
+
+/* The same summary as one JSON object (schema in docs/stats.md). */
+static void print_json(const st_state_t *s, const report_t *r, int tree) {
+    json_head(s, r);
+    json_providers(s, r);
+    json_objects(s);
+    json_threads(s, r);
+    json_categories(s);
+    json_names(s, r);
+    json_slowest(s);
+    json_counters(s);
+    printf(",\"inline_strings\":%" PRIu64 ",\"inline_string_bytes\":%" PRIu64, s->inline_strings,
            s->inline_bytes);
     printf(",\"nesting\":{\"complete_not_enclosing_all\":%" PRIu64 ",\"self_clamped\":%" PRIu64
            ",\"pairs_in_later_complete\":%" PRIu64 ",\"tree_not_enclosing_all\":%" PRIu64 "}",
            s->unnested, s->clamped, s->pairs_in_complete, s->tree_unnested);
     if (tree) {
-        size_t *order = tree_order(s);
-        printf(",\"tree_truncated\":%s,\"tree\":[", s->tree_full ? "true" : "false");
-        for (size_t t = 0; order && t < s->threads.count; t++) {
-            const char *key;
-            cli_map_at(&s->threads, t, &key, NULL);
-            uint64_t k[3];
-            memcpy(k, key, sizeof k);
-            printf("%s{\"provider\":%" PRIu64 ",\"pid\":%" PRIu64 ",\"tid\":%" PRIu64 ",\"children\":",
-                   t ? "," : "", k[0], k[1], k[2]);
-            print_tree_json(s, order, (uint32_t)t + 1, 0);
-            printf("}");
-        }
-        printf("]");
-        free(order);
+        json_tree(s, r);
     }
     printf("}\n");
 }
@@ -735,7 +902,8 @@ static void range_free(void *ctx, void *range) { st_release(ctx, range); }
 static const cli_par_ops_t stats_ops = {range_new, st_on_record, st_on_error, range_merge, range_free};
 
 /* Reads the whole trace, then prints the summary; exit 1 when records were damaged. */
-static int stats_run(const stats_config_t *cfg) {
+static int stats_run(void *config) {
+    const stats_config_t *cfg = config;
     /* stdout appended to the input (`>> IN`) would change the trace while it is read */
     int orc = cli_output_check("stats", NULL, &cfg->in, 1);
     if (orc != 0) {
@@ -779,10 +947,15 @@ static int stats_run(const stats_config_t *cfg) {
     if (rc == 0) {
         if (cfg->folded) {
             print_folded(s);
-        } else if (cfg->json) {
-            print_json(s, bytes, cfg->tree);
         } else {
-            print_text(s, bytes, cfg->tree);
+            report_t r;
+            report_build(&r, s, bytes, cfg->tree);
+            if (cfg->json) {
+                print_json(s, &r, cfg->tree);
+            } else {
+                print_text(s, &r, cfg->tree);
+            }
+            report_free(&r);
         }
     }
     uint64_t errors = s->errors;
@@ -796,15 +969,10 @@ static int stats_run(const stats_config_t *cfg) {
     return errors ? CLI_EXIT_DATA : CLI_EXIT_OK;
 }
 
-static int stats_main(int argc, char **argv) {
-    stats_config_t cfg;
-    int rc = cli_parse(&stats_spec, argc, argv, &cfg);
-    return rc != 0 ? rc : stats_run(&cfg);
-}
-
 const cli_command_t cli_cmd_stats = {
     "stats",
-    stats_main,
+    stats_run,
+    NULL,
     "summarise a trace: where the time went (durations, self time, threads, slowest)",
     "fxt stats [--json] [--top N] [--tree | --folded] [-j N] [IN]",
     "Summarise a trace in one pass, decoded in parallel ranges on every core:\n"

@@ -1990,20 +1990,25 @@ static void merge_bits(uint8_t *gset, const uint8_t *lset, size_t n, uint64_t *r
     }
 }
 
-int st_merge(st_state_t *g, st_state_t *l) {
-    int rc = 0;
-    st_range_t *lr = (st_range_t *)l; /* l is the first member of its st_range_t */
-    flush_events(lr);
-    uint32_t *nmap, *tmap, *node_map, *cmap;
+/* A range's indexes in the trace's maps (index + 1 for names and threads; 0: none). */
+typedef struct merge_maps {
+    uint32_t *names, *threads, *nodes, *counters;
+} merge_maps_t;
+
+/* The range's notes of what could not be nested; CLI_PAR_RERUN when the ring overflowed in a
+ * range that is not the first (where it was full depends on where the range starts). */
+static int merge_notes(st_state_t *g, const st_state_t *l) {
     g->oom |= l->oom;
     g->unnested += l->unnested;
     g->clamped += l->clamped;
     g->pairs_in_complete += l->pairs_in_complete;
     g->tree_unnested += l->tree_unnested;
     g->gup_coalesced |= l->gup_coalesced;
-    if (g->merged > 0 && (l->pend_capped || l->gup_coalesced)) {
-        return CLI_PAR_RERUN; /* where the ring was full depends on where the range starts */
-    }
+    return g->merged > 0 && (l->pend_capped || l->gup_coalesced) ? CLI_PAR_RERUN : 0;
+}
+
+/* Record counts, error messages, inline strings, records by kind, the time span. */
+static void merge_totals(st_state_t *g, const st_state_t *l) {
     g->records += l->records;
     g->errors += l->errors;
     for (unsigned i = 0; i < l->nerrmsg && g->nerrmsg < ST_MAX_ERRMSG; i++) {
@@ -2021,11 +2026,14 @@ int st_merge(st_state_t *g, st_state_t *l) {
         g->have_span = 1;
     }
     g->tree_full |= l->tree_full;
+}
+
+static int merge_providers(st_state_t *g, const st_state_t *l) {
     for (size_t i = 0; i < l->providers.count; i++) {
         st_prov_t *lp = cli_map_at(&l->providers, i, NULL, NULL);
         st_prov_t *gp = prov_get(g, lp->has_id, lp->id, NULL);
         if (gp == NULL) {
-            goto nomem;
+            return CLI_EXIT_LIMIT;
         }
         gp->records += lp->records;
         gp->bytes += lp->bytes;
@@ -2047,6 +2055,10 @@ int st_merge(st_state_t *g, st_state_t *l) {
             gp->ticks_set = 1;
         }
     }
+    return 0;
+}
+
+static int merge_cats(st_state_t *g, const st_state_t *l) {
     for (size_t i = 0; i < l->cats.count; i++) {
         const char *key;
         size_t kl;
@@ -2056,30 +2068,42 @@ int st_merge(st_state_t *g, st_state_t *l) {
         }
         uint64_t *gc = cli_map_get(&g->cats, key, kl, 1);
         if (gc == NULL) {
-            goto nomem;
+            return CLI_EXIT_LIMIT;
         }
         *gc += *lc;
     }
+    return 0;
+}
+
+/* Room for the maps: the names' kept with the range (pairs it met in an earlier use stay mapped),
+ * the others in the trace's buffer. */
+static int merge_maps(st_state_t *g, st_range_t *lr, merge_maps_t *m) {
+    const st_state_t *l = &lr->s;
     /* Every entry is set before it is read: the buffer needs no clearing (+ 1: never NULL). */
     size_t had = lr->gixcap;
     if (cli_grow(&g->mbuf, &g->mcap, l->threads.count + l->nodes.count + l->counters.count + 1,
                  sizeof *g->mbuf, 256) != 0 ||
         cli_grow(&lr->gix, &lr->gixcap, l->names.count + 1, sizeof *lr->gix, 256) != 0) {
-        goto nomem;
+        return CLI_EXIT_LIMIT;
     }
     memset(lr->gix + had, 0, (lr->gixcap - had) * sizeof *lr->gix);
-    nmap = lr->gix; /* the pairs the range met are all there once this loop is done */
-    tmap = g->mbuf;
-    node_map = tmap + l->threads.count;
-    cmap = node_map + l->nodes.count;
-    /* The pairs in the order the range met them: new ones join the trace in the order they would
-     * from a range of fresh state (pairs kept from earlier ranges are in it already). */
+    m->names = lr->gix; /* the pairs the range met are all there once merge_names is done */
+    m->threads = g->mbuf;
+    m->nodes = m->threads + l->threads.count;
+    m->counters = m->nodes + l->nodes.count;
+    return 0;
+}
+
+/* The pairs in the order the range met them: new ones join the trace in the order they would
+ * from a range of fresh state (pairs kept from earlier ranges are in it already). */
+static int merge_names(st_state_t *g, const st_range_t *lr, uint32_t *nmap) {
+    const st_state_t *l = &lr->s;
     for (size_t k = 0; k < lr->nmet; k++) {
         const char *key;
         size_t kl, i = lr->met[k];
         st_name_t *ln = cli_map_at(&l->names, i, &key, &kl);
         if (nmap[i] == 0 && (nmap[i] = name_ix(&g->names, key, kl)) == 0) {
-            goto nomem;
+            return CLI_EXIT_LIMIT;
         }
         st_name_t *gn = cli_map_at(&g->names, nmap[i] - 1, NULL, NULL);
         gn->events += ln->events;
@@ -2093,17 +2117,17 @@ int st_merge(st_state_t *g, st_state_t *l) {
         }
     }
     /* Pooling into "(other)" and a full call tree depend on what earlier ranges saw: exact only in one. */
-    if (g->merged > 0 && (g->names.count >= ST_MAX_NAMES || l->tree_full)) {
-        rc = CLI_PAR_RERUN;
-        goto done;
-    }
+    return g->merged > 0 && (g->names.count >= ST_MAX_NAMES || l->tree_full) ? CLI_PAR_RERUN : 0;
+}
+
+static int merge_objects(st_state_t *g, const st_state_t *l) {
     for (size_t i = 0; i < l->objects.count; i++) {
         const char *key;
         size_t kl;
         st_object_t *lo = cli_map_at(&l->objects, i, &key, &kl);
         st_object_t *go = cli_map_get(&g->objects, key, kl, 1);
         if (go == NULL) {
-            goto nomem;
+            return CLI_EXIT_LIMIT;
         }
         go->is_thread = lo->is_thread;
         memcpy(go->name, lo->name, sizeof go->name);
@@ -2112,13 +2136,18 @@ int st_merge(st_state_t *g, st_state_t *l) {
             go->has_pid = 1;
         }
     }
+    return 0;
+}
+
+/* Counters, then their series (keyed by the trace's counter index, cmap). */
+static int merge_counters(st_state_t *g, const st_state_t *l, uint32_t *cmap) {
     for (size_t i = 0; i < l->counters.count; i++) {
         const char *key;
         size_t kl, gix = 0;
         st_counter_t *lc = cli_map_at(&l->counters, i, &key, &kl);
         st_counter_t *gc = cli_map_get_ix(&g->counters, key, kl, 1, &gix);
         if (gc == NULL) {
-            goto nomem;
+            return CLI_EXIT_LIMIT;
         }
         cmap[i] = (uint32_t)gix;
         if (gc->samples == 0) {
@@ -2137,7 +2166,7 @@ int st_merge(st_state_t *g, st_state_t *l) {
         memcpy(k + 8, key + 8, kl - 8);
         st_series_t *gs = cli_map_get(&g->series, k, kl, 1);
         if (gs == NULL) {
-            goto nomem;
+            return CLI_EXIT_LIMIT;
         }
         if (gs->samples == 0) {
             gs->counter = c64;
@@ -2149,20 +2178,25 @@ int st_merge(st_state_t *g, st_state_t *l) {
         gs->max = ls->max > gs->max ? ls->max : gs->max;
         gs->last = ls->last;
     }
+    return 0;
+}
+
+/* The range's threads in the trace (tmap), with their event counts; CLI_PAR_RERUN where the
+ * range's stack or rings together with the trace's would not hold as with one range. */
+static int merge_threads(st_state_t *g, st_state_t *l, uint32_t *tmap) {
     for (size_t i = 0; i < l->threads.count; i++) {
         const char *key;
         size_t kl, gix = 0;
         st_thread_t *lt = cli_map_at(&l->threads, i, &key, &kl);
         st_thread_t *gt = cli_map_get_ix(&g->threads, key, kl, 1, &gix);
         if (gt == NULL) {
-            goto nomem;
+            return CLI_EXIT_LIMIT;
         }
         tmap[i] = (uint32_t)gix + 1;
         gt->events += lt->events;
         /* Stack limits hold per range: with frames open before it, the sums may pass them. */
         if (gt->depth > 0 && (uint64_t)gt->depth + lt->max_depth > ST_MAX_DEPTH) {
-            rc = CLI_PAR_RERUN;
-            goto done;
+            return CLI_PAR_RERUN;
         }
         /* The trace's ring and the range's together, and the reach events left out, hold as with one
          * range only when there is nothing to share (a bound: the ring never holds more). */
@@ -2172,13 +2206,16 @@ int st_merge(st_state_t *g, st_state_t *l) {
             (gt->pn + lt->npops + lt->pcap > ST_PEND_CAP ||
              (lt->reach_over && (gt->pn > 0 || lt->npops > 0)) ||
              (uint64_t)gt->gn + gt->pn + lt->gpeak + lt->npops + lt->pcap + ST_PEND_CAP > ST_GUP_CAP)) {
-            rc = CLI_PAR_RERUN;
-            goto done;
+            return CLI_PAR_RERUN;
         }
         lt->gbase = gt->pseq;
         lt->gclosed = lt->gtook = lt->rapplied = 0;
     }
-    /* Call-tree nodes in the range's order, each after the pops of its thread that came before it. */
+    return 0;
+}
+
+/* Call-tree nodes in the range's order, each after the pops of its thread that came before it. */
+static int merge_nodes(st_state_t *g, st_state_t *l, const merge_maps_t *m) {
     for (size_t i = 0; i < l->nodes.count; i++) {
         const char *key;
         st_node_t *ln = cli_map_at(&l->nodes, i, &key, NULL);
@@ -2186,66 +2223,78 @@ int st_merge(st_state_t *g, st_state_t *l) {
         memcpy(&k, key, sizeof k);
         const char *tkey;
         st_thread_t *lt = cli_map_at(&l->threads, k.thread - 1, &tkey, NULL);
-        st_thread_t *gt = cli_map_at(&g->threads, tmap[k.thread - 1] - 1, NULL, NULL);
+        st_thread_t *gt = cli_map_at(&g->threads, m->threads[k.thread - 1] - 1, NULL, NULL);
         uint32_t gparent;
         if (k.parent) {
-            gparent = node_map[k.parent - 1];
+            gparent = m->nodes[k.parent - 1];
         } else {
             uint64_t tk[3];
             memcpy(tk, tkey, sizeof tk);
-            if (advance(g, gt, tmap[k.thread - 1], tk, lt, k.ctx, nmap) != 0) {
-                rc = CLI_PAR_RERUN;
-                goto done;
+            if (advance(g, gt, m->threads[k.thread - 1], tk, lt, k.ctx, m->names) != 0) {
+                return CLI_PAR_RERUN;
             }
             gparent = gt->depth ? gt->stack[gt->depth - 1].node : 0;
         }
-        node_map[i] =
-            k.parent && gparent == 0 ? 0 : node_ix(g, tmap[k.thread - 1], gparent, 0, nmap[k.name - 1]);
-        if (node_map[i]) {
-            st_node_t *gn = cli_map_at(&g->nodes, node_map[i] - 1, NULL, NULL);
+        m->nodes[i] = k.parent && gparent == 0
+                          ? 0
+                          : node_ix(g, m->threads[k.thread - 1], gparent, 0, m->names[k.name - 1]);
+        if (m->nodes[i]) {
+            st_node_t *gn = cli_map_at(&g->nodes, m->nodes[i] - 1, NULL, NULL);
             gn->total += ln->total;
             gn->self += ln->self;
             gn->count += ln->count;
         }
     }
+    return 0;
+}
+
+/* Frames still open at the range's end stay open in the trace. */
+static int merge_open_frames(st_thread_t *gt, const st_thread_t *lt, const merge_maps_t *m) {
+    uint32_t stored = lt->depth < ST_MAX_DEPTH ? lt->depth : ST_MAX_DEPTH;
+    for (uint32_t d = 0; d < stored; d++) {
+        if (push_frame(gt) != 0) {
+            return CLI_EXIT_LIMIT;
+        }
+        st_frame_t *f = &gt->stack[gt->depth];
+        *f = lt->stack[d];
+        f->name = f->name ? m->names[f->name - 1] : 0;
+        f->node = f->node ? m->nodes[f->node - 1] : 0;
+        gt->depth++;
+    }
+    gt->depth += lt->depth - stored;
+    gt->max_depth = gt->depth > gt->max_depth ? gt->depth : gt->max_depth;
+    return 0;
+}
+
+/* Each thread's stack at the range's end: its last pops, what waits for an enclosing complete
+ * event, its open frames. */
+static int merge_stacks(st_state_t *g, st_state_t *l, const merge_maps_t *m) {
     for (size_t i = 0; i < l->threads.count; i++) {
         const char *key;
         st_thread_t *lt = cli_map_at(&l->threads, i, &key, NULL);
-        st_thread_t *gt = cli_map_at(&g->threads, tmap[i] - 1, NULL, NULL);
+        st_thread_t *gt = cli_map_at(&g->threads, m->threads[i] - 1, NULL, NULL);
         uint64_t tk[3];
         memcpy(tk, key, sizeof tk);
-        if (advance(g, gt, tmap[i], tk, lt, lt->npops, nmap) != 0) {
-            rc = CLI_PAR_RERUN;
-            goto done;
+        if (advance(g, gt, m->threads[i], tk, lt, lt->npops, m->names) != 0) {
+            return CLI_PAR_RERUN;
         }
         give_child(gt, lt->ctx_child);
         /* What still waits for an enclosing complete event waits in the trace (nesting across ranges) */
-        int arc = g_append(g, gt, tmap[i], lt, nmap);
-        if (arc < 0) {
-            goto nomem;
-        }
+        int arc = g_append(g, gt, m->threads[i], lt, m->names);
         if (arc != 0) {
-            rc = CLI_PAR_RERUN;
-            goto done;
+            return arc < 0 ? CLI_EXIT_LIMIT : CLI_PAR_RERUN;
         }
-        /* Frames still open at the range's end stay open in the trace. */
-        uint32_t stored = lt->depth < ST_MAX_DEPTH ? lt->depth : ST_MAX_DEPTH;
-        for (uint32_t d = 0; d < stored; d++) {
-            if (push_frame(gt) != 0) {
-                goto nomem;
-            }
-            st_frame_t *f = &gt->stack[gt->depth];
-            *f = lt->stack[d];
-            f->name = f->name ? nmap[f->name - 1] : 0;
-            f->node = f->node ? node_map[f->node - 1] : 0;
-            gt->depth++;
+        int frc = merge_open_frames(gt, lt, m);
+        if (frc != 0) {
+            return frc;
         }
-        gt->depth += lt->depth - stored;
-        gt->max_depth = gt->depth > gt->max_depth ? gt->depth : gt->max_depth;
     }
-    g_defer_nodes(g, node_map);
+    return 0;
+}
+
+static void merge_slowest(st_state_t *g, const st_state_t *l, const uint32_t *nmap) {
     for (unsigned i = 0; i < l->nslow; i++) {
-        st_slow_t *ls = &l->slow[i];
+        const st_slow_t *ls = &l->slow[i];
         st_slow_t *gs = slow_slot(g, ls->dur, ls->ts, ls->end_off);
         if (gs) {
             uint32_t name = ls->name ? nmap[ls->name - 1] : 0;
@@ -2253,13 +2302,17 @@ int st_merge(st_state_t *g, st_state_t *l) {
             gs->name = name;
         }
     }
+}
+
+/* Per CPU the thread running at the range's end; on-cpu time across the boundary, then the range's. */
+static int merge_cpus(st_state_t *g, const st_state_t *l) {
     for (size_t i = 0; i < l->cpus.count; i++) {
         const char *key;
         size_t kl;
         st_cpu_t *lc = cli_map_at(&l->cpus, i, &key, &kl);
         st_cpu_t *gc = cli_map_get(&g->cpus, key, kl, 1);
         if (gc == NULL) {
-            goto nomem;
+            return CLI_EXIT_LIMIT;
         }
         if (lc->have_first && gc->running) {
             uint64_t *t = cli_map_get_u64(&g->oncpu, gc->tid, 0, 1);
@@ -2284,24 +2337,56 @@ int st_merge(st_state_t *g, st_state_t *l) {
         uint64_t *lv = cli_map_at(&l->oncpu, i, &key, &kl);
         uint64_t *gv = cli_map_get(&g->oncpu, key, kl, 1);
         if (gv == NULL) {
-            goto nomem;
+            return CLI_EXIT_LIMIT;
         }
         *gv += *lv;
     }
+    return 0;
+}
+
+/* The range's call-tree part: its names, objects, counters, threads, nodes and stacks, in that
+ * order (each step maps the range's indexes the next ones use). 0, CLI_PAR_RERUN or CLI_EXIT_LIMIT. */
+static int merge_tree(st_state_t *g, st_range_t *lr) {
+    st_state_t *l = &lr->s;
+    merge_maps_t m;
+    int rc = merge_maps(g, lr, &m);
+    rc = rc ? rc : merge_names(g, lr, m.names);
+    rc = rc ? rc : merge_objects(g, l);
+    rc = rc ? rc : merge_counters(g, l, m.counters);
+    rc = rc ? rc : merge_threads(g, l, m.threads);
+    rc = rc ? rc : merge_nodes(g, l, &m);
+    rc = rc ? rc : merge_stacks(g, l, &m);
+    if (rc == 0) {
+        g_defer_nodes(g, m.nodes);
+        merge_slowest(g, l, m.names);
+    }
+    return rc;
+}
+
+int st_merge(st_state_t *g, st_state_t *l) {
+    st_range_t *lr = (st_range_t *)l; /* l is the first member of its st_range_t */
+    flush_events(lr);
+    int rc = merge_notes(g, l);
+    if (rc != 0) {
+        return rc;
+    }
+    merge_totals(g, l);
+    rc = merge_providers(g, l);
+    rc = rc ? rc : merge_cats(g, l);
+    rc = rc ? rc : merge_tree(g, lr);
+    rc = rc ? rc : merge_cpus(g, l);
+    if (rc != 0) {
+        return rc;
+    }
     /* Which paths a full tree leaves out must not depend on the split either. */
     if (g->merged > 0 && g->tree_full) {
-        rc = CLI_PAR_RERUN;
-        goto done;
+        return CLI_PAR_RERUN;
     }
     g->merged++;
     if (g->top && g->nslow == g->top) {
         __atomic_store_n(&g->range_floor, g->slow_floor, __ATOMIC_RELAXED);
     }
-    goto done;
-nomem:
-    rc = CLI_EXIT_LIMIT;
-done:
-    return rc;
+    return 0;
 }
 
 int st_settle(st_state_t *g) {

@@ -33,3 +33,13 @@ crash_case() {
     verify "$T/$mode.fxt" threads $mode 1000 4
   done
 }
+
+# snap_check FILE REASON LAST POST_NS [PROVIDERS]: a snapshot checks clean and holds the
+# recent past up to its cut, gap-free (snapshot.py)
+snap_check() {
+  local f=$1
+  shift
+  check_clean "$f"
+  "$FXT" dump --json "$f" > "$f.jsonl" || fail "fxt dump --json $f failed"
+  "$PYTHON" "$AREA_DIR/snapshot.py" "$@" < "$f.jsonl" || fail "$f: snapshot check failed"
+}
