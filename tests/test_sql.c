@@ -533,13 +533,19 @@ static void test_long_durations(void) {
     finish_writer(w);
     sqlite3 *db = open_db();
     char sql[512];
-    snprintf(sql, sizeof sql, "select fxt_open('%s')", save(&mb, "long"));
+    snprintf(sql, sizeof sql, "select fxt_open('%s', 'first')", save(&mb, "long"));
     q(db, sql);
     CHECK_Q(db, "select id, dur, name, depth, parent_id from slice order by id",
             "0|10000000000|P|0|N;1|6000000000|as|0|N;2|8000000000|A|1|0;3|4294967294|C|2|2;"
             "4|4294967293|B|3|3;5|0|i|4|4;");
     CHECK_Q(db, "select sum(dur), count(*) from slice where dur >= 4294967293", "32589934587|5;");
     CHECK_Q(db, "select name from slice where dur = 4294967294", "C;");
+    /* a second trace: its long durations and the first one's both stay */
+    snprintf(sql, sizeof sql, "select fxt_open('%s', 'again')", tmp_path);
+    q(db, sql);
+    CHECK_Q(db,
+            "select trace, sum(dur), count(*) from slice where dur >= 4294967293 group by trace order by 1",
+            "again|32589934587|5;first|32589934587|5;");
     sqlite3_close(db);
     fxt_membuf_free(&mb);
     unlink(tmp_path);

@@ -874,7 +874,6 @@ static void sq_build_free(sq_build *b) {
 /* Forget a failed trace's rows: every table back to its first row of that trace. */
 static void sq_truncate(sq_db *db, const sq_trace *t) {
     db->slices.n = t->first_row[SQ_T_SLICE];
-    db->slice_row.n = t->first_row[SQ_T_SLICE];
     db->skeys.n = t->first_skey;
     db->threads.n = t->first_row[SQ_T_THREAD];
     db->procs.n = t->first_row[SQ_T_PROCESS];

@@ -241,20 +241,13 @@ static void sq_merge(const sq_slice *s, size_t n, const uint32_t *bidx, const ui
     }
 }
 
-/* Slice ids in time order: db->slice_row maps an id to the slice's row in file order
- * (moving 40-byte slices into place would cost a cache miss each, or a second copy). Most
+/* Slice ids in time order: out[id - first_slice] = the slice's row (in file order). Most
  * slices come in time order (begins); only the others (complete events written after their
  * children, async slices appended) are sorted, then merged in. */
-static int sq_sort_slices(sq_build *b) {
+static int sq_sort_slices(sq_build *b, uint32_t *out) {
     sq_db *db = b->db;
     size_t n = db->slices.n - b->first_slice, nb = 0;
     const sq_slice *s = n ? db->slices.v + b->first_slice : NULL;
-    void *raw = db->slice_row.raw;
-    if (sq_vgrow(&raw, &db->slice_row.cap, db->slices.n + 1, sizeof(uint32_t)) != 0) {
-        return -1;
-    }
-    db->slice_row.raw = raw;
-    uint32_t *out = db->slice_row.v + b->first_slice;
     int64_t runmax = INT64_MIN;
     for (size_t i = 0; i < n; i++) {
         nb += s[i].ts < runmax;
@@ -281,14 +274,96 @@ static int sq_sort_slices(sq_build *b) {
         for (size_t i = 0; i < n; i++) {
             out[i] += (uint32_t)b->first_slice;
         }
-        db->slice_row.n = db->slices.n;
     }
     free(bidx);
     free(bord);
     return rc;
 }
 
-#define SQ_SL(db, id) (&(db)->slices.v[(db)->slice_row.v[id]])
+/* Durations of 2^32-2 ns and more are found by row: the rows of this trace become ids. */
+static int sq_rekey_long(sq_db *db, size_t first, const uint32_t *row, size_t n) {
+    if (db->long_row.n == 0) {
+        return 0;
+    }
+    sq_map m = {0};
+    int rc = 0;
+    for (size_t e = 0; rc == 0 && e < db->long_row.cap; e++) { /* earlier traces' stay */
+        const sq_mapent *x = &db->long_row.e[e];
+        if (x->val != SQ_NONE && x->k[0] < first) {
+            rc = sq_map_put(&m, x->k[0], 0, 0, x->val);
+        }
+    }
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (db->slices.v[row[i]].dur == SQ_DUR_LONG) {
+            rc = sq_map_put(&m, first + i, 0, 0, sq_map_get(&db->long_row, row[i], 0, 0));
+        }
+    }
+    if (rc != 0) {
+        sq_map_free(&m);
+        return -1;
+    }
+    sq_map_free(&db->long_row);
+    db->long_row = m;
+    return 0;
+}
+
+/* Apply `row` to the first k slices from `first` in place: the slice at row[j] goes to first + j
+ * (rows in [first, first + k)). The slices moved are complete events written after their
+ * children: short local cycles. */
+static int sq_permute(sq_slice *s, size_t first, const uint32_t *row, size_t k) {
+    unsigned char *done = calloc(k / 8 + 1, 1);
+    if (!done) {
+        return -1;
+    }
+    for (size_t i = 0; i < k; i++) {
+        if (row[i] == first + i || (done[i / 8] >> (i % 8)) & 1u) {
+            continue;
+        }
+        sq_slice held = s[first + i];
+        for (size_t j = i;;) {
+            done[j / 8] |= (unsigned char)(1u << (j % 8));
+            size_t from = row[j] - first; /* the slice that goes to j */
+            if (from == i) {
+                s[first + j] = held;
+                break;
+            }
+            s[first + j] = s[first + from];
+            j = from;
+        }
+    }
+    free(done);
+    return 0;
+}
+
+/* Put the trace's slices in id order, in place: the slice of id first + i is at row[i]
+ * (overwritten). The async slices (rows from `tail`, appended after the read) are set aside in
+ * id order, the others put in order at the front (local moves), then one backward pass
+ * spreads them out and drops the async ones into their places: streaming, no second copy of
+ * the slices. Then a slice's row is its id. */
+static int sq_place_slices(sq_build *b, uint32_t *row, size_t tail) {
+    sq_db *db = b->db;
+    size_t first = b->first_slice, n = db->slices.n - first, nt = db->slices.n - tail, k = 0, a = 0;
+    unsigned char *is_tail = calloc(n / 8 + 1, 1);
+    sq_slice *held = malloc((nt ? nt : 1) * sizeof *held), *s = db->slices.v;
+    int rc = is_tail && held ? sq_rekey_long(db, first, row, n) : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (row[i] >= tail) {
+            is_tail[i / 8] |= (unsigned char)(1u << (i % 8));
+            held[a++] = s[row[i]];
+        } else {
+            row[k++] = row[i];
+        }
+    }
+    rc = rc == 0 ? sq_permute(s, first, row, k) : rc;
+    for (size_t i = n; rc == 0 && a > 0 && i-- > 0;) {
+        s[first + i] = (is_tail[i / 8] >> (i % 8)) & 1u ? held[--a] : s[first + --k];
+    }
+    free(is_tail);
+    free(held);
+    return rc;
+}
+
+#define SQ_SL(db, id) (&(db)->slices.v[id])
 
 /* A slice's end for nesting: open slices never end. */
 static uint64_t sq_end(const sq_db *db, const sq_slice *s) {
@@ -599,11 +674,16 @@ static int sq_group_args(sq_build *b) {
 }
 
 int sq_finish_trace(sq_build *b) {
+    size_t tail = b->db->slices.n; /* the async slices come after */
     if (b->oom || sq_async(b) != 0) {
         return -1;
     }
     SQ_FREE(b->async); /* before the slices' order takes memory */
-    if (sq_sort_slices(b) != 0) {
+    size_t nsl = b->db->slices.n - b->first_slice;
+    uint32_t *row = malloc((nsl ? nsl : 1) * sizeof *row);
+    int placed = row && sq_sort_slices(b, row) == 0 && sq_place_slices(b, row, tail) == 0;
+    free(row);
+    if (!placed) {
         return -1;
     }
     uint32_t *flord = sq_order_by_ts(b->flows.v, sizeof *b->flows.v, b->flows.n);

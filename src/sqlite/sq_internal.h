@@ -260,10 +260,9 @@ typedef struct sq_trace {
 typedef struct sq_db {
     sq_strings str;
     SQ_VEC(sq_trace) traces;
-    SQ_VEC(sq_slice) slices;    /* in file order (async ones last) */
-    SQ_VEC(uint32_t) slice_row; /* slice id (time order) -> its row in slices */
-    SQ_VEC(sq_skey) skeys;      /* slices' (track, category) */
-    sq_map long_row;            /* slice row -> index in long_dur (durations of 2^32 - 2 ns and more) */
+    SQ_VEC(sq_slice) slices; /* in id order (time order within a trace): row = id */
+    SQ_VEC(sq_skey) skeys;   /* slices' (track, category) */
+    sq_map long_row;         /* slice row -> index in long_dur (durations of 2^32 - 2 ns and more) */
     SQ_VEC(int64_t) long_dur;
     SQ_VEC(sq_thread) threads;
     SQ_VEC(sq_process) procs;

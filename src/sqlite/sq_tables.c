@@ -53,7 +53,7 @@ static void g_row(const sq_db *db, size_t row, sq_val *v) {
 /* ---- slice ---------------------------------------------------------------------------- */
 #define GET_SL(fn, body)                                                                                     \
     static void fn(const sq_db *db, size_t row, sq_val *v) {                                                 \
-        const sq_slice *r = &db->slices.v[db->slice_row.v[row]];                                             \
+        const sq_slice *r = &db->slices.v[row];                                                              \
         body;                                                                                                \
     }
 GET_SL(sl_ts, v_int(v, r->ts))
@@ -473,7 +473,6 @@ void sq_db_free(sq_db *db) {
     }
     SQ_FREE(db->traces);
     SQ_FREE(db->slices);
-    SQ_FREE(db->slice_row);
     SQ_FREE(db->skeys);
     sq_map_free(&db->long_row);
     SQ_FREE(db->long_dur);

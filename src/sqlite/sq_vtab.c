@@ -381,29 +381,8 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, 
     return SQLITE_OK;
 }
 
-/* Slices read in the order of another column (GROUP BY name) are all over memory: ask for
- * the rows a few steps ahead so their cache misses overlap instead of adding up. */
-static void sq_prefetch(const sq_cursor *c, const sq_db *db, int t) {
-#if defined(__GNUC__)
-    if (!c->perm || t != SQ_T_SLICE || c->gen != db->generation) {
-        return;
-    }
-    if (c->pos + 16 < c->end) {
-        __builtin_prefetch(&db->slice_row.v[c->perm[c->pos + 16]]);
-    }
-    if (c->pos + 8 < c->end) {
-        __builtin_prefetch(&db->slices.v[db->slice_row.v[c->perm[c->pos + 8]]]);
-    }
-#else
-    (void)c, (void)db, (void)t;
-#endif
-}
-
 static int x_next(sqlite3_vtab_cursor *cur) {
-    sq_cursor *c = (sq_cursor *)cur;
-    const sq_vtab *v = (const sq_vtab *)cur->pVtab;
-    c->pos++;
-    sq_prefetch(c, &v->m->conn->db, v->m->table);
+    ((sq_cursor *)cur)->pos++;
     return SQLITE_OK;
 }
 
