@@ -302,15 +302,39 @@ int fxt_tools_driver_run(const char *dir, const uint8_t *data, size_t size, fxt_
     static const struct {
         const char *args[4];
         int jsonl;
+        const char *tail; /* an argument after the input (fxt sql's query) */
     } cmds[] = {
-        {{"dump"}, 0},
-        {{"dump", "--json"}, 1},
-        {{"check"}, 0},
-        {{"check", "--json"}, 1},
-        {{"stats"}, 0},
-        {{"stats", "--json"}, 1},
-        {{"cut", "--from", "1us"}, 0},
-        {{"merge"}, 0},
+        {{"dump"}, 0, NULL},
+        {{"dump", "--json"}, 1, NULL},
+        {{"check"}, 0, NULL},
+        {{"check", "--json"}, 1, NULL},
+        {{"stats"}, 0, NULL},
+        {{"stats", "--json"}, 1, NULL},
+        {{"cut", "--from", "1us"}, 0, NULL},
+        {{"merge"}, 0, NULL},
+#ifdef FXT_HAVE_SQLITE
+        /* every table through every output format, joined as queries join them (at most 1000 rows
+         * a statement: the foreign samples' 20,000 slices would cost seconds under ASan) */
+        {{"sql", "--json"},
+         1,
+         "select * from slice s left join args a on a.arg_set_id = s.arg_set_id left join thread_track tt on "
+         "s.track_id = tt.id left join thread t on t.utid = tt.utid left join process p on p.upid = t.upid "
+         "limit 1000"},
+        {{"sql"},
+         0,
+         "select * from log limit 1000; select * from kernel_object limit 1000; select * from "
+         "userspace_object "
+         "limit 1000; select * from blob limit 1000; select * from provider; select * from error limit 1000; "
+         "select * from flow f left join slice a on a.id = f.slice_out limit 1000; select * from counter c "
+         "join "
+         "counter_track ct on c.track_id = ct.id limit 1000; select * from sched_slice limit 1000; select * "
+         "from thread_state limit 1000; select * from process_track limit 1000"},
+        {{"sql", "--csv"},
+         0,
+         "select * from args limit 1000; select * from process; select * from track limit 1000; select * "
+         "from "
+         "trace_file"},
+#endif
     };
     memset(res, 0, sizeof *res);
     for (size_t c = 0; c <= sizeof cmds / sizeof cmds[0]; c++) {
@@ -328,6 +352,9 @@ int fxt_tools_driver_run(const char *dir, const uint8_t *data, size_t size, fxt_
                 argv[argc++] = (char *)cmds[c].args[a];
             }
             argv[argc++] = in;
+            if (cmds[c].tail != NULL) {
+                argv[argc++] = (char *)cmds[c].tail;
+            }
             jsonl = cmds[c].jsonl;
         }
         argv[argc] = NULL;

@@ -25,7 +25,8 @@ void fxt_tools_driver_fini(const char *dir);
 
 /*
  * Write data[0..size) to a file in dir and run dump, dump --json, check,
- * check --json, stats, stats --json, json, cut and merge on it. Each must exit
+ * check --json, stats, stats --json, json, cut, merge and (built with SQLite) sql with
+ * queries over every table in every output format on it. Each must exit
  * 0 or 1 (never a usage, I/O or limit error on a small input) and every JSON
  * output must be valid JSON (JSON Lines for dump/check --json). Returns 0, or
  * -1 with a one-line reason in why.

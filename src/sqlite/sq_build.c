@@ -695,6 +695,7 @@ static void sq_record(sq_build *b, const fxt_record_t *rec) {
     case FXT_KIND_THREAD_WAKEUP:
         sq_sched_record(b, p, rec);
         break;
+    /* every kind named (-Wswitch-enum): a new kind warns here */
     case FXT_KIND_MAGIC:
     case FXT_KIND_PROVIDER_INFO:
     case FXT_KIND_PROVIDER_SECTION:
@@ -704,6 +705,7 @@ static void sq_record(sq_build *b, const fxt_record_t *rec) {
     case FXT_KIND_STRING:
     case FXT_KIND_THREAD:
     case FXT_KIND_UNKNOWN:
+    default:
         sq_meta_record(b, p, rec);
         break;
     }

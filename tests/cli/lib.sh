@@ -46,6 +46,7 @@ have() {
     no-compression) ! fxt_has_zio ;;
     devfull) [ -w /dev/full ] ;;
     python3) command -v "$PYTHON" > /dev/null 2>&1 ;;
+    sqlite) ! "$FXT" sql /nonexistent "select 1" 2>&1 | grep -q "without SQLite" ;;
     *) command -v "$1" > /dev/null 2>&1 ;;
   esac
 }
@@ -58,6 +59,7 @@ why_not() {
     no-compression) echo "fxt built with compression support" ;;
     devfull) echo "/dev/full not writable" ;;
     python3) echo "python3 ($PYTHON) not found" ;;
+    sqlite) echo "fxt built without SQLite (libsqlite3-dev)" ;;
     *) echo "$1 not found" ;;
   esac
 }

@@ -59,6 +59,7 @@ CLI_DECLARE_COMMAND(synth);
 CLI_DECLARE_COMMAND(merge);
 CLI_DECLARE_COMMAND(cut);
 CLI_DECLARE_COMMAND(record);
+CLI_DECLARE_COMMAND(sql);
 
 /* Every subcommand, in the order `fxt --help` lists them. */
 extern const cli_command_t *const cli_commands[];

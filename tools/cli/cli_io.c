@@ -625,6 +625,8 @@ void cli_output_abandon(void) {
 
 int cli_output_errno(const cli_output_t *o) { return o != NULL && o->err_no != 0 ? o->err_no : EIO; }
 
+const char *cli_output_tmp_path(const cli_output_t *o) { return o != NULL ? o->tmp : NULL; }
+
 /* Finishes and closes; FAILED skips the compressor's trailer and removes the temporary file
  * (an existing output is left as it was). Returns -1 when the trailer, close(2) or the rename
  * fails: the output is then not written (removed as well). */

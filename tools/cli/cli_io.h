@@ -82,6 +82,9 @@ void cli_output_abandon(void);
 /* Why the output failed: the errno of the first failed write (ENOSPC: "No space left on
  * device"), EIO when none was recorded. For cli_output_error(). */
 int cli_output_errno(const cli_output_t *o);
+/* The temporary file a regular-file output is written to (renamed by cli_output_close), for a
+ * writer that opens it by name (fxt sql --db: SQLite); NULL when the output is written directly. */
+const char *cli_output_tmp_path(const cli_output_t *o);
 
 /* Flushes stdout (the tools that print to it: dump, stats, check); 0, or says on stderr why the
  * output failed and returns CLI_EXIT_IO. FAILED: an earlier write to it failed (1, or its errno). */

@@ -10,8 +10,8 @@
 
 /* The order of `fxt --help`'s command list. */
 const cli_command_t *const cli_commands[] = {
-    &cli_cmd_dump,  &cli_cmd_json,  &cli_cmd_check, &cli_cmd_stats,
-    &cli_cmd_synth, &cli_cmd_merge, &cli_cmd_cut,   &cli_cmd_record,
+    &cli_cmd_dump,  &cli_cmd_json, &cli_cmd_check,  &cli_cmd_stats, &cli_cmd_synth,
+    &cli_cmd_merge, &cli_cmd_cut,  &cli_cmd_record, &cli_cmd_sql,
 };
 const size_t cli_ncommands = sizeof cli_commands / sizeof cli_commands[0];
 
