@@ -171,9 +171,20 @@ static void test_args(void) {
                        fxt_arg_bool(S("b"), 1)};
     fxt_write_instant(w, 1, t, S("c"), S("all"), a, 10);
     fxt_arg_t b1 = fxt_arg_int32(S("at_begin"), 1), e1 = fxt_arg_int32(S("at_end"), 2);
+    fxt_arg_t m1 = fxt_arg_int32(S("mid"), 3);
     fxt_write_duration_begin(w, 2, t, S("c"), S("pair"), &b1, 1);
     fxt_write_instant(w, 3, t, S("c"), S("noargs"), NULL, 0);
+    fxt_write_instant(w, 3, t, S("c"), S("between"), &m1, 1);
     fxt_write_duration_end(w, 4, t, S("c"), S("pair"), &e1, 1);
+    /* nested pairs on another thread: two sets take late rows, one more set between them */
+    fxt_thread_ref_t u = fxt_thread(1, 11);
+    fxt_arg_t ob = fxt_arg_int32(S("ob"), 1), ib = fxt_arg_int32(S("ib"), 2), x = fxt_arg_int32(S("x"), 3);
+    fxt_arg_t ie[2] = {fxt_arg_int32(S("ie"), 4), fxt_arg_int32(S("ie2"), 5)}, oe = fxt_arg_int32(S("oe"), 6);
+    fxt_write_duration_begin(w, 5, u, S("c"), S("outer"), &ob, 1);
+    fxt_write_duration_begin(w, 6, u, S("c"), S("inner"), &ib, 1);
+    fxt_write_instant(w, 7, u, S("c"), S("x"), &x, 1);
+    fxt_write_duration_end(w, 8, u, S("c"), S("inner"), ie, 2);
+    fxt_write_duration_end(w, 9, u, S("c"), S("outer"), &oe, 1);
     finish_writer(w);
     sqlite3 *db = open_db();
     char sql[512];
@@ -191,7 +202,17 @@ static void test_args(void) {
         "order by a.id",
         "pair|at_begin|1;pair|at_end|2;");
     CHECK_Q(db, "select arg_set_id from slice where name = 'noargs'", "N;");
-    CHECK_Q(db, "select count(distinct arg_set_id), count(*) from args", "2|12;");
+    CHECK_Q(db, "select count(distinct arg_set_id), count(*) from args", "6|19;");
+    CHECK_Q(db, "select group_concat(key || ':' || arg_set_id, ' ') from args where id >= 13",
+            "ob:3 oe:3 ib:4 ie:4 ie2:4 x:5;");
+    CHECK_Q(
+        db,
+        "select s.name, group_concat(a.key, ' ') from slice s join args a using(arg_set_id) where s.name in "
+        "('outer', 'inner', 'x') group by s.name order by s.name",
+        "inner|ib ie ie2;outer|ob oe;x|x;");
+    /* rows grouped by set although the end's argument came after another set's */
+    CHECK_Q(db, "select key, arg_set_id from args where key in ('at_begin', 'at_end', 'mid') order by id",
+            "at_begin|1;at_end|1;mid|2;");
     sqlite3_close(db);
     fxt_membuf_free(&mb);
     unlink(tmp_path);
@@ -494,6 +515,42 @@ static void test_same_time(void) {
     unlink(tmp_path);
 }
 
+/* Durations of 2^32 - 2 ns (4.29 s) and more are kept apart from the slices' 32-bit ones: the
+ * same values, order of equal starts (longer first) and nesting as short ones. */
+static void test_long_durations(void) {
+    fxt_membuf_t mb;
+    fxt_writer_t *w = new_writer(&mb);
+    fxt_thread_ref_t t = fxt_thread(1, 10);
+    const uint64_t s = 1000000000u;
+    fxt_write_duration_begin(w, 0, t, S("c"), S("P"), NULL, 0);
+    fxt_write_async_begin(w, 0, t, S("c"), S("as"), 7, NULL, 0);
+    fxt_write_duration_complete(w, s, s + 4294967293u, t, S("c"), S("B"), NULL, 0);
+    fxt_write_duration_complete(w, s, s + 4294967294u, t, S("c"), S("C"), NULL, 0);
+    fxt_write_duration_complete(w, s, 9 * s, t, S("c"), S("A"), NULL, 0);
+    fxt_write_instant(w, 2 * s, t, S("c"), S("i"), NULL, 0);
+    fxt_write_async_end(w, 6 * s, t, S("c"), S("as"), 7, NULL, 0);
+    fxt_write_duration_end(w, 10 * s, t, S("c"), S("P"), NULL, 0);
+    finish_writer(w);
+    sqlite3 *db = open_db();
+    char sql[512];
+    snprintf(sql, sizeof sql, "select fxt_open('%s', 'first')", save(&mb, "long"));
+    q(db, sql);
+    CHECK_Q(db, "select id, dur, name, depth, parent_id from slice order by id",
+            "0|10000000000|P|0|N;1|6000000000|as|0|N;2|8000000000|A|1|0;3|4294967294|C|2|2;"
+            "4|4294967293|B|3|3;5|0|i|4|4;");
+    CHECK_Q(db, "select sum(dur), count(*) from slice where dur >= 4294967293", "32589934587|5;");
+    CHECK_Q(db, "select name from slice where dur = 4294967294", "C;");
+    /* a second trace: its long durations and the first one's both stay */
+    snprintf(sql, sizeof sql, "select fxt_open('%s', 'again')", tmp_path);
+    q(db, sql);
+    CHECK_Q(db,
+            "select trace, sum(dur), count(*) from slice where dur >= 4294967293 group by trace order by 1",
+            "again|32589934587|5;first|32589934587|5;");
+    sqlite3_close(db);
+    fxt_membuf_free(&mb);
+    unlink(tmp_path);
+}
+
 int main(int argc, char **argv) {
     TEST_INIT(argc, argv);
     RUN(test_nesting);
@@ -504,5 +561,6 @@ int main(int argc, char **argv) {
     RUN(test_records);
     RUN(test_order);
     RUN(test_same_time);
+    RUN(test_long_durations);
     return TEST_EXIT();
 }

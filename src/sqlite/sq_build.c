@@ -164,12 +164,14 @@ uint32_t sq_new_track(sq_build *b, uint32_t kind, uint32_t name, uint32_t utid, 
                      : kind == SQ_TRACK_ASYNC  ? SQ_ADD(db->process_tracks)
                                                : SQ_ADD(db->counter_tracks);
     uint32_t *open = slot ? SQ_ADD(b->open) : NULL;
-    if (!open) {
+    uint32_t *tkey = open ? SQ_ADD(b->tkey) : NULL;
+    if (!tkey) {
         b->oom = 1;
         return 0;
     }
     *slot = id;
     *open = 0;
+    *tkey = SQ_NONE;
     t->kind = kind;
     t->name = name;
     t->utid = utid;
@@ -186,67 +188,137 @@ uint32_t sq_thread_track(sq_build *b, uint32_t utid) {
     return b->db->threads.v[utid].track;
 }
 
+static uint32_t sq_new_skey(sq_build *b, uint32_t track, uint32_t cat, int in_map) {
+    sq_skey *k = SQ_ADD(b->db->skeys);
+    uint32_t key = (uint32_t)(b->db->skeys.n - 1);
+    if (!k || key >= SQ_NONE - 1 || (in_map && sq_map_put(&b->skeys, track, cat, 0, key) != 0)) {
+        b->oom = 1;
+        return 0;
+    }
+    k->track = track;
+    k->cat = cat;
+    return key;
+}
+
+uint32_t sq_slice_key(sq_build *b, uint32_t track, uint32_t cat) {
+    unsigned h = (unsigned)((((uint64_t)track << 32 | cat) * 0x9e3779b97f4a7c15ull) >> 54);
+    if (b->skmemo[h].key != SQ_NONE && b->skmemo[h].track == track && b->skmemo[h].cat == cat) {
+        return b->skmemo[h].key;
+    }
+    /* a track's keys go in the map once it has two (every async chain is a track with one) */
+    uint32_t *last = &b->tkey.v[track - b->first_track];
+    uint32_t key = *last;
+    if (key == SQ_NONE) {
+        key = sq_new_skey(b, track, cat, 0);
+    } else if (b->db->skeys.v[key].cat != cat) {
+        if (sq_map_put(&b->skeys, track, b->db->skeys.v[key].cat, 0, key) != 0) {
+            b->oom = 1;
+            return 0;
+        }
+        key = sq_map_get(&b->skeys, track, cat, 0);
+        key = key != SQ_NONE ? key : sq_new_skey(b, track, cat, 1);
+    }
+    *last = key;
+    b->skmemo[h].track = track;
+    b->skmemo[h].cat = cat;
+    b->skmemo[h].key = key;
+    return key;
+}
+
 /* ---- arguments ------------------------------------------------------------------------- */
 
 static void sq_arg_value(sq_build *b, sq_pstate *p, const fxt_arg_t *a, sq_arg *o) {
-    o->v.i = 0;
+    int64_t i = 0;
+    double d = 0;
     switch (a->type) {
     case FXT_ARG_NULL:
         o->vtype = SQ_V_NULL;
         break;
     case FXT_ARG_INT32:
-        o->vtype = SQ_V_INT, o->v.i = a->v.i32;
+        o->vtype = SQ_V_INT, i = a->v.i32;
         break;
     case FXT_ARG_UINT32:
-        o->vtype = SQ_V_INT, o->v.i = a->v.u32;
+        o->vtype = SQ_V_INT, i = a->v.u32;
         break;
     case FXT_ARG_INT64:
-        o->vtype = SQ_V_INT, o->v.i = a->v.i64;
+        o->vtype = SQ_V_INT, i = a->v.i64;
         break;
     case FXT_ARG_UINT64:
-        o->vtype = SQ_V_UINT, o->v.i = (int64_t)a->v.u64;
+        o->vtype = SQ_V_UINT, i = (int64_t)a->v.u64;
         break;
     case FXT_ARG_DOUBLE:
-        o->vtype = SQ_V_REAL, o->v.d = a->v.f64;
+        o->vtype = SQ_V_REAL, d = a->v.f64;
         break;
     case FXT_ARG_STRING:
-        o->vtype = SQ_V_STRING, o->v.i = sq_str(b, p, &a->str);
+        o->vtype = SQ_V_STRING, i = sq_str(b, p, &a->str);
         break;
     case FXT_ARG_POINTER:
-        o->vtype = SQ_V_POINTER, o->v.i = (int64_t)a->v.pointer;
+        o->vtype = SQ_V_POINTER, i = (int64_t)a->v.pointer;
         break;
     case FXT_ARG_KOID:
-        o->vtype = SQ_V_KOID, o->v.i = (int64_t)a->v.koid;
+        o->vtype = SQ_V_KOID, i = (int64_t)a->v.koid;
         break;
     case FXT_ARG_BOOL:
-        o->vtype = SQ_V_BOOL, o->v.i = a->v.boolean != 0;
+        o->vtype = SQ_V_BOOL, i = a->v.boolean != 0;
         break;
     default:
-        o->vtype = SQ_V_UNKNOWN, o->v.i = a->type;
+        o->vtype = SQ_V_UNKNOWN, i = a->type;
         break;
+    }
+    if (o->vtype == SQ_V_REAL) {
+        memcpy(o->v, &d, sizeof d);
+    } else {
+        memcpy(o->v, &i, sizeof i);
     }
 }
 
-/* Append the record's arguments to arg set `set` (SQ_NONE: a new one). Returns the set. */
+/* A new arg set, its rows from the next row of args. SQ_NONE out of memory or rows. */
+static uint32_t sq_new_set(sq_build *b) {
+    sq_db *db = b->db;
+    if (db->args.n >= UINT32_MAX - 0x10000u || db->nsets >= SQ_NONE - 1) {
+        b->limit = 1;
+        return SQ_NONE;
+    }
+    uint32_t *first = SQ_ADD(db->set_first);
+    if (!first) {
+        b->oom = 1;
+        return SQ_NONE;
+    }
+    *first = (uint32_t)db->args.n;
+    return db->nsets++;
+}
+
+/* Append the record's arguments to arg set `set` (SQ_NONE: a new one). Returns the set. An
+ * older set than the newest (an end's arguments joining its begin's) takes them after the read
+ * (sq_group_args): until then they wait in b->late. */
 static uint32_t sq_args(sq_build *b, sq_pstate *p, const fxt_record_t *rec, uint32_t set) {
     if (rec->nargs == 0) {
         return set;
     }
+    int late = 0;
     if (set == SQ_NONE) {
-        set = b->db->nsets++;
+        set = sq_new_set(b);
+        if (set == SQ_NONE) {
+            return SQ_NONE;
+        }
+    } else {
+        late = set + 1 != b->db->nsets;
     }
     for (unsigned i = 0; i < rec->nargs; i++) {
-        sq_arg *o = SQ_ADD(b->db->args);
+        sq_late_arg *l = late ? SQ_ADD(b->late) : NULL;
+        sq_arg *o = late ? (l ? &l->a : NULL) : SQ_ADD(b->db->args);
         if (!o) {
             b->oom = 1;
             return set;
+        }
+        if (l) {
+            l->set = set;
         }
         uint32_t key = sq_str(b, p, &rec->args[i].name);
         if (key > SQ_MAX_KEY) {
             b->limit = 1; /* 2^28 distinct strings: memory gives out first in practice */
             key = 0;
         }
-        o->set = set;
         o->key = key & SQ_MAX_KEY;
         sq_arg_value(b, p, &rec->args[i], o);
     }
@@ -263,10 +335,12 @@ static sq_slice *sq_add_slice(sq_build *b, int64_t ts, int64_t dur, uint32_t tra
         return NULL;
     }
     s->ts = ts;
-    s->dur = dur;
-    s->track = track;
-    s->cat = cat;
     s->name = name;
+    s->key = sq_slice_key(b, track, cat);
+    s->dur = 0; /* not SQ_DUR_LONG: a new slice has no entry in long_dur yet */
+    if (sq_set_dur(b->db, s, dur) != 0) {
+        b->oom = 1;
+    }
     s->args = SQ_NONE;
     s->parent = 0;
     s->depth = 0;
@@ -324,16 +398,30 @@ static void sq_counter_event(sq_build *b, sq_pstate *p, const fxt_record_t *rec,
             b->oom = 1;
             return;
         }
-        c->ts = ts;
-        c->value = v;
+        memcpy(c->ts, &ts, sizeof ts);
+        memcpy(c->value, &v, sizeof v);
         c->track = tr;
     }
 }
 
 static void sq_chain_event(sq_build *b, sq_pstate *p, const fxt_record_t *rec, int64_t ts, uint32_t utid) {
     unsigned type = rec->u.event.type;
-    int async = type <= FXT_EVENT_ASYNC_END;
-    sq_chainpt *c = async ? SQ_ADD(b->async) : SQ_ADD(b->flows);
+    if (type > FXT_EVENT_ASYNC_END) { /* flow: no name, category or arguments of its own */
+        sq_flowpt *f = SQ_ADD(b->flows);
+        if (!f) {
+            b->oom = 1;
+            return;
+        }
+        f->ts = ts;
+        f->id = rec->u.event.id;
+        f->prov = (uint32_t)b->cur;
+        f->type = type;
+        f->utid = utid;
+        f->slice = SQ_NONE;
+        sq_thread_track(b, utid); /* a flow binds to a slice of its thread's track */
+        return;
+    }
+    sq_chainpt *c = SQ_ADD(b->async);
     if (!c) {
         b->oom = 1;
         return;
@@ -345,11 +433,7 @@ static void sq_chain_event(sq_build *b, sq_pstate *p, const fxt_record_t *rec, i
     c->utid = utid;
     c->cat = sq_str(b, p, &rec->u.event.category);
     c->name = sq_str(b, p, &rec->u.event.name);
-    c->args = async ? sq_args(b, p, rec, SQ_NONE) : SQ_NONE;
-    c->slice = SQ_NONE;
-    if (!async) {
-        sq_thread_track(b, utid); /* a flow binds to a slice of its thread's track */
-    }
+    c->args = sq_args(b, p, rec, SQ_NONE);
 }
 
 /* fxt/records_dropped and fxt/chunks_overwritten instants (docs/trace.md) count lost data. */
@@ -372,7 +456,9 @@ static void sq_end_event(sq_build *b, sq_pstate *p, const fxt_record_t *rec, int
     sq_slice *s = &b->db->slices.v[*head - 1];
     *head = s->parent;
     s->parent = 0;
-    s->dur = ts >= s->ts ? ts - s->ts : 0;
+    if (sq_set_dur(b->db, s, ts >= s->ts ? ts - s->ts : 0) != 0) {
+        b->oom = 1;
+    }
     s->args = sq_args(b, p, rec, s->args); /* Perfetto merges the end's arguments too */
 }
 
@@ -777,17 +863,20 @@ static void sq_build_free(sq_build *b) {
     sq_map_free(&b->procs);
     sq_map_free(&b->ctracks);
     sq_map_free(&b->koids);
+    sq_map_free(&b->skeys);
     SQ_FREE(b->open);
+    SQ_FREE(b->tkey);
     SQ_FREE(b->async);
     SQ_FREE(b->flows);
     SQ_FREE(b->sw);
+    SQ_FREE(b->late);
     fxt_reader_destroy(b->r);
 }
 
 /* Forget a failed trace's rows: every table back to its first row of that trace. */
 static void sq_truncate(sq_db *db, const sq_trace *t) {
     db->slices.n = t->first_row[SQ_T_SLICE];
-    db->slice_row.n = t->first_row[SQ_T_SLICE];
+    db->skeys.n = t->first_skey;
     db->threads.n = t->first_row[SQ_T_THREAD];
     db->procs.n = t->first_row[SQ_T_PROCESS];
     db->tracks.n = t->first_row[SQ_T_TRACK];
@@ -797,6 +886,7 @@ static void sq_truncate(sq_db *db, const sq_trace *t) {
     db->counters.n = t->first_row[SQ_T_COUNTER];
     db->flows.n = t->first_row[SQ_T_FLOW];
     db->args.n = t->first_row[SQ_T_ARGS];
+    db->set_first.n = t->first_set;
     db->sched.n = t->first_row[SQ_T_SCHED];
     db->tstates.n = t->first_row[SQ_T_TSTATE];
     db->logs.n = t->first_row[SQ_T_LOG];
@@ -824,6 +914,7 @@ static sq_trace *sq_new_trace(sq_db *db, const char *path, const char *label) {
         t->first_row[i] = sq_table_rows(db, i);
     }
     t->first_set = db->nsets;
+    t->first_skey = db->skeys.n;
     return t;
 }
 
@@ -842,6 +933,9 @@ fxt_status sq_open_trace(sq_db *db, const char *path, const char *label, char *e
     b.first_slice = db->slices.n;
     for (size_t i = 0; i < sizeof b.tmemo / sizeof b.tmemo[0]; i++) {
         b.tmemo[i].utid = SQ_NONE;
+    }
+    for (size_t i = 0; i < sizeof b.skmemo / sizeof b.skmemo[0]; i++) {
+        b.skmemo[i].key = SQ_NONE;
     }
     fxt_status st = t ? fxt_reader_create(NULL, &b.r) : FXT_E_NOMEM;
     if (st == FXT_OK) {

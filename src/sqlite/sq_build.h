@@ -15,15 +15,22 @@ typedef struct sq_pstate {
     uint32_t tcache[256]; /* utid + 1 */
 } sq_pstate;
 
-/* An async event or flow event, paired after the read in time order. */
+/* An async event, paired after the read in time order (40 bytes). */
 typedef struct sq_chainpt {
-    int64_t ts;
+    int64_t ts; /* first: sq_order_by_ts */
     uint64_t id;
     uint32_t prov; /* index in the build's providers */
     uint32_t type; /* event type */
     uint32_t utid, cat, name, args;
-    uint32_t slice; /* async: the slice made for it; flow: the enclosing slice */
 } sq_chainpt;
+
+/* A flow event, bound to its enclosing slice and paired after the read (32 bytes). */
+typedef struct sq_flowpt {
+    int64_t ts; /* first: sq_order_by_ts */
+    uint64_t id;
+    uint32_t prov, type, utid;
+    uint32_t slice; /* the enclosing slice */
+} sq_flowpt;
 
 /* A context switch or wakeup, turned into sched_slice and thread_state rows at the end. */
 typedef struct sq_swpt {
@@ -33,15 +40,26 @@ typedef struct sq_swpt {
     uint32_t wakeup; /* 1: a wakeup of in_utid */
 } sq_swpt;
 
+/* Arguments that join an older arg set, moved into place after the read. */
+typedef struct sq_late_arg {
+    uint32_t set;
+    sq_arg a;
+} sq_late_arg;
+
 typedef struct sq_build {
     sq_db *db;
     uint32_t trace;
     fxt_reader_t *r;
     SQ_VEC(sq_pstate) provs;
     size_t cur; /* index of the current provider in provs */
-    sq_map threads, tids, procs, ctracks, koids;
-    SQ_VEC(uint32_t) open; /* per track of this trace: open begin stack head (slice + 1) */
-    SQ_VEC(sq_chainpt) async, flows;
+    sq_map threads, tids, procs, ctracks, koids, skeys;
+    struct {
+        uint32_t track, cat, key; /* key SQ_NONE: empty */
+    } skmemo[1024];               /* recent slice keys: most slices repeat one */
+    SQ_VEC(uint32_t) open;        /* per track of this trace: open begin stack head (slice + 1) */
+    SQ_VEC(uint32_t) tkey;        /* per track of this trace: its last slice key (SQ_NONE: none yet) */
+    SQ_VEC(sq_chainpt) async;
+    SQ_VEC(sq_flowpt) flows;
     SQ_VEC(sq_swpt) sw;
     size_t first_track, first_slice;
     struct {
@@ -50,11 +68,14 @@ typedef struct sq_build {
     } tmemo[64];       /* (pid, tid) -> utid, for inline thread refs: a thread's utid never changes */
     uint64_t records;
     int oom, limit;
+    SQ_VEC(sq_late_arg) late;
 } sq_build;
 
 /* sq_build.c helpers the finishing passes use */
 uint32_t sq_thread_track(sq_build *b, uint32_t utid);
 uint32_t sq_new_track(sq_build *b, uint32_t kind, uint32_t name, uint32_t utid, uint32_t upid);
+/* The slice key of (track, cat), a new one the first time (sets b->oom out of memory). */
+uint32_t sq_slice_key(sq_build *b, uint32_t track, uint32_t cat);
 
 /* sq_finish.c: after the read. 0, or -1 out of memory. */
 int sq_finish_trace(sq_build *b);

@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Indexes of the `n` points sorted by time, stable (ts are >= 0). */
-static uint32_t *sq_order_chainpts(const sq_chainpt *pts, size_t n) {
+/* Indexes of the `n` points (`stride` bytes each, an int64_t ts first) sorted by time, stable
+ * (ts are >= 0). */
+static uint32_t *sq_order_by_ts(const void *pts, size_t stride, size_t n) {
     uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
     uint32_t *ord = malloc((n ? n : 1) * sizeof *ord);
     if (!keys || !ord) {
@@ -21,7 +22,9 @@ static uint32_t *sq_order_chainpts(const sq_chainpt *pts, size_t n) {
         return NULL;
     }
     for (size_t i = 0; i < n; i++) {
-        keys[i] = (uint64_t)pts[i].ts;
+        int64_t ts;
+        memcpy(&ts, (const char *)pts + i * stride, sizeof ts);
+        keys[i] = (uint64_t)ts;
     }
     int rc = sq_sort_u64(keys, n, ord);
     free(keys);
@@ -62,16 +65,23 @@ static uint32_t sq_chain_find(sq_build *b, sq_map *m, uint64_t kind, uint32_t pr
 }
 
 /* Set the chain of `id` in `prov` (open: a track or slice, or closed), counting the providers
- * that have it open under the key (kind, id, 1). 0, or -1 out of memory. */
+ * that have it open under the key (kind, id, 1). Closed chains and zero counts leave the map
+ * (closed and absent mean the same): it holds the open chains only. 0, or -1 out of memory. */
 static int sq_chain_set(sq_map *m, uint64_t kind, uint32_t prov, uint64_t id, uint32_t val) {
     uint32_t old = sq_map_get(m, ((uint64_t)prov << 1) | kind, id, 0);
     int was = old != SQ_NONE && old != SQ_CHAIN_CLOSED, now = val != SQ_NONE && val != SQ_CHAIN_CLOSED;
     if (was != now) {
         uint32_t n = sq_map_get(m, kind, id, 1);
         n = (n == SQ_NONE ? 0 : n) + (now ? 1u : (uint32_t)-1);
-        if (sq_map_put(m, kind, id, 1, n) != 0) {
+        if (n == 0) {
+            sq_map_del(m, kind, id, 1);
+        } else if (sq_map_put(m, kind, id, 1, n) != 0) {
             return -1;
         }
+    }
+    if (!now) {
+        sq_map_del(m, ((uint64_t)prov << 1) | kind, id, 0);
+        return 0;
     }
     return sq_map_put(m, ((uint64_t)prov << 1) | kind, id, 0, val);
 }
@@ -90,7 +100,9 @@ static int sq_async_point(sq_build *b, sq_map *m, sq_chainpt *c) {
         sq_slice *s = &db->slices.v[*head - 1];
         *head = s->parent;
         s->parent = 0;
-        s->dur = c->ts >= s->ts ? c->ts - s->ts : 0;
+        if (sq_set_dur(db, s, c->ts >= s->ts ? c->ts - s->ts : 0) != 0) {
+            return -1;
+        }
         if (s->args == SQ_NONE) {
             s->args = c->args; /* the end's arguments, when the begin had none */
         }
@@ -115,10 +127,9 @@ static int sq_async_point(sq_build *b, sq_map *m, sq_chainpt *c) {
         return -1;
     }
     s->ts = c->ts;
-    s->dur = c->type == FXT_EVENT_ASYNC_BEGIN ? -1 : 0;
-    s->track = track;
-    s->cat = c->cat;
+    s->dur = c->type == FXT_EVENT_ASYNC_BEGIN ? SQ_DUR_OPEN : 0;
     s->name = c->name;
+    s->key = sq_slice_key(b, track, c->cat);
     s->args = c->args;
     s->parent = 0;
     s->depth = 0;
@@ -134,7 +145,7 @@ static int sq_async_point(sq_build *b, sq_map *m, sq_chainpt *c) {
 }
 
 static int sq_async(sq_build *b) {
-    uint32_t *ord = sq_order_chainpts(b->async.v, b->async.n);
+    uint32_t *ord = sq_order_by_ts(b->async.v, sizeof *b->async.v, b->async.n);
     sq_map m = {0};
     int rc = ord ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < b->async.n; i++) {
@@ -147,24 +158,26 @@ static int sq_async(sq_build *b) {
 
 /* ---- slice ids and nesting --------------------------------------------------------------- */
 
-static int sq_slice_before(const sq_slice *a, const sq_slice *b) {
+static int sq_slice_before(const sq_db *db, const sq_slice *a, const sq_slice *b) {
     if (a->ts != b->ts) {
         return a->ts < b->ts;
     }
     /* same start: the longer one first (it encloses); still open counts as longest */
-    uint64_t da = a->dur < 0 ? UINT64_MAX : (uint64_t)a->dur, db = b->dur < 0 ? UINT64_MAX : (uint64_t)b->dur;
-    return da > db;
+    int64_t a_dur = sq_slice_dur(db, a), b_dur = sq_slice_dur(db, b);
+    uint64_t da = a_dur < 0 ? UINT64_MAX : (uint64_t)a_dur, dbb = b_dur < 0 ? UINT64_MAX : (uint64_t)b_dur;
+    return da > dbb;
 }
 
 /* A run of equal start times, longer first, stable: a radix sort on the durations (no
  * comparator with global state: connections in other threads may be sorting too). */
-static int sq_sort_run(const sq_slice *s, uint32_t *ord, size_t n) {
+static int sq_sort_run(const sq_db *db, const sq_slice *s, uint32_t *ord, size_t n) {
     uint64_t *keys = malloc(n * sizeof *keys);
     uint32_t *perm = malloc(n * sizeof *perm), *copy = malloc(n * sizeof *copy);
     int rc = keys && perm && copy ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const sq_slice *e = &s[ord[i]];
-        keys[i] = e->dur < 0 ? 0 : UINT64_MAX - (uint64_t)e->dur; /* open first, then longest */
+        int64_t dur = sq_slice_dur(db, e);
+        keys[i] = dur < 0 ? 0 : UINT64_MAX - (uint64_t)dur; /* open first, then longest */
         copy[i] = ord[i];
     }
     rc = rc == 0 ? sq_sort_u64(keys, n, perm) : rc;
@@ -178,7 +191,7 @@ static int sq_sort_run(const sq_slice *s, uint32_t *ord, size_t n) {
 }
 
 /* Equal-ts runs of the time order, longer first: insertion sort for short runs. */
-static int sq_fix_runs(const sq_slice *s, uint32_t *ord, size_t n) {
+static int sq_fix_runs(const sq_db *db, const sq_slice *s, uint32_t *ord, size_t n) {
     size_t i = 0;
     while (i < n) {
         size_t j = i + 1;
@@ -186,14 +199,14 @@ static int sq_fix_runs(const sq_slice *s, uint32_t *ord, size_t n) {
             j++;
         }
         if (j - i > 32) {
-            if (sq_sort_run(s, ord + i, j - i) != 0) {
+            if (sq_sort_run(db, s, ord + i, j - i) != 0) {
                 return -1;
             }
         } else {
             for (size_t k = i + 1; k < j; k++) {
                 uint32_t v = ord[k];
                 size_t m = k;
-                while (m > i && sq_slice_before(&s[v], &s[ord[m - 1]])) {
+                while (m > i && sq_slice_before(db, &s[v], &s[ord[m - 1]])) {
                     ord[m] = ord[m - 1];
                     m--;
                 }
@@ -228,20 +241,13 @@ static void sq_merge(const sq_slice *s, size_t n, const uint32_t *bidx, const ui
     }
 }
 
-/* Slice ids in time order: db->slice_row maps an id to the slice's row in file order
- * (moving 40-byte slices into place would cost a cache miss each, or a second copy). Most
+/* Slice ids in time order: out[id - first_slice] = the slice's row (in file order). Most
  * slices come in time order (begins); only the others (complete events written after their
  * children, async slices appended) are sorted, then merged in. */
-static int sq_sort_slices(sq_build *b) {
+static int sq_sort_slices(sq_build *b, uint32_t *out) {
     sq_db *db = b->db;
     size_t n = db->slices.n - b->first_slice, nb = 0;
     const sq_slice *s = n ? db->slices.v + b->first_slice : NULL;
-    void *raw = db->slice_row.raw;
-    if (sq_vgrow(&raw, &db->slice_row.cap, db->slices.n + 1, sizeof(uint32_t)) != 0) {
-        return -1;
-    }
-    db->slice_row.raw = raw;
-    uint32_t *out = db->slice_row.v + b->first_slice;
     int64_t runmax = INT64_MIN;
     for (size_t i = 0; i < n; i++) {
         nb += s[i].ts < runmax;
@@ -262,136 +268,163 @@ static int sq_sort_slices(sq_build *b) {
     free(keys);
     if (rc == 0) {
         sq_merge(s, n, bidx, bord, nb, out);
-        rc = sq_fix_runs(s, out, n);
+        rc = sq_fix_runs(db, s, out, n);
     }
     if (rc == 0) {
         for (size_t i = 0; i < n; i++) {
             out[i] += (uint32_t)b->first_slice;
         }
-        db->slice_row.n = db->slices.n;
     }
     free(bidx);
     free(bord);
     return rc;
 }
 
-#define SQ_SL(db, id) (&(db)->slices.v[(db)->slice_row.v[id]])
-
-/* A slice's end for nesting: open slices never end. */
-static uint64_t sq_end(const sq_slice *s) {
-    return s->dur < 0 ? UINT64_MAX : (uint64_t)s->ts + (uint64_t)s->dur;
+/* Durations of 2^32-2 ns and more are found by row: the rows of this trace become ids. */
+static int sq_rekey_long(sq_db *db, size_t first, const uint32_t *row, size_t n) {
+    if (db->long_row.n == 0) {
+        return 0;
+    }
+    sq_map m = {0};
+    int rc = 0;
+    for (size_t e = 0; rc == 0 && e < db->long_row.cap; e++) { /* earlier traces' stay */
+        const sq_mapent *x = &db->long_row.e[e];
+        if (x->val != SQ_NONE && x->k[0] < first) {
+            rc = sq_map_put(&m, x->k[0], 0, 0, x->val);
+        }
+    }
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (db->slices.v[row[i]].dur == SQ_DUR_LONG) {
+            rc = sq_map_put(&m, first + i, 0, 0, sq_map_get(&db->long_row, row[i], 0, 0));
+        }
+    }
+    if (rc != 0) {
+        sq_map_free(&m);
+        return -1;
+    }
+    sq_map_free(&db->long_row);
+    db->long_row = m;
+    return 0;
 }
 
-/* The deepest slice on the stack (ids) enclosing time t (ts <= t < end), or SQ_NONE. */
-static uint32_t sq_enclosing(const sq_db *db, const uint32_t *stack, size_t depth, int64_t t) {
-    while (depth > 0) {
-        const sq_slice *e = SQ_SL(db, stack[depth - 1]);
-        if (e->ts <= t && (uint64_t)t < sq_end(e)) {
-            return stack[depth - 1];
+/* Apply `row` to the first k slices from `first` in place: the slice at row[j] goes to first + j
+ * (rows in [first, first + k)). The slices moved are complete events written after their
+ * children: short local cycles. */
+static int sq_permute(sq_slice *s, size_t first, const uint32_t *row, size_t k) {
+    unsigned char *done = calloc(k / 8 + 1, 1);
+    if (!done) {
+        return -1;
+    }
+    for (size_t i = 0; i < k; i++) {
+        if (row[i] == first + i || (done[i / 8] >> (i % 8)) & 1u) {
+            continue;
         }
-        depth--;
+        sq_slice held = s[first + i];
+        for (size_t j = i;;) {
+            done[j / 8] |= (unsigned char)(1u << (j % 8));
+            size_t from = row[j] - first; /* the slice that goes to j */
+            if (from == i) {
+                s[first + j] = held;
+                break;
+            }
+            s[first + j] = s[first + from];
+            j = from;
+        }
+    }
+    free(done);
+    return 0;
+}
+
+/* Put the trace's slices in id order, in place: the slice of id first + i is at row[i]
+ * (overwritten). The async slices (rows from `tail`, appended after the read) are set aside in
+ * id order, the others put in order at the front (local moves), then one backward pass
+ * spreads them out and drops the async ones into their places: streaming, no second copy of
+ * the slices. Then a slice's row is its id. */
+static int sq_place_slices(sq_build *b, uint32_t *row, size_t tail) {
+    sq_db *db = b->db;
+    size_t first = b->first_slice, n = db->slices.n - first, nt = db->slices.n - tail, k = 0, a = 0;
+    unsigned char *is_tail = calloc(n / 8 + 1, 1);
+    sq_slice *held = malloc((nt ? nt : 1) * sizeof *held), *s = db->slices.v;
+    int rc = is_tail && held ? sq_rekey_long(db, first, row, n) : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (row[i] >= tail) {
+            is_tail[i / 8] |= (unsigned char)(1u << (i % 8));
+            held[a++] = s[row[i]];
+        } else {
+            row[k++] = row[i];
+        }
+    }
+    rc = rc == 0 ? sq_permute(s, first, row, k) : rc;
+    for (size_t i = n; rc == 0 && a > 0 && i-- > 0;) {
+        s[first + i] = (is_tail[i / 8] >> (i % 8)) & 1u ? held[--a] : s[first + --k];
+    }
+    free(is_tail);
+    free(held);
+    return rc;
+}
+
+#define SQ_SL(db, id) (&(db)->slices.v[id])
+
+/* A slice's end for nesting: open slices never end. */
+static uint64_t sq_end(const sq_db *db, const sq_slice *s) {
+    int64_t dur = s->dur < SQ_DUR_OPEN ? s->dur : sq_slice_dur(db, s);
+    return dur < 0 ? UINT64_MAX : (uint64_t)s->ts + (uint64_t)dur;
+}
+
+/* The deepest slice of a track's open stack (top, then parent by parent) enclosing time t
+ * (ts <= t < end), or SQ_NONE. */
+static uint32_t sq_enclosing(const sq_db *db, uint32_t top, int64_t t) {
+    while (top != SQ_NONE) {
+        const sq_slice *e = SQ_SL(db, top);
+        if (e->ts <= t && (uint64_t)t < sq_end(db, e)) {
+            return top;
+        }
+        top = e->parent;
     }
     return SQ_NONE;
 }
 
-typedef struct sq_nest {
-    uint32_t *stack;
-    size_t cap;
-} sq_nest_t;
-
-/* One track's slices (ids in time order): depth and parent; flow points `fl` of the track
- * (in time order) bind to the slice enclosing them. Zero-duration slices never enclose. */
-static int sq_nest_track(sq_build *b, sq_nest_t *ns, const uint32_t *ids, size_t n, uint32_t *fl,
-                         size_t nfl) {
+/*
+ * Depth and parent of every slice of the trace, in one pass over the ids in time order; flow
+ * points (in time order, `flord`) bind to the slice of their thread's track enclosing them,
+ * after the slices that start at or before them. A track's stack of slices that may still
+ * enclose is its top slice, then parent by parent (a slice's parent is the top when it is
+ * pushed), so the only state is one id per track. Zero-duration slices never enclose.
+ */
+static int sq_nest(sq_build *b, const uint32_t *flord) {
     sq_db *db = b->db;
-    size_t depth = 0, f = 0;
+    size_t n = db->slices.n - b->first_slice, ntr = db->tracks.n - b->first_track, nfl = b->flows.n;
+    uint32_t *top = malloc((ntr ? ntr : 1) * sizeof *top), ft = (uint32_t)b->first_track;
+    if (!top) {
+        return -1;
+    }
+    for (size_t t = 0; t < ntr; t++) {
+        top[t] = SQ_NONE;
+    }
+    size_t f = 0;
     for (size_t i = 0; i <= n; i++) {
-        sq_slice *c = i < n ? SQ_SL(db, ids[i]) : NULL;
-        for (; f < nfl && (!c || b->flows.v[fl[f]].ts < c->ts); f++) {
-            b->flows.v[fl[f]].slice = sq_enclosing(db, ns->stack, depth, b->flows.v[fl[f]].ts);
+        uint32_t id = (uint32_t)(b->first_slice + i);
+        sq_slice *c = i < n ? SQ_SL(db, id) : NULL;
+        for (; f < nfl && (!c || b->flows.v[flord[f]].ts < c->ts); f++) {
+            sq_flowpt *fp = &b->flows.v[flord[f]];
+            fp->slice = sq_enclosing(db, top[db->threads.v[fp->utid].track - ft], fp->ts);
         }
         if (!c) {
             break;
         }
-        while (depth > 0 && sq_end(SQ_SL(db, ns->stack[depth - 1])) < sq_end(c)) {
-            depth--;
+        uint32_t *t = &top[db->skeys.v[c->key].track - ft];
+        while (*t != SQ_NONE && sq_end(db, SQ_SL(db, *t)) < sq_end(db, c)) {
+            *t = SQ_SL(db, *t)->parent;
         }
-        c->depth = depth < SQ_MAX_DEPTH ? (unsigned)depth : SQ_MAX_DEPTH;
-        c->parent = depth ? ns->stack[depth - 1] : SQ_NONE;
+        unsigned depth = *t == SQ_NONE ? 0 : SQ_SL(db, *t)->depth;
+        c->depth = *t == SQ_NONE ? 0 : depth < SQ_MAX_DEPTH ? depth + 1 : SQ_MAX_DEPTH;
+        c->parent = *t;
         if (c->dur != 0) {
-            void *raw = ns->stack;
-            if (depth == ns->cap && sq_vgrow(&raw, &ns->cap, depth + 1, sizeof *ns->stack) != 0) {
-                return -1;
-            }
-            ns->stack = raw;
-            ns->stack[depth++] = ids[i];
-        }
-        /* flows at the same time as a slice's start bind to it */
-        for (; f < nfl && b->flows.v[fl[f]].ts == c->ts && (i + 1 == n || SQ_SL(db, ids[i + 1])->ts != c->ts);
-             f++) {
-            b->flows.v[fl[f]].slice = sq_enclosing(db, ns->stack, depth, b->flows.v[fl[f]].ts);
+            *t = id;
         }
     }
+    free(top);
     return 0;
-}
-
-/* Stable counting sort of items by key (< nkeys): order, and start[k]..start[k+1] per key. */
-static int sq_group(const uint32_t *keys, size_t n, size_t nkeys, uint32_t **order, size_t **start) {
-    size_t *st = calloc(nkeys + 2, sizeof *st);
-    uint32_t *ord = malloc((n ? n : 1) * sizeof *ord);
-    if (!st || !ord) {
-        free(st);
-        free(ord);
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++) {
-        st[keys[i] + 2]++;
-    }
-    for (size_t k = 0; k < nkeys; k++) {
-        st[k + 2] += st[k + 1];
-    }
-    for (size_t i = 0; i < n; i++) {
-        ord[st[keys[i] + 1]++] = (uint32_t)i;
-    }
-    *order = ord;
-    *start = st; /* st[k]..st[k+1] is key k's range */
-    return 0;
-}
-
-/* Depth and parent of every slice of the trace, track by track; flows bound on the way. */
-static int sq_nest(sq_build *b, const uint32_t *flord) {
-    sq_db *db = b->db;
-    size_t n = db->slices.n - b->first_slice, ntr = db->tracks.n - b->first_track, nfl = b->flows.n;
-    uint32_t *keys = malloc(((n > nfl ? n : nfl) + 1) * sizeof *keys);
-    uint32_t *sord = NULL, *ford = NULL;
-    size_t *sst = NULL, *fst = NULL;
-    int rc = keys ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        keys[i] = SQ_SL(db, b->first_slice + i)->track - (uint32_t)b->first_track;
-    }
-    rc = rc == 0 ? sq_group(keys, n, ntr, &sord, &sst) : -1;
-    for (size_t i = 0; rc == 0 && i < nfl; i++) {
-        /* by time, then by track: the flow points of a track in time order */
-        keys[i] = db->threads.v[b->flows.v[flord[i]].utid].track - (uint32_t)b->first_track;
-    }
-    rc = rc == 0 ? sq_group(keys, nfl, ntr, &ford, &fst) : -1;
-    sq_nest_t ns = {NULL, 0};
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        sord[i] += (uint32_t)b->first_slice;
-    }
-    for (size_t i = 0; rc == 0 && i < nfl; i++) {
-        ford[i] = flord[ford[i]];
-    }
-    for (size_t t = 0; rc == 0 && t < ntr; t++) {
-        rc = sq_nest_track(b, &ns, sord + sst[t], sst[t + 1] - sst[t], ford + fst[t], fst[t + 1] - fst[t]);
-    }
-    free(ns.stack);
-    free(keys);
-    free(sord);
-    free(sst);
-    free(ford);
-    free(fst);
-    return rc;
 }
 
 /* Flow rows: consecutive bound points of a chain, in time order (chain-id rule). */
@@ -400,7 +433,7 @@ static int sq_flow_rows(sq_build *b, const uint32_t *flord) {
     sq_map m = {0};
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < b->flows.n; i++) {
-        const sq_chainpt *c = &b->flows.v[flord[i]];
+        const sq_flowpt *c = &b->flows.v[flord[i]];
         uint32_t owner = c->prov, me = c->slice == SQ_NONE ? SQ_CHAIN_UNBOUND : c->slice;
         if (c->type == FXT_EVENT_FLOW_BEGIN) {
             rc = sq_chain_set(&m, 1, c->prov, c->id, me);
@@ -598,44 +631,62 @@ static int sq_names(sq_build *b) {
     return 0;
 }
 
-/* An END's arguments join its begin's set later in the file: group the rows by set. */
+/* An END's arguments join its begin's set later in the file: they waited in b->late and move
+ * in now, each after its set's other rows. One backward pass over the sets from the last one
+ * (no copy of the rows): a set's rows shift up by the late rows of the sets up to it. */
 static int sq_group_args(sq_build *b) {
     sq_db *db = b->db;
-    size_t first = db->traces.v[b->trace].first_row[SQ_T_ARGS], n = db->args.n - first;
-    uint32_t first_set = db->traces.v[b->trace].first_set;
-    int sorted = 1;
-    for (size_t i = first + 1; i < db->args.n && sorted; i++) {
-        sorted = db->args.v[i - 1].set <= db->args.v[i].set;
+    size_t nl = b->late.n, old = db->args.n;
+    if (nl == 0) {
+        return 0; /* every set's arguments came together, in set order */
     }
-    if (sorted) {
-        return 0;
+    uint64_t *keys = malloc(nl * sizeof *keys);
+    uint32_t *ord = malloc(nl * sizeof *ord);
+    void *raw = db->args.raw;
+    int rc = keys && ord && old + nl < UINT32_MAX ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < nl; i++) {
+        keys[i] = b->late.v[i].set;
     }
-    uint32_t *keys = malloc(n * sizeof *keys), *ord = NULL;
-    size_t *st = NULL;
-    sq_arg *copy = malloc(n * sizeof *copy);
-    int rc = keys && copy ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        keys[i] = db->args.v[first + i].set - first_set;
-    }
-    rc = rc == 0 ? sq_group(keys, n, db->nsets - first_set, &ord, &st) : -1;
-    if (rc == 0) {
-        memcpy(copy, db->args.v + first, n * sizeof *copy);
-        for (size_t i = 0; i < n; i++) {
-            db->args.v[first + i] = copy[ord[i]];
-        }
-    }
+    rc = rc == 0 ? sq_sort_u64(keys, nl, ord) : rc;
+    rc = rc == 0 ? sq_vgrow(&raw, &db->args.cap, old + nl, sizeof *db->args.v) : rc;
     free(keys);
+    if (rc != 0) {
+        free(ord);
+        return -1;
+    }
+    db->args.raw = raw;
+    db->args.n = old + nl;
+    size_t dst = old + nl, src_end = old, j = nl; /* invariant: dst == src_end + j */
+    uint32_t first_set = db->traces.v[b->trace].first_set;
+    for (uint32_t set = db->nsets; set-- > first_set && j > 0;) {
+        while (j > 0 && b->late.v[ord[j - 1]].set == set) {
+            db->args.v[--dst] = b->late.v[ord[--j]].a;
+        }
+        size_t start = db->set_first.v[set], cnt = src_end - start;
+        dst -= cnt;
+        memmove(&db->args.v[dst], &db->args.v[start], cnt * sizeof *db->args.v);
+        db->set_first.v[set] = (uint32_t)dst;
+        src_end = start;
+    }
     free(ord);
-    free(st);
-    free(copy);
-    return rc;
+    SQ_FREE(b->late);
+    return 0;
 }
 
 int sq_finish_trace(sq_build *b) {
-    if (b->oom || sq_async(b) != 0 || sq_sort_slices(b) != 0) {
+    size_t tail = b->db->slices.n; /* the async slices come after */
+    if (b->oom || sq_async(b) != 0) {
         return -1;
     }
-    uint32_t *flord = sq_order_chainpts(b->flows.v, b->flows.n);
+    SQ_FREE(b->async); /* before the slices' order takes memory */
+    size_t nsl = b->db->slices.n - b->first_slice;
+    uint32_t *row = malloc((nsl ? nsl : 1) * sizeof *row);
+    int placed = row && sq_sort_slices(b, row) == 0 && sq_place_slices(b, row, tail) == 0;
+    free(row);
+    if (!placed) {
+        return -1;
+    }
+    uint32_t *flord = sq_order_by_ts(b->flows.v, sizeof *b->flows.v, b->flows.n);
     int rc = flord ? 0 : -1;
     rc = rc == 0 ? sq_nest(b, flord) : rc;
     rc = rc == 0 ? sq_flow_rows(b, flord) : rc;

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define SQ_NONE UINT32_MAX /* a NULL reference (parent, arg set, upid, string) */
 
@@ -70,13 +71,26 @@ typedef struct sq_map {
 uint32_t sq_map_get(const sq_map *m, uint64_t a, uint64_t b, uint64_t c);
 /* Set the value of the key. 0, or -1 out of memory. */
 int sq_map_put(sq_map *m, uint64_t a, uint64_t b, uint64_t c, uint32_t val);
+/* Remove the key (if there). */
+void sq_map_del(sq_map *m, uint64_t a, uint64_t b, uint64_t c);
 void sq_map_free(sq_map *m);
 
 /* ---- rows -------------------------------------------------------------------------- */
+/* A slice's (track, category), shared by the slices that have the same (a trace has few). */
+typedef struct sq_skey {
+    uint32_t track; /* track id */
+    uint32_t cat;   /* string id */
+} sq_skey;
+
+/* 32 bytes a slice (they are the most numerous rows after args): track and category through a
+ * key, the duration in 32 bits (4.29 s) unless it is longer (sq_slice_dur, sq_set_dur). */
+#define SQ_DUR_OPEN UINT32_C(0xfffffffe) /* still open at the end of the trace (dur -1) */
+#define SQ_DUR_LONG UINT32_C(0xffffffff) /* in sq_db.long_dur, by the slice's row */
 typedef struct sq_slice {
-    int64_t ts, dur;     /* dur -1: still open at the end of the trace */
-    uint32_t track;      /* track id */
-    uint32_t cat, name;  /* string ids */
+    int64_t ts;
+    uint32_t dur;        /* ns, or SQ_DUR_OPEN, SQ_DUR_LONG */
+    uint32_t name;       /* string id */
+    uint32_t key;        /* its (track, category) in sq_db.skeys */
     uint32_t args;       /* arg set id or SQ_NONE */
     uint32_t parent;     /* slice id or SQ_NONE (while reading: the open stack's link) */
     unsigned depth : 28; /* saturates at SQ_MAX_DEPTH */
@@ -105,11 +119,22 @@ typedef struct sq_process {
     uint32_t name, trace;
 } sq_process;
 
+/* 20 bytes, not 24: the 64-bit fields as 32-bit halves (4-byte alignment), read by memcpy. */
 typedef struct sq_counter {
-    int64_t ts;
-    double value;
+    uint32_t ts[2];    /* int64_t */
+    uint32_t value[2]; /* double */
     uint32_t track;
 } sq_counter;
+static inline int64_t sq_counter_ts(const sq_counter *c) {
+    int64_t ts;
+    memcpy(&ts, c->ts, sizeof ts);
+    return ts;
+}
+static inline double sq_counter_value(const sq_counter *c) {
+    double v;
+    memcpy(&v, c->value, sizeof v);
+    return v;
+}
 
 typedef struct sq_flow {
     uint64_t fid;     /* the flow id of the events */
@@ -130,15 +155,23 @@ enum sq_vtype {
     SQ_V_UNKNOWN
 };
 #define SQ_MAX_KEY ((1u << 28) - 1) /* string ids an argument name can have */
-typedef struct sq_arg {             /* 16 bytes: arguments are the most numerous rows */
-    uint32_t set;
+/* 12 bytes: arguments are the most numerous rows. Their set is not stored: a set's rows are
+ * consecutive, from sq_db.set_first[set] (sq_arg_set). */
+typedef struct sq_arg {
     unsigned key : 28;  /* string id */
     unsigned vtype : 4; /* enum sq_vtype */
-    union {
-        int64_t i; /* also SQ_V_STRING's string id */
-        double d;
-    } v;
+    uint32_t v[2];      /* int64_t (also SQ_V_STRING's string id) or double, as 32-bit halves */
 } sq_arg;
+static inline int64_t sq_arg_ival(const sq_arg *a) {
+    int64_t i;
+    memcpy(&i, a->v, sizeof i);
+    return i;
+}
+static inline double sq_arg_rval(const sq_arg *a) {
+    double d;
+    memcpy(&d, a->v, sizeof d);
+    return d;
+}
 
 typedef struct sq_sched {
     int64_t ts, dur;
@@ -221,13 +254,16 @@ typedef struct sq_trace {
     int compressed;
     uint64_t first_row[SQ_T_COUNT_]; /* each table's first row of this trace */
     uint32_t first_set;              /* its first arg set id */
+    size_t first_skey;               /* its first slice key */
 } sq_trace;
 
 typedef struct sq_db {
     sq_strings str;
     SQ_VEC(sq_trace) traces;
-    SQ_VEC(sq_slice) slices;    /* in file order (async ones last) */
-    SQ_VEC(uint32_t) slice_row; /* slice id (time order) -> its row in slices */
+    SQ_VEC(sq_slice) slices; /* in id order (time order within a trace): row = id */
+    SQ_VEC(sq_skey) skeys;   /* slices' (track, category) */
+    sq_map long_row;         /* slice row -> index in long_dur (durations of 2^32 - 2 ns and more) */
+    SQ_VEC(int64_t) long_dur;
     SQ_VEC(sq_thread) threads;
     SQ_VEC(sq_process) procs;
     SQ_VEC(sq_track) tracks;
@@ -235,7 +271,8 @@ typedef struct sq_db {
     SQ_VEC(sq_counter) counters;
     SQ_VEC(sq_flow) flows;
     SQ_VEC(sq_arg) args;
-    uint32_t nsets; /* arg sets */
+    uint32_t nsets;             /* arg sets */
+    SQ_VEC(uint32_t) set_first; /* arg set id -> its first row in args (sets in row order) */
     SQ_VEC(sq_sched) sched;
     SQ_VEC(sq_tstate) tstates;
     SQ_VEC(sq_log) logs;
@@ -247,6 +284,14 @@ typedef struct sq_db {
 } sq_db;
 
 void sq_db_free(sq_db *db);
+
+/* The arg set of an args row. */
+uint32_t sq_arg_set(const sq_db *db, size_t row);
+
+/* A slice's duration: -1 still open. */
+int64_t sq_slice_dur(const sq_db *db, const sq_slice *s);
+/* Set it (-1: open). 0, or -1 out of memory. */
+int sq_set_dur(sq_db *db, sq_slice *s, int64_t dur);
 
 /* ---- what the virtual tables serve (sq_tables.c) ------------------------------------- */
 enum sq_vkind { SQ_NUL, SQ_INT, SQ_REAL, SQ_TEXT, SQ_BLOBREF };
@@ -273,6 +318,12 @@ typedef struct sq_table {
     int ncols; /* without the trailing `trace` column every table has */
 } sq_table;
 extern const sq_table sq_tables[SQ_T_COUNT_];
+/* Whether the column's values are unique (row numbers, track ids, a thread's one track). */
+int sq_col_unique(int table, int col);
+/* Whether the rows are in the column's order by construction (row numbers, args' arg_set_id). */
+int sq_col_sorted(int table, int col);
+/* args' rows [*lo, *hi) of arg set k when `col` is args' arg_set_id (1), else 0: no search. */
+int sq_set_rows(const sq_db *db, int table, int col, int64_t k, size_t *lo, size_t *hi);
 
 /* Read the trace at `path` and append its rows (label NULL: the path). On failure nothing is
  * appended; `err` (cap bytes) says why. FXT_OK even when records were damaged (they are rows

@@ -53,13 +53,13 @@ static void g_row(const sq_db *db, size_t row, sq_val *v) {
 /* ---- slice ---------------------------------------------------------------------------- */
 #define GET_SL(fn, body)                                                                                     \
     static void fn(const sq_db *db, size_t row, sq_val *v) {                                                 \
-        const sq_slice *r = &db->slices.v[db->slice_row.v[row]];                                             \
+        const sq_slice *r = &db->slices.v[row];                                                              \
         body;                                                                                                \
     }
 GET_SL(sl_ts, v_int(v, r->ts))
-GET_SL(sl_dur, v_dur(v, r->dur))
-GET_SL(sl_track, v_int(v, r->track))
-GET_SL(sl_cat, v_str(db, v, r->cat))
+GET_SL(sl_dur, v_dur(v, sq_slice_dur(db, r)))
+GET_SL(sl_track, v_int(v, db->skeys.v[r->key].track))
+GET_SL(sl_cat, v_str(db, v, db->skeys.v[r->key].cat))
 GET_SL(sl_name, v_str(db, v, r->name))
 GET_SL(sl_depth, v_int(v, r->depth))
 static const char *const slice_types[16] = {"instant",  NULL,    "duration",     NULL,
@@ -149,11 +149,11 @@ static const sq_col c_counter_track[] = {{"id", "INTEGER", ct_id},       {"name"
                                          {"description", "TEXT", g_null}};
 
 /* ---- counter, flow -------------------------------------------------------------------- */
-GET(cn_ts, sq_counter, counters, v_int(v, r->ts))
+GET(cn_ts, sq_counter, counters, v_int(v, sq_counter_ts(r)))
 GET(cn_track, sq_counter, counters, v_int(v, r->track))
 static void cn_value(const sq_db *db, size_t row, sq_val *v) {
     v->kind = SQ_REAL;
-    v->d = db->counters.v[row].value;
+    v->d = sq_counter_value(&db->counters.v[row]);
 }
 static const sq_col c_counter[] = {{"id", "INTEGER", g_row},
                                    {"ts", "INTEGER", cn_ts},
@@ -172,7 +172,7 @@ static const sq_col c_flow[] = {{"id", "INTEGER", g_row},
 /* ---- args ------------------------------------------------------------------------------ */
 static const char *const vtype_names[] = {"null",    "int",  "uint", "real",   "string",
                                           "pointer", "bool", "uint", "unknown"};
-GET(ar_set, sq_arg, args, v_int(v, r->set))
+GET(ar_set, sq_arg, args, v_int(v, sq_arg_set(db, row)))
 GET(ar_key, sq_arg, args, v_str(db, v, r->key))
 GET(ar_type, sq_arg, args, v_text(v, vtype_names[r->vtype % 9u]))
 static void ar_int(const sq_db *db, size_t row, sq_val *v) {
@@ -181,15 +181,15 @@ static void ar_int(const sq_db *db, size_t row, sq_val *v) {
         r->vtype == SQ_V_UNKNOWN) {
         v_null(v);
     } else {
-        v_int(v, r->v.i);
+        v_int(v, sq_arg_ival(r));
     }
 }
-GET(ar_str, sq_arg, args, if (r->vtype == SQ_V_STRING) v_str(db, v, (uint32_t)r->v.i); else v_null(v))
+GET(ar_str, sq_arg, args, if (r->vtype == SQ_V_STRING) v_str(db, v, (uint32_t)sq_arg_ival(r)); else v_null(v))
 static void ar_real(const sq_db *db, size_t row, sq_val *v) {
     const sq_arg *r = &db->args.v[row];
     if (r->vtype == SQ_V_REAL) {
         v->kind = SQ_REAL;
-        v->d = r->v.d;
+        v->d = sq_arg_rval(r);
     } else {
         v_null(v);
     }
@@ -437,13 +437,45 @@ uint32_t sq_row_trace(const sq_db *db, int table, size_t row) {
     return (uint32_t)lo;
 }
 
+int sq_col_sorted(int table, int col) {
+    return col >= 0 && col < sq_tables[table].ncols &&
+           (sq_tables[table].cols[col].get == g_row || sq_tables[table].cols[col].get == ar_set);
+}
+
+int sq_set_rows(const sq_db *db, int table, int col, int64_t k, size_t *lo, size_t *hi) {
+    if (table != SQ_T_ARGS || col < 0 || col >= sq_tables[table].ncols ||
+        sq_tables[table].cols[col].get != ar_set) {
+        return 0;
+    }
+    if (k < 0 || (uint64_t)k >= db->set_first.n) {
+        *lo = *hi = 0;
+        return 1;
+    }
+    *lo = db->set_first.v[k];
+    *hi = (uint64_t)k + 1 < db->set_first.n ? db->set_first.v[k + 1] : db->args.n;
+    return 1;
+}
+
+int sq_col_unique(int table, int col) {
+    if (col < 0 || col >= sq_tables[table].ncols) {
+        return 0;
+    }
+    const char *name = sq_tables[table].cols[col].name;
+    int track = table == SQ_T_TRACK || table == SQ_T_THREAD_TRACK || table == SQ_T_PROCESS_TRACK ||
+                table == SQ_T_COUNTER_TRACK;
+    return sq_tables[table].cols[col].get == g_row || (track && strcmp(name, "id") == 0) ||
+           (table == SQ_T_THREAD_TRACK && strcmp(name, "utid") == 0);
+}
+
 void sq_db_free(sq_db *db) {
     for (size_t i = 0; i < db->traces.n; i++) {
         free(db->traces.v[i].path);
     }
     SQ_FREE(db->traces);
     SQ_FREE(db->slices);
-    SQ_FREE(db->slice_row);
+    SQ_FREE(db->skeys);
+    sq_map_free(&db->long_row);
+    SQ_FREE(db->long_dur);
     SQ_FREE(db->threads);
     SQ_FREE(db->procs);
     SQ_FREE(db->tracks);
@@ -453,6 +485,7 @@ void sq_db_free(sq_db *db) {
     SQ_FREE(db->counters);
     SQ_FREE(db->flows);
     SQ_FREE(db->args);
+    SQ_FREE(db->set_first);
     SQ_FREE(db->sched);
     SQ_FREE(db->tstates);
     SQ_FREE(db->logs);

@@ -123,10 +123,14 @@ void sq_strings_free(sq_strings *s) {
 
 /* ---- map ------------------------------------------------------------------------------ */
 
-static size_t sq_map_slot(const sq_mapent *e, size_t cap, uint64_t a, uint64_t b, uint64_t c) {
+static size_t sq_map_home(size_t cap, uint64_t a, uint64_t b, uint64_t c) {
     uint64_t h = (a * 0x9e3779b97f4a7c15ull) ^ (b * 0xc2b2ae3d27d4eb4full) ^ (c * 0x165667b19e3779f9ull);
     h ^= h >> 31;
-    size_t j = (size_t)h & (cap - 1);
+    return (size_t)h & (cap - 1);
+}
+
+static size_t sq_map_slot(const sq_mapent *e, size_t cap, uint64_t a, uint64_t b, uint64_t c) {
+    size_t j = sq_map_home(cap, a, b, c);
     while (e[j].val != SQ_NONE && (e[j].k[0] != a || e[j].k[1] != b || e[j].k[2] != c)) {
         j = (j + 1) & (cap - 1);
     }
@@ -175,9 +179,83 @@ int sq_map_put(sq_map *m, uint64_t a, uint64_t b, uint64_t c, uint32_t val) {
     return 0;
 }
 
+/* Linear probing's deletion: later entries of the cluster that may not stay behind the hole
+ * move into it (no tombstones, so a map of short-lived keys stays small). */
+void sq_map_del(sq_map *m, uint64_t a, uint64_t b, uint64_t c) {
+    if (!m->cap) {
+        return;
+    }
+    size_t mask = m->cap - 1, hole = sq_map_slot(m->e, m->cap, a, b, c);
+    if (m->e[hole].val == SQ_NONE) {
+        return;
+    }
+    m->e[hole].val = SQ_NONE;
+    m->n--;
+    for (size_t j = (hole + 1) & mask; m->e[j].val != SQ_NONE; j = (j + 1) & mask) {
+        size_t home = sq_map_home(m->cap, m->e[j].k[0], m->e[j].k[1], m->e[j].k[2]);
+        /* the entry at j stays unless the hole lies cyclically in [home, j) */
+        if (((j - home) & mask) >= ((j - hole) & mask)) {
+            m->e[hole] = m->e[j];
+            m->e[j].val = SQ_NONE;
+            hole = j;
+        }
+    }
+}
+
 void sq_map_free(sq_map *m) {
     free(m->e);
     memset(m, 0, sizeof *m);
+}
+
+/* ---- argument sets -------------------------------------------------------------------- */
+
+uint32_t sq_arg_set(const sq_db *db, size_t row) {
+    size_t lo = 0, hi = db->set_first.n; /* the last set starting at or before row */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (db->set_first.v[mid] <= row) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return (uint32_t)lo;
+}
+
+/* ---- slice durations ------------------------------------------------------------------ */
+
+int64_t sq_slice_dur(const sq_db *db, const sq_slice *s) {
+    if (s->dur < SQ_DUR_OPEN) {
+        return s->dur;
+    }
+    if (s->dur == SQ_DUR_OPEN) {
+        return -1;
+    }
+    uint32_t i = sq_map_get(&db->long_row, (uint64_t)(s - db->slices.v), 0, 0);
+    return i < db->long_dur.n ? db->long_dur.v[i] : -1;
+}
+
+int sq_set_dur(sq_db *db, sq_slice *s, int64_t dur) {
+    if (dur < 0) {
+        s->dur = SQ_DUR_OPEN;
+        return 0;
+    }
+    if (dur < (int64_t)SQ_DUR_OPEN) {
+        s->dur = (uint32_t)dur;
+        return 0;
+    }
+    uint64_t row = (uint64_t)(s - db->slices.v);
+    uint32_t i = s->dur == SQ_DUR_LONG ? sq_map_get(&db->long_row, row, 0, 0) : SQ_NONE;
+    if (i == SQ_NONE || i >= db->long_dur.n) {
+        int64_t *d = db->long_dur.n < SQ_NONE - 1 ? SQ_ADD(db->long_dur) : NULL;
+        if (!d || sq_map_put(&db->long_row, row, 0, 0, (uint32_t)(db->long_dur.n - 1)) != 0) {
+            return -1;
+        }
+        i = (uint32_t)(db->long_dur.n - 1);
+    }
+    db->long_dur.v[i] = dur;
+    s->dur = SQ_DUR_LONG;
+    return 0;
 }
 
 /* ---- time and sorting ------------------------------------------------------------------ */

@@ -26,6 +26,9 @@ typedef struct sq_cursor {
     uint64_t gen;
 } sq_cursor;
 
+#ifndef SQ_EQ_SHARE
+#define SQ_EQ_SHARE 64
+#endif
 enum { SQ_EQ = 1, SQ_LO = 2, SQ_LO_STRICT = 4, SQ_HI = 8, SQ_HI_STRICT = 16, SQ_ORDER = 32 };
 
 static int x_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out,
@@ -122,10 +125,18 @@ static int x_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
     }
     int flags = 0, argi = 1;
     if (best >= 0) {
+        /* a row number gives one row; another column some share of the table (unknown: a guess
+         * that makes SQLite look up a big table by a small one's rows, not the other way) */
         flags = SQ_EQ;
         info->aConstraintUsage[best].argvIndex = argi++;
-        info->estimatedCost = 10;
-        info->estimatedRows = 4;
+        if (sq_col_unique(v->m->table, col)) {
+            info->estimatedCost = 1 + log2(rows);
+            info->estimatedRows = 1;
+            info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+        } else {
+            info->estimatedRows = 4 + (sqlite3_int64)(rows / SQ_EQ_SHARE);
+            info->estimatedCost = 1 + log2(rows) + (double)info->estimatedRows;
+        }
     } else if (lo >= 0 || hi >= 0) {
         if (lo >= 0) {
             flags |= SQ_LO | (info->aConstraint[lo].op == SQLITE_INDEX_CONSTRAINT_GT ? SQ_LO_STRICT : 0);
@@ -246,6 +257,9 @@ static int sq_order(sq_conn *c, int t, int col, const uint32_t **perm) {
     if (sq_tables[t].cols[col].decl == sq_interned_text && !rank && c->db.str.tab.n) {
         return -1;
     }
+    if (x->state == 0 && sq_col_sorted(t, col)) {
+        x->state = 1;
+    }
     if (x->state == 0) {
         int64_t prev = INT64_MIN;
         x->state = 1;
@@ -347,6 +361,12 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, 
             return SQLITE_OK;
         }
         if (rc == 2) {
+            continue;
+        }
+        size_t lo = 0, hi = 0;
+        if (bit == SQ_EQ && sq_set_rows(&conn->db, t, col, k, &lo, &hi)) {
+            c->pos = lo > c->pos ? lo : c->pos;
+            c->end = hi < c->end ? hi : c->end;
             continue;
         }
         if (bit == SQ_EQ || bit == SQ_LO) {
