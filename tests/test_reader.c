@@ -12,6 +12,7 @@
 #include "test.h"
 
 #include <fxt/reader.h>
+#include <fxt/writer.h> /* fxt_arg_*() to build arguments */
 
 #include <math.h>
 #include <sys/stat.h>
@@ -1120,6 +1121,26 @@ static void test_state_types(void) {
     state_types_suffice(0, FXT_READ_NO_OBJECT_TABLES);
 }
 
+/* fxt_arg_number: the five numeric types give their value, the others none (counters, sql). */
+static void test_arg_number(void) {
+    fxt_str_t k = fxt_cstr("k");
+    double v = -1;
+    fxt_arg_t num[] = {fxt_arg_int32(k, -7), fxt_arg_uint32(k, 4000000000u), fxt_arg_int64(k, -5000000000ll),
+                       fxt_arg_uint64(k, 1ull << 60), fxt_arg_double(k, 2.5)};
+    const double want[] = {-7.0, 4000000000.0, -5000000000.0, 1152921504606846976.0, 2.5};
+    for (unsigned i = 0; i < 5; i++) {
+        CHECK(fxt_arg_number(&num[i], &v) == FXT_OK);
+        CHECK(v == want[i]);
+    }
+    fxt_arg_t other[] = {fxt_arg_null(k), fxt_arg_string(k, k), fxt_arg_pointer(k, 1), fxt_arg_koid(k, 2),
+                         fxt_arg_bool(k, 1)};
+    for (unsigned i = 0; i < 5; i++) {
+        v = -1;
+        CHECK(fxt_arg_number(&other[i], &v) == FXT_E_NOT_FOUND);
+        CHECK(v == -1);
+    }
+}
+
 int main(int argc, char **argv) {
     TEST_INIT(argc, argv);
     RUN(test_all_records_le);
@@ -1142,5 +1163,6 @@ int main(int argc, char **argv) {
     RUN(test_lazy_args_same);
     RUN(test_lazy_args_damage);
     RUN(test_lazy_args_api);
+    RUN(test_arg_number);
     return TEST_EXIT();
 }

@@ -293,6 +293,39 @@ FXT_API fxt_status fxt_reader_next(fxt_reader_t *r, fxt_in_buffer_t *in, fxt_rec
 FXT_API fxt_status fxt_reader_args(fxt_reader_t *r, fxt_record_t *rec);
 
 /**
+ * The value of a numeric argument (int32, uint32, int64, uint64, double) as a double, as a
+ * counter's series has it; 64-bit integers beyond 2^53 are rounded. Inline: counters call it
+ * per argument.
+ * @return FXT_OK with *value set, FXT_E_NOT_FOUND for an argument of another type (no value).
+ */
+static inline fxt_status fxt_arg_number(const fxt_arg_t *a, double *value) {
+    switch (a->type) {
+    case FXT_ARG_INT32:
+        *value = a->v.i32;
+        return FXT_OK;
+    case FXT_ARG_UINT32:
+        *value = a->v.u32;
+        return FXT_OK;
+    case FXT_ARG_INT64:
+        *value = (double)a->v.i64;
+        return FXT_OK;
+    case FXT_ARG_UINT64:
+        *value = (double)a->v.u64;
+        return FXT_OK;
+    case FXT_ARG_DOUBLE:
+        *value = a->v.f64;
+        return FXT_OK;
+    case FXT_ARG_NULL:
+    case FXT_ARG_STRING:
+    case FXT_ARG_POINTER:
+    case FXT_ARG_KOID:
+    case FXT_ARG_BOOL:
+        break;
+    }
+    return FXT_E_NOT_FOUND;
+}
+
+/**
  * Finish: declare the end of input and return the final status.
  * @return FXT_OK if no partial record is pending; FXT_E_TRUNCATED (with a
  *         diagnostic at the partial record's offset) if the input ended inside

@@ -354,23 +354,7 @@ static void sq_counter_event(sq_build *b, sq_pstate *p, const fxt_record_t *rec,
     for (unsigned i = 0; i < rec->nargs; i++) {
         const fxt_arg_t *a = &rec->args[i];
         double v;
-        switch (a->type) {
-        case FXT_ARG_INT32:
-            v = a->v.i32;
-            break;
-        case FXT_ARG_UINT32:
-            v = a->v.u32;
-            break;
-        case FXT_ARG_INT64:
-            v = (double)a->v.i64;
-            break;
-        case FXT_ARG_UINT64:
-            v = (double)a->v.u64;
-            break;
-        case FXT_ARG_DOUBLE:
-            v = a->v.f64;
-            break;
-        default:
+        if (fxt_arg_number(a, &v) != FXT_OK) {
             continue; /* not a value: Perfetto skips it too */
         }
         uint32_t key = sq_str(b, p, &a->name);

@@ -1240,25 +1240,8 @@ static void on_counter(st_range_t *rg, const fxt_record_t *rec, uint64_t ns) {
     c->last_ns = ns;
     for (unsigned i = 0; i < rec->nargs; i++) {
         const fxt_arg_t *a = &rec->args[i];
-        double v;
-        switch (a->type) {
-        case FXT_ARG_INT32:
-            v = a->v.i32;
-            break;
-        case FXT_ARG_UINT32:
-            v = a->v.u32;
-            break;
-        /* 64-bit integers beyond 2^53 are rounded as doubles (docs/stats.md). */
-        case FXT_ARG_INT64:
-            v = (double)a->v.i64;
-            break;
-        case FXT_ARG_UINT64:
-            v = (double)a->v.u64;
-            break;
-        case FXT_ARG_DOUBLE:
-            v = a->v.f64;
-            break;
-        default:
+        double v; /* 64-bit integers beyond 2^53 are rounded as doubles (docs/stats.md) */
+        if (fxt_arg_number(a, &v) != FXT_OK) {
             continue; /* not a numeric series */
         }
         uint32_t sref = series_ix(rg, cix, a);
