@@ -732,6 +732,7 @@ static int sq_feed(sq_build *b, const void *data, size_t len) {
     }
 }
 
+#ifdef FXT_HAVE_ZIO
 /* An error row the reader did not make: compressed input that cannot be decompressed. */
 static void sq_input_error(sq_build *b, fxt_status st, const char *msg) {
     fxt_diag_t d;
@@ -742,7 +743,6 @@ static void sq_input_error(sq_build *b, fxt_status st, const char *msg) {
     sq_error_row(b, &d);
 }
 
-#ifdef FXT_HAVE_ZIO
 /* gzip or zstd input (fxt_zio_detect on the first chunk): decompressed chunk by chunk. 1 once
  * the input cannot go on (fatal reader error, corrupt compressed data). */
 static int sq_feed_z(sq_build *b, fxt_zdec_t *z, char *out, const char *in, size_t n) {
