@@ -19,6 +19,17 @@ if (!fs.existsSync(entry)) {
   console.log(`SKIP: the DevTools trace engine is not installed (${entry}; npm ci in tests/viewer)`);
   process.exit(77);
 }
+// The engine calls URL.parse (node 22, and 20.18 on): node 18, Debian 12's, lacks it. The
+// standard's semantics: the parsed URL, or null where the constructor would throw.
+if (typeof URL.parse !== 'function') {
+  URL.parse = (input, base) => {
+    try {
+      return new URL(input, base);
+    } catch {
+      return null;
+    }
+  };
+}
 const Trace = await import(url.pathToFileURL(entry).href);
 
 // The engine's geometry code needs DOMRect, which node lacks (the package's README says so).

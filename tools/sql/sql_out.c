@@ -421,7 +421,7 @@ int sql_print_rows(sqlite3_stmt *st, sql_fmt fmt, sql_out_t *o, int sep) {
     if (fmt == SQL_FMT_CSV) {
         csv_header(o, st, &b);
     }
-    int rc;
+    int rc = SQLITE_OK; /* set by the first step; gcc -Og cannot see it */
     while (o->err == 0 && !b.oom && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         stream_row(o, st, fmt, &b);
     }
