@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
 # needs: sqlite node
+# not under ASan: it compares fxt sql with fxt stats, tp or DuckDB; unit.sql, unit.sql_hostile and the other sql cases run its lines there
 # --export DIR writes each table as DIR/TABLE.csv; DuckDB (tests/sql/duckdb, `npm ci` there)
 # reads them as they are and answers queries as fxt sql does.
 duck=$SRC/tests/sql/duckdb

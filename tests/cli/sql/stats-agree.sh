@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
 # needs: sqlite python3
+# not under ASan: it compares fxt sql with fxt stats, tp or DuckDB; unit.sql, unit.sql_hostile and the other sql cases run its lines there
 # fxt sql and fxt stats --json answer the same questions alike (agree.py stats): durations per
 # (category, name) with count, total, self time via parent_id, min and max; busy time per thread;
 # records, damaged records, logs, kernel objects, counter samples; records and events per

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # lock: tracefs
 # needs: sqlite python3
+# not under ASan: it compares fxt sql with fxt stats, tp or DuckDB; unit.sql, unit.sql_hostile and the other sql cases run its lines there
 # An fxt record --sched archive (two processes passing a token, and the kernel's context switches
 # on the same clock): the agree.py tp queries, scheduling slices per thread among them, give the
 # same rows on tp and fxt sql; fxt stats agrees too. Skipped without tracefs (non-root) or tp.

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
 # needs: sqlite python3
+# not under ASan: it compares fxt sql with fxt stats, tp or DuckDB; unit.sql, unit.sql_hostile and the other sql cases run its lines there
 # labels: slow
 # Queries written for Perfetto run unchanged on trace_processor (tp) and on fxt sql over the
 # same traces and give the same rows (agree.py tp): per-thread time (issue 28's query), slices
