@@ -24,25 +24,11 @@
 #include <sys/un.h>
 #endif
 
+#include "mgr_thread.h"
 #include "test.h"
 
 #define NT 8
 #define MAX_SEEN 64
-
-typedef struct mgr_thread {
-    fxt_manager_t *m;
-    int stop;
-    pthread_t th;
-} mgr_thread_t;
-
-/* Serve until told to stop and every provider is collected. */
-static void *serve(void *arg) {
-    mgr_thread_t *x = arg;
-    while (!(__atomic_load_n(&x->stop, __ATOMIC_ACQUIRE) && fxt_manager_connected(x->m) == 0)) {
-        fxt_manager_poll(x->m, 2);
-    }
-    return NULL;
-}
 
 static long g_n;
 static int g_pace; /* streaming: pause now and then, so that the manager drains while threads trace */

@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 #endif
 
+#include "mgr_thread.h"
 #include "test.h"
 #include "trace_internal.h"
 
@@ -165,20 +166,6 @@ static void test_resident_in_process(void) {
     FXT_INSTANT("buf", "first");
     check_buffer(0);
     CHECK(fxt_session_stop() == FXT_OK);
-}
-
-typedef struct mgr_thread {
-    fxt_manager_t *m;
-    int stop;
-    pthread_t th;
-} mgr_thread_t;
-
-static void *serve(void *arg) {
-    mgr_thread_t *x = arg;
-    while (!(__atomic_load_n(&x->stop, __ATOMIC_ACQUIRE) && fxt_manager_connected(x->m) == 0)) {
-        fxt_manager_poll(x->m, 2);
-    }
-    return NULL;
 }
 
 static void test_resident_managed(void) {
