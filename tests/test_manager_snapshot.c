@@ -136,26 +136,38 @@ static void read_trace(const fxt_membuf_t *mem, seen_t *s) {
     fxt_reader_destroy(r);
 }
 
+#if defined(__linux__)
+/* A circular manager writing to mem, served by x's thread with a snapshot trigger on
+ * "frame_drop", and this process's session started under it. -1 when it cannot be. */
+static int snap_start(snap_thread_t *x, fxt_membuf_t *mem, size_t buffer_size, const char *categories) {
+    fxt_manager_config_t mc = FXT_MANAGER_CONFIG_INIT;
+    mc.sink = fxt_sink_membuf(mem);
+    mc.mode = FXT_MODE_CIRCULAR;
+    mc.buffer_size = buffer_size;
+    mc.categories = categories;
+    mc.clock = FXT_CLOCK_MONOTONIC;
+    memset(x, 0, sizeof *x);
+    CHECK(fxt_manager_create(&mc, &x->m) == FXT_OK);
+    if (x->m == NULL) {
+        return -1;
+    }
+    CHECK(fxt_manager_add_trigger(x->m, "frame_drop", FXT_TRIGGER_SNAPSHOT) == FXT_OK);
+    CHECK(pthread_create(&x->th, NULL, serve, x) == 0);
+    setenv(FXT_MANAGER_ENV, fxt_manager_socket_path(x->m), 1);
+    fxt_session_config_t c = FXT_SESSION_CONFIG_INIT;
+    CHECK(fxt_session_start(&c) == FXT_OK);
+    return 0;
+}
+#endif
+
 static void test_snapshots_while_tracing(void) {
 #if defined(__linux__)
     fxt_membuf_t mem = {0};
-    fxt_manager_config_t mc = FXT_MANAGER_CONFIG_INIT;
-    mc.sink = fxt_sink_membuf(&mem);
-    mc.mode = FXT_MODE_CIRCULAR;
-    mc.buffer_size = 8u << 20; /* the whole run: no chunk is reused */
-    mc.categories = "stress";  /* alerts are recorded whatever the categories */
-    mc.clock = FXT_CLOCK_MONOTONIC;
     static snap_thread_t x;
-    memset(&x, 0, sizeof x);
-    CHECK(fxt_manager_create(&mc, &x.m) == FXT_OK);
-    if (x.m == NULL) {
+    /* 8 MiB: the whole run, no chunk is reused; alerts are recorded whatever the categories */
+    if (snap_start(&x, &mem, 8u << 20, "stress") != 0) {
         return;
     }
-    CHECK(fxt_manager_add_trigger(x.m, "frame_drop", FXT_TRIGGER_SNAPSHOT) == FXT_OK);
-    CHECK(pthread_create(&x.th, NULL, serve, &x) == 0);
-    setenv(FXT_MANAGER_ENV, fxt_manager_socket_path(x.m), 1);
-    fxt_session_config_t c = FXT_SESSION_CONFIG_INIT;
-    CHECK(fxt_session_start(&c) == FXT_OK);
     pthread_t th[NT];
     for (long j = 0; j < NT; j++) {
         pthread_create(&th[j], NULL, emitter, (void *)(intptr_t)j);
@@ -211,22 +223,10 @@ static void test_snapshots_while_tracing(void) {
 static void test_alert_then_exit(void) {
 #if defined(__linux__)
     fxt_membuf_t mem = {0};
-    fxt_manager_config_t mc = FXT_MANAGER_CONFIG_INIT;
-    mc.sink = fxt_sink_membuf(&mem);
-    mc.mode = FXT_MODE_CIRCULAR;
-    mc.buffer_size = 1u << 20;
-    mc.clock = FXT_CLOCK_MONOTONIC;
     static snap_thread_t x;
-    memset(&x, 0, sizeof x);
-    CHECK(fxt_manager_create(&mc, &x.m) == FXT_OK);
-    if (x.m == NULL) {
+    if (snap_start(&x, &mem, 1u << 20, NULL) != 0) {
         return;
     }
-    CHECK(fxt_manager_add_trigger(x.m, "frame_drop", FXT_TRIGGER_SNAPSHOT) == FXT_OK);
-    CHECK(pthread_create(&x.th, NULL, serve, &x) == 0);
-    setenv(FXT_MANAGER_ENV, fxt_manager_socket_path(x.m), 1);
-    fxt_session_config_t c = FXT_SESSION_CONFIG_INIT;
-    CHECK(fxt_session_start(&c) == FXT_OK);
     __atomic_store_n(&x.pause, 1, __ATOMIC_RELEASE);
     while (!__atomic_load_n(&x.paused, __ATOMIC_ACQUIRE)) {
         struct timespec d = {0, 1000000};
