@@ -40,7 +40,7 @@ test-nocomp:
 	cd build-nocomp && $(CTEST) -LE slow -R '^(unit[.](hostile|cli_io|cli_options|cli_parallel|sched)/|cli[.]archive|cli[.]cut)' -E 'cli[.]cut[.]jobs'
 
 test-tsan:
-	CC=$(SANCC) CXX=$(SANCXX) cmake $(call gen,build-tsan) -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DFXT_SANITIZE=thread -DFXT_WITH_COMPRESSION=OFF -DFXT_BUILD_BENCH=OFF >/dev/null
+	CC=$(SANCC) CXX=$(SANCXX) cmake $(call gen,build-tsan) -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DFXT_SANITIZE=thread -DFXT_WITH_COMPRESSION=OFF -DFXT_BUILD_BENCH=OFF -DFXT_BUILD_EXAMPLES=OFF >/dev/null
 	env -u MAKELEVEL cmake --build build-tsan -j $(JOBS)
 	cd build-tsan && TSAN_OPTIONS=halt_on_error=1 $(CTEST) -L threads
 
