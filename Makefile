@@ -55,7 +55,7 @@ test-tsan:
 	cd build-tsan && TSAN_OPTIONS=halt_on_error=1 $(CTEST) -L threads
 
 test-asan:
-	CC=$(SANCC) CXX=$(SANCXX) cmake $(call gen,build-asan) -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFXT_SANITIZE=address,undefined -DFXT_BUILD_BENCH=OFF >/dev/null
+	CC=$(SANCC) CXX=$(SANCXX) cmake $(call gen,build-asan) -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DFXT_SANITIZE=address,undefined -DFXT_BUILD_BENCH=OFF -DFXT_BUILD_EXAMPLES=OFF >/dev/null
 	env -u MAKELEVEL cmake --build build-asan -j $(JOBS)
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 $(CTEST) -LE slow
 
