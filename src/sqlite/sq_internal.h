@@ -333,6 +333,9 @@ fxt_status sq_open_trace(sq_db *db, const char *path, const char *label, char *e
 /* Row counts and trace of a row. */
 size_t sq_table_rows(const sq_db *db, int table);
 uint32_t sq_row_trace(const sq_db *db, int table, size_t row);
+/* Ask the CPU for the `k` rows of `table` at rows[0..k) (an ordered scan's next ones): read in
+ * an index's order the rows are random accesses, and fetched one at a time each is a miss. */
+void sq_prefetch_rows(const sq_db *db, int table, const uint32_t *rows, size_t k);
 
 /* Ticks to ns as fxt json / fxt stats do: exact, rounded down, saturating (0 tps: ticks as ns). */
 int64_t sq_ticks_to_ns(uint64_t ticks, uint64_t tps);

@@ -381,8 +381,19 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, 
     return SQLITE_OK;
 }
 
+/* An ordered scan prefetches its rows this many ahead, a block at a time: a block's misses then
+ * overlap (one row at a time they do not: a GROUP BY name scan went from 0.8 s to 0.05 s of
+ * waiting on 3.5 M slices). */
+#define SQ_AHEAD 64u
+
 static int x_next(sqlite3_vtab_cursor *cur) {
-    ((sq_cursor *)cur)->pos++;
+    sq_cursor *c = (sq_cursor *)cur;
+    if (++c->pos % SQ_AHEAD == 0 && c->perm && c->pos + SQ_AHEAD < c->end) {
+        const sq_vtab *v = (const sq_vtab *)cur->pVtab;
+        size_t k = c->end - c->pos - SQ_AHEAD;
+        sq_prefetch_rows(&v->m->conn->db, v->m->table, c->perm + c->pos + SQ_AHEAD,
+                         k < SQ_AHEAD ? k : SQ_AHEAD);
+    }
     return SQLITE_OK;
 }
 
