@@ -634,7 +634,7 @@ static int sq_names(sq_build *b) {
 /* An END's arguments join its begin's set later in the file: they waited in b->late and move
  * in now, each after its set's other rows. One backward pass over the sets from the last one
  * (no copy of the rows): a set's rows shift up by the late rows of the sets up to it. */
-static int sq_group_args(sq_build *b) {
+int sq_group_args(sq_build *b) {
     sq_db *db = b->db;
     size_t nl = b->late.n, old = db->args.n;
     if (nl == 0) {
@@ -658,7 +658,7 @@ static int sq_group_args(sq_build *b) {
     db->args.n = old + nl;
     size_t dst = old + nl, src_end = old, j = nl; /* invariant: dst == src_end + j */
     uint32_t first_set = db->traces.v[b->trace].first_set;
-    for (uint32_t set = db->nsets; set-- > first_set && j > 0;) {
+    for (uint32_t set = b->set_end; set-- > first_set && j > 0;) {
         while (j > 0 && b->late.v[ord[j - 1]].set == set) {
             db->args.v[--dst] = b->late.v[ord[--j]].a;
         }

@@ -500,6 +500,8 @@ int sq_col_unique(int table, int col) {
 void sq_db_free(sq_db *db) {
     for (size_t i = 0; i < db->traces.n; i++) {
         free(db->traces.v[i].path);
+        SQ_FREE(db->traces.v[i].acode);
+        SQ_FREE(db->traces.v[i].ajoin);
     }
     SQ_FREE(db->traces);
     SQ_FREE(db->slices);

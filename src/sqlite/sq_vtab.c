@@ -94,9 +94,43 @@ static int sq_order_by(const sq_table *t, sqlite3_index_info *info, int col) {
     return distinct != 1 && distinct != 2 && sq_int_col(t, oc);
 }
 
+/* `args` read on first use (sq_load_args), when a statement that uses it is prepared: before
+ * any of its cursors, so no scan sees the rows change. */
+static int sq_args_ready(sqlite3_vtab *vt, sq_conn *c) {
+    int pending = 0;
+    for (size_t i = 0; i < c->db.traces.n; i++) {
+        pending |= c->db.traces.v[i].args_pending;
+    }
+    if (!pending) {
+        return SQLITE_OK;
+    }
+    char err[600] = "";
+    fxt_status st = sq_load_args(&c->db, err, sizeof err);
+    if (c->idx[SQ_T_ARGS]) { /* orders of the rows before */
+        for (int i = 0; i < sq_tables[SQ_T_ARGS].ncols; i++) {
+            free(c->idx[SQ_T_ARGS][i].perm);
+        }
+        free(c->idx[SQ_T_ARGS]);
+        c->idx[SQ_T_ARGS] = NULL;
+    }
+    if (st == FXT_E_NOMEM) {
+        return SQLITE_NOMEM;
+    }
+    if (st != FXT_OK) {
+        sqlite3_free(vt->zErrMsg);
+        vt->zErrMsg = sqlite3_mprintf("fxt: %s", err);
+        return SQLITE_ERROR;
+    }
+    return SQLITE_OK;
+}
+
 static int x_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
     const sq_vtab *v = (const sq_vtab *)vt;
     const sq_table *t = &sq_tables[v->m->table];
+    int ready = v->m->table == SQ_T_ARGS ? sq_args_ready(vt, v->m->conn) : SQLITE_OK;
+    if (ready != SQLITE_OK) {
+        return ready;
+    }
     double rows = (double)sq_table_rows(&v->m->conn->db, v->m->table) + 1;
     int best = -1, col = -1, lo = -1, hi = -1;
     for (int i = 0; i < info->nConstraint; i++) { /* an equality first, the first one */
