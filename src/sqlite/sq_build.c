@@ -437,6 +437,16 @@ static sq_slice *sq_add_slice(sq_build *b, int64_t ts, int64_t dur, uint32_t tra
         return NULL;
     }
     s->ts = ts;
+    if (ts < b->runmax) { /* out of time order (a complete event after its children) */
+        uint32_t *o = SQ_ADD(b->ooo);
+        if (!o) {
+            b->oom = 1;
+        } else {
+            *o = (uint32_t)(b->db->slices.n - 1 - b->first_slice);
+        }
+    } else {
+        b->runmax = ts;
+    }
     s->name = name;
     s->key = sq_slice_key(b, track, cat);
     s->dur = 0; /* not SQ_DUR_LONG: a new slice has no entry in long_dur yet */
@@ -993,6 +1003,7 @@ static void sq_build_free(sq_build *b) {
     SQ_FREE(b->flows);
     SQ_FREE(b->sw);
     SQ_FREE(b->late);
+    SQ_FREE(b->ooo);
     fxt_reader_destroy(b->r);
 }
 
@@ -1047,6 +1058,7 @@ static void sq_build_init(sq_build *b, sq_db *db, uint32_t trace) {
     b->trace = trace;
     b->first_track = db->tracks.n;
     b->first_slice = db->slices.n;
+    b->runmax = INT64_MIN;
     for (size_t i = 0; i < sizeof b->tmemo / sizeof b->tmemo[0]; i++) {
         b->tmemo[i].utid = SQ_NONE;
     }

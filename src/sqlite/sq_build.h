@@ -62,6 +62,8 @@ typedef struct sq_build {
     SQ_VEC(sq_flowpt) flows;
     SQ_VEC(sq_swpt) sw;
     size_t first_track, first_slice;
+    int64_t runmax;       /* the latest start of the slices read so far */
+    SQ_VEC(uint32_t) ooo; /* slices (from first_slice) that start before an earlier one */
     struct {
         uint64_t pid, tid;
         uint32_t utid; /* SQ_NONE: empty */

@@ -243,27 +243,34 @@ static void sq_merge(const sq_slice *s, size_t n, const uint32_t *bidx, const ui
 
 /* Slice ids in time order: out[id - first_slice] = the slice's row (in file order). Most
  * slices come in time order (begins); only the others (complete events written after their
- * children, async slices appended) are sorted, then merged in. */
-static int sq_sort_slices(sq_build *b, uint32_t *out) {
+ * children: b->ooo, noted during the read; async slices, appended from `tail`) are sorted, then
+ * merged in. */
+static int sq_sort_slices(sq_build *b, uint32_t *out, size_t tail) {
     sq_db *db = b->db;
-    size_t n = db->slices.n - b->first_slice, nb = 0;
+    size_t n = db->slices.n - b->first_slice, nb = b->ooo.n;
     const sq_slice *s = n ? db->slices.v + b->first_slice : NULL;
-    int64_t runmax = INT64_MIN;
-    for (size_t i = 0; i < n; i++) {
+    int64_t runmax = b->runmax;
+    for (size_t i = tail - b->first_slice; i < n; i++) {
         nb += s[i].ts < runmax;
         runmax = s[i].ts > runmax ? s[i].ts : runmax;
     }
     uint32_t *bidx = malloc((nb ? nb : 1) * sizeof *bidx), *bord = malloc((nb ? nb : 1) * sizeof *bord);
     uint64_t *keys = malloc((nb ? nb : 1) * sizeof *keys);
     int rc = bidx && bord && keys ? 0 : -1;
-    runmax = INT64_MIN;
-    for (size_t i = 0, j = 0; rc == 0 && i < n; i++) {
+    size_t j = 0;
+    for (; rc == 0 && j < b->ooo.n; j++) {
+        bidx[j] = b->ooo.v[j];
+        keys[j] = (uint64_t)s[bidx[j]].ts;
+    }
+    runmax = b->runmax;
+    for (size_t i = tail - b->first_slice; rc == 0 && i < n; i++) {
         if (s[i].ts < runmax) {
             keys[j] = (uint64_t)s[i].ts;
             bidx[j++] = (uint32_t)i;
         }
         runmax = s[i].ts > runmax ? s[i].ts : runmax;
     }
+    SQ_FREE(b->ooo);
     rc = rc == 0 ? sq_sort_u64(keys, nb, bord) : rc;
     free(keys);
     if (rc == 0) {
@@ -712,7 +719,7 @@ int sq_finish_trace(sq_build *b) {
     SQ_FREE(b->async); /* before the slices' order takes memory */
     size_t nsl = b->db->slices.n - b->first_slice;
     uint32_t *row = malloc((nsl ? nsl : 1) * sizeof *row);
-    int placed = row && sq_sort_slices(b, row) == 0 && sq_place_slices(b, row, tail) == 0;
+    int placed = row && sq_sort_slices(b, row, tail) == 0 && sq_place_slices(b, row, tail) == 0;
     free(row);
     if (!placed) {
         return -1;
