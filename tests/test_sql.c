@@ -315,6 +315,28 @@ static void test_args_second_read(void) {
     fxt_membuf_free(&mb);
 }
 
+/* An order by a string column built before `args` is read (string ranks), then one by an
+ * argument's key: the keys are strings the ranks did not know. */
+static void test_args_after_orders(void) {
+    fxt_membuf_t mb;
+    args_shapes(&mb);
+    const char *path = save(&mb, "args3");
+    sqlite3 *db = open_db();
+    char sql[600];
+    snprintf(sql, sizeof sql, "select fxt_open('%s')", path);
+    q(db, sql);
+    CHECK_Q(db, "select name from slice group by name order by name limit 3", "async;e0;e1;");
+    CHECK_Q(db, "select group_concat(key, ' ') from (select key from args group by key order by key)",
+            "k0 k1 k10 k11 k12 k13 k14 k15 k16 k17 k18 k19 k2 k20 k21 k22 k23 k3 k4 k5 k6 k7 k8 k9 kobj n;");
+    CHECK_Q(
+        db,
+        "select group_concat(key, ' ') from (select key from args group by key order by key desc limit 3)",
+        "n kobj k9;");
+    sqlite3_close(db);
+    fxt_membuf_free(&mb);
+    unlink(path);
+}
+
 /* ---- flows and async ------------------------------------------------------------------------ */
 
 /* Flow 7: begin inside S1 (thread 10), step inside S2 (thread 11), end inside S3 (thread 10).
@@ -653,6 +675,7 @@ int main(int argc, char **argv) {
     RUN(test_nesting);
     RUN(test_args);
     RUN(test_args_second_read);
+    RUN(test_args_after_orders);
     RUN(test_flows);
     RUN(test_counters);
     RUN(test_sched);

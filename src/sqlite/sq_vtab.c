@@ -106,6 +106,11 @@ static int sq_args_ready(sqlite3_vtab *vt, sq_conn *c) {
     }
     char err[600] = "";
     fxt_status st = sq_load_args(&c->db, err, sizeof err);
+    /* The arguments interned new strings: the ranks cover the strings there were (the orders
+     * built from them stay right: the old strings keep their relative order). Cursors never
+     * read the ranks, only sq_order does. */
+    free(c->rank);
+    c->rank = NULL;
     if (c->idx[SQ_T_ARGS]) { /* orders of the rows before */
         for (int i = 0; i < sq_tables[SQ_T_ARGS].ncols; i++) {
             free(c->idx[SQ_T_ARGS][i].perm);
