@@ -478,8 +478,10 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, 
 
 static int x_next(sqlite3_vtab_cursor *cur) {
     sq_cursor *c = (sq_cursor *)cur;
-    if (++c->pos % SQ_AHEAD == 0 && c->perm && c->pos + SQ_AHEAD < c->end) {
-        const sq_vtab *v = (const sq_vtab *)cur->pVtab;
+    const sq_vtab *v = (const sq_vtab *)cur->pVtab;
+    /* a trace opened meanwhile freed the orders (x_eof ends the scan): perm is not read again */
+    if (++c->pos % SQ_AHEAD == 0 && c->perm && c->pos + SQ_AHEAD < c->end &&
+        c->gen == v->m->conn->db.generation) {
         size_t k = c->end - c->pos - SQ_AHEAD;
         k = k < SQ_AHEAD ? k : SQ_AHEAD;
         /* the next block's positions: pos + AHEAD on, or down from the end when descending */
