@@ -398,7 +398,7 @@ static void test_flows(void) {
     flow_event(w, FXT_EVENT_FLOW_END, 146, x, 10);
     finish_writer(w);
     sqlite3 *db = open_db();
-    char sql[512];
+    char sql[1024];
     snprintf(sql, sizeof sql, "select fxt_open('%s')", save(&mb, "flows"));
     q(db, sql);
     CHECK_Q(
@@ -413,6 +413,20 @@ static void test_flows(void) {
         "t.id = s.track_id left join slice p on p.id = s.parent_id where t.type = 'fxt_async' order by s.id",
         "1|8|op|0|N|fxt_async|op;2|0|step|1|op|fxt_async|op;");
     CHECK_Q(db, "select count(*), min(upid) from process_track", "1|0;");
+    sqlite3_close(db);
+    /* The nesting (depth, parent_id, flows) is made when a statement first uses it, for every
+     * trace in order: two traces opened before it, queried first without it. */
+    db = open_db();
+    snprintf(sql, sizeof sql, "select fxt_open('%s', 'a'), fxt_open('%s', 'b')", tmp_path, tmp_path);
+    q(db, sql);
+    CHECK_Q(db, "select trace, count(*) from slice group by trace order by trace", "a|8;b|8;");
+    CHECK_Q(db,
+            "select f.trace, o.trace, o.name, i.trace, i.name from flow f join slice o on o.id = f.slice_out "
+            "join "
+            "slice i on i.id = f.slice_in order by f.id",
+            "a|a|S1|a|S2;a|a|S2|a|S3;a|a|P1|a|C2;b|b|S1|b|S2;b|b|S2|b|S3;b|b|P1|b|C2;");
+    CHECK_Q(db, "select trace, sum(depth), count(parent_id) from slice group by trace order by trace",
+            "a|1|1;b|1|1;");
     sqlite3_close(db);
     fxt_membuf_free(&mb);
     unlink(tmp_path);

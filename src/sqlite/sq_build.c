@@ -1018,7 +1018,7 @@ static void sq_truncate(sq_db *db, const sq_trace *t) {
     db->process_tracks.n = t->first_row[SQ_T_PROCESS_TRACK];
     db->counter_tracks.n = t->first_row[SQ_T_COUNTER_TRACK];
     db->counters.n = t->first_row[SQ_T_COUNTER];
-    db->flows.n = t->first_row[SQ_T_FLOW];
+    db->flows.n = t->first_row[SQ_T_FLOW] < db->flows.n ? t->first_row[SQ_T_FLOW] : db->flows.n;
     db->args.n = t->first_row[SQ_T_ARGS] < db->args.n ? t->first_row[SQ_T_ARGS] : db->args.n;
     db->set_first.n = t->first_set < db->set_first.n ? t->first_set : db->set_first.n;
     db->sched.n = t->first_row[SQ_T_SCHED];
@@ -1126,6 +1126,7 @@ fxt_status sq_open_trace(sq_db *db, const char *path, const char *label, char *e
         sq_truncate(db, &db->traces.v[b.trace]);
         db->nsets = db->traces.v[b.trace].first_set;
         sq_free_pending(&db->traces.v[b.trace]);
+        sq_nest_state_free(db->traces.v[b.trace].nest);
         free(db->traces.v[b.trace].path);
         db->traces.n--;
     }

@@ -40,6 +40,13 @@ typedef struct sq_swpt {
     uint32_t wakeup; /* 1: a wakeup of in_utid */
 } sq_swpt;
 
+/* What the nesting of a trace needs after its read (sq_trace.nest): its slices, tracks and
+ * flow points. */
+struct sq_nest_state {
+    size_t first_slice, slice_end, first_track, track_end, nprovs;
+    SQ_VEC(sq_flowpt) flows;
+};
+
 /* Arguments that join an older arg set, moved into place after the read. */
 typedef struct sq_late_arg {
     uint32_t set;
@@ -62,8 +69,9 @@ typedef struct sq_build {
     SQ_VEC(sq_flowpt) flows;
     SQ_VEC(sq_swpt) sw;
     size_t first_track, first_slice;
-    int64_t runmax;       /* the latest start of the slices read so far */
-    SQ_VEC(uint32_t) ooo; /* slices (from first_slice) that start before an earlier one */
+    size_t track_end, slice_end; /* the nesting's ranges (sq_nest_state) */
+    int64_t runmax;              /* the latest start of the slices read so far */
+    SQ_VEC(uint32_t) ooo;        /* slices (from first_slice) that start before an earlier one */
     struct {
         uint64_t pid, tid;
         uint32_t utid; /* SQ_NONE: empty */

@@ -409,7 +409,7 @@ static uint32_t sq_enclosing(const sq_open_sl *pool, uint32_t top, int64_t t) {
  */
 static int sq_nest(sq_build *b, const uint32_t *flord) {
     sq_db *db = b->db;
-    size_t n = db->slices.n - b->first_slice, ntr = db->tracks.n - b->first_track, nfl = b->flows.n;
+    size_t n = b->slice_end - b->first_slice, ntr = b->track_end - b->first_track, nfl = b->flows.n;
     uint32_t *top = malloc((ntr ? ntr : 1) * sizeof *top), ft = (uint32_t)b->first_track, spare = SQ_NONE;
     SQ_VEC(sq_open_sl) pool = {0};
     if (!top) {
@@ -724,13 +724,71 @@ int sq_finish_trace(sq_build *b) {
     if (!placed) {
         return -1;
     }
-    uint32_t *flord = sq_order_by_ts(b->flows.v, sizeof *b->flows.v, b->flows.n);
-    int rc = flord ? 0 : -1;
-    rc = rc == 0 ? sq_nest(b, flord) : rc;
-    rc = rc == 0 ? sq_flow_rows(b, flord) : rc;
-    free(flord);
-    rc = rc == 0 ? sq_sched_rows(b) : rc;
+    /* the nesting waits until a statement uses it (sq_nest_pending): it keeps the flow points */
+    struct sq_nest_state *ns = calloc(1, sizeof *ns);
+    if (!ns) {
+        return -1;
+    }
+    ns->first_slice = b->first_slice;
+    ns->slice_end = b->db->slices.n;
+    ns->first_track = b->first_track;
+    ns->track_end = b->db->tracks.n;
+    ns->nprovs = b->provs.n;
+    ns->flows.raw = b->flows.raw;
+    ns->flows.n = b->flows.n;
+    ns->flows.cap = b->flows.cap;
+    b->flows.raw = NULL;
+    b->flows.n = b->flows.cap = 0;
+    b->db->traces.v[b->trace].nest = ns;
+    int rc = sq_sched_rows(b);
     rc = rc == 0 ? sq_names(b) : rc;
     rc = rc == 0 ? sq_group_args(b) : rc;
     return rc == 0 && !b->oom ? 0 : -1;
+}
+
+void sq_nest_state_free(struct sq_nest_state *n) {
+    if (n) {
+        SQ_FREE(n->flows);
+        free(n);
+    }
+}
+
+/* The nesting of trace i, from what its read kept. */
+static int sq_nest_trace(sq_db *db, uint32_t i) {
+    struct sq_nest_state *ns = db->traces.v[i].nest;
+    sq_build b;
+    memset(&b, 0, sizeof b);
+    b.db = db;
+    b.trace = i;
+    b.first_slice = ns->first_slice;
+    b.slice_end = ns->slice_end;
+    b.first_track = ns->first_track;
+    b.track_end = ns->track_end;
+    b.provs.n = ns->nprovs; /* sq_chain_find looks at the providers' numbers only */
+    b.flows.raw = ns->flows.raw;
+    b.flows.n = ns->flows.n;
+    b.flows.cap = ns->flows.cap;
+    size_t flows_before = db->flows.n;
+    db->traces.v[i].first_row[SQ_T_FLOW] = flows_before;
+    uint32_t *flord = sq_order_by_ts(b.flows.v, sizeof *b.flows.v, b.flows.n);
+    int rc = flord ? 0 : -1;
+    rc = rc == 0 ? sq_nest(&b, flord) : rc;
+    rc = rc == 0 ? sq_flow_rows(&b, flord) : rc;
+    free(flord);
+    if (rc != 0) {
+        db->flows.n = flows_before; /* tried again on the next use */
+        return -1;
+    }
+    sq_nest_state_free(ns);
+    db->traces.v[i].nest = NULL;
+    return 0;
+}
+
+int sq_nest_pending(sq_db *db) {
+    for (uint32_t i = 0; i < db->traces.n; i++) {
+        if (db->traces.v[i].nest && sq_nest_trace(db, i) != 0) {
+            return -1;
+        }
+    }
+    return 0;
 }

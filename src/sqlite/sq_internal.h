@@ -265,6 +265,9 @@ typedef struct sq_trace {
     SQ_VEC(uint32_t) ajoin;
     uint64_t dev, ino, size; /* the file the first read saw: the second reads the same or fails */
     int64_t mtime_ns;
+    /* Slices' depth and parent_id, and the flow rows (flows bind to the slices enclosing them),
+     * are made when a statement first uses them (sq_nest_pending): NULL once made. */
+    struct sq_nest_state *nest;
 } sq_trace;
 
 typedef struct sq_db {
@@ -328,6 +331,8 @@ typedef struct sq_table {
     int ncols; /* without the trailing `trace` column every table has */
 } sq_table;
 extern const sq_table sq_tables[SQ_T_COUNT_];
+/* Whether the column is made by the nesting (slice's depth, parent_id: sq_nest_pending). */
+int sq_col_nested(int table, int col);
 /* Whether the column's values are unique (row numbers, track ids, a thread's one track). */
 int sq_col_unique(int table, int col);
 /* Whether the rows are in the column's order by construction (row numbers, args' arg_set_id). */
@@ -339,6 +344,11 @@ int sq_set_rows(const sq_db *db, int table, int col, int64_t k, size_t *lo, size
  * appended; `err` (cap bytes) says why. FXT_OK even when records were damaged (they are rows
  * of `error`). The arguments of a regular file are left for sq_load_args. */
 fxt_status sq_open_trace(sq_db *db, const char *path, const char *label, char *err, size_t cap);
+/* Make the depth and parent_id of the slices and the flow rows of every trace that has not
+ * yet (in trace order). 0, or -1 out of memory (those traces stay pending). */
+int sq_nest_pending(sq_db *db);
+void sq_nest_state_free(struct sq_nest_state *n);
+
 /* Read the arguments every trace left for later, in trace order (a second read of each file).
  * FXT_OK (also when none was pending); on failure the traces keep no argument rows and `err`
  * says why (the file changed or went away since fxt_open, out of memory). */

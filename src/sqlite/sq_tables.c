@@ -486,6 +486,11 @@ int sq_set_rows(const sq_db *db, int table, int col, int64_t k, size_t *lo, size
     return 1;
 }
 
+int sq_col_nested(int table, int col) {
+    return table == SQ_T_SLICE && col >= 0 && col < sq_tables[table].ncols &&
+           (strcmp(c_slice[col].name, "depth") == 0 || strcmp(c_slice[col].name, "parent_id") == 0);
+}
+
 int sq_col_unique(int table, int col) {
     if (col < 0 || col >= sq_tables[table].ncols) {
         return 0;
@@ -502,6 +507,7 @@ void sq_db_free(sq_db *db) {
         free(db->traces.v[i].path);
         SQ_FREE(db->traces.v[i].acode);
         SQ_FREE(db->traces.v[i].ajoin);
+        sq_nest_state_free(db->traces.v[i].nest);
     }
     SQ_FREE(db->traces);
     SQ_FREE(db->slices);

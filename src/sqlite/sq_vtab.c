@@ -136,6 +136,14 @@ static int x_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
     if (ready != SQLITE_OK) {
         return ready;
     }
+    /* slices' depth and parent_id and the flows are made when a statement first uses them */
+    int nested = v->m->table == SQ_T_FLOW;
+    for (int i = 0; i < t->ncols && i < 63 && !nested; i++) {
+        nested = sq_col_nested(v->m->table, i) && (info->colUsed >> i & 1u);
+    }
+    if (nested && sq_nest_pending(&v->m->conn->db) != 0) {
+        return SQLITE_NOMEM;
+    }
     double rows = (double)sq_table_rows(&v->m->conn->db, v->m->table) + 1;
     int best = -1, col = -1, lo = -1, hi = -1;
     for (int i = 0; i < info->nConstraint; i++) { /* an equality first, the first one */
