@@ -93,7 +93,8 @@ struct fxt_manager {
     void *src_ctx;
     fxt_manager_trigger_t pending[64];
     size_t npending;
-    uint8_t *snap; /* snapshot copies of every chunk, kept between snapshots */
+    uint64_t triggers_lost; /* raised while 64 were pending: dropped, counted */
+    uint8_t *snap;          /* snapshot copies of every chunk, kept between snapshots */
     size_t snap_cap;
 };
 
@@ -473,6 +474,8 @@ static void raise_trigger(fxt_manager_t *m, const fxt_manager_trigger_t *t) {
     if (m->npending < sizeof m->pending / sizeof m->pending[0]) {
         m->pending[m->npending++] = *t;
         m->hold |= t->action == FXT_TRIGGER_SNAPSHOT; /* until fxt_manager_snapshot or _hold(m, 0) */
+    } else {
+        m->triggers_lost++; /* the caller learns it: fxt_manager_triggers_lost */
     }
 }
 
@@ -1019,6 +1022,14 @@ fxt_status fxt_manager_take_trigger(fxt_manager_t *m, fxt_manager_trigger_t *out
     return FXT_OK;
 }
 
+fxt_status fxt_manager_triggers_lost(const fxt_manager_t *m, uint64_t *out) {
+    if (m == NULL || out == NULL) {
+        return FXT_E_INVALID_ARG;
+    }
+    *out = m->triggers_lost;
+    return FXT_OK;
+}
+
 uint64_t fxt_manager_now(const fxt_manager_t *m) { return m != NULL ? mgr_now(m) : 0; }
 
 /* A chunk as a snapshot copied it. */
@@ -1335,6 +1346,9 @@ fxt_status fxt_manager_add_trigger(fxt_manager_t *m, const char *name, fxt_trigg
 }
 fxt_status fxt_manager_set_on_crash(fxt_manager_t *m, int on) { return (void)m, (void)on, FXT_E_UNSUPPORTED; }
 fxt_status fxt_manager_take_trigger(fxt_manager_t *m, fxt_manager_trigger_t *out) {
+    return (void)m, (void)out, FXT_E_UNSUPPORTED;
+}
+fxt_status fxt_manager_triggers_lost(const fxt_manager_t *m, uint64_t *out) {
     return (void)m, (void)out, FXT_E_UNSUPPORTED;
 }
 uint64_t fxt_manager_now(const fxt_manager_t *m) { return (void)m, 0; }

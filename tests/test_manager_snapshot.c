@@ -261,6 +261,50 @@ static void test_alert_then_exit(void) {
 #endif
 }
 
+/* 70 alerts while the manager is not taking triggers: 64 wait, 6 are dropped and counted. */
+static void test_triggers_lost(void) {
+#if defined(__linux__)
+    fxt_membuf_t mem = {0};
+    static snap_thread_t x;
+    if (snap_start(&x, &mem, 1u << 20, NULL) != 0) {
+        return;
+    }
+    __atomic_store_n(&x.pause, 1, __ATOMIC_RELEASE);
+    while (!__atomic_load_n(&x.paused, __ATOMIC_ACQUIRE)) {
+        struct timespec d = {0, 1000000};
+        nanosleep(&d, NULL);
+    }
+    for (int i = 0; i < 70; i++) {
+        CHECK(fxt_alert("frame_drop") == FXT_OK);
+    }
+    CHECK(fxt_session_stop() == FXT_OK);
+    unsetenv(FXT_MANAGER_ENV);
+    while (fxt_manager_connected(x.m) > 0) { /* the served thread is paused: polled from here */
+        fxt_manager_poll(x.m, 2);
+    }
+    int taken = 0;
+    fxt_manager_trigger_t t;
+    while (fxt_manager_take_trigger(x.m, &t) == FXT_OK) {
+        taken++;
+    }
+    uint64_t lost = 99;
+    CHECK(fxt_manager_triggers_lost(x.m, &lost) == FXT_OK);
+    CHECK_EQ_I64(taken, 64);
+    CHECK_EQ_U64(lost, 6);
+    CHECK(fxt_manager_triggers_lost(x.m, NULL) == FXT_E_INVALID_ARG);
+    fxt_manager_hold(x.m, 0);
+    __atomic_store_n(&x.stop, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&x.pause, 0, __ATOMIC_RELEASE);
+    pthread_join(x.th, NULL);
+    CHECK(fxt_manager_finish(x.m) == FXT_OK);
+    fxt_manager_destroy(x.m);
+    CHECK_EQ_I64(x.nsnaps, 0);
+    fxt_membuf_free(&mem);
+#else
+    TEST_SKIP("the manager is Linux only");
+#endif
+}
+
 /* Standalone: the alert is an instant alert/NAME in the trace, whatever the categories. */
 static void test_alert_standalone(void) {
     CHECK(fxt_alert("early") == FXT_E_STATE); /* no session: nothing */
@@ -352,5 +396,6 @@ int main(int argc, char **argv) {
     RUN(test_api_errors);
     RUN(test_snapshots_while_tracing);
     RUN(test_alert_then_exit);
+    RUN(test_triggers_lost);
     return TEST_EXIT();
 }

@@ -218,6 +218,125 @@ static void test_args(void) {
     unlink(tmp_path);
 }
 
+/* `args` comes from a second read of the file when first used (sq_load_args); a pipe, read once,
+ * gives the rows in that read. The same bytes both ways must give the same rows: a writer with
+ * 3 string slots re-registers them between records (the second read's string cache must follow),
+ * ends add to their begins' sets, objects and async events have sets too. */
+static void args_shapes(fxt_membuf_t *mb) {
+    fxt_writer_options_t opt = FXT_WRITER_OPTIONS_INIT;
+    opt.max_strings = 3;
+    fxt_writer_t *w = NULL;
+    memset(mb, 0, sizeof *mb);
+    CHECK(fxt_writer_create(&opt, fxt_sink_membuf(mb), &w) == FXT_OK);
+    fxt_write_magic(w);
+    fxt_thread_ref_t t = fxt_thread(1, 10);
+    char key[16], val[16], name[16];
+    for (int i = 0; i < 24; i++) {
+        snprintf(key, sizeof key, "k%d", i);
+        snprintf(val, sizeof val, "v%d", i);
+        snprintf(name, sizeof name, "e%d", i);
+        fxt_arg_t a[2] = {fxt_arg_string(S(key), S(val)), fxt_arg_int64(S("n"), i)};
+        if (i % 3 == 0) {
+            fxt_write_duration_begin(w, (uint64_t)(10 * i), t, S("c"), S(name), a, 2);
+        } else if (i % 3 == 1) {
+            fxt_write_instant(w, (uint64_t)(10 * i), t, S("c"), S(name), a, 1);
+        } else {
+            fxt_write_duration_end(w, (uint64_t)(10 * i), t, S("c"), S(name), a, 2);
+        }
+    }
+    fxt_arg_t ka = fxt_arg_string(S("kobj"), S("yes"));
+    fxt_write_kernel_object(w, 99, FXT_OBJ_PROCESS, S("proc"), &ka, 1);
+    fxt_event_desc_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.type = FXT_EVENT_ASYNC_BEGIN;
+    ev.ts = 500;
+    ev.thread = t;
+    ev.category = S("c");
+    ev.name = S("async");
+    ev.id = 5;
+    ev.args = &ka;
+    ev.nargs = 1;
+    CHECK(fxt_write_event(w, &ev) == FXT_OK);
+    finish_writer(w);
+}
+
+#define ARGS_Q                                                                                               \
+    "select group_concat(arg_set_id || ':' || key || '=' || ifnull(int_value, '') || ifnull(string_value, "  \
+    "''), ' ') from args"
+
+static void test_args_second_read(void) {
+    fxt_membuf_t mb;
+    args_shapes(&mb);
+    CHECK(mb.len < 65536); /* a pipe holds it */
+    const char *path = save(&mb, "args2");
+    sqlite3 *file = open_db(), *once = open_db();
+    char sql[600], expect[16384];
+    snprintf(sql, sizeof sql, "select fxt_open('%s')", path);
+    q(file, sql);
+    int p[2];
+    CHECK(pipe(p) == 0);
+    CHECK_EQ_U64((uint64_t)write(p[1], mb.data, mb.len), mb.len);
+    close(p[1]);
+    snprintf(sql, sizeof sql, "select fxt_open('/dev/fd/%d')", p[0]);
+    q(once, sql);
+    close(p[0]);
+    snprintf(expect, sizeof expect, "%s", q(once, ARGS_Q));
+    CHECK(strstr(expect, "k4=v4") != NULL && strstr(expect, "kobj=yes") != NULL);
+    CHECK_Q(file, ARGS_Q, expect);
+    CHECK_Q(file, "select group_concat(ifnull(arg_set_id, '-'), ' ') from slice",
+            q(once, "select group_concat(ifnull(arg_set_id, '-'), ' ') from slice"));
+    /* an end's string argument in its begin's set, through a re-registered slot */
+    CHECK_Q(file,
+            "select group_concat(key || '=' || ifnull(string_value, int_value), ' ') from args where "
+            "arg_set_id = (select arg_set_id from slice where name = 'e3')",
+            "k3=v3 n=3 k5=v5 n=5;");
+    sqlite3_close(once);
+
+    /* the file changed (or went away) before `args` was first used: an error, no rows */
+    sqlite3 *late = open_db();
+    snprintf(sql, sizeof sql, "select fxt_open('%s')", path);
+    q(late, sql);
+    FILE *f = fopen(path, "ab");
+    CHECK(f != NULL);
+    if (f) {
+        fputs("12345678", f);
+        fclose(f);
+    }
+    snprintf(expect, sizeof expect,
+             "ERR: fxt: the arguments of %s cannot be read: the file changed since fxt_open", path);
+    CHECK_Q(late, "select count(*) from args", expect);
+    CHECK_Q(late, "select count(*) from slice where name = 'e3'", "1;"); /* the other tables stay */
+    unlink(path);
+    snprintf(expect, sizeof expect,
+             "ERR: fxt: the arguments of %s cannot be read: the file went away since fxt_open", path);
+    CHECK_Q(late, "select count(*) from args", expect);
+    sqlite3_close(late);
+    sqlite3_close(file);
+    fxt_membuf_free(&mb);
+}
+
+/* An order by a string column built before `args` is read (string ranks), then one by an
+ * argument's key: the keys are strings the ranks did not know. */
+static void test_args_after_orders(void) {
+    fxt_membuf_t mb;
+    args_shapes(&mb);
+    const char *path = save(&mb, "args3");
+    sqlite3 *db = open_db();
+    char sql[600];
+    snprintf(sql, sizeof sql, "select fxt_open('%s')", path);
+    q(db, sql);
+    CHECK_Q(db, "select name from slice group by name order by name limit 3", "async;e0;e1;");
+    CHECK_Q(db, "select group_concat(key, ' ') from (select key from args group by key order by key)",
+            "k0 k1 k10 k11 k12 k13 k14 k15 k16 k17 k18 k19 k2 k20 k21 k22 k23 k3 k4 k5 k6 k7 k8 k9 kobj n;");
+    CHECK_Q(
+        db,
+        "select group_concat(key, ' ') from (select key from args group by key order by key desc limit 3)",
+        "n kobj k9;");
+    sqlite3_close(db);
+    fxt_membuf_free(&mb);
+    unlink(path);
+}
+
 /* ---- flows and async ------------------------------------------------------------------------ */
 
 /* Flow 7: begin inside S1 (thread 10), step inside S2 (thread 11), end inside S3 (thread 10).
@@ -279,7 +398,7 @@ static void test_flows(void) {
     flow_event(w, FXT_EVENT_FLOW_END, 146, x, 10);
     finish_writer(w);
     sqlite3 *db = open_db();
-    char sql[512];
+    char sql[1024];
     snprintf(sql, sizeof sql, "select fxt_open('%s')", save(&mb, "flows"));
     q(db, sql);
     CHECK_Q(
@@ -294,6 +413,20 @@ static void test_flows(void) {
         "t.id = s.track_id left join slice p on p.id = s.parent_id where t.type = 'fxt_async' order by s.id",
         "1|8|op|0|N|fxt_async|op;2|0|step|1|op|fxt_async|op;");
     CHECK_Q(db, "select count(*), min(upid) from process_track", "1|0;");
+    sqlite3_close(db);
+    /* The nesting (depth, parent_id, flows) is made when a statement first uses it, for every
+     * trace in order: two traces opened before it, queried first without it. */
+    db = open_db();
+    snprintf(sql, sizeof sql, "select fxt_open('%s', 'a'), fxt_open('%s', 'b')", tmp_path, tmp_path);
+    q(db, sql);
+    CHECK_Q(db, "select trace, count(*) from slice group by trace order by trace", "a|8;b|8;");
+    CHECK_Q(db,
+            "select f.trace, o.trace, o.name, i.trace, i.name from flow f join slice o on o.id = f.slice_out "
+            "join "
+            "slice i on i.id = f.slice_in order by f.id",
+            "a|a|S1|a|S2;a|a|S2|a|S3;a|a|P1|a|C2;b|b|S1|b|S2;b|b|S2|b|S3;b|b|P1|b|C2;");
+    CHECK_Q(db, "select trace, sum(depth), count(parent_id) from slice group by trace order by trace",
+            "a|1|1;b|1|1;");
     sqlite3_close(db);
     fxt_membuf_free(&mb);
     unlink(tmp_path);
@@ -555,6 +688,8 @@ int main(int argc, char **argv) {
     TEST_INIT(argc, argv);
     RUN(test_nesting);
     RUN(test_args);
+    RUN(test_args_second_read);
+    RUN(test_args_after_orders);
     RUN(test_flows);
     RUN(test_counters);
     RUN(test_sched);

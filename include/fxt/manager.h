@@ -256,8 +256,11 @@ FXT_API fxt_status fxt_manager_hold(fxt_manager_t *m, int on);
 typedef fxt_status (*fxt_snapshot_source_fn)(void *ctx, fxt_writer_t *w, uint32_t provider_id, uint64_t from,
                                              uint64_t cut);
 FXT_API fxt_status fxt_manager_set_snapshot_source(fxt_manager_t *m, fxt_snapshot_source_fn fn, void *ctx);
-/** The oldest trigger raised and not yet taken, in *out: FXT_OK, or FXT_E_NOT_FOUND. */
+/** The oldest trigger raised and not yet taken, in *out: FXT_OK, or FXT_E_NOT_FOUND. At most 64
+ *  wait to be taken: one raised beyond them is dropped and counted (fxt_manager_triggers_lost). */
 FXT_API fxt_status fxt_manager_take_trigger(fxt_manager_t *m, fxt_manager_trigger_t *out);
+/** Triggers dropped because 64 were waiting to be taken, since the manager was created. */
+FXT_API fxt_status fxt_manager_triggers_lost(const fxt_manager_t *m, uint64_t *out);
 /** The archive's clock now, in its ticks (fxt_manager_ticks_per_second). */
 FXT_API uint64_t fxt_manager_now(const fxt_manager_t *m);
 /**

@@ -10,11 +10,14 @@
 #include <fxt/zio.h>
 #endif
 
+#include <fxt/format.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define SQ_CHUNK (4u << 20)
@@ -32,6 +35,12 @@ static sq_pstate *sq_prov(sq_build *b, uint32_t id) {
         }
     }
     sq_pstate *p = SQ_ADD(b->provs);
+    if (p && b->args_only) { /* the first read made the provider rows: only the string cache */
+        memset(p, 0, sizeof *p);
+        p->id = id;
+        b->cur = b->provs.n - 1;
+        return p;
+    }
     sq_provider *row = p ? SQ_ADD(b->db->provs) : NULL;
     if (!row) {
         b->oom = 1;
@@ -272,44 +281,66 @@ static void sq_arg_value(sq_build *b, sq_pstate *p, const fxt_arg_t *a, sq_arg *
     }
 }
 
-/* A new arg set, its rows from the next row of args. SQ_NONE out of memory or rows. */
+/* The number of arguments a record has, from its header: the same whether the reader decoded
+ * them (FXT_READ_LAZY_ARGS leaves rec->nargs 0), so both reads of a trace agree on it. Only the
+ * kinds whose arguments are rows of `args`. */
+static unsigned sq_hdr_nargs(const fxt_record_t *rec) {
+    switch (rec->kind) {
+    case FXT_KIND_EVENT:
+        return (unsigned)fxt_get_event_nargs(rec->header);
+    case FXT_KIND_KERNEL_OBJECT:
+        return (unsigned)fxt_get_kobj_nargs(rec->header);
+    case FXT_KIND_USERSPACE_OBJECT:
+        return (unsigned)fxt_get_uobj_nargs(rec->header);
+    /* every kind named (-Wswitch-enum): a new kind with arguments for `args` belongs above */
+    case FXT_KIND_MAGIC:
+    case FXT_KIND_PROVIDER_INFO:
+    case FXT_KIND_PROVIDER_SECTION:
+    case FXT_KIND_PROVIDER_EVENT:
+    case FXT_KIND_TRACE_INFO:
+    case FXT_KIND_INIT:
+    case FXT_KIND_STRING:
+    case FXT_KIND_THREAD:
+    case FXT_KIND_BLOB:
+    case FXT_KIND_CONTEXT_SWITCH:
+    case FXT_KIND_THREAD_WAKEUP:
+    case FXT_KIND_LEGACY_CONTEXT_SWITCH:
+    case FXT_KIND_LOG:
+    case FXT_KIND_LARGE_BLOB:
+    case FXT_KIND_UNKNOWN:
+    default:
+        return 0;
+    }
+}
+
+/* A new arg set, its rows from the next row of args (none yet in a lazy read). SQ_NONE out of
+ * memory or rows. */
 static uint32_t sq_new_set(sq_build *b) {
     sq_db *db = b->db;
     if (db->args.n >= UINT32_MAX - 0x10000u || db->nsets >= SQ_NONE - 1) {
         b->limit = 1;
         return SQ_NONE;
     }
-    uint32_t *first = SQ_ADD(db->set_first);
-    if (!first) {
+    uint32_t *first = b->lazy ? NULL : SQ_ADD(db->set_first);
+    if (!b->lazy && !first) {
         b->oom = 1;
         return SQ_NONE;
     }
-    *first = (uint32_t)db->args.n;
+    if (first) {
+        *first = (uint32_t)db->args.n;
+    }
     return db->nsets++;
 }
 
-/* Append the record's arguments to arg set `set` (SQ_NONE: a new one). Returns the set. An
- * older set than the newest (an end's arguments joining its begin's) takes them after the read
- * (sq_group_args): until then they wait in b->late. */
-static uint32_t sq_args(sq_build *b, sq_pstate *p, const fxt_record_t *rec, uint32_t set) {
-    if (rec->nargs == 0) {
-        return set;
-    }
-    int late = 0;
-    if (set == SQ_NONE) {
-        set = sq_new_set(b);
-        if (set == SQ_NONE) {
-            return SQ_NONE;
-        }
-    } else {
-        late = set + 1 != b->db->nsets;
-    }
+/* Append the record's decoded arguments to arg set `set`: to args when it is the newest set,
+ * else to b->late (an end's arguments joining its begin's: sq_group_args moves them in). */
+static void sq_arg_rows(sq_build *b, sq_pstate *p, const fxt_record_t *rec, uint32_t set, int late) {
     for (unsigned i = 0; i < rec->nargs; i++) {
         sq_late_arg *l = late ? SQ_ADD(b->late) : NULL;
         sq_arg *o = late ? (l ? &l->a : NULL) : SQ_ADD(b->db->args);
         if (!o) {
             b->oom = 1;
-            return set;
+            return;
         }
         if (l) {
             l->set = set;
@@ -322,7 +353,78 @@ static uint32_t sq_args(sq_build *b, sq_pstate *p, const fxt_record_t *rec, uint
         o->key = key & SQ_MAX_KEY;
         sq_arg_value(b, p, &rec->args[i], o);
     }
+}
+
+/* Give the record's arguments arg set `set` (SQ_NONE: a new one). Returns the set. A lazy read
+ * numbers the set and notes how (b->acode, sq_trace.ajoin); the rows come in the second read. */
+static uint32_t sq_args(sq_build *b, sq_pstate *p, const fxt_record_t *rec, uint32_t set) {
+    if (sq_hdr_nargs(rec) == 0) {
+        return set;
+    }
+    int late = 0;
+    if (set == SQ_NONE) {
+        set = sq_new_set(b);
+        if (set == SQ_NONE) {
+            return SQ_NONE;
+        }
+        b->acode = 1;
+    } else {
+        late = set + 1 != b->db->nsets;
+        b->acode = 2;
+        uint32_t *j = b->lazy ? SQ_ADD(b->db->traces.v[b->trace].ajoin) : NULL;
+        if (b->lazy && !j) {
+            b->oom = 1;
+            return set;
+        }
+        if (j) {
+            *j = set;
+        }
+    }
+    if (!b->lazy) {
+        sq_arg_rows(b, p, rec, set, late);
+    }
     return set;
+}
+
+/* The second read of a lazily read trace: the rows of the record's arguments, in the set the
+ * first read gave them. A record the first read did not see the same way means the file is
+ * not the one it read (b->limit, reported as such). */
+static void sq_record_args(sq_build *b, sq_pstate *p, const fxt_record_t *rec) {
+    if (rec->kind == FXT_KIND_STRING) {
+        if (p->scache) {
+            p->scache[rec->u.string.index & 0x7fffu] = 0;
+        }
+        return;
+    }
+    if (sq_hdr_nargs(rec) == 0) {
+        return;
+    }
+    sq_db *db = b->db;
+    sq_trace *t = &db->traces.v[b->trace];
+    uint8_t code = b->ci < t->acode.n ? t->acode.v[b->ci] : 3;
+    b->ci++;
+    if (code == 1) {
+        uint32_t set = (uint32_t)db->set_first.n;
+        uint32_t *first =
+            set < t->set_end && db->args.n < UINT32_MAX - 0x10000u ? SQ_ADD(db->set_first) : NULL;
+        if (!first) {
+            b->oom |= set < t->set_end && db->args.n < UINT32_MAX - 0x10000u;
+            b->limit = 1;
+            return;
+        }
+        *first = (uint32_t)db->args.n;
+        sq_arg_rows(b, p, rec, set, 0);
+    } else if (code == 2) {
+        uint32_t set = b->ji < t->ajoin.n ? t->ajoin.v[b->ji] : SQ_NONE;
+        b->ji++;
+        if (set >= db->set_first.n) {
+            b->limit = 1;
+            return;
+        }
+        sq_arg_rows(b, p, rec, set, set + 1 != db->set_first.n);
+    } else if (code != 0) {
+        b->limit = 1;
+    }
 }
 
 /* ---- events ---------------------------------------------------------------------------- */
@@ -335,6 +437,16 @@ static sq_slice *sq_add_slice(sq_build *b, int64_t ts, int64_t dur, uint32_t tra
         return NULL;
     }
     s->ts = ts;
+    if (ts < b->runmax) { /* out of time order (a complete event after its children) */
+        uint32_t *o = SQ_ADD(b->ooo);
+        if (!o) {
+            b->oom = 1;
+        } else {
+            *o = (uint32_t)(b->db->slices.n - 1 - b->first_slice);
+        }
+    } else {
+        b->runmax = ts;
+    }
     s->name = name;
     s->key = sq_slice_key(b, track, cat);
     s->dur = 0; /* not SQ_DUR_LONG: a new slice has no entry in long_dur yet */
@@ -651,11 +763,45 @@ static void sq_meta_record(sq_build *b, sq_pstate *p, const fxt_record_t *rec) {
     }
 }
 
-static void sq_record(sq_build *b, const fxt_record_t *rec) {
+/* The records whose arguments the first read uses itself: counters (their values), fxt loss
+ * instants, objects (names, clock anchors), context switches (priority). Other events' arguments
+ * only become rows of `args`: a lazy read leaves them to the reader's validation. */
+static int sq_args_now(const fxt_record_t *rec) {
+    if (rec->kind != FXT_KIND_EVENT) {
+        return rec->kind != FXT_KIND_USERSPACE_OBJECT;
+    }
+    const fxt_str_t *c = &rec->u.event.category;
+    return rec->u.event.type == FXT_EVENT_COUNTER ||
+           (rec->u.event.type == FXT_EVENT_INSTANT && c->len == 3 && memcmp(c->ptr, "fxt", 3) == 0);
+}
+
+static void sq_record_kind(sq_build *b, sq_pstate *p, const fxt_record_t *rec);
+
+static void sq_record(sq_build *b, fxt_record_t *rec) {
     sq_pstate *p = sq_prov(b, rec->provider);
     if (!p) {
         return;
     }
+    if (b->args_only) {
+        sq_record_args(b, p, rec);
+        return;
+    }
+    if (b->lazy && sq_args_now(rec)) {
+        fxt_reader_args(b->r, rec);
+    }
+    b->acode = 0;
+    sq_record_kind(b, p, rec);
+    if (b->lazy && sq_hdr_nargs(rec) != 0) {
+        uint8_t *code = SQ_ADD(b->db->traces.v[b->trace].acode);
+        if (!code) {
+            b->oom = 1;
+            return;
+        }
+        *code = b->acode;
+    }
+}
+
+static void sq_record_kind(sq_build *b, sq_pstate *p, const fxt_record_t *rec) {
     b->db->provs.v[p->row].records++;
     switch (rec->kind) {
     case FXT_KIND_EVENT:
@@ -696,6 +842,9 @@ static void sq_record(sq_build *b, const fxt_record_t *rec) {
 }
 
 static void sq_error_row(sq_build *b, const fxt_diag_t *d) {
+    if (b->args_only) {
+        return; /* the first read made the error rows */
+    }
     sq_error *e = SQ_ADD(b->db->errors);
     if (!e) {
         b->oom = 1;
@@ -854,6 +1003,7 @@ static void sq_build_free(sq_build *b) {
     SQ_FREE(b->flows);
     SQ_FREE(b->sw);
     SQ_FREE(b->late);
+    SQ_FREE(b->ooo);
     fxt_reader_destroy(b->r);
 }
 
@@ -868,9 +1018,9 @@ static void sq_truncate(sq_db *db, const sq_trace *t) {
     db->process_tracks.n = t->first_row[SQ_T_PROCESS_TRACK];
     db->counter_tracks.n = t->first_row[SQ_T_COUNTER_TRACK];
     db->counters.n = t->first_row[SQ_T_COUNTER];
-    db->flows.n = t->first_row[SQ_T_FLOW];
-    db->args.n = t->first_row[SQ_T_ARGS];
-    db->set_first.n = t->first_set;
+    db->flows.n = t->first_row[SQ_T_FLOW] < db->flows.n ? t->first_row[SQ_T_FLOW] : db->flows.n;
+    db->args.n = t->first_row[SQ_T_ARGS] < db->args.n ? t->first_row[SQ_T_ARGS] : db->args.n;
+    db->set_first.n = t->first_set < db->set_first.n ? t->first_set : db->set_first.n;
     db->sched.n = t->first_row[SQ_T_SCHED];
     db->tstates.n = t->first_row[SQ_T_TSTATE];
     db->logs.n = t->first_row[SQ_T_LOG];
@@ -902,39 +1052,81 @@ static sq_trace *sq_new_trace(sq_db *db, const char *path, const char *label) {
     return t;
 }
 
+static void sq_build_init(sq_build *b, sq_db *db, uint32_t trace) {
+    memset(b, 0, sizeof *b);
+    b->db = db;
+    b->trace = trace;
+    b->first_track = db->tracks.n;
+    b->first_slice = db->slices.n;
+    b->runmax = INT64_MIN;
+    for (size_t i = 0; i < sizeof b->tmemo / sizeof b->tmemo[0]; i++) {
+        b->tmemo[i].utid = SQ_NONE;
+    }
+    for (size_t i = 0; i < sizeof b->skmemo / sizeof b->skmemo[0]; i++) {
+        b->skmemo[i].key = SQ_NONE;
+    }
+}
+
+static void sq_free_pending(sq_trace *t) {
+    SQ_FREE(t->acode);
+    SQ_FREE(t->ajoin);
+    t->args_pending = 0;
+}
+
+static fxt_status sq_reader(sq_build *b) {
+    fxt_reader_options_t opt = FXT_READER_OPTIONS_INIT;
+    opt.flags = b->lazy ? FXT_READ_LAZY_ARGS : 0;
+    return fxt_reader_create(&opt, &b->r);
+}
+
 fxt_status sq_open_trace(sq_db *db, const char *path, const char *label, char *err, size_t cap) {
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
         snprintf(err, cap, "cannot open %s: %s", path, strerror(errno));
         return FXT_E_IO;
     }
+    /* a regular file can be read again for its arguments; a pipe is read once, whole, and the
+     * traces before it get their rows of args first (sets in row order) */
+    struct stat sb;
+    int lazy = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode);
+    fxt_status st = lazy ? FXT_OK : sq_load_args(db, err, cap);
+    if (st != FXT_OK) {
+        close(fd);
+        return st;
+    }
     sq_trace *t = sq_new_trace(db, path, label);
     sq_build b;
-    memset(&b, 0, sizeof b);
-    b.db = db;
-    b.trace = (uint32_t)(db->traces.n - 1);
-    b.first_track = db->tracks.n;
-    b.first_slice = db->slices.n;
-    for (size_t i = 0; i < sizeof b.tmemo / sizeof b.tmemo[0]; i++) {
-        b.tmemo[i].utid = SQ_NONE;
+    sq_build_init(&b, db, (uint32_t)(db->traces.n - 1));
+    if (t && lazy) {
+        b.lazy = 1;
+        t->dev = (uint64_t)sb.st_dev;
+        t->ino = (uint64_t)sb.st_ino;
+        t->size = (uint64_t)sb.st_size;
+        t->mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
     }
-    for (size_t i = 0; i < sizeof b.skmemo / sizeof b.skmemo[0]; i++) {
-        b.skmemo[i].key = SQ_NONE;
-    }
-    fxt_status st = t ? fxt_reader_create(NULL, &b.r) : FXT_E_NOMEM;
+    st = t ? sq_reader(&b) : FXT_E_NOMEM;
     if (st == FXT_OK) {
         st = sq_read_fd(&b, fd, err, cap);
     }
     close(fd);
     if (st == FXT_OK) {
+        b.set_end = db->nsets;
         st = sq_finish_trace(&b) == 0 ? FXT_OK : FXT_E_NOMEM;
     }
     if (st == FXT_OK) {
-        db->traces.v[b.trace].records = b.records;
-        db->traces.v[b.trace].errors = db->errors.n - db->traces.v[b.trace].first_row[SQ_T_ERROR];
+        sq_trace *ok = &db->traces.v[b.trace];
+        ok->records = b.records;
+        ok->errors = db->errors.n - ok->first_row[SQ_T_ERROR];
+        ok->set_end = db->nsets;
+        ok->args_pending = b.lazy && ok->set_end > ok->first_set;
+        if (!ok->args_pending) {
+            sq_free_pending(ok);
+        }
     } else if (t) {
         sq_truncate(db, &db->traces.v[b.trace]);
         db->nsets = db->traces.v[b.trace].first_set;
+        sq_free_pending(&db->traces.v[b.trace]);
+        sq_nest_state_free(db->traces.v[b.trace].nest);
         free(db->traces.v[b.trace].path);
         db->traces.n--;
     }
@@ -942,8 +1134,69 @@ fxt_status sq_open_trace(sq_db *db, const char *path, const char *label, char *e
         snprintf(err, cap, "out of memory reading %s", path);
     } else if (st == FXT_E_LIMIT) {
         snprintf(err, cap, "%s: more than 2^28 distinct strings", path);
-    }
+    } /* else err says it (read error, another trace's arguments) */
     sq_build_free(&b);
     db->generation++;
     return st;
+}
+
+/* The second read of trace `i`: its argument rows, after those of the traces before it. */
+static fxt_status sq_args_of(sq_db *db, uint32_t i, char *err, size_t cap) {
+    sq_trace *t = &db->traces.v[i];
+    struct stat sb;
+    int fd = open(t->path, O_RDONLY);
+    if (fd < 0 || fstat(fd, &sb) != 0 || (uint64_t)sb.st_dev != t->dev || (uint64_t)sb.st_ino != t->ino ||
+        (uint64_t)sb.st_size != t->size ||
+        (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec != t->mtime_ns) {
+        snprintf(err, cap, "the arguments of %s cannot be read: the file %s since fxt_open", t->path,
+                 fd < 0 ? "went away" : "changed");
+        if (fd >= 0) {
+            close(fd);
+        }
+        return FXT_E_IO;
+    }
+    sq_build b;
+    sq_build_init(&b, db, i);
+    b.args_only = 1;
+    b.set_end = t->set_end;
+    t->first_row[SQ_T_ARGS] = db->args.n;
+    /* the traces before it have their rows (sq_load_args goes in order) */
+    fxt_status st = db->set_first.n == t->first_set ? sq_reader(&b) : FXT_E_STATE;
+    if (st == FXT_OK) {
+        st = sq_read_fd(&b, fd, err, cap);
+    }
+    close(fd);
+    t = &db->traces.v[i];
+    if (st == FXT_OK && (b.ci != t->acode.n || b.ji != t->ajoin.n || db->set_first.n != t->set_end)) {
+        st = FXT_E_LIMIT; /* the same bytes gave other records: not the file the first read saw */
+    }
+    if (st == FXT_OK && sq_group_args(&b) != 0) {
+        st = FXT_E_NOMEM;
+    }
+    sq_build_free(&b);
+    if (st == FXT_E_NOMEM) {
+        snprintf(err, cap, "out of memory reading the arguments of %s", t->path);
+    } else if (st == FXT_E_STATE) {
+        snprintf(err, cap, "the arguments of %s: the traces before it have none (internal error)", t->path);
+    } else if (st != FXT_OK && st != FXT_E_IO) {
+        snprintf(err, cap, "the arguments of %s cannot be read: the file changed since fxt_open", t->path);
+    }
+    return st;
+}
+
+fxt_status sq_load_args(sq_db *db, char *err, size_t cap) {
+    for (uint32_t i = 0; i < db->traces.n; i++) {
+        if (!db->traces.v[i].args_pending) {
+            continue;
+        }
+        fxt_status st = sq_args_of(db, i, err, cap);
+        if (st != FXT_OK) {
+            /* no trace keeps a part: the rows of this one and of any after it go */
+            db->args.n = db->traces.v[i].first_row[SQ_T_ARGS];
+            db->set_first.n = db->traces.v[i].first_set;
+            return st;
+        }
+        sq_free_pending(&db->traces.v[i]);
+    }
+    return FXT_OK;
 }

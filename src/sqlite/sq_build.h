@@ -40,6 +40,13 @@ typedef struct sq_swpt {
     uint32_t wakeup; /* 1: a wakeup of in_utid */
 } sq_swpt;
 
+/* What the nesting of a trace needs after its read (sq_trace.nest): its slices, tracks and
+ * flow points. */
+struct sq_nest_state {
+    size_t first_slice, slice_end, first_track, track_end, nprovs;
+    SQ_VEC(sq_flowpt) flows;
+};
+
 /* Arguments that join an older arg set, moved into place after the read. */
 typedef struct sq_late_arg {
     uint32_t set;
@@ -62,6 +69,9 @@ typedef struct sq_build {
     SQ_VEC(sq_flowpt) flows;
     SQ_VEC(sq_swpt) sw;
     size_t first_track, first_slice;
+    size_t track_end, slice_end; /* the nesting's ranges (sq_nest_state) */
+    int64_t runmax;              /* the latest start of the slices read so far */
+    SQ_VEC(uint32_t) ooo;        /* slices (from first_slice) that start before an earlier one */
     struct {
         uint64_t pid, tid;
         uint32_t utid; /* SQ_NONE: empty */
@@ -69,6 +79,13 @@ typedef struct sq_build {
     uint64_t records;
     int oom, limit;
     SQ_VEC(sq_late_arg) late;
+    /* arguments: lazy (the first read: sets numbered, no rows; sq_trace.acode), args_only (the
+     * second: rows only, replaying acode); neither: both at once (input that cannot be read
+     * twice, a pipe) */
+    int lazy, args_only;
+    uint8_t acode;    /* this record's code for sq_trace.acode */
+    size_t ci, ji;    /* args_only: next acode, next ajoin */
+    uint32_t set_end; /* one past the trace's last arg set */
 } sq_build;
 
 /* sq_build.c helpers the finishing passes use */
@@ -79,5 +96,7 @@ uint32_t sq_slice_key(sq_build *b, uint32_t track, uint32_t cat);
 
 /* sq_finish.c: after the read. 0, or -1 out of memory. */
 int sq_finish_trace(sq_build *b);
+/* The late argument rows (b->late) into their sets, sets below b->set_end. 0, or -1 out of memory. */
+int sq_group_args(sq_build *b);
 
 #endif

@@ -243,27 +243,34 @@ static void sq_merge(const sq_slice *s, size_t n, const uint32_t *bidx, const ui
 
 /* Slice ids in time order: out[id - first_slice] = the slice's row (in file order). Most
  * slices come in time order (begins); only the others (complete events written after their
- * children, async slices appended) are sorted, then merged in. */
-static int sq_sort_slices(sq_build *b, uint32_t *out) {
+ * children: b->ooo, noted during the read; async slices, appended from `tail`) are sorted, then
+ * merged in. */
+static int sq_sort_slices(sq_build *b, uint32_t *out, size_t tail) {
     sq_db *db = b->db;
-    size_t n = db->slices.n - b->first_slice, nb = 0;
+    size_t n = db->slices.n - b->first_slice, nb = b->ooo.n;
     const sq_slice *s = n ? db->slices.v + b->first_slice : NULL;
-    int64_t runmax = INT64_MIN;
-    for (size_t i = 0; i < n; i++) {
+    int64_t runmax = b->runmax;
+    for (size_t i = tail - b->first_slice; i < n; i++) {
         nb += s[i].ts < runmax;
         runmax = s[i].ts > runmax ? s[i].ts : runmax;
     }
     uint32_t *bidx = malloc((nb ? nb : 1) * sizeof *bidx), *bord = malloc((nb ? nb : 1) * sizeof *bord);
     uint64_t *keys = malloc((nb ? nb : 1) * sizeof *keys);
     int rc = bidx && bord && keys ? 0 : -1;
-    runmax = INT64_MIN;
-    for (size_t i = 0, j = 0; rc == 0 && i < n; i++) {
+    size_t j = 0;
+    for (; rc == 0 && j < b->ooo.n; j++) {
+        bidx[j] = b->ooo.v[j];
+        keys[j] = (uint64_t)s[bidx[j]].ts;
+    }
+    runmax = b->runmax;
+    for (size_t i = tail - b->first_slice; rc == 0 && i < n; i++) {
         if (s[i].ts < runmax) {
             keys[j] = (uint64_t)s[i].ts;
             bidx[j++] = (uint32_t)i;
         }
         runmax = s[i].ts > runmax ? s[i].ts : runmax;
     }
+    SQ_FREE(b->ooo);
     rc = rc == 0 ? sq_sort_u64(keys, nb, bord) : rc;
     free(keys);
     if (rc == 0) {
@@ -371,15 +378,24 @@ static uint64_t sq_end(const sq_db *db, const sq_slice *s) {
     return dur < 0 ? UINT64_MAX : (uint64_t)s->ts + (uint64_t)dur;
 }
 
-/* The deepest slice of a track's open stack (top, then parent by parent) enclosing time t
- * (ts <= t < end), or SQ_NONE. */
-static uint32_t sq_enclosing(const sq_db *db, uint32_t top, int64_t t) {
+/* A slice that may still enclose later ones, on its track's stack: the stacks live in one small
+ * pool, not in the slices' parent links, so popping never reads an old slice back from the big
+ * array (a cache miss each, most of the nesting's time). */
+typedef struct sq_open_sl {
+    int64_t ts;
+    uint64_t end;
+    uint32_t id, depth, below; /* below: the node under it, SQ_NONE at the bottom */
+} sq_open_sl;
+
+/* The deepest slice of a stack (node `top`, then down) enclosing time t (ts <= t < end), or
+ * SQ_NONE. */
+static uint32_t sq_enclosing(const sq_open_sl *pool, uint32_t top, int64_t t) {
     while (top != SQ_NONE) {
-        const sq_slice *e = SQ_SL(db, top);
-        if (e->ts <= t && (uint64_t)t < sq_end(db, e)) {
-            return top;
+        const sq_open_sl *e = &pool[top];
+        if (e->ts <= t && (uint64_t)t < e->end) {
+            return e->id;
         }
-        top = e->parent;
+        top = e->below;
     }
     return SQ_NONE;
 }
@@ -387,14 +403,15 @@ static uint32_t sq_enclosing(const sq_db *db, uint32_t top, int64_t t) {
 /*
  * Depth and parent of every slice of the trace, in one pass over the ids in time order; flow
  * points (in time order, `flord`) bind to the slice of their thread's track enclosing them,
- * after the slices that start at or before them. A track's stack of slices that may still
- * enclose is its top slice, then parent by parent (a slice's parent is the top when it is
- * pushed), so the only state is one id per track. Zero-duration slices never enclose.
+ * after the slices that start at or before them. Each track has a stack of the slices that
+ * may still enclose (a slice pops the ones that end before it does); zero-duration slices
+ * never enclose.
  */
 static int sq_nest(sq_build *b, const uint32_t *flord) {
     sq_db *db = b->db;
-    size_t n = db->slices.n - b->first_slice, ntr = db->tracks.n - b->first_track, nfl = b->flows.n;
-    uint32_t *top = malloc((ntr ? ntr : 1) * sizeof *top), ft = (uint32_t)b->first_track;
+    size_t n = b->slice_end - b->first_slice, ntr = b->track_end - b->first_track, nfl = b->flows.n;
+    uint32_t *top = malloc((ntr ? ntr : 1) * sizeof *top), ft = (uint32_t)b->first_track, spare = SQ_NONE;
+    SQ_VEC(sq_open_sl) pool = {0};
     if (!top) {
         return -1;
     }
@@ -402,29 +419,50 @@ static int sq_nest(sq_build *b, const uint32_t *flord) {
         top[t] = SQ_NONE;
     }
     size_t f = 0;
-    for (size_t i = 0; i <= n; i++) {
+    int rc = 0;
+    for (size_t i = 0; i <= n && rc == 0; i++) {
         uint32_t id = (uint32_t)(b->first_slice + i);
         sq_slice *c = i < n ? SQ_SL(db, id) : NULL;
         for (; f < nfl && (!c || b->flows.v[flord[f]].ts < c->ts); f++) {
             sq_flowpt *fp = &b->flows.v[flord[f]];
-            fp->slice = sq_enclosing(db, top[db->threads.v[fp->utid].track - ft], fp->ts);
+            fp->slice = sq_enclosing(pool.v, top[db->threads.v[fp->utid].track - ft], fp->ts);
         }
         if (!c) {
             break;
         }
         uint32_t *t = &top[db->skeys.v[c->key].track - ft];
-        while (*t != SQ_NONE && sq_end(db, SQ_SL(db, *t)) < sq_end(db, c)) {
-            *t = SQ_SL(db, *t)->parent;
+        uint64_t end = sq_end(db, c);
+        while (*t != SQ_NONE && pool.v[*t].end < end) { /* it ended: its node is spare */
+            uint32_t x = *t;
+            *t = pool.v[x].below;
+            pool.v[x].below = spare;
+            spare = x;
         }
-        unsigned depth = *t == SQ_NONE ? 0 : SQ_SL(db, *t)->depth;
+        unsigned depth = *t == SQ_NONE ? 0 : pool.v[*t].depth;
         c->depth = *t == SQ_NONE ? 0 : depth < SQ_MAX_DEPTH ? depth + 1 : SQ_MAX_DEPTH;
-        c->parent = *t;
-        if (c->dur != 0) {
-            *t = id;
+        c->parent = *t == SQ_NONE ? SQ_NONE : pool.v[*t].id;
+        if (c->dur == 0) {
+            continue;
         }
+        uint32_t x = spare;
+        if (x != SQ_NONE) {
+            spare = pool.v[x].below;
+        } else if (SQ_ADD(pool) && pool.n < SQ_NONE) {
+            x = (uint32_t)(pool.n - 1);
+        } else {
+            rc = -1;
+            break;
+        }
+        pool.v[x].ts = c->ts;
+        pool.v[x].end = end;
+        pool.v[x].id = id;
+        pool.v[x].depth = c->depth;
+        pool.v[x].below = *t;
+        *t = x;
     }
+    SQ_FREE(pool);
     free(top);
-    return 0;
+    return rc;
 }
 
 /* Flow rows: consecutive bound points of a chain, in time order (chain-id rule). */
@@ -634,7 +672,7 @@ static int sq_names(sq_build *b) {
 /* An END's arguments join its begin's set later in the file: they waited in b->late and move
  * in now, each after its set's other rows. One backward pass over the sets from the last one
  * (no copy of the rows): a set's rows shift up by the late rows of the sets up to it. */
-static int sq_group_args(sq_build *b) {
+int sq_group_args(sq_build *b) {
     sq_db *db = b->db;
     size_t nl = b->late.n, old = db->args.n;
     if (nl == 0) {
@@ -658,7 +696,7 @@ static int sq_group_args(sq_build *b) {
     db->args.n = old + nl;
     size_t dst = old + nl, src_end = old, j = nl; /* invariant: dst == src_end + j */
     uint32_t first_set = db->traces.v[b->trace].first_set;
-    for (uint32_t set = db->nsets; set-- > first_set && j > 0;) {
+    for (uint32_t set = b->set_end; set-- > first_set && j > 0;) {
         while (j > 0 && b->late.v[ord[j - 1]].set == set) {
             db->args.v[--dst] = b->late.v[ord[--j]].a;
         }
@@ -681,18 +719,76 @@ int sq_finish_trace(sq_build *b) {
     SQ_FREE(b->async); /* before the slices' order takes memory */
     size_t nsl = b->db->slices.n - b->first_slice;
     uint32_t *row = malloc((nsl ? nsl : 1) * sizeof *row);
-    int placed = row && sq_sort_slices(b, row) == 0 && sq_place_slices(b, row, tail) == 0;
+    int placed = row && sq_sort_slices(b, row, tail) == 0 && sq_place_slices(b, row, tail) == 0;
     free(row);
     if (!placed) {
         return -1;
     }
-    uint32_t *flord = sq_order_by_ts(b->flows.v, sizeof *b->flows.v, b->flows.n);
-    int rc = flord ? 0 : -1;
-    rc = rc == 0 ? sq_nest(b, flord) : rc;
-    rc = rc == 0 ? sq_flow_rows(b, flord) : rc;
-    free(flord);
-    rc = rc == 0 ? sq_sched_rows(b) : rc;
+    /* the nesting waits until a statement uses it (sq_nest_pending): it keeps the flow points */
+    struct sq_nest_state *ns = calloc(1, sizeof *ns);
+    if (!ns) {
+        return -1;
+    }
+    ns->first_slice = b->first_slice;
+    ns->slice_end = b->db->slices.n;
+    ns->first_track = b->first_track;
+    ns->track_end = b->db->tracks.n;
+    ns->nprovs = b->provs.n;
+    ns->flows.raw = b->flows.raw;
+    ns->flows.n = b->flows.n;
+    ns->flows.cap = b->flows.cap;
+    b->flows.raw = NULL;
+    b->flows.n = b->flows.cap = 0;
+    b->db->traces.v[b->trace].nest = ns;
+    int rc = sq_sched_rows(b);
     rc = rc == 0 ? sq_names(b) : rc;
     rc = rc == 0 ? sq_group_args(b) : rc;
     return rc == 0 && !b->oom ? 0 : -1;
+}
+
+void sq_nest_state_free(struct sq_nest_state *n) {
+    if (n) {
+        SQ_FREE(n->flows);
+        free(n);
+    }
+}
+
+/* The nesting of trace i, from what its read kept. */
+static int sq_nest_trace(sq_db *db, uint32_t i) {
+    struct sq_nest_state *ns = db->traces.v[i].nest;
+    sq_build b;
+    memset(&b, 0, sizeof b);
+    b.db = db;
+    b.trace = i;
+    b.first_slice = ns->first_slice;
+    b.slice_end = ns->slice_end;
+    b.first_track = ns->first_track;
+    b.track_end = ns->track_end;
+    b.provs.n = ns->nprovs; /* sq_chain_find looks at the providers' numbers only */
+    b.flows.raw = ns->flows.raw;
+    b.flows.n = ns->flows.n;
+    b.flows.cap = ns->flows.cap;
+    size_t flows_before = db->flows.n;
+    db->traces.v[i].first_row[SQ_T_FLOW] = flows_before;
+    uint32_t *flord = sq_order_by_ts(b.flows.v, sizeof *b.flows.v, b.flows.n);
+    int rc = flord ? 0 : -1;
+    rc = rc == 0 ? sq_nest(&b, flord) : rc;
+    rc = rc == 0 ? sq_flow_rows(&b, flord) : rc;
+    free(flord);
+    if (rc != 0) {
+        db->flows.n = flows_before; /* tried again on the next use */
+        return -1;
+    }
+    sq_nest_state_free(ns);
+    db->traces.v[i].nest = NULL;
+    return 0;
+}
+
+int sq_nest_pending(sq_db *db) {
+    for (uint32_t i = 0; i < db->traces.n; i++) {
+        if (db->traces.v[i].nest && sq_nest_trace(db, i) != 0) {
+            return -1;
+        }
+    }
+    return 0;
 }

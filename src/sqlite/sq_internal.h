@@ -254,7 +254,20 @@ typedef struct sq_trace {
     int compressed;
     uint64_t first_row[SQ_T_COUNT_]; /* each table's first row of this trace */
     uint32_t first_set;              /* its first arg set id */
+    uint32_t set_end;                /* one past its last */
     size_t first_skey;               /* its first slice key */
+    /* The rows of `args` are read when a statement first uses that table (sq_load_args): most
+     * queries never do, and they are the most numerous rows. The first read numbers the sets
+     * and leaves what the second needs: per record with arguments, in file order, 0 (not
+     * kept), 1 (a new set, the next number) or 2 (joins an older set: the next of ajoin). */
+    int args_pending;
+    SQ_VEC(uint8_t) acode;
+    SQ_VEC(uint32_t) ajoin;
+    uint64_t dev, ino, size; /* the file the first read saw: the second reads the same or fails */
+    int64_t mtime_ns;
+    /* Slices' depth and parent_id, and the flow rows (flows bind to the slices enclosing them),
+     * are made when a statement first uses them (sq_nest_pending): NULL once made. */
+    struct sq_nest_state *nest;
 } sq_trace;
 
 typedef struct sq_db {
@@ -318,6 +331,8 @@ typedef struct sq_table {
     int ncols; /* without the trailing `trace` column every table has */
 } sq_table;
 extern const sq_table sq_tables[SQ_T_COUNT_];
+/* Whether the column is made by the nesting (slice's depth, parent_id: sq_nest_pending). */
+int sq_col_nested(int table, int col);
 /* Whether the column's values are unique (row numbers, track ids, a thread's one track). */
 int sq_col_unique(int table, int col);
 /* Whether the rows are in the column's order by construction (row numbers, args' arg_set_id). */
@@ -327,12 +342,24 @@ int sq_set_rows(const sq_db *db, int table, int col, int64_t k, size_t *lo, size
 
 /* Read the trace at `path` and append its rows (label NULL: the path). On failure nothing is
  * appended; `err` (cap bytes) says why. FXT_OK even when records were damaged (they are rows
- * of `error`). */
+ * of `error`). The arguments of a regular file are left for sq_load_args. */
 fxt_status sq_open_trace(sq_db *db, const char *path, const char *label, char *err, size_t cap);
+/* Make the depth and parent_id of the slices and the flow rows of every trace that has not
+ * yet (in trace order). 0, or -1 out of memory (those traces stay pending). */
+int sq_nest_pending(sq_db *db);
+void sq_nest_state_free(struct sq_nest_state *n);
+
+/* Read the arguments every trace left for later, in trace order (a second read of each file).
+ * FXT_OK (also when none was pending); on failure the traces keep no argument rows and `err`
+ * says why (the file changed or went away since fxt_open, out of memory). */
+fxt_status sq_load_args(sq_db *db, char *err, size_t cap);
 
 /* Row counts and trace of a row. */
 size_t sq_table_rows(const sq_db *db, int table);
 uint32_t sq_row_trace(const sq_db *db, int table, size_t row);
+/* Ask the CPU for the `k` rows of `table` at rows[0..k) (an ordered scan's next ones): read in
+ * an index's order the rows are random accesses, and fetched one at a time each is a miss. */
+void sq_prefetch_rows(const sq_db *db, int table, const uint32_t *rows, size_t k);
 
 /* Ticks to ns as fxt json / fxt stats do: exact, rounded down, saturating (0 tps: ticks as ns). */
 int64_t sq_ticks_to_ns(uint64_t ticks, uint64_t tps);

@@ -376,49 +376,79 @@ const sq_table sq_tables[SQ_T_COUNT_] = {
     TAB("trace_file", c_trace),
 };
 
-size_t sq_table_rows(const sq_db *db, int table) {
+/* The array that holds a table's rows: its base, row count and row size (one row per element). */
+static const void *sq_rows_of(const sq_db *db, int table, size_t *n, size_t *elem) {
+#define SQ_ROWS_(vec)                                                                                        \
+    do {                                                                                                     \
+        *n = db->vec.n;                                                                                      \
+        *elem = sizeof *db->vec.v;                                                                           \
+        return db->vec.v;                                                                                    \
+    } while (0)
     switch (table) {
     case SQ_T_SLICE:
-        return db->slices.n;
+        SQ_ROWS_(slices);
     case SQ_T_THREAD:
-        return db->threads.n;
+        SQ_ROWS_(threads);
     case SQ_T_PROCESS:
-        return db->procs.n;
+        SQ_ROWS_(procs);
     case SQ_T_TRACK:
-        return db->tracks.n;
+        SQ_ROWS_(tracks);
     case SQ_T_THREAD_TRACK:
-        return db->thread_tracks.n;
+        SQ_ROWS_(thread_tracks);
     case SQ_T_PROCESS_TRACK:
-        return db->process_tracks.n;
+        SQ_ROWS_(process_tracks);
     case SQ_T_COUNTER_TRACK:
-        return db->counter_tracks.n;
+        SQ_ROWS_(counter_tracks);
     case SQ_T_COUNTER:
-        return db->counters.n;
+        SQ_ROWS_(counters);
     case SQ_T_FLOW:
-        return db->flows.n;
+        SQ_ROWS_(flows);
     case SQ_T_ARGS:
-        return db->args.n;
+        SQ_ROWS_(args);
     case SQ_T_SCHED:
-        return db->sched.n;
+        SQ_ROWS_(sched);
     case SQ_T_TSTATE:
-        return db->tstates.n;
+        SQ_ROWS_(tstates);
     case SQ_T_LOG:
-        return db->logs.n;
+        SQ_ROWS_(logs);
     case SQ_T_BLOB:
-        return db->blobs.n;
+        SQ_ROWS_(blobs);
     case SQ_T_KOBJ:
-        return db->kobjs.n;
+        SQ_ROWS_(kobjs);
     case SQ_T_UOBJ:
-        return db->uobjs.n;
+        SQ_ROWS_(uobjs);
     case SQ_T_PROVIDER:
-        return db->provs.n;
+        SQ_ROWS_(provs);
     case SQ_T_ERROR:
-        return db->errors.n;
+        SQ_ROWS_(errors);
     case SQ_T_TRACE:
-        return db->traces.n;
-    default:
-        return 0;
+        SQ_ROWS_(traces);
+    case SQ_T_COUNT_:
+        break;
     }
+#undef SQ_ROWS_
+    *n = *elem = 0;
+    return NULL;
+}
+
+size_t sq_table_rows(const sq_db *db, int table) {
+    size_t n, elem;
+    sq_rows_of(db, table, &n, &elem);
+    return n;
+}
+
+void sq_prefetch_rows(const sq_db *db, int table, const uint32_t *rows, size_t k) {
+#if defined(__GNUC__) || defined(__clang__)
+    size_t n, elem;
+    const char *base = sq_rows_of(db, table, &n, &elem);
+    for (size_t i = 0; base && i < k; i++) {
+        if (rows[i] < n) {
+            __builtin_prefetch(base + (size_t)rows[i] * elem);
+        }
+    }
+#else
+    (void)db, (void)table, (void)rows, (void)k;
+#endif
 }
 
 uint32_t sq_row_trace(const sq_db *db, int table, size_t row) {
@@ -456,6 +486,11 @@ int sq_set_rows(const sq_db *db, int table, int col, int64_t k, size_t *lo, size
     return 1;
 }
 
+int sq_col_nested(int table, int col) {
+    return table == SQ_T_SLICE && col >= 0 && col < sq_tables[table].ncols &&
+           (strcmp(c_slice[col].name, "depth") == 0 || strcmp(c_slice[col].name, "parent_id") == 0);
+}
+
 int sq_col_unique(int table, int col) {
     if (col < 0 || col >= sq_tables[table].ncols) {
         return 0;
@@ -470,6 +505,9 @@ int sq_col_unique(int table, int col) {
 void sq_db_free(sq_db *db) {
     for (size_t i = 0; i < db->traces.n; i++) {
         free(db->traces.v[i].path);
+        SQ_FREE(db->traces.v[i].acode);
+        SQ_FREE(db->traces.v[i].ajoin);
+        sq_nest_state_free(db->traces.v[i].nest);
     }
     SQ_FREE(db->traces);
     SQ_FREE(db->slices);

@@ -575,7 +575,7 @@ static fxt_status finish_recording(record_state_t *rs, fxt_status pst) {
     if (rs->cfg->verbose) {
         print_buffers(rs->m);
     }
-    record_snap_summary(&rs->snap);
+    record_snap_summary(&rs->snap, rs->m);
     uint64_t events = 0;
     size_t np = fxt_manager_provider_count(rs->m);
     for (size_t i = 0; i < np; i++) {

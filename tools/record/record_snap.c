@@ -237,8 +237,10 @@ void record_snap_poll(record_snap_t *s, fxt_manager_t *m, uint64_t now_ns, int f
     }
 }
 
-void record_snap_summary(const record_snap_t *s) {
-    if (s->taken + s->failed + s->skipped == 0) {
+void record_snap_summary(const record_snap_t *s, const fxt_manager_t *m) {
+    uint64_t lost = 0;
+    fxt_manager_triggers_lost(m, &lost);
+    if (s->taken + s->failed + s->skipped == 0 && lost == 0) {
         return;
     }
     fprintf(stderr, "fxt record: %u snapshot%s saved", s->taken, s->taken == 1 ? "" : "s");
@@ -248,6 +250,10 @@ void record_snap_summary(const record_snap_t *s) {
     if (s->skipped > 0) {
         fprintf(stderr, ", %u trigger%s ignored past --max-snapshots %u", s->skipped,
                 s->skipped == 1 ? "" : "s", s->max);
+    }
+    if (lost > 0) {
+        fprintf(stderr, ", %" PRIu64 " trigger%s lost (raised while 64 waited to be taken)", lost,
+                lost == 1 ? "" : "s");
     }
     fputc('\n', stderr);
 }

@@ -37,7 +37,8 @@ void record_snap_raise_signal(record_snap_t *s, fxt_manager_t *m, int sig, uint6
 /* Take the manager's triggers; save the snapshot whose post-window is over (`now_ns`,
  * CLOCK_MONOTONIC), or any pending one when `flush` (the recording stops). */
 void record_snap_poll(record_snap_t *s, fxt_manager_t *m, uint64_t now_ns, int flush);
-/* The line saying how many snapshots were saved, if triggers came. */
-void record_snap_summary(const record_snap_t *s);
+/* The line saying how many snapshots were saved, if triggers came (and how many the manager
+ * dropped: fxt_manager_triggers_lost). */
+void record_snap_summary(const record_snap_t *s, const fxt_manager_t *m);
 
 #endif /* FXT_RECORD_SNAP_H */

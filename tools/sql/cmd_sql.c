@@ -182,7 +182,9 @@ static int damage(sqlite3 *db) {
 }
 
 /* Opens the database and reads every trace into it. 0 or an exit code. */
-static int load(sqlite3 **dbp, const char *const *traces, unsigned n) {
+/* Reads the traces; standard input's copy stays open in *spool (the extension reads a trace's
+ * arguments again when a query first uses them: docs/sql.md), closed after the queries. */
+static int load(sqlite3 **dbp, const char *const *traces, unsigned n, int *spool) {
     sqlite3 *db = NULL;
     if (sqlite3_open(":memory:", &db) != SQLITE_OK || fxt_sqlite_register(db) != FXT_OK) {
         fprintf(stderr, "fxt sql: cannot start SQLite: %s\n", db ? sqlite3_errmsg(db) : "out of memory");
@@ -200,8 +202,10 @@ static int load(sqlite3 **dbp, const char *const *traces, unsigned n) {
         if (rc == 0) {
             rc = open_trace(db, fd >= 0 ? path : traces[i], traces[i]);
         }
-        if (fd >= 0) {
-            close(fd);
+        if (fd >= 0 && *spool >= 0) {
+            close(fd); /* "-" again: standard input has nothing more, its copy is empty */
+        } else if (fd >= 0) {
+            *spool = fd;
         }
     }
     return rc;
@@ -246,8 +250,9 @@ static int sql_run(void *config) {
     unsigned n;
     int rc = sql_check(cfg, &query, &n);
     sqlite3 *db = NULL;
+    int spool = -1;
     if (rc == 0) {
-        rc = load(&db, cfg->pos, n);
+        rc = load(&db, cfg->pos, n, &spool);
     }
     if (rc == 0 && cfg->db != NULL) {
         rc = sql_write_db(db, cfg->db, cfg->force, cfg->pos, n);
@@ -277,6 +282,9 @@ static int sql_run(void *config) {
     }
     free(in);
     sqlite3_close(db);
+    if (spool >= 0) {
+        close(spool);
+    }
     return rc;
 }
 

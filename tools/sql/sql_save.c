@@ -181,6 +181,7 @@ int sql_outputs_check(const char *db, const char *dir, int jsonl, int force, con
     for (size_t i = 0; dir != NULL && rc == 0 && i < sql_ntables; i++) {
         rc = export_path(path, sizeof path, dir, i, jsonl);
         rc = rc != 0 ? rc : may_replace(path, force);
+        rc = rc != 0 ? rc : cli_output_check("sql", path, ins, nins); /* a trace named slice.csv */
     }
     return rc;
 }
