@@ -24,10 +24,17 @@
 
 /* ---- providers, strings, threads --------------------------------------------------------- */
 
-static sq_pstate *sq_prov(sq_build *b, uint32_t id) {
+/* The per-record helpers are a small inline fast path (the current provider, a cached string or
+ * thread) and an out-of-line rest: a call per record and string cost a tenth of the read. */
+static sq_pstate *sq_prov_find(sq_build *b, uint32_t id);
+static inline sq_pstate *sq_prov(sq_build *b, uint32_t id) {
     if (b->cur < b->provs.n && b->provs.v[b->cur].id == id) {
         return &b->provs.v[b->cur];
     }
+    return sq_prov_find(b, id);
+}
+
+static sq_pstate *sq_prov_find(sq_build *b, uint32_t id) {
     for (size_t i = 0; i < b->provs.n; i++) {
         if (b->provs.v[i].id == id) {
             b->cur = i;
@@ -69,7 +76,16 @@ static uint32_t sq_cstr(sq_build *b, const char *p, size_t len) {
 }
 
 /* A decoded string's id: indexed refs through the provider's cache. */
-static uint32_t sq_str(sq_build *b, sq_pstate *p, const fxt_str_t *s) {
+static uint32_t sq_str_slow(sq_build *b, sq_pstate *p, const fxt_str_t *s);
+static inline uint32_t sq_str(sq_build *b, sq_pstate *p, const fxt_str_t *s) {
+    unsigned ref = s->ref;
+    if (ref != 0 && !(ref & 0x8000u) && !s->unresolved && p->scache && p->scache[ref]) {
+        return p->scache[ref] - 1;
+    }
+    return sq_str_slow(b, p, s);
+}
+
+static uint32_t sq_str_slow(sq_build *b, sq_pstate *p, const fxt_str_t *s) {
     unsigned ref = s->ref;
     if (ref == 0 || (ref & 0x8000u) || s->unresolved) {
         return sq_cstr(b, s->ptr, s->len);
@@ -153,8 +169,11 @@ static uint32_t sq_utid_tid(sq_build *b, uint64_t tid) {
     return utid != SQ_NONE ? utid : sq_new_thread(b, 0, tid, 0);
 }
 
-static uint32_t sq_utid(sq_build *b, sq_pstate *p, const fxt_thread_ref_t *t) {
+static inline uint32_t sq_utid(sq_build *b, sq_pstate *p, const fxt_thread_ref_t *t) {
     unsigned ref = t->ref;
+    if (ref >= 1 && ref <= 255 && t->resolved && p->tcache[ref]) {
+        return p->tcache[ref] - 1;
+    }
     if (ref >= 1 && ref <= 255 && t->resolved) {
         if (!p->tcache[ref]) {
             p->tcache[ref] = sq_utid_of(b, t->pid, t->tid) + 1;
@@ -189,11 +208,9 @@ uint32_t sq_new_track(sq_build *b, uint32_t kind, uint32_t name, uint32_t utid, 
     return id;
 }
 
-uint32_t sq_thread_track(sq_build *b, uint32_t utid) {
-    if (b->db->threads.v[utid].track == SQ_NONE) {
-        uint32_t id = sq_new_track(b, SQ_TRACK_THREAD, SQ_NONE, utid, SQ_NONE);
-        b->db->threads.v[utid].track = id;
-    }
+uint32_t sq_thread_track_new(sq_build *b, uint32_t utid) {
+    uint32_t id = sq_new_track(b, SQ_TRACK_THREAD, SQ_NONE, utid, SQ_NONE);
+    b->db->threads.v[utid].track = id;
     return b->db->threads.v[utid].track;
 }
 
@@ -209,11 +226,8 @@ static uint32_t sq_new_skey(sq_build *b, uint32_t track, uint32_t cat, int in_ma
     return key;
 }
 
-uint32_t sq_slice_key(sq_build *b, uint32_t track, uint32_t cat) {
-    unsigned h = (unsigned)((((uint64_t)track << 32 | cat) * 0x9e3779b97f4a7c15ull) >> 54);
-    if (b->skmemo[h].key != SQ_NONE && b->skmemo[h].track == track && b->skmemo[h].cat == cat) {
-        return b->skmemo[h].key;
-    }
+uint32_t sq_slice_key_new(sq_build *b, uint32_t track, uint32_t cat) {
+    unsigned h = sq_skmemo_slot(track, cat);
     /* a track's keys go in the map once it has two (every async chain is a track with one) */
     uint32_t *last = &b->tkey.v[track - b->first_track];
     uint32_t key = *last;

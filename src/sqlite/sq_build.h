@@ -88,11 +88,25 @@ typedef struct sq_build {
     uint32_t set_end; /* one past the trace's last arg set */
 } sq_build;
 
-/* sq_build.c helpers the finishing passes use */
-uint32_t sq_thread_track(sq_build *b, uint32_t utid);
+/* sq_build.c helpers the finishing passes use (inline: the common case, once per event) */
+uint32_t sq_thread_track_new(sq_build *b, uint32_t utid);
+static inline uint32_t sq_thread_track(sq_build *b, uint32_t utid) {
+    uint32_t t = b->db->threads.v[utid].track;
+    return t != SQ_NONE ? t : sq_thread_track_new(b, utid);
+}
 uint32_t sq_new_track(sq_build *b, uint32_t kind, uint32_t name, uint32_t utid, uint32_t upid);
 /* The slice key of (track, cat), a new one the first time (sets b->oom out of memory). */
-uint32_t sq_slice_key(sq_build *b, uint32_t track, uint32_t cat);
+static inline unsigned sq_skmemo_slot(uint32_t track, uint32_t cat) {
+    return (unsigned)((((uint64_t)track << 32 | cat) * 0x9e3779b97f4a7c15ull) >> 54);
+}
+uint32_t sq_slice_key_new(sq_build *b, uint32_t track, uint32_t cat);
+static inline uint32_t sq_slice_key(sq_build *b, uint32_t track, uint32_t cat) {
+    unsigned h = sq_skmemo_slot(track, cat);
+    if (b->skmemo[h].key != SQ_NONE && b->skmemo[h].track == track && b->skmemo[h].cat == cat) {
+        return b->skmemo[h].key;
+    }
+    return sq_slice_key_new(b, track, cat);
+}
 
 /* sq_finish.c: after the read. 0, or -1 out of memory. */
 int sq_finish_trace(sq_build *b);

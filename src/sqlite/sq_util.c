@@ -235,15 +235,7 @@ int64_t sq_slice_dur(const sq_db *db, const sq_slice *s) {
     return i < db->long_dur.n ? db->long_dur.v[i] : -1;
 }
 
-int sq_set_dur(sq_db *db, sq_slice *s, int64_t dur) {
-    if (dur < 0) {
-        s->dur = SQ_DUR_OPEN;
-        return 0;
-    }
-    if (dur < (int64_t)SQ_DUR_OPEN) {
-        s->dur = (uint32_t)dur;
-        return 0;
-    }
+int sq_set_dur_long(sq_db *db, sq_slice *s, int64_t dur) {
     uint64_t row = (uint64_t)(s - db->slices.v);
     uint32_t i = s->dur == SQ_DUR_LONG ? sq_map_get(&db->long_row, row, 0, 0) : SQ_NONE;
     if (i == SQ_NONE || i >= db->long_dur.n) {
@@ -260,13 +252,10 @@ int sq_set_dur(sq_db *db, sq_slice *s, int64_t dur) {
 
 /* ---- time and sorting ------------------------------------------------------------------ */
 
-int64_t sq_ticks_to_ns(uint64_t ticks, uint64_t tps) {
-    uint64_t ns = ticks;
-    if (tps != 1000000000u && tps != 0) {
-        __extension__ typedef unsigned __int128 u128;
-        u128 v = (u128)ticks * 1000000000u / tps;
-        ns = v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
-    }
+int64_t sq_ticks_to_ns_rate(uint64_t ticks, uint64_t tps) {
+    __extension__ typedef unsigned __int128 u128;
+    u128 v = (u128)ticks * 1000000000u / tps;
+    uint64_t ns = v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
     /* SQLite integers are signed: times past 2^63 ns (292 years) saturate */
     return ns > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)ns;
 }
