@@ -3,7 +3,7 @@
 # `make test`: the four phases of the build matrix (see docs/testing.md). Every
 # phase runs even when an earlier one failed, so one run shows every failure;
 # the exit status is non-zero if any phase failed. The output ends with the
-# phase summary (each phase's result and time, the total), the tests that
+# phase summary (each phase's result, wall time and CPU time, the total), the tests that
 # skipped (a banner for those that should have run on this machine), then
 # CTest's summary of the last phase (ASan+UBSan: the whole suite minus `slow`),
 # held back from that phase's output so that it stays the last lines.
@@ -16,10 +16,20 @@ phases=(test-plain test-nocomp test-tsan test-asan)
 declare -A dir=([test-plain]=build [test-nocomp]=build-nocomp [test-tsan]=build-tsan [test-asan]=build-asan)
 # the tests write nothing into the source tree: checked at the end
 find tests -name __pycache__ -type d -prune -exec rm -rf {} + 2> /dev/null
+# cpu VAR: CPU time (user + system, in tenths of a second) of every process this script waited
+# for so far, as `times` says in this shell (a subshell's count starts at zero)
+cpu() {
+  times > "$logs/times"
+  printf -v "$1" '%s' "$(awk 'END { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] }
+    printf "%.0f", s * 10 }' "$logs/times")"
+}
+secs() { echo "$(($1 / 10)).$(($1 % 10))"; } # tenths -> seconds
 status=0 summary="" t0=$SECONDS
+cpu c0
 for phase in "${phases[@]}"; do
   echo "== make $phase"
   start=$SECONDS
+  cpu cstart
   if [ "$phase" = "${phases[-1]}" ]; then
     # from CTest's "N% tests passed" line on, kept for the very end
     "$MAKE" --no-print-directory "$phase" 2>&1 | tee "$logs/$phase" |
@@ -28,9 +38,10 @@ for phase in "${phases[@]}"; do
     "$MAKE" --no-print-directory "$phase" 2>&1 | tee "$logs/$phase"
   fi
   if [ "${PIPESTATUS[0]}" = 0 ]; then r=ok; else r=FAILED; status=1; fi
-  summary="$summary $phase $r $((SECONDS - start)) s;"
+  cpu cnow
+  summary="$summary $phase $r $((SECONDS - start)) s (CPU $(secs $((cnow - cstart))) s);"
 done
-echo "== phases:$summary total $((SECONDS - t0)) s"
+echo "== phases:$summary total $((SECONDS - t0)) s (CPU $(secs $((cnow - c0))) s)"
 
 # Skips that follow from the phase or the machine, by the reason the test
 # printed ("SKIP: ..."); any other skip is a test that should have run here.

@@ -8,15 +8,29 @@ if(NOT TARGET fxt_cli)
 endif()
 
 
-# The interpreter itself, not a version manager's shim (which can cost a few
-# hundred ms per start); empty if none: cases that need python3 skip.
-find_package(Python3 COMPONENTS Interpreter QUIET)
-set(FXT_CLI_PYTHON "")
-if(Python3_Interpreter_FOUND)
-  execute_process(COMMAND ${Python3_EXECUTABLE} -c "import sys; print(sys.executable)"
-    OUTPUT_VARIABLE FXT_CLI_PYTHON OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-  if(NOT FXT_CLI_PYTHON)
-    set(FXT_CLI_PYTHON ${Python3_EXECUTABLE})
+# The interpreter itself, not a version manager's shim (which can cost a few hundred ms per
+# start), and the distribution's (/usr/bin/python3, which scripts/deps.sh installs) before one
+# on PATH: the cases start python3 hundreds of times, and a version manager's build (pyenv) can
+# cost 3-4 times as much per start (its build, its site-packages' .pth files). The tests use
+# the standard library only. -DFXT_TEST_PYTHON=... chooses another; empty if none: cases that
+# need python3 skip.
+set(FXT_TEST_PYTHON "" CACHE FILEPATH "python3 for the tests (empty: /usr/bin/python3 if >= 3.8, else the one on PATH)")
+set(FXT_CLI_PYTHON "${FXT_TEST_PYTHON}")
+if(NOT FXT_CLI_PYTHON AND EXISTS /usr/bin/python3)
+  execute_process(COMMAND /usr/bin/python3 -c "import sys; sys.exit(sys.version_info < (3, 8))"
+    RESULT_VARIABLE py_old OUTPUT_QUIET ERROR_QUIET)
+  if(py_old EQUAL 0)
+    set(FXT_CLI_PYTHON /usr/bin/python3)
+  endif()
+endif()
+if(NOT FXT_CLI_PYTHON)
+  find_package(Python3 COMPONENTS Interpreter QUIET)
+  if(Python3_Interpreter_FOUND)
+    execute_process(COMMAND ${Python3_EXECUTABLE} -c "import sys; print(sys.executable)"
+      OUTPUT_VARIABLE FXT_CLI_PYTHON OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+    if(NOT FXT_CLI_PYTHON)
+      set(FXT_CLI_PYTHON ${Python3_EXECUTABLE})
+    endif()
   endif()
 endif()
 

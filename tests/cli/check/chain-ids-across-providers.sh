@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # The chain-id rule (docs/check.md#chain-ids): a step/end matches its own
 # provider's open chain, else the one other provider that has the id open (a

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # A double argument -0.0 is written -0.0 (a reader of "-0" gets the integer 0
 # and loses the sign), by fxt dump --json and by fxt json; 0.0 stays 0.

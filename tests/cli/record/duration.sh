@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # --duration ends the recording while CMD runs: its committed events are in the
 # archive, CMD then gets SIGTERM and fxt record exits with 128+15.
 rc=0

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # lock: tracefs
 # A bare --sched takes no value: the options after it are fxt record's, CMD starts at
 # "--". (With or without root: without tracefs the processes are recorded anyway.)

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # Fault injection: the provider SIGKILLs itself right after its alert, while the manager
 # copies its buffer: the snapshot is whole (it holds the buffer as the process left it)

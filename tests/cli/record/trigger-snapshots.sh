@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3
 # The example: a circular recording with --trigger frame_drop -o drop-%n.fxt,
 # a program raising the alert 3 times while it runs on: one archive per alert, each

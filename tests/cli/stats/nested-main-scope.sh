@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: the other cases and the unit tests run every line it runs (cover_select.py)
 # needs: python3 jq
 # What FXT_DURATION programs write: complete events nested 1 to 5 deep, inner first at their end,
 # on two threads whose records reach the file in chunks (drained buffers), each thread inside a
