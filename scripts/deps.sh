@@ -36,6 +36,7 @@ build_pkgs=(
 test_pkgs=(
   "clang|clang|no|the TSan and ASan+UBSan phases with clang (gcc otherwise)"
   "libclang-rt-dev||no|clang's sanitizer runtimes"
+  "lld|ld.lld|no|a faster link of the sanitizer phases' programs (gold otherwise)"
   "clang-format|clang-format|no|the style test"
   "gzip|gzip|no|compression tests"
   "zstd|zstd|no|compression tests"
