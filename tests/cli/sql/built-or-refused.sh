@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# not under ASan: tests/tools/cover_select.py finds none of its lines that unit.sql, unit.sql_hostile, the hostile driver and the other sql cases do not run there
 # fxt sql is there in every build: built without SQLite it says in one line what it lacks
 # (exit 2); with it, it answers. (One case for both builds, so neither skips.)
 if ! have sqlite; then

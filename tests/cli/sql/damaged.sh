@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
 # needs: sqlite
+# not under ASan: tests/tools/cover_select.py finds none of its lines that unit.sql, unit.sql_hostile, the hostile driver and the other sql cases do not run there
 # A damaged trace (cut inside its last record) still answers over everything readable; the
 # damage is a row of table error with its offset, said on stderr, and the exit status is 1 (as
 # every fxt command that read damaged records: docs/cli.md).
