@@ -113,6 +113,22 @@ void fxt__trace_crash_uninstall(void) {
     g_order = NULL;
 }
 
+int fxt__trace_thread_create(pthread_t *t, void *(*fn)(void *), void *arg) {
+    /* The engine's own threads never take the fatal signals: a process-directed one delivered
+     * to the streaming writer while a stop (at exit, say) joins it would wait in the handler
+     * for that stop, which waits for the writer: both hung. The new thread inherits this mask,
+     * so the signal goes to a program's thread instead (or waits until the stop ends). */
+    sigset_t s, old;
+    sigemptyset(&s);
+    for (size_t i = 0; i < NSIGS; i++) {
+        sigaddset(&s, k_sigs[i]);
+    }
+    pthread_sigmask(SIG_BLOCK, &s, &old);
+    int rc = pthread_create(t, NULL, fn, arg);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
 void fxt__trace_crash_stopping(int on, sigset_t *old) {
     if (on) {
         /* a fatal signal in the stopping thread itself could not wait for the stop: it
@@ -142,15 +158,6 @@ int fxt__trace_crash_writer_begin(void) {
 void fxt__trace_crash_writer_end(void) { __atomic_store_n(&g_writing, 0, __ATOMIC_RELEASE); }
 
 void fxt__trace_crash_preamble_done(void) { __atomic_store_n(&g_preamble, 1, __ATOMIC_RELEASE); }
-
-void fxt__trace_crash_block_async(void) {
-    sigset_t s;
-    sigemptyset(&s);
-    for (size_t i = 5; i < NSIGS; i++) { /* SIGINT, SIGTERM, SIGHUP, SIGQUIT: to the program's threads */
-        sigaddset(&s, k_sigs[i]);
-    }
-    pthread_sigmask(SIG_BLOCK, &s, NULL);
-}
 
 /* ---- output (write(2) only) ------------------------------------------------------------------- */
 

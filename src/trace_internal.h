@@ -258,12 +258,13 @@ void fxt__trace_crash_uninstall(void); /* under the lock, at stop: the default a
 /* fxt_session_stop() writes the trace (1: fatal signals deferred in this thread, the mask saved
  * in *old) or is done (0: the mask restored) */
 void fxt__trace_crash_stopping(int on, sigset_t *old);
+/* pthread_create for the engine's threads (the streaming writer, the buffer population): they
+ * start with the fatal signals blocked, so the crash handler never runs on them. */
+int fxt__trace_thread_create(pthread_t *t, void *(*fn)(void *), void *arg);
 /* the streaming writer: begin returns 0 when a crash handler writes (write nothing more) */
 int fxt__trace_crash_writer_begin(void);
 void fxt__trace_crash_writer_end(void);
 void fxt__trace_crash_preamble_done(void);
-/* the engine's own threads leave SIGINT/TERM/HUP/QUIT to the program's */
-void fxt__trace_crash_block_async(void);
 /* under the lock: FXT_PROCESS_NAME as the process name unless a call set one (warns when invalid) */
 void fxt__trace_process_name_from_env(void);
 

@@ -296,7 +296,7 @@ static void *populate_main(void *arg) {
 
 static void populate_start(void) {
     __atomic_store_n(&g_pop.stop, 0, __ATOMIC_RELAXED);
-    if (pthread_create(&g_pop_thread, NULL, populate_main, &g_pop) == 0) {
+    if (fxt__trace_thread_create(&g_pop_thread, populate_main, &g_pop) == 0) {
         __atomic_store_n(&g_pop_joinable, 1, __ATOMIC_RELEASE);
     } else {
         populate_main(&g_pop); /* no thread: this one does it */

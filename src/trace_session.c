@@ -128,8 +128,7 @@ static void settle_tps(uint64_t min_ns) {
 }
 
 static void *writer_main(void *arg) {
-    (void)arg;
-    fxt__trace_crash_block_async();
+    (void)arg; /* started by fxt__trace_thread_create: the fatal signals blocked */
     /* the preamble needs the clock rate: measured here, while the program traces */
     settle_tps(20000000u);
     char pname[sizeof fxt__trace.process_name];
@@ -454,7 +453,7 @@ static fxt_status start_go_live(int managed) {
     fxt_status st_out = fxt__trace.out_status;
     if (fxt__trace.mode == FXT_MODE_STREAMING && !managed) {
         fxt__trace.writer_stop = 0;
-        fxt__trace.writer_running = pthread_create(&fxt__trace.writer, NULL, writer_main, NULL) == 0;
+        fxt__trace.writer_running = fxt__trace_thread_create(&fxt__trace.writer, writer_main, NULL) == 0;
         if (!fxt__trace.writer_running) {
             fxt__trace.out_status = FXT_E_NOMEM;
             st_out = FXT_E_NOMEM;

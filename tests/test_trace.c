@@ -9,8 +9,12 @@
 #include <fxt/reader.h>
 #include <fxt/trace.h>
 
+#include <dirent.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -699,6 +703,59 @@ static void test_streaming_slow_sink(void) {
     fxt_membuf_free(&m2);
 }
 
+/* The engine's own threads (the streaming writer) block the fatal signals: one delivered to
+ * the writer while a stop joins it hung both (the handler waits for the stop). Their masks,
+ * read from /proc: every thread but this one is the engine's here. */
+static void test_engine_threads_block_signals(void) {
+#if defined(__linux__)
+    fxt_membuf_t mem = {0};
+    fxt_session_config_t c = mem_config(&mem, FXT_MODE_STREAMING, 1u << 20);
+    CHECK(fxt_session_start(&c) == FXT_OK);
+    char self[32];
+    snprintf(self, sizeof self, "%ld", (long)getpid()); /* the main thread's task id */
+    int others = 0;
+    DIR *d = opendir("/proc/self/task");
+    CHECK(d != NULL);
+    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] == '.' || strcmp(e->d_name, self) == 0) {
+            continue;
+        }
+        char path[300], line[256];
+        snprintf(path, sizeof path, "/proc/self/task/%s/status", e->d_name);
+        FILE *f = fopen(path, "r");
+        unsigned long long blk = 0;
+        while (f && fgets(line, sizeof line, f)) {
+            if (strncmp(line, "SigBlk:", 7) == 0) {
+                blk = strtoull(line + 7, NULL, 16);
+            }
+        }
+        if (f) {
+            fclose(f);
+        }
+        others++;
+        int want[] = {SIGSEGV, SIGTERM, SIGINT, SIGQUIT, SIGABRT, SIGBUS};
+        for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+            if (!((blk >> (want[i] - 1)) & 1u)) {
+                fprintf(stderr, "thread %s: signal %d not blocked (SigBlk %llx)\n", e->d_name, want[i], blk);
+                fxt_test_failures++;
+            }
+        }
+    }
+    if (d) {
+        closedir(d);
+    }
+    CHECK(others >= 1); /* the writer */
+    CHECK(fxt_session_stop() == FXT_OK);
+    /* and this thread's mask is as it was */
+    sigset_t now;
+    pthread_sigmask(SIG_BLOCK, NULL, &now);
+    CHECK(!sigismember(&now, SIGSEGV) && !sigismember(&now, SIGTERM));
+    fxt_membuf_free(&mem);
+#else
+    TEST_SKIP("reads /proc (Linux)");
+#endif
+}
+
 static void test_env_config(void) {
     char path[512];
     snprintf(path, sizeof path, "%s/trace-env-test.fxt", FXT_BINARY_DIR);
@@ -857,6 +914,7 @@ int main(int argc, char **argv) {
     RUN(test_circular_lone_thread_uses_whole_buffer);
     RUN(test_circular_shares_evenly);
     RUN(test_streaming_slow_sink);
+    RUN(test_engine_threads_block_signals);
     RUN(test_env_config);
     RUN(test_long_string_cut_at_utf8_boundary);
     return TEST_EXIT();
