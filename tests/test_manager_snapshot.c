@@ -214,6 +214,20 @@ static void test_snapshots_while_tracing(void) {
 #endif
 }
 
+/* A manager served on a thread that is told to stop serving (polling, taking triggers) at once:
+ * what the provider sends waits in its connection. */
+static int snap_start_paused(snap_thread_t *x, fxt_membuf_t *mem) {
+    if (snap_start(x, mem, 1u << 20, NULL) != 0) {
+        return -1;
+    }
+    __atomic_store_n(&x->pause, 1, __ATOMIC_RELEASE);
+    while (!__atomic_load_n(&x->paused, __ATOMIC_ACQUIRE)) {
+        struct timespec d = {0, 1000000};
+        nanosleep(&d, NULL);
+    }
+    return 0;
+}
+
 /*
  * A provider that alerts twice and ends its session at once: the manager reads the alerts,
  * the BYE and the end of the connection in one poll round, collects the provider, then takes
@@ -224,13 +238,8 @@ static void test_alert_then_exit(void) {
 #if defined(__linux__)
     fxt_membuf_t mem = {0};
     static snap_thread_t x;
-    if (snap_start(&x, &mem, 1u << 20, NULL) != 0) {
+    if (snap_start_paused(&x, &mem) != 0) {
         return;
-    }
-    __atomic_store_n(&x.pause, 1, __ATOMIC_RELEASE);
-    while (!__atomic_load_n(&x.paused, __ATOMIC_ACQUIRE)) {
-        struct timespec d = {0, 1000000};
-        nanosleep(&d, NULL);
     }
     for (long i = 0; i < 100; i++) {
         FXT_INSTANT("stress", "ev", FXT_I64("thread", 0), FXT_I64("seq", i));
@@ -266,13 +275,8 @@ static void test_triggers_lost(void) {
 #if defined(__linux__)
     fxt_membuf_t mem = {0};
     static snap_thread_t x;
-    if (snap_start(&x, &mem, 1u << 20, NULL) != 0) {
+    if (snap_start_paused(&x, &mem) != 0) {
         return;
-    }
-    __atomic_store_n(&x.pause, 1, __ATOMIC_RELEASE);
-    while (!__atomic_load_n(&x.paused, __ATOMIC_ACQUIRE)) {
-        struct timespec d = {0, 1000000};
-        nanosleep(&d, NULL);
     }
     for (int i = 0; i < 70; i++) {
         CHECK(fxt_alert("frame_drop") == FXT_OK);
