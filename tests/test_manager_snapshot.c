@@ -214,6 +214,7 @@ static void test_snapshots_while_tracing(void) {
 #endif
 }
 
+#if defined(__linux__)
 /* A manager served on a thread that is told to stop serving (polling, taking triggers) at once:
  * what the provider sends waits in its connection. */
 static int snap_start_paused(snap_thread_t *x, fxt_membuf_t *mem) {
@@ -227,6 +228,7 @@ static int snap_start_paused(snap_thread_t *x, fxt_membuf_t *mem) {
     }
     return 0;
 }
+#endif
 
 /*
  * A provider that alerts twice and ends its session at once: the manager reads the alerts,
