@@ -129,47 +129,76 @@ static int sq_args_ready(sqlite3_vtab *vt, sq_conn *c) {
     return SQLITE_OK;
 }
 
-static int x_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
+/* What a statement about to use this table needs made first: args (a second read), the
+ * nesting (slice's depth and parent_id, flow). */
+static int sq_ready(sqlite3_vtab *vt, const sqlite3_index_info *info) {
     const sq_vtab *v = (const sq_vtab *)vt;
-    const sq_table *t = &sq_tables[v->m->table];
     int ready = v->m->table == SQ_T_ARGS ? sq_args_ready(vt, v->m->conn) : SQLITE_OK;
     if (ready != SQLITE_OK) {
         return ready;
     }
-    /* slices' depth and parent_id and the flows are made when a statement first uses them */
     int nested = v->m->table == SQ_T_FLOW;
-    for (int i = 0; i < t->ncols && i < 63 && !nested; i++) {
+    for (int i = 0; i < sq_tables[v->m->table].ncols && i < 63 && !nested; i++) {
         nested = sq_col_nested(v->m->table, i) && (info->colUsed >> i & 1u);
     }
-    if (nested && sq_nest_pending(&v->m->conn->db) != 0) {
-        return SQLITE_NOMEM;
-    }
-    double rows = (double)sq_table_rows(&v->m->conn->db, v->m->table) + 1;
-    int best = -1, col = -1, lo = -1, hi = -1;
+    return nested && sq_nest_pending(&v->m->conn->db) != 0 ? SQLITE_NOMEM : SQLITE_OK;
+}
+
+/* The constraints the scan takes: an equality on an INTEGER column (*best), else a range on one
+ * (*lo, *hi); *col that column, -1 for none. */
+static void sq_constraints(const sq_table *t, const sqlite3_index_info *info, int *best, int *lo, int *hi,
+                           int *col) {
+    *best = *lo = *hi = *col = -1;
     for (int i = 0; i < info->nConstraint; i++) { /* an equality first, the first one */
         const struct sqlite3_index_constraint *c = &info->aConstraint[i];
-        if (c->usable && c->op == SQLITE_INDEX_CONSTRAINT_EQ && sq_int_col(t, c->iColumn) && best < 0) {
-            best = i;
-            col = c->iColumn;
+        if (c->usable && c->op == SQLITE_INDEX_CONSTRAINT_EQ && sq_int_col(t, c->iColumn) && *best < 0) {
+            *best = i;
+            *col = c->iColumn;
         }
     }
-    for (int i = 0; best < 0 && i < info->nConstraint; i++) { /* else a range on one column */
+    for (int i = 0; *best < 0 && i < info->nConstraint; i++) { /* else a range on one column */
         const struct sqlite3_index_constraint *c = &info->aConstraint[i];
         int op = c->op;
         int is_lo = op == SQLITE_INDEX_CONSTRAINT_GT || op == SQLITE_INDEX_CONSTRAINT_GE;
         int is_hi = op == SQLITE_INDEX_CONSTRAINT_LT || op == SQLITE_INDEX_CONSTRAINT_LE;
         if (!c->usable || !(is_lo || is_hi) || !sq_int_col(t, c->iColumn) ||
-            (col >= 0 && c->iColumn != col)) {
+            (*col >= 0 && c->iColumn != *col)) {
             continue;
         }
-        if (is_lo && lo < 0) {
-            lo = i;
-            col = c->iColumn;
-        } else if (is_hi && hi < 0) {
-            hi = i;
-            col = c->iColumn;
+        if (is_lo && *lo < 0) {
+            *lo = i;
+            *col = c->iColumn;
+        } else if (is_hi && *hi < 0) {
+            *hi = i;
+            *col = c->iColumn;
         }
     }
+}
+
+/* A scan in no order costs extra, as much as the biggest table's rows: SQLite prices the sort a
+ * plan needs from its row estimates (ours are guesses), far below what sorting millions of rows
+ * takes, and so would sort a join's rows rather than read a small table in a consumed order
+ * first (issue 28's per-thread query: the threads by name, their tracks, their slices, no
+ * sort: 1.8 s instead of 3.1 s CPU on 200 MB). */
+static double sq_unordered_extra(const sq_db *db) {
+    size_t most = 0;
+    for (int i = 0; i < SQ_T_COUNT_; i++) {
+        size_t r = sq_table_rows(db, i);
+        most = r > most ? r : most;
+    }
+    return 1000.0 + (double)most;
+}
+
+static int x_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
+    const sq_vtab *v = (const sq_vtab *)vt;
+    const sq_table *t = &sq_tables[v->m->table];
+    int ready = sq_ready(vt, info);
+    if (ready != SQLITE_OK) {
+        return ready;
+    }
+    double rows = (double)sq_table_rows(&v->m->conn->db, v->m->table) + 1;
+    int best, col, lo, hi;
+    sq_constraints(t, info, &best, &lo, &hi, &col);
     int flags = 0, argi = 1;
     if (best >= 0) {
         /* a row number gives one row; another column some share of the table (unknown: a guess
@@ -204,17 +233,7 @@ static int x_best_index(sqlite3_vtab *vt, sqlite3_index_info *info) {
         flags |= SQ_ORDER | (info->aOrderBy[0].desc ? SQ_DESC : 0);
         info->orderByConsumed = 1;
     } else if (flags == 0) {
-        /* A scan in no order costs extra, as much as the biggest table's rows: SQLite prices
-         * the sort a plan needs from its row estimates (ours are guesses), far below what
-         * sorting millions of rows takes, and so would sort a join's rows rather than read a
-         * small table in a consumed order first (issue 28's per-thread query: the threads by
-         * name, their tracks, their slices, no sort: 1.8 s instead of 3.1 s CPU on 200 MB). */
-        size_t most = 0;
-        for (int i = 0; i < SQ_T_COUNT_; i++) {
-            size_t r = sq_table_rows(&v->m->conn->db, i);
-            most = r > most ? r : most;
-        }
-        info->estimatedCost += 1000.0 + (double)most;
+        info->estimatedCost += sq_unordered_extra(&v->m->conn->db);
     }
     info->idxNum = flags ? (col + 1) | (flags << 16) : 0;
     return SQLITE_OK;
