@@ -8,6 +8,8 @@ if(NOT FXT_HAVE_SQLITE)
 endif()
 fxt_add_unit_test(unit.sql SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/test_sql.c LIBS fxt_sqlite_objs)
 if(NOT FXT_SANITIZE)
+  add_test(NAME sql.module.exports COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/sql/exports.sh $<TARGET_FILE:fxt_sqlite>)
+  set_tests_properties(sql.module.exports PROPERTIES LABELS "unit" SKIP_RETURN_CODE 77 TIMEOUT 60)
   foreach(host shell python)
     add_test(NAME sql.load.${host} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/sql/load.sh ${host}
       $<TARGET_FILE:fxt_sqlite> ${PROJECT_SOURCE_DIR}/fuzz/corpus/reader/all_records_le.fxt)
