@@ -303,12 +303,12 @@ static void test_args_second_read(void) {
         fclose(f);
     }
     snprintf(expect, sizeof expect,
-             "ERR: fxt: the arguments of %s cannot be read: the file changed since fxt_open", path);
+             "ERR: the arguments of %s cannot be read: the file changed since fxt_open", path);
     CHECK_Q(late, "select count(*) from args", expect);
     CHECK_Q(late, "select count(*) from slice where name = 'e3'", "1;"); /* the other tables stay */
     unlink(path);
     snprintf(expect, sizeof expect,
-             "ERR: fxt: the arguments of %s cannot be read: the file went away since fxt_open", path);
+             "ERR: the arguments of %s cannot be read: the file went away since fxt_open", path);
     CHECK_Q(late, "select count(*) from args", expect);
     sqlite3_close(late);
     sqlite3_close(file);

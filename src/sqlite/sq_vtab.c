@@ -123,7 +123,7 @@ static int sq_args_ready(sqlite3_vtab *vt, sq_conn *c) {
     }
     if (st != FXT_OK) {
         sqlite3_free(vt->zErrMsg);
-        vt->zErrMsg = sqlite3_mprintf("fxt: %s", err);
+        vt->zErrMsg = sqlite3_mprintf("%s", err); /* says what (the arguments of which trace) */
         return SQLITE_ERROR;
     }
     return SQLITE_OK;
