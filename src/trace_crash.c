@@ -37,6 +37,14 @@
 static const int k_sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 #define NSIGS (sizeof k_sigs / sizeof k_sigs[0])
 
+/* The signals the handler takes, as a set. */
+static void crash_sigset(sigset_t *s) {
+    sigemptyset(s);
+    for (size_t i = 0; i < NSIGS; i++) {
+        sigaddset(s, k_sigs[i]);
+    }
+}
+
 static int g_installed[NSIGS]; /* under the session lock */
 static uint32_t *g_order;      /* chunk indexes, sorted by the handler (nchunks of them) */
 static int g_flush;            /* atomic: 0 idle, 1 a thread writes the trace, 2 written */
@@ -84,10 +92,7 @@ void fxt__trace_crash_install(void) {
     sa.sa_sigaction = crash_handler;
     /* SA_ONSTACK: a stack overflow's SIGSEGV runs on the program's alternate stack if it set one */
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < NSIGS; i++) {
-        sigaddset(&sa.sa_mask, k_sigs[i]); /* one handler at a time per thread */
-    }
+    crash_sigset(&sa.sa_mask); /* one handler at a time per thread */
     for (size_t i = 0; i < NSIGS; i++) {
         struct sigaction old;
         g_installed[i] = 0;
@@ -119,10 +124,7 @@ int fxt__trace_thread_create(pthread_t *t, void *(*fn)(void *), void *arg) {
      * for that stop, which waits for the writer: both hung. The new thread inherits this mask,
      * so the signal goes to a program's thread instead (or waits until the stop ends). */
     sigset_t s, old;
-    sigemptyset(&s);
-    for (size_t i = 0; i < NSIGS; i++) {
-        sigaddset(&s, k_sigs[i]);
-    }
+    crash_sigset(&s);
     pthread_sigmask(SIG_BLOCK, &s, &old);
     int rc = pthread_create(t, NULL, fn, arg);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -134,10 +136,7 @@ void fxt__trace_crash_stopping(int on, sigset_t *old) {
         /* a fatal signal in the stopping thread itself could not wait for the stop: it
          * waits in the kernel instead, and ends the process once the trace is written */
         sigset_t s;
-        sigemptyset(&s);
-        for (size_t i = 0; i < NSIGS; i++) {
-            sigaddset(&s, k_sigs[i]);
-        }
+        crash_sigset(&s);
         pthread_sigmask(SIG_BLOCK, &s, old);
         __atomic_store_n(&g_stop_tid, my_tid(), __ATOMIC_SEQ_CST);
     } else {

@@ -171,9 +171,6 @@ static uint32_t sq_utid_tid(sq_build *b, uint64_t tid) {
 
 static inline uint32_t sq_utid(sq_build *b, sq_pstate *p, const fxt_thread_ref_t *t) {
     unsigned ref = t->ref;
-    if (ref >= 1 && ref <= 255 && t->resolved && p->tcache[ref]) {
-        return p->tcache[ref] - 1;
-    }
     if (ref >= 1 && ref <= 255 && t->resolved) {
         if (!p->tcache[ref]) {
             p->tcache[ref] = sq_utid_of(b, t->pid, t->tid) + 1;
@@ -402,7 +399,7 @@ static uint32_t sq_args(sq_build *b, sq_pstate *p, const fxt_record_t *rec, uint
 
 /* The second read of a lazily read trace: the rows of the record's arguments, in the set the
  * first read gave them. A record the first read did not see the same way means the file is
- * not the one it read (b->limit, reported as such). */
+ * not the one it read (b->mismatch). */
 static void sq_record_args(sq_build *b, sq_pstate *p, const fxt_record_t *rec) {
     if (rec->kind == FXT_KIND_STRING) {
         if (p->scache) {
@@ -419,11 +416,17 @@ static void sq_record_args(sq_build *b, sq_pstate *p, const fxt_record_t *rec) {
     b->ci++;
     if (code == 1) {
         uint32_t set = (uint32_t)db->set_first.n;
-        uint32_t *first =
-            set < t->set_end && db->args.n < UINT32_MAX - 0x10000u ? SQ_ADD(db->set_first) : NULL;
+        if (set >= t->set_end) {
+            b->mismatch = 1;
+            return;
+        }
+        if (db->args.n >= UINT32_MAX - 0x10000u) {
+            b->limit = 1; /* as sq_new_set */
+            return;
+        }
+        uint32_t *first = SQ_ADD(db->set_first);
         if (!first) {
-            b->oom |= set < t->set_end && db->args.n < UINT32_MAX - 0x10000u;
-            b->limit = 1;
+            b->oom = 1;
             return;
         }
         *first = (uint32_t)db->args.n;
@@ -432,12 +435,12 @@ static void sq_record_args(sq_build *b, sq_pstate *p, const fxt_record_t *rec) {
         uint32_t set = b->ji < t->ajoin.n ? t->ajoin.v[b->ji] : SQ_NONE;
         b->ji++;
         if (set >= db->set_first.n) {
-            b->limit = 1;
+            b->mismatch = 1;
             return;
         }
         sq_arg_rows(b, p, rec, set, set + 1 != db->set_first.n);
     } else if (code != 0) {
-        b->limit = 1;
+        b->mismatch = 1;
     }
 }
 
@@ -1087,6 +1090,19 @@ static void sq_free_pending(sq_trace *t) {
     t->args_pending = 0;
 }
 
+/* The file as a trace's first read saw it (what its second read must find again). */
+static void sq_file_note(sq_trace *t, const struct stat *sb) {
+    t->dev = (uint64_t)sb->st_dev;
+    t->ino = (uint64_t)sb->st_ino;
+    t->size = (uint64_t)sb->st_size;
+    t->mtime_ns = (int64_t)sb->st_mtim.tv_sec * 1000000000 + sb->st_mtim.tv_nsec;
+}
+static int sq_file_same(const sq_trace *t, const struct stat *sb) {
+    sq_trace now;
+    sq_file_note(&now, sb);
+    return now.dev == t->dev && now.ino == t->ino && now.size == t->size && now.mtime_ns == t->mtime_ns;
+}
+
 static fxt_status sq_reader(sq_build *b) {
     fxt_reader_options_t opt = FXT_READER_OPTIONS_INIT;
     opt.flags = b->lazy ? FXT_READ_LAZY_ARGS : 0;
@@ -1113,10 +1129,7 @@ fxt_status sq_open_trace(sq_db *db, const char *path, const char *label, char *e
     sq_build_init(&b, db, (uint32_t)(db->traces.n - 1));
     if (t && lazy) {
         b.lazy = 1;
-        t->dev = (uint64_t)sb.st_dev;
-        t->ino = (uint64_t)sb.st_ino;
-        t->size = (uint64_t)sb.st_size;
-        t->mtime_ns = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
+        sq_file_note(t, &sb);
     }
     st = t ? sq_reader(&b) : FXT_E_NOMEM;
     if (st == FXT_OK) {
@@ -1159,9 +1172,7 @@ static fxt_status sq_args_of(sq_db *db, uint32_t i, char *err, size_t cap) {
     sq_trace *t = &db->traces.v[i];
     struct stat sb;
     int fd = open(t->path, O_RDONLY);
-    if (fd < 0 || fstat(fd, &sb) != 0 || (uint64_t)sb.st_dev != t->dev || (uint64_t)sb.st_ino != t->ino ||
-        (uint64_t)sb.st_size != t->size ||
-        (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec != t->mtime_ns) {
+    if (fd < 0 || fstat(fd, &sb) != 0 || !sq_file_same(t, &sb)) {
         snprintf(err, cap, "the arguments of %s cannot be read: the file %s since fxt_open", t->path,
                  fd < 0 ? "went away" : "changed");
         if (fd >= 0) {
@@ -1181,8 +1192,9 @@ static fxt_status sq_args_of(sq_db *db, uint32_t i, char *err, size_t cap) {
     }
     close(fd);
     t = &db->traces.v[i];
-    if (st == FXT_OK && (b.ci != t->acode.n || b.ji != t->ajoin.n || db->set_first.n != t->set_end)) {
-        st = FXT_E_LIMIT; /* the same bytes gave other records: not the file the first read saw */
+    if (st == FXT_OK &&
+        (b.mismatch || b.ci != t->acode.n || b.ji != t->ajoin.n || db->set_first.n != t->set_end)) {
+        st = FXT_E_CORRUPT; /* the same bytes gave other records: not the file the first read saw */
     }
     if (st == FXT_OK && sq_group_args(&b) != 0) {
         st = FXT_E_NOMEM;
@@ -1192,7 +1204,9 @@ static fxt_status sq_args_of(sq_db *db, uint32_t i, char *err, size_t cap) {
         snprintf(err, cap, "out of memory reading the arguments of %s", t->path);
     } else if (st == FXT_E_STATE) {
         snprintf(err, cap, "the arguments of %s: the traces before it have none (internal error)", t->path);
-    } else if (st != FXT_OK && st != FXT_E_IO) {
+    } else if (st == FXT_E_LIMIT) {
+        snprintf(err, cap, "the arguments of %s: more than 2^28 distinct strings", t->path);
+    } else if (st == FXT_E_CORRUPT) {
         snprintf(err, cap, "the arguments of %s cannot be read: the file changed since fxt_open", t->path);
     }
     return st;

@@ -31,6 +31,7 @@ typedef struct sq_flowpt {
     uint32_t prov, type, utid;
     uint32_t slice; /* the enclosing slice */
 } sq_flowpt;
+typedef SQ_VEC(sq_flowpt) sq_flowvec;
 
 /* A context switch or wakeup, turned into sched_slice and thread_state rows at the end. */
 typedef struct sq_swpt {
@@ -44,7 +45,7 @@ typedef struct sq_swpt {
  * flow points. */
 struct sq_nest_state {
     size_t first_slice, slice_end, first_track, track_end, nprovs;
-    SQ_VEC(sq_flowpt) flows;
+    sq_flowvec flows;
 };
 
 /* Arguments that join an older arg set, moved into place after the read. */
@@ -66,7 +67,7 @@ typedef struct sq_build {
     SQ_VEC(uint32_t) open;        /* per track of this trace: open begin stack head (slice + 1) */
     SQ_VEC(uint32_t) tkey;        /* per track of this trace: its last slice key (SQ_NONE: none yet) */
     SQ_VEC(sq_chainpt) async;
-    SQ_VEC(sq_flowpt) flows;
+    sq_flowvec flows;
     SQ_VEC(sq_swpt) sw;
     size_t first_track, first_slice;
     size_t track_end, slice_end; /* the nesting's ranges (sq_nest_state) */
@@ -86,6 +87,7 @@ typedef struct sq_build {
     uint8_t acode;    /* this record's code for sq_trace.acode */
     size_t ci, ji;    /* args_only: next acode, next ajoin */
     uint32_t set_end; /* one past the trace's last arg set */
+    int mismatch;     /* args_only: a record the first read saw otherwise (the file changed) */
 } sq_build;
 
 /* sq_build.c helpers the finishing passes use (inline: the common case, once per event) */

@@ -734,11 +734,8 @@ int sq_finish_trace(sq_build *b) {
     ns->first_track = b->first_track;
     ns->track_end = b->db->tracks.n;
     ns->nprovs = b->provs.n;
-    ns->flows.raw = b->flows.raw;
-    ns->flows.n = b->flows.n;
-    ns->flows.cap = b->flows.cap;
-    b->flows.raw = NULL;
-    b->flows.n = b->flows.cap = 0;
+    ns->flows = b->flows; /* moved: the build frees its own when it ends */
+    memset(&b->flows, 0, sizeof b->flows);
     b->db->traces.v[b->trace].nest = ns;
     int rc = sq_sched_rows(b);
     rc = rc == 0 ? sq_names(b) : rc;
@@ -765,9 +762,7 @@ static int sq_nest_trace(sq_db *db, uint32_t i) {
     b.first_track = ns->first_track;
     b.track_end = ns->track_end;
     b.provs.n = ns->nprovs; /* sq_chain_find looks at the providers' numbers only */
-    b.flows.raw = ns->flows.raw;
-    b.flows.n = ns->flows.n;
-    b.flows.cap = ns->flows.cap;
+    b.flows = ns->flows;    /* borrowed: freed with ns */
     size_t flows_before = db->flows.n;
     db->traces.v[i].first_row[SQ_T_FLOW] = flows_before;
     uint32_t *flord = sq_order_by_ts(b.flows.v, sizeof *b.flows.v, b.flows.n);

@@ -94,6 +94,8 @@ static int sq_order_by(const sq_table *t, sqlite3_index_info *info, int col) {
     return distinct != 1 && distinct != 2 && sq_int_col(t, oc);
 }
 
+static void sq_drop_index(sq_conn *c, int t);
+
 /* `args` read on first use (sq_load_args), when a statement that uses it is prepared: before
  * any of its cursors, so no scan sees the rows change. */
 static int sq_args_ready(sqlite3_vtab *vt, sq_conn *c) {
@@ -111,13 +113,7 @@ static int sq_args_ready(sqlite3_vtab *vt, sq_conn *c) {
      * read the ranks, only sq_order does. */
     free(c->rank);
     c->rank = NULL;
-    if (c->idx[SQ_T_ARGS]) { /* orders of the rows before */
-        for (int i = 0; i < sq_tables[SQ_T_ARGS].ncols; i++) {
-            free(c->idx[SQ_T_ARGS][i].perm);
-        }
-        free(c->idx[SQ_T_ARGS]);
-        c->idx[SQ_T_ARGS] = NULL;
-    }
+    sq_drop_index(c, SQ_T_ARGS); /* orders of the rows before */
     if (st == FXT_E_NOMEM) {
         return SQLITE_NOMEM;
     }
@@ -178,8 +174,7 @@ static void sq_constraints(const sq_table *t, const sqlite3_index_info *info, in
 /* A scan in no order costs extra, as much as the biggest table's rows: SQLite prices the sort a
  * plan needs from its row estimates (ours are guesses), far below what sorting millions of rows
  * takes, and so would sort a join's rows rather than read a small table in a consumed order
- * first (issue 28's per-thread query: the threads by name, their tracks, their slices, no
- * sort: 1.8 s instead of 3.1 s CPU on 200 MB). */
+ * first (issue 28's per-thread query: the threads by name, their tracks, their slices). */
 static double sq_unordered_extra(const sq_db *db) {
     size_t most = 0;
     for (int i = 0; i < SQ_T_COUNT_; i++) {
@@ -257,15 +252,20 @@ static int x_close(sqlite3_vtab_cursor *cur) {
 
 /* ---- per-column orders ------------------------------------------------------------------ */
 
+/* Forget table t's column orders. */
+static void sq_drop_index(sq_conn *c, int t) {
+    if (c->idx[t]) {
+        for (int i = 0; i < sq_tables[t].ncols; i++) {
+            free(c->idx[t][i].perm);
+        }
+        free(c->idx[t]);
+        c->idx[t] = NULL;
+    }
+}
+
 void sq_drop_indexes(sq_conn *c) {
     for (int t = 0; t < SQ_T_COUNT_; t++) {
-        if (c->idx[t]) {
-            for (int i = 0; i < sq_tables[t].ncols; i++) {
-                free(c->idx[t][i].perm);
-            }
-            free(c->idx[t]);
-            c->idx[t] = NULL;
-        }
+        sq_drop_index(c, t);
     }
     free(c->rank);
     c->rank = NULL;
@@ -321,9 +321,8 @@ static int64_t sq_key(const sq_db *db, sq_get_fn get, size_t row, const uint32_t
 }
 
 /* The rows in key order by counting when the keys (NULL aside) span less than twice the rows:
- * track ids, string ranks, depths. No 8-byte key and radix buffer per row (at 35 M slices 570 MB
- * more at the peak than the 4-byte order itself), two passes. 1 not applicable, 0 done, -1
- * out of memory. */
+ * track ids, string ranks, depths. No 8-byte key and radix buffer per row at the peak. 1 not
+ * applicable, 0 done, -1 out of memory. */
 static int sq_order_counting(const sq_db *db, sq_get_fn get, const uint32_t *rank, size_t n, uint32_t *out) {
     int64_t lo = INT64_MAX, hi = INT64_MIN;
     for (size_t i = 0; i < n; i++) {
@@ -498,9 +497,8 @@ static int x_filter(sqlite3_vtab_cursor *cur, int idx_num, const char *idx_str, 
     return SQLITE_OK;
 }
 
-/* An ordered scan prefetches its rows this many ahead, a block at a time: a block's misses then
- * overlap (one row at a time they do not: a GROUP BY name scan went from 0.8 s to 0.05 s of
- * waiting on 3.5 M slices). */
+/* An ordered scan prefetches its rows this many ahead, a block at a time: in an order the rows
+ * are random accesses, and a block's misses overlap where one row's at a time do not. */
 #define SQ_AHEAD 64u
 
 static int x_next(sqlite3_vtab_cursor *cur) {
